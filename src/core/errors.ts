@@ -1,0 +1,132 @@
+/**
+ * Typed errors with stable codes. Every message says what happened and what to do next.
+ * The codes are a contract (docs/errors.md lists them, checked by a test).
+ */
+import type { FailoverReason } from "./reasons.js";
+
+export const ERROR_CODES = {
+  failover: "DETOUR_FAILOVER",
+  fallbackSummary: "DETOUR_ALL_MODELS_FAILED",
+  liveSessionModelSwitch: "DETOUR_LIVE_MODEL_SWITCH",
+  config: "DETOUR_CONFIG_INVALID",
+} as const;
+
+export type DetourErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
+export abstract class DetourError extends Error {
+  abstract readonly code: string;
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** One attempt record, as carried by FallbackSummaryError and returned by a run (R-FB-6). */
+export interface AttemptRecord {
+  provider: string;
+  model: string;
+  profileId?: string;
+  reason?: FailoverReason;
+  status?: number;
+  code?: string;
+  /** Secret-free preview of the error text. */
+  error: string;
+  /** The attempt was not made: the candidate was skipped (skip cache, cooldown, …). */
+  skipped?: boolean;
+}
+
+export interface FailoverErrorDetails {
+  reason: FailoverReason;
+  provider?: string;
+  model?: string;
+  profileId?: string;
+  status?: number;
+  code?: string;
+  /** Provider-stated or computed moment the blocking window ends, when known. */
+  resetAt?: number;
+  /** Every profile of the provider was unusable before any call was made (R-RN-5). */
+  allInCooldown?: boolean;
+  cause?: unknown;
+}
+
+/** A classified failure of one candidate (or one attempt). */
+export class FailoverError extends DetourError {
+  readonly code = ERROR_CODES.failover;
+  readonly reason: FailoverReason;
+  readonly provider?: string;
+  readonly model?: string;
+  readonly profileId?: string;
+  readonly status?: number;
+  readonly upstreamCode?: string;
+  readonly resetAt?: number;
+  readonly allInCooldown: boolean;
+
+  constructor(message: string, details: FailoverErrorDetails) {
+    super(message, { cause: details.cause });
+    this.reason = details.reason;
+    this.provider = details.provider;
+    this.model = details.model;
+    this.profileId = details.profileId;
+    this.status = details.status;
+    this.upstreamCode = details.code;
+    this.resetAt = details.resetAt;
+    this.allInCooldown = details.allInCooldown ?? false;
+  }
+}
+
+/** Every candidate failed (R-FB-6). */
+export class FallbackSummaryError extends DetourError {
+  readonly code = ERROR_CODES.fallbackSummary;
+  readonly attempts: readonly AttemptRecord[];
+  readonly soonestCooldownExpiry?: number;
+
+  constructor(
+    message: string,
+    details: { attempts: readonly AttemptRecord[]; soonestCooldownExpiry?: number; cause?: unknown },
+  ) {
+    super(message, { cause: details.cause });
+    this.attempts = details.attempts;
+    this.soonestCooldownExpiry = details.soonestCooldownExpiry;
+  }
+}
+
+/** The user switched models while a run was in flight (R-FB-7). */
+export class LiveSessionModelSwitchError extends DetourError {
+  readonly code = ERROR_CODES.liveSessionModelSwitch;
+  readonly provider: string;
+  readonly model: string;
+
+  constructor(target: { provider: string; model: string }) {
+    super(
+      `The session switched to ${target.provider}/${target.model} while a run was in flight; ` +
+        `the run continues with that model.`,
+    );
+    this.provider = target.provider;
+    this.model = target.model;
+  }
+}
+
+/** One problem found in a config file: where, and what was expected. */
+export interface ConfigIssue {
+  /** Dotted path with array indexes, e.g. `agents.defaults.model.fallbacks[2]`. */
+  path: string;
+  message: string;
+}
+
+/** The config file is invalid; lists every problem at once (R-CF-2). */
+export class ConfigError extends DetourError {
+  readonly code = ERROR_CODES.config;
+  readonly issues: readonly ConfigIssue[];
+  readonly source?: string;
+
+  constructor(issues: readonly ConfigIssue[], source?: string) {
+    const where = source ? ` in ${source}` : "";
+    const lines = issues.map((issue) => `  ${issue.path || "(root)"}: ${issue.message}`);
+    super(
+      `Invalid configuration${where} (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n` +
+        `${lines.join("\n")}\nFix these keys and start again; nothing was started.`,
+    );
+    this.issues = issues;
+    this.source = source;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Failover reasons (SPEC R-EC-1) and the one table that says what each reason does.
+ * The runner never branches on reason strings itself: it reads REASON_POLICY.
+ */
+export const FAILOVER_REASONS = [
+  "auth",
+  "auth_permanent",
+  "billing",
+  "rate_limit",
+  "overloaded",
+  "timeout",
+  "server_error",
+  "format",
+  "model_not_found",
+  "session_expired",
+  "context_overflow",
+  "content_filter",
+  "empty_response",
+  "no_error_details",
+  "unclassified",
+] as const;
+
+export type FailoverReason = (typeof FAILOVER_REASONS)[number];
+
+/** Which usage-stats window a recorded failure opens (SPEC §5). */
+export type ReasonLane = "cooldown" | "disabled" | "none";
+
+export interface ReasonPolicy {
+  /** Written to the profile's usage stats (R-CD-5 lists the ones that are not). */
+  readonly recordOnProfile: boolean;
+  /** Which window a recorded failure opens. */
+  readonly lane: ReasonLane;
+  /** A new cooldown window remembers the failing model (R-CD-4). */
+  readonly modelScoped: boolean;
+  /** The auth-profile runner moves to the next profile of the same provider (R-RN-2). */
+  readonly rotateProfile: boolean;
+  /** The fallback runner may move to the next candidate model (R-FB-5). */
+  readonly advanceToNextModel: boolean;
+  /** The whole run stops at once and the error surfaces (R-FB-5). */
+  readonly stopRun: boolean;
+  /** Timeouts retry the same profile first (R-RN-4). */
+  readonly retrySameProfileFirst: boolean;
+  /** Rotation is capped when a fallback exists (R-RN-3); names the config key of the cap. */
+  readonly rotationCapKey?: "overloadedProfileRotations" | "rateLimitedProfileRotations";
+  /** A short provider-stated wait may be waited out on the same profile (R-RN-6). */
+  readonly shortWaitEligible: boolean;
+  /** Explaining-reason rank when every profile is unusable (R-RN-5); higher wins ties. */
+  readonly explainRank: number;
+  /** A transient reason: the primary may be probed while cooling down (R-FB-3). */
+  readonly transient: boolean;
+  /** A failed probe with this reason does not use up the provider's probe slot (R-FB-3). */
+  readonly keepsProbeSlot: boolean;
+}
+
+const transientCooldown = {
+  recordOnProfile: true,
+  lane: "cooldown",
+  modelScoped: false,
+  rotateProfile: true,
+  advanceToNextModel: true,
+  stopRun: false,
+  retrySameProfileFirst: false,
+  shortWaitEligible: false,
+  explainRank: 0,
+  transient: true,
+  keepsProbeSlot: false,
+} as const satisfies ReasonPolicy;
+
+/** Reasons that stop rotating inside a candidate and are not written to the profile. */
+const notRecorded = {
+  recordOnProfile: false,
+  lane: "none",
+  modelScoped: false,
+  rotateProfile: false,
+  shortWaitEligible: false,
+  retrySameProfileFirst: false,
+  explainRank: 0,
+  transient: false,
+  keepsProbeSlot: true,
+} as const;
+
+export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Object.freeze({
+  auth: {
+    recordOnProfile: true, lane: "cooldown", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
+    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 7, transient: false,
+    keepsProbeSlot: true,
+  },
+  auth_permanent: {
+    recordOnProfile: true, lane: "disabled", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
+    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 8, transient: false,
+    keepsProbeSlot: true,
+  },
+  billing: {
+    recordOnProfile: true, lane: "disabled", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
+    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 6, transient: false,
+    keepsProbeSlot: false,
+  },
+  rate_limit: {
+    ...transientCooldown, modelScoped: true, rotationCapKey: "rateLimitedProfileRotations", shortWaitEligible: true,
+    explainRank: 1,
+  },
+  overloaded: {
+    ...transientCooldown, rotationCapKey: "overloadedProfileRotations", shortWaitEligible: true, explainRank: 3,
+  },
+  timeout: { ...transientCooldown, modelScoped: true, retrySameProfileFirst: true, explainRank: 2 },
+  server_error: { ...transientCooldown },
+  unclassified: { ...transientCooldown },
+  empty_response: { ...transientCooldown },
+  no_error_details: { ...transientCooldown },
+  model_not_found: {
+    recordOnProfile: true, lane: "cooldown", modelScoped: true, rotateProfile: false, advanceToNextModel: true,
+    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 4, transient: false,
+    keepsProbeSlot: true,
+  },
+  format: { ...notRecorded, advanceToNextModel: true, stopRun: false, explainRank: 5 },
+  session_expired: { ...notRecorded, advanceToNextModel: true, stopRun: false },
+  // Context overflow belongs to compaction; the fallback runner only skips to a larger window (R-FB-5).
+  context_overflow: { ...notRecorded, advanceToNextModel: false, stopRun: true },
+  // Answering a safety refusal from another model would route around the provider's decision (R-FB-5).
+  content_filter: { ...notRecorded, advanceToNextModel: false, stopRun: true },
+});
+
+export function isFailoverReason(value: unknown): value is FailoverReason {
+  return typeof value === "string" && (FAILOVER_REASONS as readonly string[]).includes(value);
+}

@@ -1,0 +1,41 @@
+/**
+ * One upstream API. A provider makes exactly one attempt per call: no hidden retries, no sleeping on
+ * Retry-After (R-RA-1). Failures are thrown as `UpstreamFailure` carrying the classifier input.
+ */
+import type { Credential, FailureInput } from "../core/types.js";
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "./canonical.js";
+
+export type ProviderApi = "openai-completions" | "anthropic-messages" | "google-generative-ai" | "ollama";
+
+export interface ProviderCallContext {
+  /** Model id without the provider prefix. */
+  model: string;
+  /** Absent for keyless providers (R-RN-1). */
+  credential?: Credential;
+  signal: AbortSignal;
+}
+
+export interface Provider {
+  readonly id: string;
+  readonly api: ProviderApi;
+  complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse>;
+  /**
+   * Streams canonical events. The iterator throws `UpstreamFailure` for error statuses, in-band error
+   * events and cut connections; the commit-point logic (R-ST-1) lives above the provider.
+   */
+  stream(request: CanonicalRequest, context: ProviderCallContext): AsyncIterable<CanonicalStreamEvent>;
+}
+
+/**
+ * A failure at the provider boundary, already reduced to the classifier's input (R-EC-1).
+ * Adapters throw this; the runner classifies it.
+ */
+export class UpstreamFailure extends Error {
+  readonly failure: FailureInput;
+
+  constructor(message: string, failure: Omit<FailureInput, "message"> & { message?: string }, cause?: unknown) {
+    super(message, { cause });
+    this.name = "UpstreamFailure";
+    this.failure = { ...failure, message: failure.message ?? message };
+  }
+}

@@ -1,0 +1,91 @@
+/**
+ * The one storage interface of Detour (SPEC §16). Three backends implement it (memory, sqlite, redis)
+ * and one contract suite (`state/store-contract.ts`) checks them all.
+ *
+ * Every mutating method is atomic with respect to other processes sharing the store: usage-stat
+ * updates apply the pure core math (`core/cooldown.ts`) inside one transaction / server-side script.
+ */
+import type { FailoverReason } from "../core/reasons.js";
+import type { CooldownSettings, Credential, SessionEntry, UsageStats } from "../core/types.js";
+
+export interface StoredProfile {
+  id: string;
+  credential: Credential;
+}
+
+export interface RecordFailureParams {
+  reason: FailoverReason;
+  provider: string;
+  model?: string;
+  now: number;
+  /** Provider-stated reset (R-CD-6). */
+  resetAt?: number;
+  cooldowns: CooldownSettings;
+}
+
+/** A per-field compare-and-set on a session (R-SO-2). */
+export interface SessionFieldWrite<K extends keyof SessionEntry = keyof SessionEntry> {
+  field: K;
+  /** The value the field must currently hold for the write to apply (`undefined` = absent). */
+  expected: SessionEntry[K] | undefined;
+  /** The value to write (`undefined` deletes the field). */
+  value: SessionEntry[K] | undefined;
+}
+
+export interface SessionCasResult {
+  /** Fields whose expectation held and were written. */
+  applied: (keyof SessionEntry)[];
+  /** Fields left alone because someone changed them meanwhile. */
+  conflicted: (keyof SessionEntry)[];
+  entry: SessionEntry;
+}
+
+export interface StateStore {
+  // --- profiles and secrets (R-AP-1, R-AP-2) ---
+  listProfiles(): Promise<StoredProfile[]>;
+  getProfile(id: string): Promise<StoredProfile | undefined>;
+  upsertProfile(profile: StoredProfile): Promise<void>;
+  /** Removes the profile, its usage stats, and its entries in stored orders. Returns whether it existed. */
+  removeProfile(id: string): Promise<boolean>;
+
+  // --- order and lastGood (R-AP-3) ---
+  getStoredOrder(provider: string): Promise<string[] | undefined>;
+  /** `undefined` clears the stored order. */
+  setStoredOrder(provider: string, order: string[] | undefined): Promise<void>;
+  getLastGood(provider: string): Promise<string | undefined>;
+  getAllLastGood(): Promise<Record<string, string>>;
+
+  // --- usage stats (R-AP-4, §5) ---
+  getUsageStats(profileId: string): Promise<UsageStats | undefined>;
+  getAllUsageStats(): Promise<Record<string, UsageStats>>;
+  /** Atomically applies `core/cooldown.recordFailure` and returns the stats it wrote. */
+  recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats>;
+  /** Atomically applies `core/cooldown.recordSuccess` and sets `lastGood[provider]` (R-CD-7). */
+  recordSuccess(profileId: string, params: { provider: string; now: number }): Promise<UsageStats>;
+  /** Updates only `lastUsed` (R-CD-7 `markUsed`). May be batched; never loses a window. */
+  markUsed(profileId: string, now: number): Promise<void>;
+  /** Atomically clears windows that have ended (R-PO-4); returns the stats after clearing. */
+  clearExpired(profileId: string, now: number): Promise<UsageStats | undefined>;
+  /** Clears every window and counter of a profile (R-CD-8). */
+  resetUsageStats(profileId: string): Promise<void>;
+
+  // --- sessions (R-SO-1…R-SO-4) ---
+  getSession(sessionKey: string): Promise<SessionEntry | undefined>;
+  listSessions(): Promise<SessionEntry[]>;
+  /** Unconditional merge; `undefined` values delete fields. Creates the session if needed. */
+  patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>): Promise<SessionEntry>;
+  /** Per-field compare-and-set, applied atomically as one unit. */
+  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult>;
+  deleteSession(sessionKey: string): Promise<boolean>;
+
+  // --- probe throttle (R-FB-4) ---
+  /**
+   * Claims the probe slot for `key` if none was claimed within the last `intervalMs`.
+   * Returns true when this caller may probe now.
+   */
+  tryClaimProbe(key: string, now: number, intervalMs: number): Promise<boolean>;
+  /** When the slot for `key` was last claimed, if ever (for availability decisions). */
+  getLastProbeAt(key: string): Promise<number | undefined>;
+
+  close(): Promise<void>;
+}
