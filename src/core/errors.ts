@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   fallbackSummary: "DETOUR_ALL_MODELS_FAILED",
   liveSessionModelSwitch: "DETOUR_LIVE_MODEL_SWITCH",
   config: "DETOUR_CONFIG_INVALID",
+  modelSelection: "DETOUR_MODEL_SELECTION_INVALID",
 } as const;
 
 export type DetourErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -128,5 +129,29 @@ export class ConfigError extends DetourError {
     );
     this.issues = issues;
     this.source = source;
+  }
+}
+
+/**
+ * A model could not be selected: a model reference does not name `provider/model` (nor a configured
+ * alias), or nothing names a model at all (R-CH-1, R-CH-2). Raised before any provider is called.
+ */
+export class ModelSelectionError extends DetourError {
+  readonly code = ERROR_CODES.modelSelection;
+  /** The text that could not be resolved; absent when no model was named anywhere. */
+  readonly input?: string;
+  /** Where the text came from, e.g. `request model`, `fallbacks[1]`, `session override`. */
+  readonly origin: string;
+
+  constructor(details: { input?: string; origin: string }) {
+    const message =
+      details.input === undefined
+        ? `No model is selected (${details.origin}): set agents.defaults.model.primary or name a model ` +
+          `as "provider/model".`
+        : `Cannot resolve model ${JSON.stringify(details.input)} (${details.origin}): write it as ` +
+          `"provider/model" (e.g. "anthropic/claude-sonnet-4-6") or use an alias from agents.defaults.models.`;
+    super(message);
+    this.input = details.input;
+    this.origin = details.origin;
   }
 }
