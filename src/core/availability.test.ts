@@ -1,0 +1,156 @@
+import { describe, expect, it } from "vitest";
+import { BILLING_PROBE_MARGIN_MS, decideCandidateAvailability, type CandidateAvailabilityInput } from "./availability.js";
+import { FAILOVER_REASONS, REASON_POLICY, type FailoverReason } from "./reasons.js";
+import type { UsageStats } from "./types.js";
+
+const T0 = 1_700_000_000_000;
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+const cooldown = (reason: FailoverReason, untilOffset = HOUR, model?: string): UsageStats => ({
+  cooldownUntil: T0 + untilOffset,
+  cooldownReason: reason,
+  ...(model ? { cooldownModel: model } : {}),
+  failureCounts: { [reason]: 1 },
+});
+const disabled = (reason: "billing" | "auth_permanent", untilOffset = 5 * HOUR): UsageStats => ({
+  disabledUntil: T0 + untilOffset,
+  disabledReason: reason,
+  failureCounts: { [reason]: 1 },
+});
+
+function decide(stats: (UsageStats | undefined)[], overrides: Partial<CandidateAvailabilityInput> = {}) {
+  return decideCandidateAvailability({
+    provider: "openai",
+    model: "gpt-5",
+    isPrimary: true,
+    now: T0,
+    profiles: stats.map((s, i) => (s ? { id: `openai:${i}`, stats: s } : { id: `openai:${i}` })),
+    probeThrottleOpen: true,
+    transientProbeUsedThisRun: false,
+    ...overrides,
+  });
+}
+
+const TRANSIENT = FAILOVER_REASONS.filter((r) => REASON_POLICY[r].transient);
+
+describe("R-FB-3 availability", () => {
+  it("R-FB-3: any usable profile means attempt", () => {
+    expect(decide([cooldown("rate_limit"), undefined])).toEqual({ action: "attempt" });
+  });
+
+  it("R-FB-3: a provider without profiles is attempted without a credential", () => {
+    expect(decide([])).toEqual({ action: "attempt" });
+  });
+
+  it("R-FB-3: a cooldown scoped to another model leaves the candidate available", () => {
+    expect(decide([cooldown("rate_limit", HOUR, "gpt-4.1")])).toEqual({ action: "attempt" });
+  });
+
+  it.each(["auth", "auth_permanent"] as const)("R-FB-3: %s skips the provider, primary or not", (reason) => {
+    const stats = reason === "auth" ? cooldown("auth") : disabled("auth_permanent");
+    const expected = { action: "skip", reason, message: `Provider openai has ${reason} issue (skipping all models)` };
+    expect(decide([stats])).toEqual(expected);
+    expect(decide([stats], { isPrimary: false })).toEqual(expected);
+  });
+
+  it("R-FB-3: billing skips a non-primary candidate even near expiry", () => {
+    expect(decide([disabled("billing", MINUTE)], { isPrimary: false })).toEqual({
+      action: "skip",
+      reason: "billing",
+      message: "Provider openai has billing issue (skipping all models)",
+    });
+  });
+
+  it("R-FB-3: billing skips the primary while its soonest expiry is more than 2 minutes away", () => {
+    expect(decide([disabled("billing", 2 * MINUTE + 1)]).action).toBe("skip");
+  });
+
+  it("R-FB-3: billing lets the primary probe once the soonest expiry is within 2 minutes and the throttle is open", () => {
+    expect(BILLING_PROBE_MARGIN_MS).toBe(2 * MINUTE);
+    expect(decide([disabled("billing", 2 * MINUTE), disabled("billing", 5 * HOUR)])).toEqual({
+      action: "probe",
+      reason: "billing",
+      transient: false,
+    });
+  });
+
+  it("R-FB-3: billing near expiry does not probe while the throttle is closed", () => {
+    expect(decide([disabled("billing", MINUTE)], { probeThrottleOpen: false }).action).toBe("skip");
+  });
+
+  it.each(TRANSIENT)("R-FB-3: transient %s lets the primary probe however far away the cooldown ends", (reason) => {
+    expect(decide([cooldown(reason, 5 * HOUR)])).toEqual({ action: "probe", reason, transient: true });
+  });
+
+  it("R-FB-3: a transient primary is skipped while the probe throttle is closed", () => {
+    expect(decide([cooldown("rate_limit")], { probeThrottleOpen: false })).toEqual({
+      action: "skip",
+      reason: "rate_limit",
+      message: "Provider openai is in cooldown",
+    });
+  });
+
+  it("R-FB-3: a provider-stated reset covering this model stops the primary probe", () => {
+    const blocked: UsageStats = { blockedUntil: T0 + HOUR, blockedReason: "rate_limit", failureCounts: { rate_limit: 1 } };
+    expect(decide([blocked])).toEqual({ action: "skip", reason: "rate_limit", message: "Provider openai is in cooldown" });
+  });
+
+  it("R-FB-3: a stated reset on one profile does not stop probing another profile in a ladder cooldown", () => {
+    const blocked: UsageStats = { blockedUntil: T0 + HOUR, blockedReason: "rate_limit", failureCounts: { rate_limit: 1 } };
+    expect(decide([blocked, cooldown("rate_limit")]).action).toBe("probe");
+  });
+
+  it("R-FB-3: a stated reset scoped to another model does not stop the probe", () => {
+    const stats: UsageStats = { ...cooldown("rate_limit"), blockedUntil: T0 + HOUR, blockedModel: "gpt-4.1", blockedReason: "rate_limit" };
+    expect(decide([stats]).action).toBe("probe");
+  });
+
+  it("R-FB-3: a non-primary sibling gets one transient probe per provider per run", () => {
+    expect(decide([cooldown("overloaded")], { isPrimary: false })).toEqual({
+      action: "probe",
+      reason: "overloaded",
+      transient: true,
+    });
+  });
+
+  it("R-FB-3: the sibling probe ignores the primary's probe throttle", () => {
+    expect(decide([cooldown("rate_limit")], { isPrimary: false, probeThrottleOpen: false }).action).toBe("probe");
+  });
+
+  it("R-FB-3: once the provider's transient probe was used, later siblings are skipped", () => {
+    expect(decide([cooldown("rate_limit")], { isPrimary: false, transientProbeUsedThisRun: true })).toEqual({
+      action: "skip",
+      reason: "rate_limit",
+      message: "Provider openai is in cooldown (probe already attempted this run)",
+    });
+  });
+
+  it("R-FB-3: a non-transient cooldown (model_not_found) is skipped", () => {
+    expect(decide([cooldown("model_not_found")])).toEqual({
+      action: "skip",
+      reason: "model_not_found",
+      message: "Provider openai is in cooldown",
+    });
+    expect(decide([cooldown("model_not_found")], { isPrimary: false }).action).toBe("skip");
+  });
+
+  it("R-FB-3: the decision follows the R-RN-5 explaining reason across profiles", () => {
+    expect(decide([cooldown("rate_limit"), disabled("auth_permanent")]).action).toBe("skip");
+    expect(decide([cooldown("rate_limit"), cooldown("auth")]).action).toBe("skip");
+    expect(decide([cooldown("rate_limit"), { ...cooldown("rate_limit"), failureCounts: { rate_limit: 3 } }, cooldown("auth")]).action).toBe(
+      "probe",
+    );
+  });
+
+  it("R-FB-3: the transient reasons are the ones REASON_POLICY marks transient", () => {
+    expect([...TRANSIENT].sort()).toEqual(
+      ["empty_response", "no_error_details", "overloaded", "rate_limit", "server_error", "timeout", "unclassified"].sort(),
+    );
+  });
+
+  it("R-FB-3: probe failures with model_not_found, format, auth, auth_permanent or session_expired keep the slot", () => {
+    const keeps = FAILOVER_REASONS.filter((r) => REASON_POLICY[r].keepsProbeSlot && REASON_POLICY[r].advanceToNextModel);
+    expect([...keeps].sort()).toEqual(["auth", "auth_permanent", "format", "model_not_found", "session_expired"]);
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Candidate availability (SPEC R-FB-3): when every profile of a candidate's provider is unusable for its
+ * model, skip the candidate or probe it anyway.
+ */
+import { activeWindows, isUsable } from "./cooldown.js";
+import { explainUnavailable } from "./explain.js";
+import { REASON_POLICY, type FailoverReason } from "./reasons.js";
+import type { UsageStats } from "./types.js";
+
+/** A billing-disabled primary is probed once its soonest expiry is this close (R-FB-3). */
+export const BILLING_PROBE_MARGIN_MS = 2 * 60 * 1000;
+
+export interface CandidateAvailabilityInput {
+  provider: string;
+  model: string;
+  /** The first candidate of the run's chain. */
+  isPrimary: boolean;
+  now: number;
+  /** The provider's profiles that have a usable credential (orderProfiles' ordered list) with their stats. */
+  profiles: readonly { id: string; stats?: UsageStats }[];
+  /** The 30 s per-(agent, provider) probe throttle is open (R-FB-4). */
+  probeThrottleOpen: boolean;
+  /** A non-primary transient probe of this provider already failed in this run. */
+  transientProbeUsedThisRun: boolean;
+}
+
+export type CandidateAvailability =
+  | { action: "attempt" }
+  /**
+   * Run the candidate despite the cooldown. `transient` says the probe is a transient-cooldown probe: when it
+   * is a non-primary candidate's, its failure uses up the provider's one probe per run (unless the failure's
+   * REASON_POLICY.keepsProbeSlot). A primary probe is governed by the throttle, which the runner marks.
+   */
+  | { action: "probe"; reason: FailoverReason; transient: boolean }
+  | { action: "skip"; reason?: FailoverReason; message: string };
+
+/**
+ * How R-FB-3 treats a provider whose profiles are all unusable, by the reason that explains it. Reasons not
+ * listed follow REASON_POLICY.transient (probe-able) or are plain cooldowns (skip).
+ */
+const UNAVAILABLE_CLASS: Partial<Record<FailoverReason, "credential_issue" | "billing">> = {
+  auth: "credential_issue",
+  auth_permanent: "credential_issue",
+  billing: "billing",
+};
+
+function unavailableClass(reason: FailoverReason): "credential_issue" | "billing" | "transient" | "cooldown" {
+  return UNAVAILABLE_CLASS[reason] ?? (REASON_POLICY[reason].transient ? "transient" : "cooldown");
+}
+
+/**
+ * A profile worth probing for a transient cooldown: only the ladder keeps it out. A provider-stated reset
+ * (R-CD-6) is a fact rather than a guess, and a disable is no transient state, so neither is probed.
+ */
+function onlyLadderCooldown(stats: UsageStats | undefined, model: string, now: number): boolean {
+  return activeWindows(stats, model, now).every((window) => window.kind === "cooldown");
+}
+
+export function decideCandidateAvailability(input: CandidateAvailabilityInput): CandidateAvailability {
+  const { provider, model, now } = input;
+  // R-RN-1: a provider without profiles runs once without a credential.
+  if (input.profiles.length === 0) return { action: "attempt" };
+  if (input.profiles.some((profile) => isUsable(profile.stats, model, now))) return { action: "attempt" };
+
+  const { reason, until } = explainUnavailable(input.profiles, model, now);
+  const inCooldown = { action: "skip", reason, message: `Provider ${provider} is in cooldown` } as const;
+
+  switch (unavailableClass(reason)) {
+    case "credential_issue":
+      return { action: "skip", reason, message: `Provider ${provider} has ${reason} issue (skipping all models)` };
+    case "billing": {
+      const nearExpiry = until !== undefined && until - now <= BILLING_PROBE_MARGIN_MS;
+      if (input.isPrimary && input.probeThrottleOpen && nearExpiry) {
+        return { action: "probe", reason, transient: false };
+      }
+      return { action: "skip", reason, message: `Provider ${provider} has ${reason} issue (skipping all models)` };
+    }
+    case "transient": {
+      if (!input.profiles.some((profile) => onlyLadderCooldown(profile.stats, model, now))) return inCooldown;
+      if (input.isPrimary) return input.probeThrottleOpen ? { action: "probe", reason, transient: true } : inCooldown;
+      if (input.transientProbeUsedThisRun) {
+        const message = `Provider ${provider} is in cooldown (probe already attempted this run)`;
+        return { action: "skip", reason, message };
+      }
+      return { action: "probe", reason, transient: true };
+    }
+    case "cooldown":
+      return inCooldown;
+  }
+}
