@@ -1,0 +1,50 @@
+/**
+ * The documented defaults of SPEC R-CF-3, in one place. The schema applies them, the cooldown sanitizer
+ * falls back to them, and docs/configuration.md repeats them (its test keeps the key list honest).
+ */
+import type { CooldownSettings } from "../core/types.js";
+
+export const DEFAULT_COOLDOWNS: CooldownSettings = Object.freeze({
+  billingBackoffHours: 5,
+  billingBackoffHoursByProvider: Object.freeze({}),
+  billingMaxHours: 24,
+  authPermanentBackoffMinutes: 10,
+  authPermanentMaxMinutes: 60,
+  failureWindowHours: 24,
+  overloadedProfileRotations: 1,
+  overloadedBackoffMs: 0,
+  rateLimitedProfileRotations: 1,
+  ladderSeconds: Object.freeze([30, 60, 300]),
+  timeoutLadderSeconds: Object.freeze([10, 20, 40, 80, 160, 300]),
+});
+
+/** A provider's `timeoutSeconds` when neither the user nor a built-in default sets one. */
+export const DEFAULT_PROVIDER_TIMEOUT_SECONDS = 120;
+
+export const DEFAULT_AGENT_ID = "main";
+
+export const DEFAULT_AGENT_TIMEOUT_SECONDS = 600;
+
+export const DEFAULT_MODEL_FAILOVER = Object.freeze({
+  retrySameProfileOnTimeout: 1,
+  retryBackoffMs: Object.freeze([300, 1200] as const),
+  shortWaitSeconds: 3,
+  waitForCooldownMaxSeconds: 10,
+});
+
+export const DEFAULT_GATEWAY = Object.freeze({
+  host: "127.0.0.1",
+  port: 4141,
+  notices: "header" as const,
+  ttftTimeoutSeconds: 30,
+  streamStallSeconds: 30,
+  maxBodyMb: 32,
+});
+
+export const DEFAULT_STATE_BACKEND = "sqlite" as const;
+export const DEFAULT_REDIS_KEY_PREFIX = "detour";
+
+/** Basename of the config file looked up in the working directory and in DETOUR_HOME (R-CF-1). */
+export const CONFIG_FILE_NAME = "detour.json5";
+/** DETOUR_HOME when the environment does not set it, relative to the user's home directory. */
+export const DEFAULT_HOME_DIR_NAME = ".detour";

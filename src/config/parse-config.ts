@@ -1,0 +1,55 @@
+/**
+ * Validation happens here, once (SPEC R-CF-2): invalid cooldown numbers fall back with a warning,
+ * everything else invalid is collected into one ConfigError, unknown keys become warnings, and the
+ * result is deep-frozen.
+ */
+import { ConfigError } from "../core/errors.js";
+import { configIssuesFromZod } from "./config-error.js";
+import { formatConfigPath } from "./config-path.js";
+import { sanitizeCooldowns } from "./cooldown-settings.js";
+import { deepFreeze } from "./deep-freeze.js";
+import { DEFAULT_AGENT_ID } from "./defaults.js";
+import { DetourConfigSchema, type DetourConfig } from "./schema.js";
+import { unknownKeyWarnings } from "./unknown-keys.js";
+
+export interface ParsedConfig {
+  config: DetourConfig;
+  warnings: string[];
+}
+
+/**
+ * @param raw the file's parsed JSON5 (undefined means "no file": every default)
+ * @param source where it came from, for the error message
+ * @throws ConfigError listing every invalid path
+ */
+export function parseConfig(raw: unknown, source?: string): ParsedConfig {
+  const sanitized = sanitizeCooldowns(raw === undefined ? {} : raw);
+  const result = DetourConfigSchema.safeParse(sanitized.value, { reportInput: true });
+  if (!result.success) throw new ConfigError(configIssuesFromZod(result.error.issues), source);
+
+  const warnings = [
+    ...sanitized.warnings,
+    ...unknownKeyWarnings(sanitized.value, result.data),
+    ...consistencyWarnings(result.data),
+  ];
+  return { config: deepFreeze(result.data) as DetourConfig, warnings };
+}
+
+/** Legal but probably unintended: worth a warning, not a refusal to start. */
+function consistencyWarnings(config: DetourConfig): string[] {
+  const warnings: string[] = [];
+  for (const [profileId, profile] of Object.entries(config.auth.profiles)) {
+    if (!profileId.startsWith(`${profile.provider}:`)) {
+      const path = formatConfigPath(["auth", "profiles", profileId]);
+      warnings.push(`${path}: profile ids are "<provider>:<name>"; expected it to start with "${profile.provider}:"`);
+    }
+  }
+  const agentIds = new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)]);
+  config.cron.jobs.forEach((job, index) => {
+    if (job.agentId !== undefined && !agentIds.has(job.agentId)) {
+      const path = formatConfigPath(["cron", "jobs", index, "agentId"]);
+      warnings.push(`${path}: no agent "${job.agentId}" in agents.list; the job runs with the default settings`);
+    }
+  });
+  return warnings;
+}

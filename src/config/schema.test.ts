@@ -1,0 +1,255 @@
+import { describe, expect, expectTypeOf, it } from "vitest";
+import { ConfigError } from "../core/errors.js";
+import { parseConfig } from "./parse-config.js";
+import type { DetourConfig, DetourConfigInput } from "./schema.js";
+
+function rejects(raw: unknown): string[] {
+  try {
+    parseConfig(raw);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.issues.map((issue) => `${issue.path}: ${issue.message}`);
+    throw error;
+  }
+  return [];
+}
+
+describe("config schema", () => {
+  it("R-CF-3: every key has its documented default", () => {
+    expect(parseConfig({}).config).toEqual({
+      models: { providers: {} },
+      auth: {
+        profiles: {},
+        order: {},
+        cooldowns: {
+          billingBackoffHours: 5,
+          billingBackoffHoursByProvider: {},
+          billingMaxHours: 24,
+          authPermanentBackoffMinutes: 10,
+          authPermanentMaxMinutes: 60,
+          failureWindowHours: 24,
+          overloadedProfileRotations: 1,
+          overloadedBackoffMs: 0,
+          rateLimitedProfileRotations: 1,
+          ladderSeconds: [30, 60, 300],
+          timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
+        },
+      },
+      agents: {
+        defaults: {
+          model: { fallbacks: [] },
+          models: {},
+          timeoutSeconds: 600,
+          modelFailover: {
+            retrySameProfileOnTimeout: 1,
+            retryBackoffMs: [300, 1200],
+            shortWaitSeconds: 3,
+            waitForCooldownMaxSeconds: 10,
+          },
+          heartbeat: {},
+        },
+        list: [],
+      },
+      cron: { jobs: [] },
+      gateway: {
+        host: "127.0.0.1",
+        port: 4141,
+        auth: {},
+        notices: "header",
+        ttftTimeoutSeconds: 30,
+        streamStallSeconds: 30,
+        maxBodyMb: 32,
+      },
+      state: { backend: "sqlite" },
+    });
+  });
+
+  it("R-CF-3: agents.defaults.model accepts a bare string meaning { primary }", () => {
+    const { config } = parseConfig({ agents: { defaults: { model: "anthropic/claude-sonnet-4-6" } } });
+    expect(config.agents.defaults.model).toEqual({ primary: "anthropic/claude-sonnet-4-6", fallbacks: [] });
+  });
+
+  it("R-CF-3: agents.list[].model keeps its written form (string, or object with or without fallbacks)", () => {
+    const { config } = parseConfig({
+      agents: {
+        list: [
+          { id: "a", model: "openai/gpt-4o" },
+          { id: "b", model: { primary: "openai/gpt-4o" } },
+          { id: "c", model: { primary: "openai/gpt-4o", fallbacks: [] } },
+          { id: "d" },
+        ],
+      },
+    });
+    expect(config.agents.list.map((agent) => agent.model)).toEqual([
+      "openai/gpt-4o",
+      { primary: "openai/gpt-4o" },
+      { primary: "openai/gpt-4o", fallbacks: [] },
+      undefined,
+    ]);
+  });
+
+  const refTable: [ref: string, valid: boolean][] = [
+    ["openai/gpt-4o", true],
+    ["anthropic/claude-sonnet-4-6", true],
+    ["openrouter/anthropic/claude-3.5-sonnet", true],
+    ["ollama/qwen3.5:27b", true],
+    ["google/gemini-2.5-pro", true],
+    ["openai-codex/gpt-5.2", true],
+    ["gpt-4", false],
+    ["/gpt-4", false],
+    ["openai/", false],
+    ["open ai/gpt-4", false],
+    ["openai/gpt 4", false],
+    ["", false],
+  ];
+  it.each(refTable)("R-CF-3: model ref %j valid=%s", (ref, valid) => {
+    const problems = rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: [ref] } } } });
+    expect(problems).toEqual(valid ? [] : ['agents.defaults.model.fallbacks[0]: expected "provider/model"']);
+  });
+
+  it("R-CF-3: a bare word is a valid model ref when it is an alias from agents.defaults.models", () => {
+    const { config } = parseConfig({
+      agents: {
+        defaults: {
+          model: { primary: "opus", fallbacks: ["fast"] },
+          models: { "anthropic/claude-opus-4-6": { alias: "opus" }, "openai/gpt-4o-mini": { alias: "fast" } },
+          heartbeat: { model: "fast" },
+        },
+        list: [{ id: "x", model: "opus", heartbeat: { model: "fast" } }],
+      },
+      cron: { jobs: [{ id: "j", schedule: "0 9 * * 1-5", payload: { message: "hi", model: "fast", fallbacks: ["opus"] } }] },
+    });
+    expect(config.agents.defaults.model.primary).toBe("opus");
+  });
+
+  it("R-CF-3: every model-ref position is checked", () => {
+    expect(
+      rejects({
+        agents: {
+          defaults: { model: "nope", heartbeat: { model: "nah" }, models: { "bare-key": {} } },
+          list: [{ id: "x", model: { primary: "p", fallbacks: ["q"] }, heartbeat: { model: "r" } }],
+        },
+        cron: { jobs: [{ id: "j", schedule: "@hourly", payload: { message: "m", model: "s", fallbacks: ["t"] } }] },
+      }),
+    ).toEqual([
+      'agents.defaults.models.bare-key: expected "provider/model"',
+      'agents.defaults.model.primary: expected "provider/model"',
+      'agents.defaults.heartbeat.model: expected "provider/model"',
+      'agents.list[0].model.primary: expected "provider/model"',
+      'agents.list[0].model.fallbacks[0]: expected "provider/model"',
+      'agents.list[0].heartbeat.model: expected "provider/model"',
+      'cron.jobs[0].payload.model: expected "provider/model"',
+      'cron.jobs[0].payload.fallbacks[0]: expected "provider/model"',
+    ]);
+  });
+
+  it("R-CF-3: aliases are unique words", () => {
+    expect(
+      rejects({
+        agents: {
+          defaults: {
+            models: {
+              "openai/gpt-4o": { alias: "fast" },
+              "openai/gpt-4o-mini": { alias: "fast" },
+              "anthropic/claude-haiku-4-5": { alias: "a/b" },
+            },
+          },
+        },
+      }),
+    ).toEqual([
+      'agents.defaults.models["openai/gpt-4o-mini"].alias: alias "fast" is already used by "openai/gpt-4o"',
+      'agents.defaults.models["anthropic/claude-haiku-4-5"].alias: expected an alias word without "/" or spaces',
+    ]);
+  });
+
+  const apiTable: [api: unknown, valid: boolean][] = [
+    ["openai-completions", true],
+    ["anthropic-messages", true],
+    ["google-generative-ai", true],
+    ["ollama", true],
+    ["openai-responses", false],
+    ["bedrock-converse-stream", false],
+    [7, false],
+  ];
+  it.each(apiTable)("R-CF-3: provider api %j valid=%s", (api, valid) => {
+    expect(rejects({ models: { providers: { openai: { api } } } }).length === 0).toBe(valid);
+  });
+
+  it("R-CF-3: a provider without built-in defaults needs api and baseUrl; OAuth needs both fields", () => {
+    expect(
+      rejects({ models: { providers: { lmstudio: { oauth: { clientId: "x" } }, anthropic: { oauth: { clientId: "mine" } } } } }),
+    ).toEqual([
+      'models.providers.lmstudio.api: required for "lmstudio", which has no built-in defaults',
+      'models.providers.lmstudio.baseUrl: required for "lmstudio", which has no built-in defaults',
+      'models.providers.lmstudio.oauth.tokenUrl: required for "lmstudio", which has no built-in OAuth defaults',
+    ]);
+  });
+
+  it("R-CF-3: provider fields are typed", () => {
+    expect(
+      rejects({
+        models: {
+          providers: {
+            "bad id!": { api: "ollama", baseUrl: "http://127.0.0.1:1" },
+            openai: {
+              baseUrl: "file:///etc/passwd",
+              timeoutSeconds: 0,
+              cooldowns: "no",
+              headers: { "x-a": 1 },
+              models: [{ id: "" }, { id: "gpt-4o", contextWindow: 1.5, supportsPrefill: "yes" }],
+            },
+          },
+        },
+      }),
+    ).toEqual([
+      "models.providers.openai.baseUrl: expected an http(s) URL",
+      "models.providers.openai.headers.x-a: expected a string, received number",
+      "models.providers.openai.timeoutSeconds: expected a number greater than 0",
+      "models.providers.openai.cooldowns: expected true or false, received string",
+      "models.providers.openai.models[0].id: expected a non-empty string",
+      "models.providers.openai.models[1].contextWindow: expected a whole number",
+      "models.providers.openai.models[1].supportsPrefill: expected true or false, received string",
+      "models.providers[\"bad id!\"]: expected a provider id of letters, digits, '.', '_' or '-'",
+    ]);
+  });
+
+  it("R-CF-3: auth, agents, cron, gateway and state fields are checked", () => {
+    expect(
+      rejects({
+        auth: {
+          profiles: { "openai:x": { provider: "openai", mode: "oauth", keyRef: { env: "NOT-A-NAME" } } },
+          order: { openai: "openai:x" },
+        },
+        agents: {
+          defaults: { modelFailover: { retryBackoffMs: [2000, 100], retrySameProfileOnTimeout: -1 } },
+          list: [{ id: "a" }, { id: "a" }],
+        },
+        cron: { jobs: [{ id: "j", schedule: "61 * * * *", agentId: "a", payload: { message: "go" } }] },
+        gateway: { port: 70000, auth: { tokens: [""] } },
+        state: { backend: "postgres", redis: { url: "http://x" } },
+      }),
+    ).toEqual([
+      "auth.profiles[\"openai:x\"].keyRef.env: expected an environment variable name",
+      "auth.order.openai: expected a list, received string",
+      "agents.defaults.modelFailover.retrySameProfileOnTimeout: expected a number at least 0",
+      "agents.defaults.modelFailover.retryBackoffMs: expected [min, max] with min not above max",
+      "cron.jobs[0].schedule: expected a cron expression (Invalid value for minute: 61)",
+      "gateway.port: expected a number at most 65535",
+      "gateway.auth.tokens[0]: expected a non-empty string",
+      'state.backend: expected one of "sqlite", "redis", "memory"',
+      "state.redis.url: expected a redis:// or rediss:// URL",
+      'agents.list[1].id: duplicate agent id "a"',
+    ]);
+  });
+
+  it("R-CF-3: a redis backend with its url parses, keyPrefix defaults to detour", () => {
+    const { config } = parseConfig({ state: { backend: "redis", redis: { url: "redis://127.0.0.1:6379" } } });
+    expect(config.state).toEqual({ backend: "redis", redis: { url: "redis://127.0.0.1:6379", keyPrefix: "detour" } });
+  });
+
+  it("R-CF-2: the TypeScript types come from the schema", () => {
+    expectTypeOf<DetourConfig["gateway"]["port"]>().toEqualTypeOf<number>();
+    expectTypeOf<DetourConfig["agents"]["defaults"]["model"]["fallbacks"]>().toEqualTypeOf<readonly string[]>();
+    expectTypeOf<DetourConfigInput>().toHaveProperty("gateway");
+    expectTypeOf<{}>().toMatchTypeOf<DetourConfigInput>();
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * The one schema of detour.json5 (SPEC R-CF-2, R-CF-3). It is the source of the TypeScript types
+ * (z.infer) and of the generated JSON Schema (json-schema.ts). Objects strip unknown keys instead of
+ * rejecting them: OpenClaw configs carry many unrelated keys, which parse-config.ts reports as warnings.
+ *
+ * Defaults on nested objects use `.prefault` (the default is parsed, so inner defaults apply);
+ * defaults on leaves use functions so no two parsed configs share an array.
+ */
+import { Cron } from "croner";
+import { z } from "zod";
+import { crossCheckConfig } from "./cross-checks.js";
+import {
+  DEFAULT_AGENT_TIMEOUT_SECONDS,
+  DEFAULT_COOLDOWNS,
+  DEFAULT_GATEWAY,
+  DEFAULT_MODEL_FAILOVER,
+  DEFAULT_REDIS_KEY_PREFIX,
+  DEFAULT_STATE_BACKEND,
+} from "./defaults.js";
+import { MODEL_REF_MESSAGE, isAliasWord, isProviderId, isProviderModelRef } from "./model-ref-syntax.js";
+
+/** Names the key of a record in the JSON Schema, so docs and tools can print `auth.profiles.<profileId>`. */
+export const RECORD_KEY_META = "x-detour-key";
+
+function recordOf<T extends z.ZodType>(keyPlaceholder: string, value: T) {
+  return z.record(z.string(), value).meta({ [RECORD_KEY_META]: keyPlaceholder });
+}
+
+const positiveNumber = () => z.number().positive();
+/**
+ * Not `.int()`: zod marks its failure as aborting, which would skip the cross-field checks and hide
+ * problems elsewhere in the file. A refinement keeps going; the meta keeps "integer" in the JSON Schema.
+ */
+const wholeNumber = () =>
+  z
+    .number()
+    .refine(Number.isInteger, { error: "expected a whole number" })
+    .meta({ type: "integer" });
+const positiveInteger = () => wholeNumber().positive();
+const nonNegativeNumber = () => z.number().nonnegative();
+const httpUrl = () => z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+
+/** Agent ids become directory names (`$DETOUR_HOME/agents/<agentId>/…`), so they must be path-safe. */
+const agentId = () =>
+  z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "expected an agent id of letters, digits, '.', '_' or '-'");
+
+/** `provider/model`, or a bare alias word that cross-checks.ts resolves against agents.defaults.models. */
+export const ModelRefSchema = z
+  .string()
+  .refine((text) => isProviderModelRef(text) || isAliasWord(text), { error: MODEL_REF_MESSAGE })
+  .meta({ description: 'A model reference "provider/model", or an alias from agents.defaults.models.' });
+
+export const ProviderApiSchema = z.enum([
+  "openai-completions",
+  "anthropic-messages",
+  "google-generative-ai",
+  "ollama",
+]);
+
+export const ProviderModelDeclarationSchema = z.object({
+  id: z.string().min(1),
+  contextWindow: positiveInteger().optional(),
+  maxTokens: positiveInteger().optional(),
+  supportsPrefill: z.boolean().optional(),
+});
+
+/**
+ * Every field is optional here because built-in providers (provider-defaults.ts) supply them;
+ * cross-checks.ts requires `api` and `baseUrl` for providers without built-in defaults.
+ */
+export const ProviderConfigSchema = z.object({
+  api: ProviderApiSchema.optional(),
+  baseUrl: httpUrl().optional(),
+  headers: recordOf("<name>", z.string()).optional(),
+  timeoutSeconds: positiveNumber().optional(),
+  cooldowns: z.boolean().optional(),
+  oauth: z.object({ tokenUrl: httpUrl().optional(), clientId: z.string().min(1).optional() }).optional(),
+  models: z.array(ProviderModelDeclarationSchema).optional(),
+});
+
+export const ProfileConfigSchema = z.object({
+  provider: z.string().refine(isProviderId, { error: "expected a provider id such as \"openai\"" }),
+  mode: z.enum(["api_key", "oauth", "token"]),
+  email: z.string().min(1).optional(),
+  keyRef: z
+    .object({
+      env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"),
+    })
+    .optional(),
+});
+
+/**
+ * Invalid cooldown numbers never reach this schema: cooldown-settings.ts replaces them with the
+ * defaults (and a warning) first, as SPEC R-CF-3 asks. The constraints here document the valid range.
+ */
+export const CooldownsConfigSchema = z.object({
+  billingBackoffHours: positiveNumber().default(DEFAULT_COOLDOWNS.billingBackoffHours),
+  billingBackoffHoursByProvider: recordOf("<provider>", positiveNumber()).default(() => ({})),
+  billingMaxHours: positiveNumber().default(DEFAULT_COOLDOWNS.billingMaxHours),
+  authPermanentBackoffMinutes: positiveNumber().default(DEFAULT_COOLDOWNS.authPermanentBackoffMinutes),
+  authPermanentMaxMinutes: positiveNumber().default(DEFAULT_COOLDOWNS.authPermanentMaxMinutes),
+  failureWindowHours: positiveNumber().default(DEFAULT_COOLDOWNS.failureWindowHours),
+  overloadedProfileRotations: positiveInteger().default(DEFAULT_COOLDOWNS.overloadedProfileRotations),
+  overloadedBackoffMs: nonNegativeNumber().default(DEFAULT_COOLDOWNS.overloadedBackoffMs),
+  rateLimitedProfileRotations: positiveInteger().default(DEFAULT_COOLDOWNS.rateLimitedProfileRotations),
+  ladderSeconds: z.array(positiveNumber()).min(1).default(() => [...DEFAULT_COOLDOWNS.ladderSeconds]),
+  timeoutLadderSeconds: z
+    .array(positiveNumber())
+    .min(1)
+    .default(() => [...DEFAULT_COOLDOWNS.timeoutLadderSeconds]),
+});
+
+const AuthConfigSchema = z.object({
+  profiles: recordOf("<profileId>", ProfileConfigSchema).default(() => ({})),
+  order: recordOf("<provider>", z.array(z.string().min(1))).default(() => ({})),
+  cooldowns: CooldownsConfigSchema.prefault({}),
+});
+
+/** `agents.defaults.model`: a bare string means `{ primary }` (R-CF-3). */
+const DefaultModelSelectionSchema = z
+  .union([
+    ModelRefSchema,
+    z.object({ primary: ModelRefSchema.optional(), fallbacks: z.array(ModelRefSchema).default(() => []) }),
+  ])
+  .transform((value): { primary?: string; fallbacks: string[] } =>
+    typeof value === "string" ? { primary: value, fallbacks: [] } : value,
+  );
+
+/**
+ * `agents.list[].model` keeps the written form: whether an agent states its own `fallbacks` changes
+ * how strict its selection is (R-CH-2), so `{ primary }` and `{ primary, fallbacks: [] }` differ.
+ */
+const AgentModelSelectionSchema = z.union([
+  ModelRefSchema,
+  z.object({ primary: ModelRefSchema, fallbacks: z.array(ModelRefSchema).optional() }),
+]);
+
+const HeartbeatConfigSchema = z.object({ model: ModelRefSchema.optional() });
+
+const retryBackoffRange = z
+  .tuple([nonNegativeNumber(), nonNegativeNumber()])
+  .refine(([min, max]) => min <= max, { error: "expected [min, max] with min not above max" });
+
+const ModelFailoverConfigSchema = z.object({
+  retrySameProfileOnTimeout: wholeNumber()
+    .nonnegative()
+    .default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnTimeout),
+  retryBackoffMs: retryBackoffRange.default((): [number, number] => {
+    const [min, max] = DEFAULT_MODEL_FAILOVER.retryBackoffMs;
+    return [min, max];
+  }),
+  shortWaitSeconds: nonNegativeNumber().default(DEFAULT_MODEL_FAILOVER.shortWaitSeconds),
+  waitForCooldownMaxSeconds: nonNegativeNumber().default(DEFAULT_MODEL_FAILOVER.waitForCooldownMaxSeconds),
+});
+
+const AgentDefaultsConfigSchema = z.object({
+  model: DefaultModelSelectionSchema.default(() => ({ fallbacks: [] })),
+  models: recordOf("<provider/model>", z.object({ alias: z.string().min(1).optional() })).default(() => ({})),
+  timeoutSeconds: positiveNumber().default(DEFAULT_AGENT_TIMEOUT_SECONDS),
+  modelFailover: ModelFailoverConfigSchema.prefault({}),
+  heartbeat: HeartbeatConfigSchema.prefault({}),
+});
+
+export const AgentEntryConfigSchema = z.object({
+  id: agentId(),
+  model: AgentModelSelectionSchema.optional(),
+  heartbeat: HeartbeatConfigSchema.optional(),
+});
+
+const AgentsConfigSchema = z.object({
+  defaults: AgentDefaultsConfigSchema.prefault({}),
+  list: z.array(AgentEntryConfigSchema).default(() => []),
+});
+
+const cronSchedule = z.string().superRefine((pattern, context) => {
+  try {
+    // Without a callback croner only parses the pattern; it starts no timer.
+    new Cron(pattern, { paused: true });
+  } catch (error) {
+    const detail = error instanceof Error ? error.message.replace(/^CronPattern:\s*/, "").replace(/\.$/, "") : String(error);
+    context.addIssue({ code: "custom", message: `expected a cron expression (${detail})` });
+  }
+});
+
+export const CronJobConfigSchema = z.object({
+  id: z.string().min(1),
+  schedule: cronSchedule,
+  agentId: agentId().optional(),
+  sessionKey: z.string().min(1).optional(),
+  payload: z.object({
+    message: z.string().min(1),
+    model: ModelRefSchema.optional(),
+    fallbacks: z.array(ModelRefSchema).optional(),
+  }),
+});
+
+const GatewayConfigSchema = z.object({
+  host: z.string().min(1).default(DEFAULT_GATEWAY.host),
+  // 0 asks the OS for a free port (tests, demos).
+  port: wholeNumber().min(0).max(65535).default(DEFAULT_GATEWAY.port),
+  auth: z
+    .object({
+      tokens: z.array(z.string().min(1)).optional(),
+      adminTokens: z.array(z.string().min(1)).optional(),
+    })
+    .prefault({}),
+  notices: z.enum(["header", "inline"]).default(DEFAULT_GATEWAY.notices),
+  ttftTimeoutSeconds: positiveNumber().default(DEFAULT_GATEWAY.ttftTimeoutSeconds),
+  streamStallSeconds: positiveNumber().default(DEFAULT_GATEWAY.streamStallSeconds),
+  maxBodyMb: positiveNumber().default(DEFAULT_GATEWAY.maxBodyMb),
+});
+
+const StateConfigSchema = z.object({
+  backend: z.enum(["sqlite", "redis", "memory"]).default(DEFAULT_STATE_BACKEND),
+  redis: z
+    .object({
+      url: z.url({ protocol: /^rediss?$/, error: "expected a redis:// or rediss:// URL" }),
+      keyPrefix: z.string().min(1).default(DEFAULT_REDIS_KEY_PREFIX),
+    })
+    .optional(),
+});
+
+export const DetourConfigSchema = z
+  .object({
+    models: z.object({ providers: recordOf("<id>", ProviderConfigSchema).default(() => ({})) }).prefault({}),
+    auth: AuthConfigSchema.prefault({}),
+    agents: AgentsConfigSchema.prefault({}),
+    cron: z.object({ jobs: z.array(CronJobConfigSchema).default(() => []) }).prefault({}),
+    gateway: GatewayConfigSchema.prefault({}),
+    state: StateConfigSchema.prefault({}),
+  })
+  // Cross-field rules run even when single fields failed, so every problem is listed at once (R-CF-2).
+  .superRefine(crossCheckConfig, { when: () => true });
+
+type DeepReadonly<T> = T extends (infer Item)[]
+  ? readonly DeepReadonly<Item>[]
+  : T extends readonly (infer Item)[]
+    ? readonly DeepReadonly<Item>[]
+    : T extends object
+      ? { readonly [Key in keyof T]: DeepReadonly<T[Key]> }
+      : T;
+
+/** What a config file may contain (every key optional where a default exists). */
+export type DetourConfigInput = z.input<typeof DetourConfigSchema>;
+/** A parsed config: every default applied, deep-frozen. */
+export type DetourConfig = DeepReadonly<z.output<typeof DetourConfigSchema>>;
+export type ProviderApi = z.output<typeof ProviderApiSchema>;
+export type ProviderConfig = DetourConfig["models"]["providers"][string];
+export type ProviderModelDeclaration = DeepReadonly<z.output<typeof ProviderModelDeclarationSchema>>;
+export type AgentEntryConfig = DetourConfig["agents"]["list"][number];
+export type CronJobConfig = DetourConfig["cron"]["jobs"][number];
+export type GatewayConfig = DetourConfig["gateway"];
+export type StateConfig = DetourConfig["state"];
