@@ -13,6 +13,21 @@ export interface ProviderCallContext {
   /** Absent for keyless providers (R-RN-1). */
   credential?: Credential;
   signal: AbortSignal;
+  /**
+   * Called for every stream chunk that could not be parsed or validated; the chunk is skipped, not
+   * forwarded (R-ST-2). Lets the caller count malformed chunks per attempt.
+   */
+  onMalformedChunk?: (chunk: MalformedChunk) => void;
+}
+
+/** A stream chunk a provider skipped because it was not valid JSON or did not match the wire schema. */
+export interface MalformedChunk {
+  provider: string;
+  model: string;
+  /** Short preview of the raw chunk text (at most 200 characters). */
+  preview: string;
+  /** Why the chunk was rejected (JSON syntax error or the first schema issue). */
+  problem: string;
 }
 
 export interface Provider {

@@ -1,0 +1,104 @@
+/** Anthropic Messages provider (`api: "anthropic-messages"`). */
+import type { Credential } from "../../core/types.js";
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { Provider, ProviderCallContext } from "../../ports/provider.js";
+import { credentialSecret } from "../shared/credentials.js";
+import { joinUrl } from "../shared/http-client.js";
+import type { ProviderSettings } from "../shared/provider-settings.js";
+import { readSseEvents } from "../shared/sse.js";
+import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
+import {
+  completeWireCall,
+  guardTransport,
+  openWireStream,
+  reportMalformedChunk,
+  streamErrorFailure,
+  type WireCall,
+} from "../shared/wire-call.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
+import { describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
+import { toAnthropicRequest } from "./anthropic-request.js";
+import { fromAnthropicResponse } from "./anthropic-response.js";
+import { AnthropicStreamTranslator } from "./anthropic-stream.js";
+import {
+  ANTHROPIC_STREAM_EVENT_TYPES,
+  ANTHROPIC_VERSION,
+  anthropicMessageSchema,
+  anthropicStreamEventSchema,
+} from "./anthropic-wire.js";
+
+/** Claude subscription tokens (OAuth and setup tokens) are only accepted with this beta flag. */
+export const ANTHROPIC_OAUTH_BETA = "oauth-2025-04-20";
+
+export function anthropicAuthHeaders(credential: Credential | undefined): Record<string, string> {
+  const secret = credentialSecret(credential);
+  if (!secret || !credential) return {};
+  if (credential.type === "api_key") return { "x-api-key": secret };
+  return { authorization: `Bearer ${secret}`, "anthropic-beta": ANTHROPIC_OAUTH_BETA };
+}
+
+/** `https://api.anthropic.com` → `/v1/messages`; a base URL that already ends in `/v1` is not doubled. */
+export function anthropicMessagesUrl(baseUrl: string): string {
+  return /\/v1\/?$/.test(baseUrl) ? joinUrl(baseUrl, "messages") : joinUrl(baseUrl, "v1/messages");
+}
+
+export class AnthropicProvider implements Provider {
+  readonly api = "anthropic-messages" as const;
+  readonly id: string;
+
+  constructor(private readonly settings: ProviderSettings) {
+    this.id = settings.id;
+  }
+
+  async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
+    const { text } = await completeWireCall(this.wireCall(request, context, false));
+    const parsed = parseWireJson(text, anthropicMessageSchema);
+    if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
+    return fromAnthropicResponse(parsed.value);
+  }
+
+  async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
+    const call = this.wireCall(request, context, true);
+    const response = await openWireStream(call);
+    const translator = new AnthropicStreamTranslator();
+    for await (const sse of guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal })) {
+      const json = parseJsonText(sse.data);
+      if (!json.ok) {
+        reportMalformedChunk(call, sse.data, json.problem);
+        continue;
+      }
+      const type = typeof json.value === "object" && json.value !== null ? (json.value as { type?: unknown }).type : undefined;
+      // Anthropic documents that new event types may appear; they are skipped, not counted as malformed.
+      if (typeof type === "string" && !ANTHROPIC_STREAM_EVENT_TYPES.has(type)) continue;
+      const event = validateWire(json.value, anthropicStreamEventSchema);
+      if (!event.ok) {
+        reportMalformedChunk(call, sse.data, event.problem);
+        continue;
+      }
+      if (event.value.type === "error") {
+        throw streamErrorFailure(call, describeAnthropicStreamError(event.value.error), response.headers);
+      }
+      const step = translator.accept(event.value);
+      yield* step.events;
+      if (step.complete) return;
+    }
+    const finish = translator.finishAtEnd();
+    if (!finish) throw streamEndedEarlyFailure(this.id);
+    yield* finish;
+  }
+
+  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
+    return {
+      settings: this.settings,
+      context,
+      url: anthropicMessagesUrl(this.settings.baseUrl),
+      headers: {
+        "anthropic-version": ANTHROPIC_VERSION,
+        ...anthropicAuthHeaders(context.credential),
+        accept: stream ? "text/event-stream" : "application/json",
+      },
+      body: toAnthropicRequest(request, { model: context.model, stream }),
+      describeError: describeAnthropicError,
+    };
+  }
+}

@@ -1,0 +1,104 @@
+/** Google Gemini provider (`api: "google-generative-ai"`): generateContent and streamGenerateContent?alt=sse. */
+import type { Credential } from "../../core/types.js";
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { Provider, ProviderCallContext } from "../../ports/provider.js";
+import { credentialSecret } from "../shared/credentials.js";
+import { joinUrl } from "../shared/http-client.js";
+import { responseIdFactory, toolCallIdFactory } from "../shared/ids.js";
+import type { ProviderSettings } from "../shared/provider-settings.js";
+import { readSseEvents } from "../shared/sse.js";
+import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
+import {
+  completeWireCall,
+  guardTransport,
+  openWireStream,
+  reportMalformedChunk,
+  streamErrorFailure,
+  type WireCall,
+} from "../shared/wire-call.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
+import { describeGoogleError, describeGoogleErrorObject } from "./map-google-error.js";
+import { toGoogleRequest } from "./google-request.js";
+import { fromGoogleResponse, type GoogleIds } from "./google-response.js";
+import { GoogleStreamTranslator } from "./google-stream.js";
+import { googleErrorObjectSchema, googleGenerateContentResponseSchema } from "./google-wire.js";
+
+export function googleAuthHeaders(credential: Credential | undefined): Record<string, string> {
+  const secret = credentialSecret(credential);
+  if (!secret || !credential) return {};
+  return credential.type === "api_key" ? { "x-goog-api-key": secret } : { authorization: `Bearer ${secret}` };
+}
+
+/**
+ * `{base}/models/{model}:{method}`. A bare host gets the `v1beta` API version, which is where the
+ * Gemini API documents function calling and `alt=sse` streaming.
+ */
+export function googleMethodUrl(baseUrl: string, model: string, method: "generateContent" | "streamGenerateContent"): string {
+  let base = baseUrl;
+  try {
+    if (new URL(baseUrl).pathname.replace(/\/+$/, "") === "") base = joinUrl(baseUrl, "v1beta");
+  } catch {
+    // Not an absolute URL: used as given, the request will fail with a clear connection error.
+  }
+  const modelId = model.replace(/^models\//, "");
+  const url = joinUrl(base, `models/${encodeURIComponent(modelId)}:${method}`);
+  return method === "streamGenerateContent" ? `${url}?alt=sse` : url;
+}
+
+export class GoogleProvider implements Provider {
+  readonly api = "google-generative-ai" as const;
+  readonly id: string;
+
+  constructor(private readonly settings: ProviderSettings) {
+    this.id = settings.id;
+  }
+
+  async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
+    const { text } = await completeWireCall(this.wireCall(request, context, false));
+    const parsed = parseWireJson(text, googleGenerateContentResponseSchema);
+    if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
+    return fromGoogleResponse(this.id, parsed.value, { model: context.model, ...this.ids() });
+  }
+
+  async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
+    const call = this.wireCall(request, context, true);
+    const response = await openWireStream(call);
+    const translator = new GoogleStreamTranslator(this.id, { model: context.model, ...this.ids() });
+    for await (const sse of guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal })) {
+      const json = parseJsonText(sse.data);
+      if (!json.ok) {
+        reportMalformedChunk(call, sse.data, json.problem);
+        continue;
+      }
+      if (typeof json.value === "object" && json.value !== null && "error" in json.value) {
+        const error = validateWire((json.value as { error: unknown }).error, googleErrorObjectSchema);
+        const details = error.ok ? describeGoogleErrorObject(error.value) : { message: sse.data };
+        throw streamErrorFailure(call, details, response.headers);
+      }
+      const chunk = validateWire(json.value, googleGenerateContentResponseSchema);
+      if (!chunk.ok) {
+        reportMalformedChunk(call, sse.data, chunk.problem);
+        continue;
+      }
+      yield* translator.accept(chunk.value);
+    }
+    const finish = translator.finishAtEnd();
+    if (!finish) throw streamEndedEarlyFailure(this.id);
+    yield* finish;
+  }
+
+  private ids(): GoogleIds {
+    return { createToolCallId: toolCallIdFactory(this.settings), createResponseId: responseIdFactory(this.settings) };
+  }
+
+  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
+    return {
+      settings: this.settings,
+      context,
+      url: googleMethodUrl(this.settings.baseUrl, context.model, stream ? "streamGenerateContent" : "generateContent"),
+      headers: { ...googleAuthHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
+      body: toGoogleRequest(request),
+      describeError: describeGoogleError,
+    };
+  }
+}

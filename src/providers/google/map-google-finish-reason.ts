@@ -1,0 +1,26 @@
+/** Gemini `finishReason` → canonical finish reason. One row per documented value. */
+import type { CanonicalFinishReason } from "../../ports/canonical.js";
+import { lookupFinishReason, type FinishReasonTable } from "../shared/finish-reasons.js";
+
+export const GOOGLE_FINISH_REASONS: FinishReasonTable = {
+  FINISH_REASON_UNSPECIFIED: "stop",
+  STOP: "stop",
+  MAX_TOKENS: "length",
+  SAFETY: "content_filter",
+  RECITATION: "content_filter",
+  BLOCKLIST: "content_filter",
+  PROHIBITED_CONTENT: "content_filter",
+  SPII: "content_filter",
+  IMAGE_SAFETY: "content_filter",
+  IMAGE_PROHIBITED_CONTENT: "content_filter",
+  // The model failed to produce a usable answer; another attempt (or model) may succeed.
+  LANGUAGE: "error",
+  MALFORMED_FUNCTION_CALL: "error",
+  UNEXPECTED_TOOL_CALL: "error",
+  TOO_MANY_TOOL_CALLS: "error",
+  OTHER: "error",
+};
+
+export function mapGoogleFinishReason(raw: string): CanonicalFinishReason {
+  return lookupFinishReason(GOOGLE_FINISH_REASONS, raw);
+}

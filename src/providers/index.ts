@@ -1,0 +1,33 @@
+/** Public surface of the provider layer (re-exported from the package root by the coordinator). */
+export { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError, PROVIDER_APIS } from "./registry.js";
+export type { SharedProviderOptions } from "./registry.js";
+export type { ProviderSettings } from "./shared/provider-settings.js";
+export { OpenAiProvider } from "./openai/openai-provider.js";
+export { AnthropicProvider } from "./anthropic/anthropic-provider.js";
+export { GoogleProvider } from "./google/google-provider.js";
+export { OllamaProvider } from "./ollama/ollama-provider.js";
+export {
+  createCappedFetch,
+  shouldStopSdkRetry,
+  DEFAULT_SDK_RETRY_MAX_WAIT_SECONDS,
+  type CappedFetchOptions,
+  type FetchFunction,
+} from "./shared/capped-fetch.js";
+export { getSharedAgent, postJson, CONNECT_TIMEOUT_MS, DEFAULT_PROVIDER_TIMEOUT_SECONDS } from "./shared/http-client.js";
+export { readSseEvents, type SseEvent } from "./shared/sse.js";
+export { readNdjsonLines } from "./shared/ndjson.js";
+export { readBodyText, decodeTextStream } from "./shared/read-body.js";
+export {
+  failureFromHttpResponse,
+  failureFromNetworkError,
+  failureFromStreamError,
+  streamEndedEarlyFailure,
+  deadlineFailure,
+  abortReasonOf,
+  redactSecrets,
+  type WireErrorDetails,
+} from "./shared/upstream-failure.js";
+export { openAiChatRequestSchema, openAiChatChunkSchema, openAiChatCompletionSchema } from "./openai/openai-wire.js";
+export { anthropicMessagesRequestSchema, anthropicMessageSchema, anthropicStreamEventSchema } from "./anthropic/anthropic-wire.js";
+export { googleGenerateContentRequestSchema, googleGenerateContentResponseSchema } from "./google/google-wire.js";
+export { ollamaChatRequestSchema, ollamaChatResponseSchema } from "./ollama/ollama-wire.js";

@@ -1,0 +1,109 @@
+/**
+ * OpenAI Chat Completions provider (`api: "openai-completions"`): OpenAI itself, OpenRouter, and any
+ * OpenAI-compatible base URL (vLLM, LM Studio, Ollama's /v1, Codex-compatible proxies).
+ */
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { Provider, ProviderCallContext } from "../../ports/provider.js";
+import { bearerHeaders } from "../shared/credentials.js";
+import { joinUrl, type ResponseHeaders } from "../shared/http-client.js";
+import { responseIdFactory } from "../shared/ids.js";
+import type { ProviderSettings } from "../shared/provider-settings.js";
+import { readSseEvents } from "../shared/sse.js";
+import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
+import {
+  completeWireCall,
+  guardTransport,
+  openWireStream,
+  reportMalformedChunk,
+  streamErrorFailure,
+  type WireCall,
+} from "../shared/wire-call.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
+import { describeOpenAiError, describeOpenAiErrorObject } from "./map-openai-error.js";
+import { maxTokensFieldFor, toOpenAiRequest, type MaxTokensField } from "./openai-request.js";
+import { fromOpenAiResponse } from "./openai-response.js";
+import { OpenAiStreamTranslator } from "./openai-stream.js";
+import { openAiChatChunkSchema, openAiChatCompletionSchema, openAiErrorObjectSchema } from "./openai-wire.js";
+
+export class OpenAiProvider implements Provider {
+  readonly api = "openai-completions" as const;
+  readonly id: string;
+  private readonly maxTokensField: MaxTokensField;
+
+  constructor(private readonly settings: ProviderSettings) {
+    this.id = settings.id;
+    this.maxTokensField = maxTokensFieldFor(settings.baseUrl);
+  }
+
+  async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
+    const call = this.wireCall(request, context, false);
+    const { text } = await completeWireCall(call);
+    const parsed = parseWireJson(text, openAiChatCompletionSchema);
+    if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
+    return fromOpenAiResponse(this.id, parsed.value);
+  }
+
+  async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
+    const call = this.wireCall(request, context, true);
+    const response = await openWireStream(call);
+    const translator = new OpenAiStreamTranslator(this.id, {
+      model: context.model,
+      createId: responseIdFactory(this.settings),
+    });
+    const events = guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal });
+    for await (const event of events) {
+      const data = event.data.trim();
+      if (data === "[DONE]") {
+        yield* translator.finishOnDone();
+        return;
+      }
+      const json = parseJsonText(data);
+      if (!json.ok) {
+        reportMalformedChunk(call, data, json.problem);
+        continue;
+      }
+      this.throwIfErrorChunk(json.value, call, response.headers);
+      const chunk = validateWire(json.value, openAiChatChunkSchema);
+      if (!chunk.ok) {
+        reportMalformedChunk(call, data, chunk.problem);
+        continue;
+      }
+      const step = translator.accept(chunk.value);
+      yield* step.events;
+      if (step.complete) {
+        // Finish reason and usage are in: finalise now rather than wait for a `[DONE]` that some
+        // compatible servers never send (R-ST-2). Leaving the loop closes the upstream body.
+        yield* translator.finishOnDone();
+        return;
+      }
+    }
+    const finish = translator.finishAtEnd();
+    if (!finish) throw streamEndedEarlyFailure(this.id);
+    yield* finish;
+  }
+
+  /** In-band errors arrive as a chunk with an `error` member (OpenRouter, many compatible servers). */
+  private throwIfErrorChunk(value: unknown, call: WireCall, headers: ResponseHeaders): void {
+    if (typeof value !== "object" || value === null || !("error" in value)) return;
+    const raw = (value as { error: unknown }).error;
+    if (raw === null || raw === undefined) return;
+    const error = validateWire(raw, openAiErrorObjectSchema);
+    const details = typeof raw === "string"
+      ? { message: raw }
+      : error.ok
+        ? describeOpenAiErrorObject(error.value)
+        : { message: JSON.stringify(raw) };
+    throw streamErrorFailure(call, details, headers);
+  }
+
+  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
+    return {
+      settings: this.settings,
+      context,
+      url: joinUrl(this.settings.baseUrl, "chat/completions"),
+      headers: { ...bearerHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
+      body: toOpenAiRequest(request, { model: context.model, stream, maxTokensField: this.maxTokensField }),
+      describeError: describeOpenAiError,
+    };
+  }
+}

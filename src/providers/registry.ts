@@ -1,0 +1,107 @@
+/**
+ * Creates providers from `models.providers.<id>` settings (R-CF-3) and keeps them by provider id.
+ * The `api` field picks the wire format; the id is free (`openrouter`, `my-vllm`, …).
+ */
+import { ConfigError, DetourError } from "../core/errors.js";
+import type { Provider, ProviderApi } from "../ports/provider.js";
+import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
+import { GoogleProvider } from "./google/google-provider.js";
+import { OllamaProvider } from "./ollama/ollama-provider.js";
+import { OpenAiProvider } from "./openai/openai-provider.js";
+import type { ProviderSettings } from "./shared/provider-settings.js";
+
+export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-completions", "anthropic-messages", "google-generative-ai", "ollama"];
+
+const PROVIDER_CONSTRUCTORS: Readonly<Record<ProviderApi, new (settings: ProviderSettings) => Provider>> = {
+  "openai-completions": OpenAiProvider,
+  "anthropic-messages": AnthropicProvider,
+  "google-generative-ai": GoogleProvider,
+  ollama: OllamaProvider,
+};
+
+export function createProvider(settings: ProviderSettings): Provider {
+  const api: unknown = settings.api;
+  if (typeof api !== "string" || !Object.hasOwn(PROVIDER_CONSTRUCTORS, api)) {
+    throw new ConfigError([
+      { path: `models.providers.${settings.id}.api`, message: `expected one of ${PROVIDER_APIS.join(", ")}, got ${JSON.stringify(api)}` },
+    ]);
+  }
+  if (!isHttpUrl(settings.baseUrl)) {
+    throw new ConfigError([
+      { path: `models.providers.${settings.id}.baseUrl`, message: `expected an http(s) URL, got ${JSON.stringify(settings.baseUrl)}` },
+    ]);
+  }
+  return new PROVIDER_CONSTRUCTORS[api as ProviderApi](settings);
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === "http:" || protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** A model ref names a provider id that no configuration defines. */
+export class UnknownProviderError extends DetourError {
+  readonly code = "DETOUR_UNKNOWN_PROVIDER";
+  readonly provider: string;
+
+  constructor(provider: string, known: readonly string[]) {
+    super(
+      `No provider "${provider}" is configured (known: ${known.length > 0 ? known.join(", ") : "none"}). ` +
+        `Add models.providers.${provider} with an api and baseUrl, or fix the model ref.`,
+    );
+    this.provider = provider;
+  }
+}
+
+export class ProviderRegistry {
+  private readonly providers = new Map<string, Provider>();
+
+  constructor(providers: Iterable<Provider> = []) {
+    for (const provider of providers) this.providers.set(provider.id, provider);
+  }
+
+  get(id: string): Provider | undefined {
+    return this.providers.get(id);
+  }
+
+  /** Like `get`, but a missing provider is a typed error that tells the user what to configure. */
+  require(id: string): Provider {
+    const provider = this.providers.get(id);
+    if (!provider) throw new UnknownProviderError(id, this.ids());
+    return provider;
+  }
+
+  has(id: string): boolean {
+    return this.providers.has(id);
+  }
+
+  ids(): string[] {
+    return [...this.providers.keys()];
+  }
+}
+
+/** Settings shared by every provider of a registry (connection pool, malformed-chunk counter, ids). */
+export type SharedProviderOptions = Pick<ProviderSettings, "dispatcher" | "onMalformedChunk" | "createToolCallId" | "createResponseId">;
+
+/** One provider per `models.providers` entry; every invalid entry is reported at once. */
+export function createProviderRegistry(
+  settingsById: Readonly<Record<string, Omit<ProviderSettings, "id">>>,
+  shared: SharedProviderOptions = {},
+): ProviderRegistry {
+  const providers: Provider[] = [];
+  const issues: ConfigError["issues"][number][] = [];
+  for (const [id, settings] of Object.entries(settingsById)) {
+    try {
+      providers.push(createProvider({ ...shared, ...settings, id }));
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      issues.push(...error.issues);
+    }
+  }
+  if (issues.length > 0) throw new ConfigError(issues);
+  return new ProviderRegistry(providers);
+}

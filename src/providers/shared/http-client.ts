@@ -1,0 +1,68 @@
+/**
+ * The one way providers talk HTTP: undici with a single shared Agent, explicit timeouts and no retries.
+ * Retries and waits are failover decisions (R-RA-1), so nothing at the HTTP layer may repeat a call.
+ */
+import { Agent, request, type Dispatcher } from "undici";
+import { abortReasonOf, failureFromNetworkError } from "./upstream-failure.js";
+
+/** Opening a TCP/TLS connection should never take long; a slow connect is an unreachable host. */
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** Default for a provider without `timeoutSeconds` (R-CF-3 default 120). */
+export const DEFAULT_PROVIDER_TIMEOUT_SECONDS = 120;
+
+let sharedAgent: Agent | undefined;
+
+/** The process-wide connection pool every provider uses unless a dispatcher is injected. */
+export function getSharedAgent(): Agent {
+  sharedAgent ??= new Agent({
+    connect: { timeout: CONNECT_TIMEOUT_MS },
+    headersTimeout: DEFAULT_PROVIDER_TIMEOUT_SECONDS * 1000,
+    bodyTimeout: DEFAULT_PROVIDER_TIMEOUT_SECONDS * 1000,
+    keepAliveTimeout: 30_000,
+  });
+  return sharedAgent;
+}
+
+export type ResponseHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+export interface UpstreamRequest {
+  /** Provider id, used in failures (the classifier scopes some rules by provider). */
+  provider: string;
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body: unknown;
+  signal: AbortSignal;
+  /** Bounds the wait for response headers and every gap between body chunks. */
+  timeoutMs: number;
+  dispatcher?: Dispatcher;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: Dispatcher.ResponseData["body"];
+}
+
+/** POSTs JSON. Network errors become `UpstreamFailure`; a caller abort rethrows the signal's reason. */
+export async function postJson(upstream: UpstreamRequest): Promise<UpstreamResponse> {
+  if (upstream.signal.aborted) throw abortReasonOf(upstream.signal);
+  try {
+    const response = await request(upstream.url, {
+      method: "POST",
+      dispatcher: upstream.dispatcher ?? getSharedAgent(),
+      headers: { "content-type": "application/json", ...upstream.headers },
+      body: JSON.stringify(upstream.body),
+      signal: upstream.signal,
+      headersTimeout: upstream.timeoutMs,
+      bodyTimeout: upstream.timeoutMs,
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: upstream.provider, signal: upstream.signal });
+  }
+}
+
+/** Joins a base URL and a path without doubling or losing slashes. */
+export function joinUrl(baseUrl: string, path: string): string {
+  return `${baseUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
+}

@@ -1,0 +1,22 @@
+/** Settings every provider is constructed with (from `models.providers.<id>`, R-CF-3). */
+import type { Dispatcher } from "undici";
+import type { MalformedChunk, ProviderApi } from "../../ports/provider.js";
+
+export interface ProviderSettings {
+  /** Provider id as configured (`openai`, `openrouter`, `my-vllm`, …). */
+  id: string;
+  api: ProviderApi;
+  baseUrl: string;
+  /** Extra headers sent with every request (e.g. OpenRouter's `HTTP-Referer`). */
+  headers?: Readonly<Record<string, string>>;
+  /** Bounds one non-streamed attempt; for streams, the wait for headers and each gap between chunks. */
+  timeoutSeconds?: number;
+  /** Injected connection pool; defaults to the shared undici Agent. */
+  dispatcher?: Dispatcher;
+  /** Called for every skipped malformed stream chunk, in addition to the call context's callback. */
+  onMalformedChunk?: (chunk: MalformedChunk) => void;
+  /** Id for tool calls whose wire format has none (Gemini, Ollama). Defaults to a random `call_…` id. */
+  createToolCallId?: () => string;
+  /** Id for responses whose wire format has none. Defaults to a random id. */
+  createResponseId?: () => string;
+}

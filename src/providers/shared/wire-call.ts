@@ -1,0 +1,133 @@
+/**
+ * The request/response skeleton every provider shares: send one POST, turn non-2xx answers into
+ * `UpstreamFailure` with the provider's own error mapper, enforce the per-attempt deadline, and report
+ * malformed stream chunks. Exactly one HTTP request per call (no retries, R-RA-1).
+ */
+import type { MalformedChunk, ProviderCallContext } from "../../ports/provider.js";
+import { credentialSecret } from "./credentials.js";
+import type { UpstreamFailure } from "../../ports/provider.js";
+import {
+  DEFAULT_PROVIDER_TIMEOUT_SECONDS,
+  postJson,
+  type ResponseHeaders,
+  type UpstreamResponse,
+} from "./http-client.js";
+import type { ProviderSettings } from "./provider-settings.js";
+import { readBodyText } from "./read-body.js";
+import {
+  deadlineFailure,
+  failureFromHttpResponse,
+  failureFromNetworkError,
+  failureFromStreamError,
+  previewText,
+  type WireErrorDetails,
+} from "./upstream-failure.js";
+
+/** Error bodies beyond this are cut: the classifier needs the start, not a 5 MB HTML page. */
+const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+
+export interface WireCall {
+  settings: ProviderSettings;
+  context: ProviderCallContext;
+  url: string;
+  /** Auth and dialect headers; `settings.headers` are added underneath. */
+  headers: Readonly<Record<string, string>>;
+  body: unknown;
+  /** The provider's error mapper (`map-<id>-error.ts`). */
+  describeError: (bodyText: string) => WireErrorDetails;
+}
+
+export function timeoutMsOf(settings: ProviderSettings): number {
+  const seconds = settings.timeoutSeconds;
+  return (seconds !== undefined && seconds > 0 ? seconds : DEFAULT_PROVIDER_TIMEOUT_SECONDS) * 1000;
+}
+
+function secretsOf(call: WireCall): (string | undefined)[] {
+  return [credentialSecret(call.context.credential)];
+}
+
+async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamResponse> {
+  const response = await postJson({
+    provider: call.settings.id,
+    url: call.url,
+    headers: { ...(call.settings.headers ?? {}), ...call.headers },
+    body: call.body,
+    signal,
+    timeoutMs: timeoutMsOf(call.settings),
+    dispatcher: call.settings.dispatcher,
+  });
+  if (response.status >= 200 && response.status < 300) return response;
+  const bodyText = await readBodyText(response.body, ERROR_BODY_LIMIT_BYTES);
+  throw failureFromHttpResponse({
+    provider: call.settings.id,
+    status: response.status,
+    headers: response.headers,
+    details: call.describeError(bodyText),
+    secrets: secretsOf(call),
+  });
+}
+
+/**
+ * A non-streamed call bounded by the provider's `timeoutSeconds` as a whole (R-CF-3). Returns the
+ * 2xx body text; the caller parses it.
+ */
+export async function completeWireCall(call: WireCall): Promise<{ text: string; response: UpstreamResponse }> {
+  const timeoutMs = timeoutMsOf(call.settings);
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), timeoutMs);
+  const signal = AbortSignal.any([call.context.signal, deadline.signal]);
+  try {
+    const response = await send(call, signal);
+    return { text: await readBodyText(response.body), response };
+  } catch (error) {
+    if (!call.context.signal.aborted && deadline.signal.aborted) throw deadlineFailure(call.settings.id, timeoutMs);
+    throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Opens a streamed call. The stream's own watchdogs (TTFT, stall) live above the provider (R-ST-1);
+ * here only undici's headers/body timeouts apply, as a backstop.
+ */
+export async function openWireStream(call: WireCall): Promise<UpstreamResponse> {
+  try {
+    return await send(call, call.context.signal);
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
+  }
+}
+
+/** Re-throws transport errors of a body being read as `UpstreamFailure` (or the caller's abort). */
+export async function* guardTransport<T>(
+  source: AsyncIterable<T>,
+  context: { provider: string; signal: AbortSignal },
+): AsyncGenerator<T> {
+  try {
+    for await (const item of source) yield item;
+  } catch (error) {
+    throw failureFromNetworkError(error, context);
+  }
+}
+
+/** Tells both the call's and the provider's listener about a skipped chunk (R-ST-2). */
+export function reportMalformedChunk(call: WireCall, raw: string, problem: string): void {
+  const chunk: MalformedChunk = {
+    provider: call.settings.id,
+    model: call.context.model,
+    preview: previewText(raw, 200),
+    problem,
+  };
+  call.context.onMalformedChunk?.(chunk);
+  call.settings.onMalformedChunk?.(chunk);
+}
+
+/** An error event inside an open stream, with the call's secrets redacted from its text. */
+export function streamErrorFailure(
+  call: WireCall,
+  details: WireErrorDetails,
+  headers?: ResponseHeaders,
+): UpstreamFailure {
+  return failureFromStreamError({ provider: call.settings.id, details, headers, secrets: secretsOf(call) });
+}

@@ -1,0 +1,118 @@
+/**
+ * R-GW-2 as properties: whatever a client sends in canonical form, every provider's translation is a
+ * request its own wire schema accepts, and no tool call or tool result is lost on the way.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { CanonicalContentPart, CanonicalMessage, CanonicalRequest } from "../ports/canonical.js";
+import { toAnthropicRequest } from "./anthropic/anthropic-request.js";
+import { anthropicMessagesRequestSchema } from "./anthropic/anthropic-wire.js";
+import { toGoogleRequest } from "./google/google-request.js";
+import { googleGenerateContentRequestSchema } from "./google/google-wire.js";
+import { toOllamaRequest } from "./ollama/ollama-request.js";
+import { ollamaChatRequestSchema } from "./ollama/ollama-wire.js";
+import { toOpenAiRequest } from "./openai/openai-request.js";
+import { openAiChatRequestSchema } from "./openai/openai-wire.js";
+
+const identifier = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,15}$/);
+
+const part: fc.Arbitrary<CanonicalContentPart> = fc.oneof(
+  fc.record({ type: fc.constant("text" as const), text: fc.string({ maxLength: 20 }) }),
+  fc.record({
+    type: fc.constant("image" as const),
+    source: fc.oneof(
+      fc.record({ kind: fc.constant("base64" as const), mediaType: fc.constantFrom("image/png", "image/jpeg"), data: fc.base64String({ maxLength: 16 }) }),
+      fc.record({ kind: fc.constant("url" as const), url: fc.webUrl() }),
+    ),
+  }),
+  fc.record({
+    type: fc.constant("tool-call" as const),
+    id: identifier,
+    name: identifier,
+    arguments: fc.oneof(fc.json(), fc.string({ maxLength: 10 })),
+  }),
+  fc.record(
+    { type: fc.constant("tool-result" as const), toolCallId: identifier, content: fc.string({ maxLength: 20 }), isError: fc.boolean() },
+    { requiredKeys: ["type", "toolCallId", "content"] },
+  ),
+);
+
+const message: fc.Arbitrary<CanonicalMessage> = fc.record({
+  role: fc.constantFrom("user" as const, "assistant" as const, "tool" as const),
+  content: fc.array(part, { maxLength: 4 }),
+});
+
+const request: fc.Arbitrary<CanonicalRequest> = fc.record(
+  {
+    system: fc.string({ maxLength: 20 }),
+    messages: fc.array(message, { minLength: 1, maxLength: 6 }),
+    tools: fc.array(
+      fc.record({ name: identifier, description: fc.string({ maxLength: 10 }), parameters: fc.constant({ type: "object", properties: {} }) }, { requiredKeys: ["name", "parameters"] }),
+      { maxLength: 3 },
+    ),
+    toolChoice: fc.oneof(fc.constantFrom("auto" as const, "none" as const, "required" as const), fc.record({ name: identifier })),
+    temperature: fc.double({ min: 0, max: 2, noNaN: true }),
+    topP: fc.double({ min: 0, max: 1, noNaN: true }),
+    maxTokens: fc.integer({ min: 1, max: 100_000 }),
+    stop: fc.array(fc.string({ minLength: 1, maxLength: 5 }), { maxLength: 3 }),
+  },
+  { requiredKeys: ["messages"] },
+);
+
+const count = (messages: readonly CanonicalMessage[], type: CanonicalContentPart["type"], roles?: readonly string[]) =>
+  messages.flatMap((entry) => (roles && !roles.includes(entry.role) ? [] : entry.content)).filter((entry) => entry.type === type).length;
+
+describe("R-GW-2: canonical → wire translation properties", () => {
+  it("OpenAI: schema-valid; one tool message per tool result; assistant tool calls kept", () => {
+    fc.assert(
+      fc.property(request, fc.boolean(), (canonical, stream) => {
+        const wire = toOpenAiRequest(canonical, { model: "m", stream, maxTokensField: "max_tokens" });
+        expect(openAiChatRequestSchema.safeParse(wire).success).toBe(true);
+        expect(wire.messages.filter((entry) => entry.role === "tool")).toHaveLength(count(canonical.messages, "tool-result"));
+        const calls = wire.messages.flatMap((entry) => (entry.role === "assistant" ? (entry.tool_calls ?? []) : []));
+        expect(calls).toHaveLength(count(canonical.messages, "tool-call", ["assistant"]));
+      }),
+    );
+  });
+
+  it("Anthropic: schema-valid; turns alternate; tool results lead their user turn and none is lost", () => {
+    fc.assert(
+      fc.property(request, (canonical) => {
+        const wire = toAnthropicRequest(canonical, { model: "m", stream: false });
+        expect(anthropicMessagesRequestSchema.safeParse(wire).success).toBe(true);
+        wire.messages.forEach((entry, index) => {
+          if (index > 0) expect(entry.role).not.toBe(wire.messages[index - 1]?.role);
+          const firstOther = entry.content.findIndex((block) => block.type !== "tool_result");
+          const lastResult = entry.content.map((block) => block.type).lastIndexOf("tool_result");
+          if (entry.role === "user" && firstOther >= 0) expect(lastResult).toBeLessThan(firstOther);
+        });
+        const results = wire.messages.flatMap((entry) => entry.content).filter((block) => block.type === "tool_result");
+        expect(results).toHaveLength(count(canonical.messages, "tool-result"));
+      }),
+    );
+  });
+
+  it("Google: schema-valid; turns alternate; one functionResponse per tool result", () => {
+    fc.assert(
+      fc.property(request, (canonical) => {
+        const wire = toGoogleRequest(canonical);
+        expect(googleGenerateContentRequestSchema.safeParse(wire).success).toBe(true);
+        wire.contents.forEach((entry, index) => {
+          if (index > 0) expect(entry.role).not.toBe(wire.contents[index - 1]?.role);
+        });
+        const responses = wire.contents.flatMap((entry) => entry.parts).filter((entry) => "functionResponse" in entry);
+        expect(responses).toHaveLength(count(canonical.messages, "tool-result"));
+      }),
+    );
+  });
+
+  it("Ollama: schema-valid; one tool message per tool result", () => {
+    fc.assert(
+      fc.property(request, fc.boolean(), (canonical, stream) => {
+        const wire = toOllamaRequest(canonical, { model: "m", stream });
+        expect(ollamaChatRequestSchema.safeParse(wire).success).toBe(true);
+        expect(wire.messages.filter((entry) => entry.role === "tool")).toHaveLength(count(canonical.messages, "tool-result"));
+      }),
+    );
+  });
+});
