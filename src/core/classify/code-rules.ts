@@ -1,0 +1,47 @@
+/**
+ * R-EC-4: machine codes. Tested (anchored, case-insensitive) against every code candidate: the adapter's
+ * `code` and `errorType`, and the body's `code`, `type`, `status` and detail reasons. Rows whose reason is
+ * in EARLY_REASONS are checked before the status (R-EC-2); the others after it.
+ */
+import type { CodeRule } from "./rule-types.js";
+
+const row = (code: string, reason: CodeRule["reason"], pattern?: RegExp): CodeRule => ({
+  id: `code/${code}`,
+  reason,
+  pattern: pattern ?? new RegExp(`^${code}$`, "i"),
+});
+
+/** Node, undici and DNS transport failures. */
+const NETWORK_CODES = [
+  "ETIMEDOUT",
+  "ESOCKETTIMEDOUT",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ECONNREFUSED",
+  "ENETUNREACH",
+  "EHOSTUNREACH",
+  "EHOSTDOWN",
+  "ENETRESET",
+  "EPIPE",
+  "EAI_AGAIN",
+] as const;
+
+export const CODE_RULES: readonly CodeRule[] = [
+  row("context_length_exceeded", "context_overflow"),
+  row("content_policy_violation", "content_filter"),
+  row("content_filter", "content_filter"),
+  row("ResponsibleAIPolicyViolation", "content_filter"),
+  // Gemini block reasons / finish reasons an adapter may pass as the code.
+  row("SAFETY", "content_filter", /^(?:SAFETY|PROHIBITED_CONTENT|BLOCKLIST|SPII)$/i),
+  row("DEACTIVATED_WORKSPACE", "auth_permanent"),
+  row("RESOURCE_EXHAUSTED", "rate_limit"),
+  row("RATE_LIMIT", "rate_limit", /^RATE_LIMIT(?:ED|_EXCEEDED|_ERROR)?$/i),
+  row("TOO_MANY_REQUESTS", "rate_limit"),
+  row("THROTTL", "rate_limit", /^THROTTL/i),
+  row("OVERLOADED", "overloaded", /^OVERLOADED(?:_ERROR)?$/i),
+  ...NETWORK_CODES.map((code) => row(code, "timeout")),
+  row("UND_ERR", "timeout", /^UND_ERR_/i),
+  row("DEADLINE_EXCEEDED", "timeout"),
+  // R-EC-7: our own watchdog (AbortSignal.timeout and friends) is a timeout, not a caller abort.
+  row("TimeoutError", "timeout"),
+];

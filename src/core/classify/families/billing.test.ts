@@ -1,0 +1,76 @@
+import { describe } from "vitest";
+import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { BILLING_RULES } from "./billing.js";
+
+const rows = [
+  row("R-EC-5: billing · OpenRouter insufficient credits", { provider: "openrouter", message: "Insufficient credits. Add more using https://openrouter.ai/credits" }, "billing", "billing/insufficient-credits"),
+  row("R-EC-5: billing · DeepSeek Insufficient Balance", { provider: "deepseek", message: '{"error":{"message":"Insufficient Balance","type":"unknown_error","param":null,"code":"invalid_request_error"}}' }, "billing", "billing/insufficient-quota-or-balance"),
+  row(
+    "R-EC-5: billing · OpenAI insufficient_quota body without a status (the code, not the quota text, decides)",
+    {
+      provider: "openai",
+      message:
+        '{"error":{"message":"You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.","type":"insufficient_quota","param":null,"code":"insufficient_quota"}}',
+    },
+    "billing",
+    "billing/insufficient-quota-or-balance",
+  ),
+  row(
+    "R-EC-5: billing · Anthropic credit balance is too low (400)",
+    {
+      provider: "anthropic",
+      status: 400,
+      message:
+        '{"type":"error","error":{"type":"invalid_request_error","message":"Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."}}',
+    },
+    "billing",
+    "billing/credit-balance-too-low",
+  ),
+  row("R-EC-5: billing · payment required without a status", { provider: "together", message: "Payment Required: add a payment method" }, "billing", "billing/payment-required"),
+  row("R-EC-5: billing · Plans & Billing", { provider: "anthropic", message: "Your access was paused. Visit Plans & Billing to continue." }, "billing", "billing/plans-and-billing"),
+  row(
+    "R-EC-5: billing · OpenAI billing hard limit (400 defers to the message class)",
+    { provider: "openai", status: 400, message: '{"error":{"message":"Billing hard limit has been reached","type":"invalid_request_error","code":"billing_hard_limit_reached"}}' },
+    "billing",
+    "billing/billing-hard-limit",
+  ),
+  row("R-EC-5: billing · add more credits", { provider: "openrouter", message: "Please add more credits to your account to continue." }, "billing", "billing/add-more-credits"),
+  row(
+    "R-EC-5: billing · xAI purchase more credits (no status)",
+    {
+      provider: "xai",
+      message:
+        "Your team 16f2151a-40f4-4a80-8ad0-cae00c27e8dd has either used all available credits or reached its monthly spending limit. To continue making API requests, please purchase more credits or raise your spending limit.",
+    },
+    "billing",
+    "billing/purchase-credits",
+  ),
+  row(
+    "R-EC-5: billing · OpenRouter requires more credits, or fewer max_tokens",
+    {
+      provider: "openrouter",
+      message:
+        "This request requires more credits, or fewer max_tokens. You requested up to 65536 tokens, but can only afford 12345. To increase, visit https://openrouter.ai/settings/credits and upgrade to a paid account",
+    },
+    "billing",
+    "billing/requires-more-credits",
+  ),
+  row("R-EC-5: billing · xAI run out of credits (no status)", { provider: "xai", message: "You have run out of credits or need a Grok subscription." }, "billing", "billing/out-of-credits"),
+  row(
+    "R-EC-5: billing · OpenAI billing_not_active",
+    { provider: "openai", message: '{"error":{"message":"Your account is not active, please check your billing details on our website.","type":"billing_not_active","param":null,"code":"billing_not_active"}}' },
+    "billing",
+    "billing/billing-not-active",
+  ),
+  row(
+    "R-EC-5: billing · Gemini 'check your plan and billing details' alone is not billing text",
+    { provider: "google", message: "You exceeded your current quota, please check your plan and billing details." },
+    "rate_limit",
+    "rate_limit/exceeded-current-quota",
+  ),
+];
+
+describe("billing family", () => {
+  testClassificationRows(rows);
+  testRuleCoverage("R-EC-5: every billing pattern decides at least one row", rows, BILLING_RULES.map((rule) => rule.id));
+});

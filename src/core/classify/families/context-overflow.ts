@@ -1,0 +1,29 @@
+/**
+ * context_overflow (R-EC-5): the request does not fit the model's window. Checked before everything else
+ * (R-EC-2) because compaction, not failover, handles it. Per-minute token quotas also talk about "tokens"
+ * and "request too large"; those are rate limits, so every row carries the TPM guard.
+ */
+import type { MessageRule } from "../rule-types.js";
+
+/** OpenAI/Groq/Anthropic per-minute token quotas: never a context overflow. */
+const PER_MINUTE_TOKEN_QUOTA = /tokens per min|\bTPM\b/i;
+
+const row = (id: string, pattern: RegExp): MessageRule => ({
+  id: `context_overflow/${id}`,
+  reason: "context_overflow",
+  pattern,
+  unless: PER_MINUTE_TOKEN_QUOTA,
+});
+
+export const CONTEXT_OVERFLOW_RULES: readonly MessageRule[] = [
+  row("request-too-large", /\brequest_too_large\b/i),
+  row("context-length-exceeded", /\bcontext[ _]length[ _]exceeded\b/i),
+  row("maximum-context-length", /\bmaximum context length\b/i),
+  row("prompt-too-long", /\bprompt is too long\b/i),
+  row("input-token-count", /\binput token count\b[^\n]{0,40}?\bexceeds the maximum number of (?:input )?tokens\b/i),
+  row("input-exceeds-max-tokens", /\binput exceeds the maximum number of tokens\b/i),
+  row("input-too-long-for-model", /\binput (?:is )?too long for (?:the )?(?:requested )?model\b/i),
+  row("context-window-exceeded", /context[ _]window[ _]exceeded\b|\bexceeds the context window\b/i),
+  row("maximum-prompt-length", /\bmaximum prompt length is\b/i),
+  row("available-context-size", /\bexceeds the available context size\b/i),
+];

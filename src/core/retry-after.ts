@@ -1,0 +1,275 @@
+/**
+ * R-EC-6: provider-stated reset hints, from headers and from usage-limit texts.
+ *
+ * Two kinds of hint exist. *Explicit* hints answer "when may I retry?" directly (`retry-after-ms`,
+ * `retry-after`, "try again in/at …", `resets_in_seconds`, `resets_at`, Gemini `retryDelay`). *Bucket*
+ * hints say when one quota bucket refills (`x-ratelimit-reset-requests|tokens`,
+ * `anthropic-ratelimit-*-reset`); providers send them on every response, so they apply only when no
+ * explicit hint exists, and then only the buckets reported empty (`…-remaining: 0`) when any is.
+ *
+ * Among the applicable hints the LATEST reset wins. That is the conservative choice: a request needs
+ * every exhausted budget back, so retrying at the earliest reset risks another 429 — which lengthens the
+ * cooldown ladder (R-CD) — while waiting until the latest one costs at most the difference, and
+ * cooldown windows never shrink anyway.
+ *
+ * Pure and tolerant: never throws, never reads the clock (`now` is a parameter).
+ */
+export interface ResetHints {
+  /** Absolute reset time (epoch ms): when `now` was given, or when every applicable hint was absolute. */
+  resetAt?: number;
+  /** Relative wait (ms): from `now` to `resetAt` when `now` was given, else the longest relative hint. */
+  retryAfterMs?: number;
+}
+
+interface Hint {
+  atMs?: number;
+  afterMs?: number;
+}
+
+interface BucketHint extends Hint {
+  /** The bucket's `-remaining` header said 0 (true), more than 0 (false), or nothing (undefined). */
+  exhausted?: boolean;
+}
+
+const MAX_TEXT_CHARS = 16 * 1024;
+const MAX_HEADERS = 400;
+const MAX_MATCHES_PER_PATTERN = 20;
+/** Junk guards: no provider asks for waits beyond a year; epochs outside this range are parse accidents. */
+const MAX_WAIT_MS = 366 * 24 * 60 * 60 * 1000;
+const MIN_EPOCH_MS = Date.UTC(2000, 0, 1);
+const MAX_EPOCH_MS = Date.UTC(2200, 0, 1);
+
+export function parseResetHints(headers: unknown, message: unknown, now?: number): ResetHints {
+  try {
+    const table = headerTable(headers);
+    const explicit = [...headerRetryHints(table), ...textHints(typeof message === "string" ? message.slice(0, MAX_TEXT_CHARS) : "")];
+    const chosen = explicit.length > 0 ? explicit : applicableBuckets(bucketHints(table));
+    return combine(chosen, typeof now === "number" && Number.isFinite(now) ? now : undefined);
+  } catch {
+    return {};
+  }
+}
+
+function combine(hints: readonly Hint[], now: number | undefined): ResetHints {
+  if (hints.length === 0) return {};
+  if (now !== undefined) {
+    const resetAt = Math.max(...hints.map((hint) => hint.atMs ?? now + (hint.afterMs ?? 0)));
+    return { resetAt, retryAfterMs: Math.max(0, resetAt - now) };
+  }
+  const absolute = hints.flatMap((hint) => (hint.atMs === undefined ? [] : [hint.atMs]));
+  const relative = hints.flatMap((hint) => (hint.afterMs === undefined ? [] : [hint.afterMs]));
+  return {
+    ...(absolute.length > 0 ? { resetAt: Math.max(...absolute) } : {}),
+    ...(relative.length > 0 ? { retryAfterMs: Math.max(...relative) } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- headers
+
+function headerRetryHints(table: ReadonlyMap<string, readonly string[]>): Hint[] {
+  const hints: Hint[] = [];
+  for (const value of table.get("retry-after-ms") ?? []) pushHint(hints, afterHint(plainNumber(value)));
+  for (const value of table.get("retry-after") ?? []) {
+    const seconds = plainNumber(value);
+    pushHint(hints, seconds !== undefined ? afterHint(seconds * 1000) : atHint(parseCalendarDate(value)));
+  }
+  return hints;
+}
+
+const OPENAI_BUCKET_RESET = /^x-ratelimit-reset(-.+)?$/;
+const ANTHROPIC_BUCKET_RESET = /^anthropic-ratelimit-(.+)-reset$/;
+
+function bucketHints(table: ReadonlyMap<string, readonly string[]>): BucketHint[] {
+  const hints: BucketHint[] = [];
+  for (const [name, values] of table) {
+    const openai = OPENAI_BUCKET_RESET.exec(name);
+    const anthropic = openai ? null : ANTHROPIC_BUCKET_RESET.exec(name);
+    if (!openai && !anthropic) continue;
+    const remainingName = openai ? `x-ratelimit-remaining${openai[1] ?? ""}` : `anthropic-ratelimit-${anthropic?.[1] ?? ""}-remaining`;
+    const remaining = plainNumber(table.get(remainingName)?.[0] ?? "");
+    for (const value of values) {
+      const hint = bucketValue(value);
+      if (hint) hints.push({ ...hint, exhausted: remaining === undefined ? undefined : remaining <= 0 });
+    }
+  }
+  return hints;
+}
+
+function applicableBuckets(hints: readonly BucketHint[]): Hint[] {
+  const exhausted = hints.filter((hint) => hint.exhausted === true);
+  return exhausted.length > 0 ? exhausted : [...hints];
+}
+
+/** `6m0s`, `1.5s`, `20ms` (OpenAI, Groq); RFC 3339 (Anthropic); epoch seconds/ms or plain seconds. */
+function bucketValue(value: string): Hint | undefined {
+  const number = plainNumber(value);
+  if (number !== undefined) return number >= 1e9 ? atHint(epochMs(number)) : afterHint(number * 1000);
+  return afterHint(parseDurationMs(value, true)) ?? atHint(parseCalendarDate(value));
+}
+
+/** Case-insensitive header lookup over plain objects, [name, value] tuples, raw header arrays and Headers/Map. */
+function headerTable(headers: unknown): Map<string, string[]> {
+  const table = new Map<string, string[]>();
+  const add = (name: unknown, value: unknown): void => {
+    if (typeof name !== "string" || table.size >= MAX_HEADERS) return;
+    const values = (Array.isArray(value) ? value.slice(0, 20) : [value]).flatMap((item) =>
+      typeof item === "string" ? [item.trim()] : typeof item === "number" && Number.isFinite(item) ? [String(item)] : [],
+    );
+    if (values.length === 0) return;
+    const key = name.trim().toLowerCase();
+    table.set(key, [...(table.get(key) ?? []), ...values]);
+  };
+  try {
+    if (headers === null || typeof headers !== "object") return table;
+    if (Array.isArray(headers)) {
+      const entries = headers.slice(0, MAX_HEADERS * 2);
+      if (entries.every((item) => typeof item === "string")) {
+        for (let index = 0; index + 1 < entries.length; index += 2) add(entries[index], entries[index + 1]);
+      } else {
+        for (const entry of entries) if (Array.isArray(entry)) add(entry[0], entry[1]);
+      }
+      return table;
+    }
+    const entries = (headers as { entries?: unknown }).entries;
+    if (typeof entries === "function" && Object.getPrototypeOf(headers) !== Object.prototype) {
+      let count = 0;
+      for (const entry of entries.call(headers) as Iterable<unknown>) {
+        if (++count > MAX_HEADERS) break;
+        if (Array.isArray(entry)) add(entry[0], entry[1]);
+      }
+      return table;
+    }
+    for (const key of Object.keys(headers).slice(0, MAX_HEADERS)) add(key, (headers as Record<string, unknown>)[key]);
+  } catch {
+    // A hostile or exotic header object: keep whatever was read so far.
+  }
+  return table;
+}
+
+// ------------------------------------------------------------------------------------------------- text
+
+interface TextHintPattern {
+  /** Global: used with matchAll only, which leaves the pattern's own state untouched. */
+  readonly pattern: RegExp;
+  readonly read: (captured: string) => Hint | undefined;
+}
+
+const TEXT_HINT_PATTERNS: readonly TextHintPattern[] = [
+  // Codex/ChatGPT: "… or try again at Jul 5th, 2026 8:19 PM."
+  { pattern: /\b(?:try again|resets?|available again) (?:at|on)\s+([^\n]{4,80})/gi, read: (text) => atHint(parseCalendarDate(sentenceOf(text))) },
+  // OpenAI/Groq "Please try again in 8.57s", Gemini "Please retry in 35.5s", Codex "try again in 5 days 22 hours".
+  {
+    pattern: /\b(?:try again|retry|retrying|resets?) (?:in|after)\s+([^\n]{1,80})/gi,
+    read: (text) => afterHint(parseDurationMs(text, false)) ?? atHint(parseCalendarDate(sentenceOf(text))),
+  },
+  // ChatGPT usage_limit_reached bodies (possibly JSON-escaped inside an aggregator's raw field).
+  { pattern: /resets_in_seconds\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi, read: (text) => afterHint(Number(text) * 1000) },
+  { pattern: /resets_at\\?"?\s*[:=]\s*\\?"?([^\s",}\\]{4,40})/gi, read: (text) => epochOrDate(text) },
+  // Google RetryInfo detail.
+  { pattern: /retryDelay\\?"?\s*[:=]\s*\\?"?(\d+(?:\.\d+)?)s\b/gi, read: (text) => afterHint(Number(text) * 1000) },
+  // Claude subscription: "Claude AI usage limit reached|1760000000".
+  { pattern: /\busage limit reached\|(\d{9,13})\b/gi, read: (text) => atHint(epochMs(Number(text))) },
+];
+
+function textHints(text: string): Hint[] {
+  const hints: Hint[] = [];
+  if (text === "") return hints;
+  for (const { pattern, read } of TEXT_HINT_PATTERNS) {
+    let count = 0;
+    for (const match of text.matchAll(pattern)) {
+      if (++count > MAX_MATCHES_PER_PATTERN) break;
+      pushHint(hints, read(match[1] ?? ""));
+    }
+  }
+  return hints;
+}
+
+/** Cuts a captured tail at the end of its sentence or clause. */
+function sentenceOf(text: string): string {
+  const end = text.search(/\.(?:\s|$)|[)\n;!?"]|,?\s+or\s+/);
+  return (end < 0 ? text : text.slice(0, end)).trim();
+}
+
+function epochOrDate(text: string): Hint | undefined {
+  const number = plainNumber(text);
+  return number !== undefined ? atHint(epochMs(number)) : atHint(parseCalendarDate(text));
+}
+
+// ---------------------------------------------------------------------------------------------- parsing
+
+const UNIT_MS: Readonly<Record<string, number>> = {
+  ms: 1, millisecond: 1, milliseconds: 1,
+  s: 1000, sec: 1000, secs: 1000, second: 1000, seconds: 1000,
+  m: 60_000, min: 60_000, mins: 60_000, minute: 60_000, minutes: 60_000,
+  h: 3_600_000, hr: 3_600_000, hrs: 3_600_000, hour: 3_600_000, hours: 3_600_000,
+  d: 86_400_000, day: 86_400_000, days: 86_400_000,
+  w: 604_800_000, week: 604_800_000, weeks: 604_800_000,
+};
+
+/**
+ * Go-style (`1h2m3s`, `6m0s`, `1.5s`, `20ms`) and spoken (`5 days 22 hours 11 minutes`) durations.
+ * `whole` demands that the entire text is a duration (header values); otherwise a leading duration is enough.
+ */
+export function parseDurationMs(text: string, whole: boolean): number | undefined {
+  const token = /(\d+(?:\.\d+)?)\s*([a-z]+)/iy;
+  const separator = /\s*,\s*(?:and\s+)?|\s+and\s+|\s+/y;
+  let index = 0;
+  let total = 0;
+  let tokens = 0;
+  while (tokens < 8) {
+    token.lastIndex = index;
+    const match = token.exec(text);
+    const unit = match ? UNIT_MS[(match[2] ?? "").toLowerCase()] : undefined;
+    if (!match || unit === undefined) break;
+    total += Number(match[1]) * unit;
+    tokens += 1;
+    index = token.lastIndex;
+    separator.lastIndex = index;
+    if (separator.exec(text)) index = separator.lastIndex;
+  }
+  if (tokens === 0 || (whole && text.slice(index).trim() !== "")) return undefined;
+  return total;
+}
+
+/**
+ * HTTP dates, RFC 3339 and written dates with a year ("Jul 5th, 2026 8:19 PM"). A text without a zone is
+ * read as UTC so the result never depends on the machine's time zone.
+ */
+export function parseCalendarDate(text: string): number | undefined {
+  const cleaned = text.replace(/(\d)(?:st|nd|rd|th)\b/gi, "$1").trim();
+  if (cleaned.length > 60 || !/\b\d{4}\b|^\d{4}-\d{2}-\d{2}/.test(cleaned)) return undefined;
+  const isoDate = /^\d{4}-\d{2}-\d{2}$/.test(cleaned);
+  const isoDateTime = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/.test(cleaned);
+  const hasZone = /(?:Z|[+-]\d{2}:?\d{2})$/.test(cleaned) || /\b(?:UTC|GMT|[ECMP][SD]T)$/i.test(cleaned);
+  const candidate = hasZone ? cleaned : isoDate ? `${cleaned}T00:00:00Z` : isoDateTime ? `${cleaned.replace(" ", "T")}Z` : `${cleaned} UTC`;
+  const ms = Date.parse(candidate);
+  return plausibleEpoch(ms) ? ms : undefined;
+}
+
+function plainNumber(value: string): number | undefined {
+  if (!/^\s*\d+(?:\.\d+)?\s*$/.test(value)) return undefined;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : undefined;
+}
+
+/** Epoch seconds (10 digits today) or epoch milliseconds (13 digits). */
+function epochMs(value: number): number | undefined {
+  const ms = value >= 1e12 ? value : value * 1000;
+  return plausibleEpoch(ms) ? ms : undefined;
+}
+
+function plausibleEpoch(ms: number): boolean {
+  return Number.isFinite(ms) && ms >= MIN_EPOCH_MS && ms <= MAX_EPOCH_MS;
+}
+
+function afterHint(ms: number | undefined): Hint | undefined {
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_WAIT_MS ? { afterMs: Math.round(ms) } : undefined;
+}
+
+function atHint(ms: number | undefined): Hint | undefined {
+  return ms === undefined ? undefined : { atMs: ms };
+}
+
+function pushHint(hints: Hint[], hint: Hint | undefined): void {
+  if (hint) hints.push(hint);
+}
