@@ -1,5 +1,58 @@
-/** Public API of the `detour` package. Names exported here are a contract. */
+/** Public API of the `detour` package. Names exported here are a contract: keep them. */
+
+// --- errors and reasons ---
 export * from "./core/errors.js";
 export { FAILOVER_REASONS, REASON_POLICY, isFailoverReason } from "./core/reasons.js";
 export type { FailoverReason, ReasonPolicy, ReasonLane } from "./core/reasons.js";
 export type * from "./core/types.js";
+
+// --- configuration ---
+export {
+  loadConfig,
+  parseConfig,
+  toJsonSchema,
+  readEnvKnobs,
+  resolveCooldownSettings,
+  resolveProviderSettings,
+  ConfigFileError,
+} from "./config/index.js";
+export type { DetourConfig, DetourConfigInput } from "./config/index.js";
+
+// --- the pure core ---
+export { classifyFailure, explainFailure } from "./core/classify/index.js";
+export { parseResetHints } from "./core/retry-after.js";
+export {
+  recordFailure,
+  recordSuccess,
+  markUsed,
+  clearExpired,
+  isUsable,
+  unusableUntil,
+  unusableReason,
+  resetUsageStats,
+} from "./core/cooldown.js";
+export { orderProfiles } from "./core/order-profiles.js";
+export { resolveSessionPin } from "./core/session-pin.js";
+export { decideCandidateAvailability } from "./core/availability.js";
+export { explainUnavailable, soonestCooldownExpiry } from "./core/explain.js";
+export { buildCandidateChain, parseModelRef, formatModelRef } from "./core/candidate-chain.js";
+export { resolveSelection } from "./core/selection-source.js";
+export type { Selection, SelectionInput, SelectionSource } from "./core/selection-source.js";
+export { formatNotice, encodeNoticeHeader, decodeNoticeHeader } from "./core/notices.js";
+export { formatSummaryMessage } from "./core/summary.js";
+
+// --- ports ---
+export type * from "./ports/canonical.js";
+export type { Clock } from "./ports/clock.js";
+export type { Random } from "./ports/random.js";
+export type { StateStore, StoredProfile, RecordFailureParams } from "./ports/state-store.js";
+export type { Provider, ProviderApi, ProviderCallContext } from "./ports/provider.js";
+export { UpstreamFailure } from "./ports/provider.js";
+export { systemClock } from "./ports/system-clock.js";
+
+// --- providers ---
+export { createProvider, createProviderRegistry, UnknownProviderError, createCappedFetch } from "./providers/index.js";
+
+// --- testing helpers users can import too ---
+export { FakeClock } from "./testing/fake-clock.js";
+export { SeededRandom } from "./testing/seeded-random.js";
