@@ -1,0 +1,56 @@
+/**
+ * Named scenarios for `detour mock-provider --scenario <name>` and tests. Every fault scenario is sticky
+ * (the provider keeps behaving that way) except `flaky`, which fails twice and then recovers.
+ */
+import { mockScenarioSchema, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
+
+function sticky(description: string, step: MockScenarioInput["rules"][number]["steps"][number]): MockScenarioInput {
+  return { description, rules: [{ name: "default", steps: [step], then: "repeat-last" }] };
+}
+
+const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
+  healthy: { description: "Every request answers normally.", rules: [] },
+  "rate-limited": sticky("429 rate limit without Retry-After on every request.", "rate-limit"),
+  "rate-limited-with-retry-after": sticky("429 rate limit with `retry-after: 2` on every request.", {
+    fault: "rate-limit",
+    retryAfterSeconds: 2,
+  }),
+  billing: sticky("402 out of credits on every request.", "billing"),
+  "revoked-key": sticky("401 revoked API key on every request.", "revoked-key"),
+  overloaded: sticky("529 overloaded on every request.", "overloaded"),
+  unavailable: sticky("503 service unavailable on every request.", "unavailable"),
+  "server-error": sticky("500 internal server error on every request.", "server-error"),
+  flaky: {
+    description: "Two 500s, then healthy answers.",
+    rules: [{ name: "default", steps: [{ fault: "server-error", times: 2 }], then: "ok" }],
+  },
+  "slow-first-token": sticky("Headers at once, first token after 5 seconds.", {
+    fault: "slow-first-token",
+    delayMs: 5000,
+  }),
+  "stream-cut": sticky("The connection is cut after 2 tokens.", { fault: "stream-cut", afterTokens: 2 }),
+  stall: sticky("The stream stops sending after 2 tokens and never finishes.", { fault: "stall", afterTokens: 2 }),
+  "malformed-chunk": sticky("One unparseable chunk after the first token; the rest is healthy.", {
+    fault: "malformed-chunk",
+    afterTokens: 1,
+  }),
+  "missing-done": sticky("Streams finish with a finish reason and usage but no [DONE] / message_stop.", "missing-done"),
+  "stream-error": sticky("An in-band overloaded error event after 2 tokens.", {
+    fault: "stream-error",
+    error: "overloaded",
+    afterTokens: 2,
+  }),
+  "context-overflow": sticky("400 context length exceeded on every request.", "context-overflow"),
+  "content-filter": sticky("400 content policy rejection on every request.", "content-filter"),
+  "model-not-found": sticky("404 unknown model on every request.", "model-not-found"),
+  silence: sticky("Accepts the request and never answers until the client gives up.", "silence"),
+  reset: sticky("Resets the connection before sending any header.", "reset"),
+};
+
+export const BUILTIN_SCENARIOS: Readonly<Record<string, MockScenario>> = Object.freeze(
+  Object.fromEntries(
+    Object.entries(BUILTIN_SCENARIO_INPUTS).map(([name, input]) => [name, mockScenarioSchema.parse(input)]),
+  ),
+);
+
+export const BUILTIN_SCENARIO_NAMES: readonly string[] = Object.keys(BUILTIN_SCENARIOS);

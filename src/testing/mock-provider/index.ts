@@ -1,0 +1,37 @@
+/** The fault-injecting mock provider (R-CL-3); see docs/mock-provider.md. */
+export {
+  startMockProvider,
+  extractApiKey,
+  type MockProvider,
+  type MockProviderOptions,
+  type MockScenarioSelection,
+} from "./mock-server.js";
+export {
+  MOCK_ERROR_PRESETS,
+  MOCK_WIRE_APIS,
+  mockRuleSchema,
+  mockScenarioCollectionSchema,
+  mockScenarioFileSchema,
+  mockScenarioSchema,
+  mockStepSchema,
+  type MockErrorPreset,
+  type MockRule,
+  type MockRuleInput,
+  type MockScenario,
+  type MockScenarioInput,
+  type MockStep,
+  type MockStepInput,
+  type MockWireApi,
+} from "./scenario-schema.js";
+export { BUILTIN_SCENARIOS, BUILTIN_SCENARIO_NAMES } from "./builtin-scenarios.js";
+export {
+  MockScenarioError,
+  loadScenarioFile,
+  parseScenarioFile,
+  resolveScenarioArgument,
+  resolveScenarioName,
+  type MockScenarioSet,
+} from "./scenario-file.js";
+export { NO_KEY, type MockCounts, type RecordedRequest } from "./request-log.js";
+export { fingerprintKey } from "./reply.js";
+export { ERROR_PRESET_TABLE } from "./error-presets.js";

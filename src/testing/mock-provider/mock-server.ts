@@ -1,0 +1,324 @@
+/**
+ * The fault-injecting mock provider: one loopback HTTP server (node:http) speaking the OpenAI, Anthropic,
+ * Google and Ollama wire formats on their real paths, answering each request as the scenario scripts it
+ * per key, model and API (R-CL-3). Used by tests, `detour demo` and `detour mock-provider`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { MockScenarioError, describeIssues, resolveScenarioName } from "./scenario-file.js";
+import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
+import { RuleBook } from "./rule-book.js";
+import { RequestLog, withoutKeyParameter, withoutSecretHeaders, type MockCounts, type RecordedRequest } from "./request-log.js";
+import { buildMockReply, fingerprintKey } from "./reply.js";
+import { sendJson, serveStep } from "./serve-step.js";
+import { TimerSet } from "./timer-set.js";
+import { anthropicWire } from "./wire/anthropic-wire.js";
+import { googleWire } from "./wire/google-wire.js";
+import type { MockWire, WireRoute } from "./wire/mock-wire.js";
+import { ollamaWire } from "./wire/ollama-wire.js";
+import { openAIWire } from "./wire/openai-wire.js";
+
+export type MockScenarioSelection = string | MockScenarioInput | readonly MockRuleInput[];
+
+export interface MockProviderOptions {
+  /** Loopback only: 127.0.0.1 (default), ::1 or localhost. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  /** A built-in or `scenarios` name, a scenario object, or a rule list. Default: `healthy`. */
+  scenario?: MockScenarioSelection;
+  /** Extra named scenarios (e.g. from a scenario file) that `scenario` / `setScenario` may name. */
+  scenarios?: Readonly<Record<string, MockScenario>>;
+  /** Model ids listed by `GET /v1/models`, `/v1beta/models` and `/api/tags`. */
+  models?: readonly string[];
+  /** Pause between stream tokens (default 0). */
+  tokenDelayMs?: number;
+  /** How many recent requests `requests()` keeps (default 100). */
+  recordLimit?: number;
+  /** Largest accepted request body (default 10 MiB). */
+  maxBodyBytes?: number;
+}
+
+export interface MockProvider {
+  /** `http://127.0.0.1:<port>` — append `/v1` for OpenAI/Anthropic SDK base URLs. */
+  readonly url: string;
+  readonly port: number;
+  counts(): MockCounts;
+  /** The most recent requests, oldest first, without credentials. */
+  requests(): RecordedRequest[];
+  /** Clears counts and recordings and rewinds every rule to its first step. */
+  reset(): void;
+  /** Replaces the scenario (rules start from their first step); counts are kept. */
+  setScenario(scenario: MockScenarioSelection): void;
+  /** Stops listening, ends waiting faults, destroys open sockets. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
+const DEFAULT_MODELS = ["mock-gpt", "mock-claude", "mock-gemini", "mock-llama"];
+
+interface Route {
+  wire: MockWire;
+  route: WireRoute;
+}
+
+const GOOGLE_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
+
+function routeChat(method: string, url: URL): Route | undefined {
+  if (method !== "POST") return undefined;
+  const base = { searchParams: url.searchParams };
+  if (url.pathname === "/v1/chat/completions") return { wire: openAIWire, route: base };
+  if (url.pathname === "/v1/messages") return { wire: anthropicWire, route: base };
+  if (url.pathname === "/api/chat") return { wire: ollamaWire, route: base };
+  const google = GOOGLE_PATH.exec(url.pathname);
+  if (google?.[1]) {
+    return {
+      wire: googleWire,
+      route: {
+        ...base,
+        modelFromPath: decodeURIComponent(google[1]),
+        streamFromPath: google[2] === "streamGenerateContent",
+      },
+    };
+  }
+  return undefined;
+}
+
+function headerValue(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** The credential as each provider sends it: Bearer, x-api-key, x-goog-api-key or `?key=`. */
+export function extractApiKey(request: IncomingMessage, url: URL): string | undefined {
+  const bearer = /^Bearer\s+(.+)$/i.exec(headerValue(request, "authorization") ?? "")?.[1]?.trim();
+  return (
+    bearer ||
+    headerValue(request, "x-api-key") ||
+    headerValue(request, "x-goog-api-key") ||
+    url.searchParams.get("key") ||
+    undefined
+  );
+}
+
+function readBody(request: IncomingMessage, maxBytes: number): Promise<{ text: string } | { tooLarge: true }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    request.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    request.on("end", () =>
+      resolve(tooLarge ? { tooLarge: true } : { text: new TextDecoder().decode(Buffer.concat(chunks)) }),
+    );
+    request.on("error", reject);
+  });
+}
+
+function toRules(selection: MockScenarioSelection, named: Readonly<Record<string, MockScenario>>): MockRule[] {
+  if (typeof selection === "string") return resolveScenarioName(selection, named).rules;
+  const parsed = Array.isArray(selection)
+    ? mockRuleSchema.array().safeParse(selection)
+    : mockScenarioSchema.transform((scenario) => scenario.rules).safeParse(selection);
+  if (!parsed.success) {
+    throw new MockScenarioError(
+      `Invalid mock-provider scenario: ${describeIssues(parsed.error.issues)}. See docs/mock-provider.md.`,
+    );
+  }
+  return parsed.data;
+}
+
+function renderModelList(url: URL, request: IncomingMessage, models: readonly string[]): unknown | undefined {
+  if (url.pathname === "/v1/models") {
+    if (headerValue(request, "anthropic-version") !== undefined) {
+      const data = models.map((id) => ({ type: "model", id, display_name: id, created_at: "2025-01-01T00:00:00Z" }));
+      return { data, has_more: false, first_id: models[0] ?? null, last_id: models[models.length - 1] ?? null };
+    }
+    return { object: "list", data: models.map((id) => ({ id, object: "model", created: 1_735_689_600, owned_by: "mock" })) };
+  }
+  if (url.pathname === "/v1beta/models") {
+    return {
+      models: models.map((id) => ({
+        name: `models/${id}`,
+        displayName: id,
+        supportedGenerationMethods: ["generateContent", "streamGenerateContent"],
+      })),
+    };
+  }
+  if (url.pathname === "/api/tags") {
+    return { models: models.map((name) => ({ name, model: name, modified_at: "2025-01-01T00:00:00Z", size: 0 })) };
+  }
+  return undefined;
+}
+
+export async function startMockProvider(options: MockProviderOptions = {}): Promise<MockProvider> {
+  const host = options.host ?? "127.0.0.1";
+  if (!LOOPBACK_HOSTS.has(host)) {
+    throw new MockScenarioError(`The mock provider binds only to loopback (127.0.0.1, ::1, localhost), not "${host}".`);
+  }
+  const named = options.scenarios ?? {};
+  const models = options.models ?? DEFAULT_MODELS;
+  const tokenDelayMs = options.tokenDelayMs ?? 0;
+  const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
+  const log = new RequestLog(options.recordLimit ?? 100);
+  const timers = new TimerSet();
+  const sockets = new Set<Socket>();
+  const closing = new AbortController();
+  let ruleBook = new RuleBook(toRules(options.scenario ?? "healthy", named));
+
+  async function handleChat(request: IncomingMessage, response: ServerResponse, url: URL, target: Route): Promise<void> {
+    const { wire } = target;
+    const key = extractApiKey(request, url);
+    const sequence = log.nextSequence();
+    const requestId = `req_mock_${sequence}`;
+    const body = await readBody(request, maxBodyBytes);
+    const recordBase = {
+      sequence,
+      api: wire.api,
+      method: request.method ?? "POST",
+      path: withoutKeyParameter(request.url ?? "/"),
+      keyFingerprint: fingerprintKey(key),
+      headers: withoutSecretHeaders(request.headers),
+    };
+    if ("tooLarge" in body) {
+      log.countChat(key, target.route.modelFromPath ?? "(unknown)");
+      log.record({ ...recordBase, model: "(unknown)", stream: false, body: null, fault: "bad-request" });
+      return sendJson(response, 413, wire.badRequestBody(`Request body exceeds ${maxBodyBytes} bytes.`));
+    }
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(body.text);
+    } catch {
+      parsedBody = undefined;
+    }
+    const read = parsedBody === undefined
+      ? { ok: false as const, message: "We could not parse the JSON body of your request." }
+      : wire.readRequest(parsedBody, target.route);
+    if (!read.ok) {
+      const model = target.route.modelFromPath ?? "(unknown)";
+      log.countChat(key, model);
+      log.record({ ...recordBase, model, stream: false, body: parsedBody ?? body.text, fault: "bad-request" });
+      return sendJson(response, 400, wire.badRequestBody(read.message));
+    }
+    const { info } = read;
+    log.countChat(key, info.model);
+    const decision = ruleBook.next({ model: info.model, api: wire.api, ...(key === undefined ? {} : { key }) });
+    log.record({
+      ...recordBase,
+      model: info.model,
+      stream: info.stream,
+      body: parsedBody,
+      fault: decision.step.fault,
+      ...(decision.ruleName === undefined ? {} : { ruleName: decision.ruleName }),
+    });
+
+    // One signal for "stop answering": the client went away or the server is closing.
+    const aborted = new AbortController();
+    const abort = () => aborted.abort();
+    response.on("close", abort);
+    closing.signal.addEventListener("abort", abort, { once: true });
+    try {
+      const keyFingerprint = fingerprintKey(key);
+      const idPrefix = { openai: "chatcmpl-mock-", anthropic: "msg_mock_", google: "mock-response-", ollama: "" }[wire.api];
+      await serveStep(
+        {
+          request,
+          response,
+          wire,
+          stream: info.stream,
+          reply: buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence }),
+          replyContext: {
+            id: `${idPrefix}${sequence}`,
+            model: info.model,
+            createdSeconds: Math.floor(Date.now() / 1000),
+            includeUsage: info.includeUsage,
+          },
+          signal: aborted.signal,
+          timers,
+          tokenDelayMs,
+          headers: {
+            [wire.api === "anthropic" ? "request-id" : "x-request-id"]: requestId,
+            "x-mock-fault": decision.step.fault,
+          },
+        },
+        decision.step,
+      );
+    } finally {
+      closing.signal.removeEventListener("abort", abort);
+    }
+  }
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? "/", "http://mock.invalid");
+    const chat = routeChat(request.method ?? "GET", url);
+    if (chat) return handleChat(request, response, url, chat);
+    if (request.method === "GET") {
+      const list = renderModelList(url, request, models);
+      if (list !== undefined) {
+        log.countModelListing();
+        return sendJson(response, 200, list);
+      }
+    }
+    request.resume();
+    sendJson(response, 404, {
+      error: {
+        message: `The mock provider does not serve ${request.method ?? "?"} ${url.pathname}. See docs/mock-provider.md for its paths.`,
+        type: "invalid_request_error",
+        code: "unknown_url",
+      },
+    });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) {
+        sendJson(response, 500, { error: { message: `Mock provider failure: ${String(error)}`, type: "server_error" } });
+      } else {
+        response.destroy();
+      }
+    });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url: `http://${urlHost}:${address.port}`,
+    port: address.port,
+    counts: () => log.snapshotCounts(),
+    requests: () => log.snapshotRequests(),
+    reset() {
+      log.clear();
+      ruleBook.rewind();
+    },
+    setScenario(selection) {
+      ruleBook = new RuleBook(toRules(selection, named));
+    },
+    close() {
+      closed ??= new Promise<void>((resolve) => {
+        closing.abort();
+        timers.clear();
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+        server.closeAllConnections();
+      });
+      return closed;
+    },
+  };
+}
+

@@ -1,0 +1,131 @@
+/**
+ * The scenario language of the fault-injecting mock provider (R-CL-3), as zod schemas so scenario files
+ * are validated with readable paths. Types are inferred from the schemas; docs/mock-provider.md explains
+ * every field.
+ */
+import { z } from "zod";
+
+export const MOCK_WIRE_APIS = ["openai", "anthropic", "google", "ollama"] as const;
+export type MockWireApi = (typeof MOCK_WIRE_APIS)[number];
+
+/** Error answers with a provider-realistic body for each wire format (see error-presets.ts). */
+export const MOCK_ERROR_PRESETS = [
+  "rate-limit",
+  "billing",
+  "revoked-key",
+  "invalid-key",
+  "server-error",
+  "unavailable",
+  "overloaded",
+  "context-overflow",
+  "content-filter",
+  "model-not-found",
+] as const;
+export type MockErrorPreset = (typeof MOCK_ERROR_PRESETS)[number];
+
+/** A step is used `times` times before the next one (default 1); capped so a typo cannot eat memory. */
+const times = z.number().int().min(1).max(10_000).optional();
+const tokenCount = z.number().int().min(0).max(10_000);
+const headers = z.record(z.string(), z.string()).optional();
+
+const okStep = z.strictObject({ fault: z.literal("ok"), times });
+const errorStep = z.strictObject({
+  fault: z.enum(MOCK_ERROR_PRESETS),
+  /** Overrides the preset's HTTP status (the body keeps the preset's shape). */
+  status: z.number().int().min(100).max(599).optional(),
+  /** Overrides the preset's error message. */
+  message: z.string().optional(),
+  /** Sends `retry-after: <seconds>` plus the wire format's own reset hint. */
+  retryAfterSeconds: z.number().min(0).optional(),
+  headers,
+  times,
+});
+const statusStep = z.strictObject({
+  fault: z.literal("status"),
+  status: z.number().int().min(100).max(599),
+  /** Raw body: an object is sent as JSON, a string as is. Absent → the wire's generic error body. */
+  body: z.unknown().optional(),
+  headers,
+  times,
+});
+const resetStep = z.strictObject({ fault: z.literal("reset"), times });
+const silenceStep = z.strictObject({ fault: z.literal("silence"), times });
+const slowFirstTokenStep = z.strictObject({
+  fault: z.literal("slow-first-token"),
+  delayMs: z.number().int().min(0).max(600_000),
+  times,
+});
+const streamCutStep = z.strictObject({ fault: z.literal("stream-cut"), afterTokens: tokenCount, times });
+const stallStep = z.strictObject({ fault: z.literal("stall"), afterTokens: tokenCount, times });
+const malformedChunkStep = z.strictObject({
+  fault: z.literal("malformed-chunk"),
+  afterTokens: tokenCount.optional(),
+  times,
+});
+const missingDoneStep = z.strictObject({ fault: z.literal("missing-done"), times });
+const streamErrorStep = z.strictObject({
+  fault: z.literal("stream-error"),
+  /** Which error the in-band error event carries (default `overloaded`). */
+  error: z.enum(MOCK_ERROR_PRESETS).optional(),
+  message: z.string().optional(),
+  afterTokens: tokenCount.optional(),
+  times,
+});
+
+const stepObject = z.discriminatedUnion("fault", [
+  okStep,
+  errorStep,
+  statusStep,
+  resetStep,
+  silenceStep,
+  slowFirstTokenStep,
+  streamCutStep,
+  stallStep,
+  malformedChunkStep,
+  missingDoneStep,
+  streamErrorStep,
+]);
+
+/** A bare string is shorthand for `{ fault: "<string>" }` (e.g. `steps: ["rate-limit", "ok"]`). */
+export const mockStepSchema = z.preprocess((value) => (typeof value === "string" ? { fault: value } : value), stepObject);
+
+export const mockRuleSchema = z.strictObject({
+  /** Shown in recorded requests so a test can tell which rule answered. */
+  name: z.string().optional(),
+  match: z
+    .strictObject({
+      /** The exact API key (Bearer token, x-api-key, x-goog-api-key or ?key=). */
+      key: z.string().optional(),
+      /** Model id; `*` matches any run of characters (`gpt-4*`). */
+      model: z.string().optional(),
+      api: z.enum(MOCK_WIRE_APIS).optional(),
+    })
+    .optional(),
+  steps: z.array(mockStepSchema).min(1),
+  /** After the last step: answer healthily (`ok`, default) or keep repeating the last step (sticky). */
+  then: z.enum(["ok", "repeat-last"]).optional(),
+});
+
+export const mockScenarioSchema = z.strictObject({
+  description: z.string().optional(),
+  rules: z.array(mockRuleSchema),
+});
+
+export const mockScenarioCollectionSchema = z.strictObject({
+  scenarios: z.record(z.string().min(1), mockScenarioSchema),
+  /** Which scenario `detour mock-provider --scenario <file>` starts with; default: the first. */
+  default: z.string().optional(),
+});
+
+/** A scenario file holds a collection of named scenarios or one bare scenario. */
+export const mockScenarioFileSchema = z.union([mockScenarioCollectionSchema, mockScenarioSchema]);
+
+export type MockStep = z.output<typeof stepObject>;
+/** Faults that need a parameter cannot be written as a bare string. */
+type ShorthandFault = Exclude<MockStep["fault"], "status" | "slow-first-token" | "stream-cut" | "stall">;
+export type MockStepInput = z.input<typeof stepObject> | ShorthandFault;
+export type MockRule = z.output<typeof mockRuleSchema>;
+export type MockRuleInput = Omit<z.input<typeof mockRuleSchema>, "steps"> & { steps: MockStepInput[] };
+export type MockScenario = z.output<typeof mockScenarioSchema>;
+export type MockScenarioInput = { description?: string; rules: MockRuleInput[] };
+export type MockErrorStep = z.output<typeof errorStep>;

@@ -1,0 +1,186 @@
+/**
+ * Anthropic messages (`POST /v1/messages`): JSON answers and the SSE event stream (message_start,
+ * content_block_start/delta/stop, message_delta, message_stop); errors as
+ * `{"type":"error","error":{"type","message"}}` and in-band `event: error`.
+ */
+import { messageFor } from "../error-presets.js";
+import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
+import { isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
+
+const STOP_REASON = { stop: "end_turn", tool_calls: "tool_use" } as const;
+
+function toolResultText(block: Record<string, unknown>): string {
+  return typeof block.content === "string" ? block.content : textOf(block.content);
+}
+
+function readConversation(body: Record<string, unknown>): MockConversation {
+  const messages = Array.isArray(body.messages) ? body.messages : [];
+  let inputCharacters = textOf(body.system).length;
+  for (const message of messages) {
+    if (!isRecord(message)) continue;
+    inputCharacters += textOf(message.content).length;
+    if (Array.isArray(message.content)) {
+      for (const block of message.content) {
+        if (isRecord(block) && block.type === "tool_result") inputCharacters += toolResultText(block).length;
+      }
+    }
+  }
+  const last = messages[messages.length - 1];
+  const lastContent = isRecord(last) ? last.content : undefined;
+  const toolResult = Array.isArray(lastContent)
+    ? lastContent.find((block): block is Record<string, unknown> => isRecord(block) && block.type === "tool_result")
+    : undefined;
+  const isUser = isRecord(last) && last.role === "user";
+  const tools = Array.isArray(body.tools)
+    ? body.tools.flatMap((tool) =>
+        isRecord(tool) && typeof tool.name === "string"
+          ? [{ name: tool.name, ...(isRecord(tool.input_schema) ? { parameters: tool.input_schema } : {}) }]
+          : [],
+      )
+    : [];
+  return {
+    ...(isUser && !toolResult ? { lastUserText: textOf(lastContent) } : {}),
+    ...(isUser && toolResult ? { lastToolResultText: toolResultText(toolResult) } : {}),
+    tools,
+    inputCharacters,
+  };
+}
+
+function contentBlocks(reply: MockReply): Record<string, unknown>[] {
+  const blocks: Record<string, unknown>[] = [];
+  if (reply.textTokens.length > 0) blocks.push({ type: "text", text: reply.textTokens.join("") });
+  if (reply.toolCall) {
+    blocks.push({
+      type: "tool_use",
+      id: reply.toolCall.id.replace(/^call_/, "toolu_"),
+      name: reply.toolCall.name,
+      input: JSON.parse(reply.toolCall.arguments) as unknown,
+    });
+  }
+  return blocks;
+}
+
+/**
+ * Block stops ride on the block's last delta so that every element of `content` is one token: a fault
+ * "after N tokens" then means N deltas, as the scenario author expects.
+ */
+function closeLastFrame(content: string[], index: number): void {
+  const last = content.length - 1;
+  content[last] = `${content[last] ?? ""}${sseEvent("content_block_stop", { type: "content_block_stop", index })}`;
+}
+
+export const anthropicWire: MockWire = {
+  api: "anthropic",
+  streamContentType: "text/event-stream; charset=utf-8",
+
+  readRequest(body): WireReadResult {
+    if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
+    if (typeof body.model !== "string" || body.model === "") return { ok: false, message: "model: Field required" };
+    if (!Array.isArray(body.messages)) return { ok: false, message: "messages: Field required" };
+    if (typeof body.max_tokens !== "number") return { ok: false, message: "max_tokens: Field required" };
+    return {
+      ok: true,
+      info: { model: body.model, stream: body.stream === true, includeUsage: true, conversation: readConversation(body) },
+    };
+  },
+
+  renderJson(reply, context) {
+    return {
+      id: context.id,
+      type: "message",
+      role: "assistant",
+      model: context.model,
+      content: contentBlocks(reply),
+      stop_reason: STOP_REASON[reply.finishReason],
+      stop_sequence: null,
+      usage: { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens },
+    };
+  },
+
+  streamFrames(reply, context) {
+    const lead = [
+      sseEvent("message_start", {
+        type: "message_start",
+        message: {
+          id: context.id,
+          type: "message",
+          role: "assistant",
+          model: context.model,
+          content: [],
+          stop_reason: null,
+          stop_sequence: null,
+          usage: { input_tokens: reply.usage.inputTokens, output_tokens: 1 },
+        },
+      }),
+    ];
+    const content: string[] = [];
+    const finish: string[] = [];
+    let blockIndex = 0;
+    if (reply.textTokens.length > 0) {
+      lead.push(
+        sseEvent("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+        sseEvent("ping", { type: "ping" }),
+      );
+      for (const token of reply.textTokens) {
+        content.push(
+          sseEvent("content_block_delta", {
+            type: "content_block_delta",
+            index: 0,
+            delta: { type: "text_delta", text: token },
+          }),
+        );
+      }
+      closeLastFrame(content, 0);
+      blockIndex = 1;
+    }
+    if (reply.toolCall) {
+      const call = reply.toolCall;
+      const index = blockIndex;
+      content.push(
+        sseEvent("content_block_start", {
+          type: "content_block_start",
+          index,
+          content_block: { type: "tool_use", id: call.id.replace(/^call_/, "toolu_"), name: call.name, input: {} },
+        }),
+        ...splitArguments(call.arguments).map((piece) =>
+          sseEvent("content_block_delta", {
+            type: "content_block_delta",
+            index,
+            delta: { type: "input_json_delta", partial_json: piece },
+          }),
+        ),
+      );
+      closeLastFrame(content, index);
+    }
+    finish.push(
+      sseEvent("message_delta", {
+        type: "message_delta",
+        delta: { stop_reason: STOP_REASON[reply.finishReason], stop_sequence: null },
+        usage: { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens },
+      }),
+    );
+    return { lead, content, finish, done: [sseEvent("message_stop", { type: "message_stop" })] };
+  },
+
+  errorBody(error) {
+    return { type: "error", error: { type: error.row.anthropic.type, message: messageFor(error, "anthropic") } };
+  },
+
+  errorHeaders(error): Record<string, string> {
+    if (error.retryAfterSeconds === undefined) return {};
+    const resetAt = new Date(Date.now() + error.retryAfterSeconds * 1000).toISOString();
+    return { "anthropic-ratelimit-requests-reset": resetAt };
+  },
+
+  streamErrorFrame(error) {
+    return sseEvent("error", this.errorBody(error));
+  },
+
+  malformedFrame() {
+    return 'event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"oops"\n\n';
+  },
+
+  badRequestBody(message) {
+    return { type: "error", error: { type: "invalid_request_error", message } };
+  },
+};

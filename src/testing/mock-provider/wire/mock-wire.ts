@@ -1,0 +1,82 @@
+/**
+ * What the server needs from each wire format: read a request, render a healthy answer as JSON or as
+ * stream frames, and render errors (HTTP bodies and in-band stream events) in the provider's own shape.
+ */
+import type { ResolvedMockError } from "../error-presets.js";
+import type { MockConversation, MockReply } from "../reply.js";
+import type { MockWireApi } from "../scenario-schema.js";
+
+export interface WireRoute {
+  /** Model taken from the URL (Google puts it in the path). */
+  modelFromPath?: string;
+  /** The URL asks for a stream (Google `:streamGenerateContent`). */
+  streamFromPath?: boolean;
+  searchParams: URLSearchParams;
+}
+
+export interface WireRequestInfo {
+  model: string;
+  stream: boolean;
+  /** OpenAI `stream_options.include_usage`: a usage chunk before `[DONE]`. */
+  includeUsage: boolean;
+  conversation: MockConversation;
+}
+
+export type WireReadResult = { ok: true; info: WireRequestInfo } | { ok: false; message: string };
+
+export interface ReplyContext {
+  id: string;
+  model: string;
+  createdSeconds: number;
+  includeUsage: boolean;
+}
+
+/**
+ * A healthy stream in four parts so faults can cut between them: lifecycle frames sent with the headers
+ * (`lead`), one frame per token (`content`), the finish reason and usage (`finish`), and the terminator
+ * (`done`: `[DONE]` / `message_stop`; empty for formats whose last chunk is the terminator).
+ */
+export interface StreamFrames {
+  lead: string[];
+  content: string[];
+  finish: string[];
+  done: string[];
+}
+
+export interface MockWire {
+  readonly api: MockWireApi;
+  readonly streamContentType: string;
+  readRequest(body: unknown, route: WireRoute): WireReadResult;
+  renderJson(reply: MockReply, context: ReplyContext): unknown;
+  streamFrames(reply: MockReply, context: ReplyContext): StreamFrames;
+  errorBody(error: ResolvedMockError): unknown;
+  /** Extra headers a real provider sends with an error (reset hints beside `retry-after`). */
+  errorHeaders(error: ResolvedMockError): Record<string, string>;
+  streamErrorFrame(error: ResolvedMockError): string;
+  /** A frame that breaks the format's framing or JSON, to test that clients skip it (R-ST-2). */
+  malformedFrame(): string;
+  /** Body for requests the mock cannot read (bad JSON, no model). */
+  badRequestBody(message: string): unknown;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** Text of a string or of the text parts of a content array (`{type:"text", text}` / `{text}` parts). */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  return content
+    .map((part) => (isRecord(part) && typeof part.text === "string" ? part.text : ""))
+    .filter((text) => text !== "")
+    .join("\n");
+}
+
+export function sseData(payload: unknown, lineEnd = "\n"): string {
+  return `data: ${JSON.stringify(payload)}${lineEnd}${lineEnd}`;
+}
+
+export function sseEvent(event: string, payload: unknown): string {
+  return `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+}

@@ -1,0 +1,165 @@
+/**
+ * OpenAI chat completions (`POST /v1/chat/completions`): JSON answers and SSE chunks ending in
+ * `data: [DONE]`; errors as `{"error":{"message","type","param","code"}}`.
+ */
+import { messageFor, type ResolvedMockError } from "../error-presets.js";
+import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
+import { isRecord, sseData, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
+
+function readConversation(messages: unknown[], tools: unknown): MockConversation {
+  let inputCharacters = 0;
+  for (const message of messages) if (isRecord(message)) inputCharacters += textOf(message.content).length;
+  const last = messages[messages.length - 1];
+  const lastRole = isRecord(last) ? last.role : undefined;
+  const offered = Array.isArray(tools)
+    ? tools.flatMap((tool) => {
+        const fn = isRecord(tool) && isRecord(tool.function) ? tool.function : undefined;
+        if (!fn || typeof fn.name !== "string") return [];
+        return [{ name: fn.name, ...(isRecord(fn.parameters) ? { parameters: fn.parameters } : {}) }];
+      })
+    : [];
+  const lastText = isRecord(last) ? textOf(last.content) : "";
+  return {
+    ...(lastRole === "user" ? { lastUserText: lastText } : {}),
+    ...(lastRole === "tool" ? { lastToolResultText: lastText } : {}),
+    tools: offered,
+    inputCharacters,
+  };
+}
+
+function finishUsage(reply: MockReply) {
+  return {
+    prompt_tokens: reply.usage.inputTokens,
+    completion_tokens: reply.usage.outputTokens,
+    total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
+  };
+}
+
+export const openAIWire: MockWire = {
+  api: "openai",
+  streamContentType: "text/event-stream; charset=utf-8",
+
+  readRequest(body): WireReadResult {
+    if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
+    if (typeof body.model !== "string" || body.model === "") {
+      return { ok: false, message: "you must provide a model parameter" };
+    }
+    if (!Array.isArray(body.messages)) return { ok: false, message: "'messages' is a required property" };
+    const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
+    return {
+      ok: true,
+      info: {
+        model: body.model,
+        stream: body.stream === true,
+        includeUsage: streamOptions.include_usage === true,
+        conversation: readConversation(body.messages, body.tools),
+      },
+    };
+  },
+
+  renderJson(reply, context: ReplyContext) {
+    const toolCalls = reply.toolCall
+      ? [
+          {
+            id: reply.toolCall.id,
+            type: "function",
+            function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments },
+          },
+        ]
+      : undefined;
+    return {
+      id: context.id,
+      object: "chat.completion",
+      created: context.createdSeconds,
+      model: context.model,
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: reply.textTokens.length > 0 ? reply.textTokens.join("") : null,
+            refusal: null,
+            ...(toolCalls ? { tool_calls: toolCalls } : {}),
+          },
+          logprobs: null,
+          finish_reason: reply.finishReason,
+        },
+      ],
+      usage: finishUsage(reply),
+      system_fingerprint: "fp_mock",
+    };
+  },
+
+  streamFrames(reply, context) {
+    const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
+      sseData({
+        id: context.id,
+        object: "chat.completion.chunk",
+        created: context.createdSeconds,
+        model: context.model,
+        system_fingerprint: "fp_mock",
+        choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      });
+    const content = reply.textTokens.map((token) => chunk({ content: token }));
+    if (reply.toolCall) {
+      const call = reply.toolCall;
+      content.push(
+        chunk({
+          tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
+        }),
+        ...splitArguments(call.arguments).map((piece) =>
+          chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }),
+        ),
+      );
+    }
+    const finish = [chunk({}, reply.finishReason)];
+    if (context.includeUsage) {
+      finish.push(
+        sseData({
+          id: context.id,
+          object: "chat.completion.chunk",
+          created: context.createdSeconds,
+          model: context.model,
+          system_fingerprint: "fp_mock",
+          choices: [],
+          usage: finishUsage(reply),
+        }),
+      );
+    }
+    return {
+      lead: [chunk({ role: "assistant", content: "", refusal: null })],
+      content,
+      finish,
+      done: ["data: [DONE]\n\n"],
+    };
+  },
+
+  errorBody(error: ResolvedMockError) {
+    const row = error.row.openai;
+    let message = messageFor(error, "openai");
+    if (error.retryAfterSeconds !== undefined && error.message === undefined && error.preset === "rate-limit") {
+      message += ` Please try again in ${error.retryAfterSeconds}s.`;
+    }
+    return { error: { message, type: row.type, param: row.param ?? null, code: row.code } };
+  },
+
+  errorHeaders(error): Record<string, string> {
+    if (error.retryAfterSeconds === undefined) return {};
+    return {
+      "retry-after-ms": String(Math.round(error.retryAfterSeconds * 1000)),
+      "x-ratelimit-reset-requests": `${error.retryAfterSeconds}s`,
+    };
+  },
+
+  streamErrorFrame(error) {
+    return sseData(this.errorBody(error));
+  },
+
+  malformedFrame() {
+    return 'data: {"id":"chatcmpl-broken","choices":[{"delta":{"content":"unterminated\n\n';
+  },
+
+  badRequestBody(message) {
+    return { error: { message, type: "invalid_request_error", param: null, code: null } };
+  },
+};
