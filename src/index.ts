@@ -56,3 +56,10 @@ export { createProvider, createProviderRegistry, UnknownProviderError, createCap
 // --- testing helpers users can import too ---
 export { FakeClock } from "./testing/fake-clock.js";
 export { SeededRandom } from "./testing/seeded-random.js";
+export {
+  startMockProvider,
+  BUILTIN_SCENARIO_NAMES,
+  parseScenarioFile,
+  loadScenarioFile,
+  MockScenarioError,
+} from "./testing/mock-provider/index.js";
