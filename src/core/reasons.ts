@@ -38,6 +38,16 @@ export interface ReasonPolicy {
   readonly advanceToNextModel: boolean;
   /** The whole run stops at once and the error surfaces (R-FB-5). */
   readonly stopRun: boolean;
+  /**
+   * A stopping failure that may still move on to a later candidate whose declared context window is larger
+   * than the failing model's (R-FB-5, context overflow). Absent = false.
+   */
+  readonly advanceToLargerContextWindow?: boolean;
+  /**
+   * A non-primary candidate failing with this reason is skipped in the session while the skip cache's
+   * marker lives (R-FB-2, auth-class failures). Absent = false.
+   */
+  readonly marksSessionSkipCache?: boolean;
   /** Timeouts retry the same profile first (R-RN-4). */
   readonly retrySameProfileFirst: boolean;
   /** Rotation is capped when a fallback exists (R-RN-3); names the config key of the cap. */
@@ -83,12 +93,12 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
   auth: {
     recordOnProfile: true, lane: "cooldown", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
     stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 7, transient: false,
-    keepsProbeSlot: true,
+    keepsProbeSlot: true, marksSessionSkipCache: true,
   },
   auth_permanent: {
     recordOnProfile: true, lane: "disabled", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
     stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 8, transient: false,
-    keepsProbeSlot: true,
+    keepsProbeSlot: true, marksSessionSkipCache: true,
   },
   billing: {
     recordOnProfile: true, lane: "disabled", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
@@ -115,7 +125,7 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
   format: { ...notRecorded, advanceToNextModel: true, stopRun: false, explainRank: 5 },
   session_expired: { ...notRecorded, advanceToNextModel: true, stopRun: false },
   // Context overflow belongs to compaction; the fallback runner only skips to a larger window (R-FB-5).
-  context_overflow: { ...notRecorded, advanceToNextModel: false, stopRun: true },
+  context_overflow: { ...notRecorded, advanceToNextModel: false, stopRun: true, advanceToLargerContextWindow: true },
   // Answering a safety refusal from another model would route around the provider's decision (R-FB-5).
   content_filter: { ...notRecorded, advanceToNextModel: false, stopRun: true },
 });

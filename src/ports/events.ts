@@ -1,7 +1,11 @@
 /**
- * Logging port. The runner emits typed events; one place (engine/) turns them into logs and metrics.
- * Loggers receive structured objects and must never be handed secrets (R-OB-2).
+ * Logging port and the typed events of the runner. The runner emits events; one place (engine/) turns them
+ * into log lines, listeners and metrics. Events and loggers must never carry secrets (R-OB-2): they name
+ * profiles by id, never by key.
  */
+import type { FailoverReason } from "../core/reasons.js";
+import type { UsageStats } from "../core/types.js";
+
 export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface Logger {
@@ -9,3 +13,214 @@ export interface Logger {
 }
 
 export const silentLogger: Logger = { log() {} };
+
+export type FallbackDecision =
+  | "candidate_failed"
+  | "skip_candidate"
+  | "probe_cooldown_candidate"
+  | "candidate_succeeded";
+
+export type FallbackStepOutcome = "next_fallback" | "succeeded" | "chain_exhausted";
+
+/**
+ * R-OB-1: one per candidate outcome. Every field is always present (`null` when unknown) so an exporter can
+ * rely on the shape. Built only by `runner/decision-log.ts`.
+ */
+export interface ModelFallbackDecisionEvent {
+  type: "model_fallback_decision";
+  decision: FallbackDecision;
+  runId: string;
+  agentId: string;
+  sessionId: string | null;
+  /** `provider/model` the run was asked for (the selected model). */
+  requestedModel: string;
+  candidateModel: string;
+  /** 1-based position of the candidate in the chain. */
+  attemptIndex: number;
+  /** Length of the chain. */
+  attemptTotal: number;
+  profileId: string | null;
+  reason: FailoverReason | null;
+  status: number | null;
+  code: string | null;
+  errorPreview: string | null;
+  nextCandidate: string | null;
+  isPrimary: boolean;
+  /** The first failed candidate of the run, so the primary failure survives a failing last fallback. */
+  fallbackStepFromModel: string | null;
+  fallbackStepToModel: string | null;
+  fallbackStepFromFailureReason: FailoverReason | null;
+  fallbackStepFromFailureDetail: string | null;
+  fallbackStepChainPosition: number;
+  /** `null` only on a `probe_cooldown_candidate` decision, whose outcome follows in the next event. */
+  fallbackStepFinalOutcome: FallbackStepOutcome | null;
+}
+
+interface RunScoped {
+  runId: string;
+  agentId: string;
+}
+
+export interface RunStartedEvent extends RunScoped {
+  type: "run_started";
+  sessionId: string | null;
+  requestedModel: string;
+  chain: string[];
+  selectionSource: string;
+}
+
+export interface RunFinishedEvent extends RunScoped {
+  type: "run_finished";
+  sessionId: string | null;
+  outcome: "succeeded" | "failed" | "aborted";
+  provider: string | null;
+  model: string | null;
+  profileId: string | null;
+  /** Candidate failures and skips before the outcome. */
+  failedCandidates: number;
+  durationMs: number;
+}
+
+export interface AttemptStartedEvent extends RunScoped {
+  type: "attempt_started";
+  provider: string;
+  model: string;
+  profileId: string | null;
+}
+
+export interface AttemptFinishedEvent extends RunScoped {
+  type: "attempt_finished";
+  provider: string;
+  model: string;
+  profileId: string | null;
+  outcome: "succeeded" | "failed" | "aborted";
+  reason: FailoverReason | null;
+  status: number | null;
+  durationMs: number;
+}
+
+/** A failure was written to a profile's usage stats (§5). */
+export interface ProfileFailureRecordedEvent {
+  type: "profile_failure_recorded";
+  agentId: string;
+  runId: string | null;
+  provider: string;
+  model: string | null;
+  profileId: string;
+  reason: FailoverReason;
+  /** How long the profile is now unusable for this model (0 when no window opened). */
+  cooldownMs: number;
+  stats: UsageStats;
+}
+
+export interface ProfileRotatedEvent extends RunScoped {
+  type: "profile_rotated";
+  provider: string;
+  model: string;
+  fromProfileId: string;
+  toProfileId: string;
+  reason: FailoverReason;
+}
+
+/** R-RN-4: the same profile is retried after a jittered pause, no cooldown written. */
+export interface TimeoutRetryScheduledEvent extends RunScoped {
+  type: "timeout_retry_scheduled";
+  provider: string;
+  model: string;
+  profileId: string;
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+}
+
+/** R-RN-4: the retries are used up; the timeout is recorded and the profile rotated. */
+export interface TimeoutRetriesExhaustedEvent extends RunScoped {
+  type: "timeout_retries_exhausted";
+  provider: string;
+  model: string;
+  profileId: string;
+  maxRetries: number;
+}
+
+/** R-RN-6: a short provider-stated wait is waited out on the same profile. */
+export interface ShortWaitEvent extends RunScoped {
+  type: "short_wait";
+  provider: string;
+  model: string;
+  profileId: string;
+  reason: FailoverReason;
+  waitMs: number;
+}
+
+/** R-RN-3: `overloadedBackoffMs` pause. */
+export interface OverloadedBackoffEvent extends RunScoped {
+  type: "overloaded_backoff";
+  provider: string;
+  model: string;
+  profileId: string;
+  waitMs: number;
+}
+
+/** R-RN-5: every profile of the provider is unusable for this model. */
+export interface NoAvailableProfileEvent extends RunScoped {
+  type: "no_available_profile";
+  provider: string;
+  model: string;
+  reason: FailoverReason;
+  until: number | null;
+}
+
+/** R-RA-2: every candidate is unusable and the soonest expiry is close enough to wait for. */
+export interface CooldownWaitEvent extends RunScoped {
+  type: "cooldown_wait";
+  waitMs: number;
+  until: number;
+}
+
+/** R-NT-1/R-NT-2: emitted once per state change, beside the result. */
+export interface NoticeEvent extends RunScoped {
+  type: "notice";
+  sessionId: string | null;
+  kind: "fallback" | "cleared";
+  text: string;
+  selectedModel: string;
+  activeModel: string;
+}
+
+/** A session's owned override fields changed (R-SO-2, R-SO-3). */
+export interface SessionOverrideEvent {
+  type: "session_override";
+  agentId: string;
+  runId: string | null;
+  sessionId: string;
+  action: "fallback_persisted" | "fallback_rolled_back" | "fallback_cleared" | "auth_pin_written";
+  /** Fields left alone because someone changed them meanwhile (narrow rollback). */
+  conflicted: string[];
+}
+
+export type DetourEvent =
+  | ModelFallbackDecisionEvent
+  | RunStartedEvent
+  | RunFinishedEvent
+  | AttemptStartedEvent
+  | AttemptFinishedEvent
+  | ProfileFailureRecordedEvent
+  | ProfileRotatedEvent
+  | TimeoutRetryScheduledEvent
+  | TimeoutRetriesExhaustedEvent
+  | ShortWaitEvent
+  | OverloadedBackoffEvent
+  | NoAvailableProfileEvent
+  | CooldownWaitEvent
+  | NoticeEvent
+  | SessionOverrideEvent;
+
+export type DetourEventType = DetourEvent["type"];
+export type DetourEventOf<T extends DetourEventType> = Extract<DetourEvent, { type: T }>;
+
+/** Where the runner sends its events. Emitting never throws into the runner. */
+export interface EventSink {
+  emit(event: DetourEvent): void;
+}
+
+export const discardEvents: EventSink = { emit() {} };

@@ -54,6 +54,11 @@ export interface StateStore {
   setStoredOrder(provider: string, order: string[] | undefined): Promise<void>;
   getLastGood(provider: string): Promise<string | undefined>;
   getAllLastGood(): Promise<Record<string, string>>;
+  /**
+   * Sets or clears `lastGood[provider]` directly. The runner goes through `recordSuccess`; this exists for
+   * the legacy import (R-AP-6) and for re-seeding a Redis that lost its data (R-SB-3).
+   */
+  setLastGood(provider: string, profileId: string | undefined): Promise<void>;
 
   // --- usage stats (R-AP-4, §5) ---
   getUsageStats(profileId: string): Promise<UsageStats | undefined>;
@@ -68,6 +73,11 @@ export interface StateStore {
   clearExpired(profileId: string, now: number): Promise<UsageStats | undefined>;
   /** Clears every window and counter of a profile (R-CD-8). */
   resetUsageStats(profileId: string): Promise<void>;
+  /**
+   * Writes a profile's stats verbatim (`undefined` deletes them), bypassing the cooldown math. Only for the
+   * legacy import (R-AP-6) and for re-seeding a Redis that lost its data (R-SB-3); the runner never calls it.
+   */
+  replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void>;
 
   // --- sessions (R-SO-1…R-SO-4) ---
   getSession(sessionKey: string): Promise<SessionEntry | undefined>;

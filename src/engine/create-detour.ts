@@ -1,0 +1,273 @@
+/**
+ * The composition root (DESIGN §1): wires config, clock, random, state stores, providers and the logger into
+ * one Detour, and exposes the library API of SPEC §17. Every decision is made by the runner and the core;
+ * this file only resolves inputs and hands them over.
+ */
+import { randomUUID } from "node:crypto";
+import { agentSettings, loadConfig, modelAliases, parseConfig, readEnvKnobs } from "../config/index.js";
+import { resolveModelRef } from "../core/candidate-chain.js";
+import { ModelSelectionError } from "../core/errors.js";
+import { resolveSelection } from "../core/selection-source.js";
+import { silentLogger, type Logger } from "../ports/events.js";
+import type { Provider } from "../ports/provider.js";
+import type { StateStore } from "../ports/state-store.js";
+import { systemClock } from "../ports/system-clock.js";
+import { cryptoRandom } from "../ports/system-random.js";
+import type { RunOutcome } from "../runner/attempt.js";
+import { classifyAttemptError } from "../runner/failure.js";
+import { ProbeThrottle } from "../runner/probes.js";
+import { recordProfileFailure } from "../runner/profile-failures.js";
+import { runWithModelFallback } from "../runner/run-with-model-fallback.js";
+import type { RunnerDeps, RunnerSettings } from "../runner/runner-deps.js";
+import { SkipCache } from "../runner/skip-cache.js";
+import { openStateStore } from "../state/open-store.js";
+import type {
+  AgentOption,
+  CreateDetourOptions,
+  Detour,
+  PostCommitFailureReport,
+  PostCommitFailureResult,
+  RunWithOptions,
+} from "./detour-api.js";
+import { DetourArgumentError, DetourClosedError, requireAgentId } from "./engine-errors.js";
+import { EventHub } from "./event-hub.js";
+import { AgentProfileSource } from "./profile-source.js";
+import { providersFromConfig } from "./providers-from-config.js";
+import { createCanonicalRunner } from "./run-canonical.js";
+import { runnerSettingsFromConfig } from "./runner-settings.js";
+import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
+import { agentStatus, type DetourStatus } from "./status.js";
+
+export type {
+  AgentOption,
+  CreateDetourOptions,
+  Detour,
+  DetourProfiles,
+  DetourSessions,
+  PostCommitFailureReport,
+  PostCommitFailureResult,
+  RunWithOptions,
+  SessionPatch,
+} from "./detour-api.js";
+
+const DEFAULT_AGENT = "main";
+
+interface AgentContext {
+  agentId: string;
+  store: StateStore;
+  ownsStore: boolean;
+  profileSource: AgentProfileSource;
+  deps: RunnerDeps;
+}
+
+async function resolveConfig(options: CreateDetourOptions, env: Readonly<Record<string, string | undefined>>, logger: Logger) {
+  const { config, warnings } =
+    options.config !== undefined
+      ? parseConfig(options.config, "the config passed to createDetour")
+      : await loadConfig({ configPath: options.configPath, env });
+  for (const warning of warnings) logger.log("warn", warning);
+  return config;
+}
+
+function providerMap(providers: CreateDetourOptions["providers"]): Map<string, Provider> {
+  if (!providers) return new Map();
+  const list: readonly Provider[] = Array.isArray(providers)
+    ? (providers as readonly Provider[])
+    : Object.values(providers as Readonly<Record<string, Provider>>);
+  return new Map(list.map((provider) => [provider.id, provider]));
+}
+
+export async function createDetour(options: CreateDetourOptions = {}): Promise<Detour> {
+  const env = options.env ?? process.env;
+  const logger = options.logger ?? silentLogger;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? cryptoRandom;
+  const config = await resolveConfig(options, env, logger);
+  const knobs = readEnvKnobs(env);
+  for (const warning of knobs.warnings) logger.log("warn", warning);
+  const hub = new EventHub(logger);
+  const settings: RunnerSettings = runnerSettingsFromConfig(config);
+  const providers = providerMap(options.providers ?? providersFromConfig(config));
+  const aliases = modelAliases(config);
+  const agents = new Map<string, Promise<AgentContext>>();
+  let closed = false;
+
+  async function openStore(agentId: string): Promise<{ store: StateStore; owns: boolean }> {
+    const given = options.store;
+    if (typeof given === "function") return { store: await given(agentId), owns: false };
+    if (given) return { store: given, owns: false };
+    const store = await openStateStore({
+      backend: config.state.backend,
+      agentId,
+      redis: config.state.redis,
+      detourHome: knobs.detourHome,
+      secretKey: knobs.secretKey,
+      logger,
+      env: env as NodeJS.ProcessEnv,
+    });
+    return { store, owns: true };
+  }
+
+  async function openAgent(agentId: string): Promise<AgentContext> {
+    const { store, owns } = await openStore(agentId);
+    const profileSource = new AgentProfileSource({
+      store,
+      config,
+      env,
+      discoverEnvCredentials: options.discoverEnvCredentials ?? false,
+    });
+    return {
+      agentId,
+      store,
+      ownsStore: owns,
+      profileSource,
+      deps: {
+        agentId,
+        store,
+        clock,
+        random,
+        events: hub,
+        settings,
+        profiles: profileSource,
+        skipCache: new SkipCache(knobs.fallbackSkipTtlMs),
+        probeThrottle: new ProbeThrottle(store, agentId),
+      },
+    };
+  }
+
+  function agent(agentId: string = DEFAULT_AGENT): Promise<AgentContext> {
+    if (closed) return Promise.reject(new DetourClosedError());
+    requireAgentId(agentId);
+    let context = agents.get(agentId);
+    if (!context) {
+      context = openAgent(agentId);
+      agents.set(agentId, context);
+      // A failed open must not poison the agent for the next call.
+      context.catch(() => agents.delete(agentId));
+    }
+    return context;
+  }
+
+  function resolveUserModel(text: string) {
+    const primary = config.agents.defaults.model.primary;
+    const defaultProvider = primary ? resolveModelRef(primary, { aliases })?.provider : undefined;
+    const ref = resolveModelRef(text, { aliases, defaultProvider });
+    if (!ref) throw new ModelSelectionError({ input: text, origin: "sessions.patch model" });
+    return ref;
+  }
+
+  async function runWith<T>(run: RunWithOptions<T>): Promise<RunOutcome<T>> {
+    if (typeof run.attempt !== "function") {
+      throw new DetourArgumentError("runWith needs an `attempt` function that makes one upstream call.");
+    }
+    const context = await agent(run.agentId);
+    const session = run.sessionKey !== undefined ? await context.store.getSession(run.sessionKey) : undefined;
+    const agentConfig = agentSettings(config, context.agentId);
+    const defaults = config.agents.defaults;
+    const selection = resolveSelection({
+      defaults: {
+        primary: defaults.model.primary,
+        fallbacks: defaults.model.fallbacks,
+        heartbeatModel: defaults.heartbeat.model,
+      },
+      agent: {
+        id: context.agentId,
+        ...(agentConfig.model ? { model: agentConfig.model } : {}),
+        ...(agentConfig.heartbeatModel !== undefined ? { heartbeat: { model: agentConfig.heartbeatModel } } : {}),
+      },
+      aliases,
+      session,
+      request: {
+        model: run.model,
+        fallbacks: run.fallbacks,
+        strictUserSelection: run.strictModel,
+      },
+      source: run.source,
+      cron: run.cron,
+    });
+    return runWithModelFallback(context.deps, {
+      runId: randomUUID(),
+      sessionKey: run.sessionKey,
+      selection,
+      signal: run.signal,
+      attempt: run.attempt,
+      attemptTimeoutMs: run.attemptTimeoutMs,
+      // Cron and heartbeat models are job choices; they never become the conversation's override.
+      persistSession: run.source === undefined,
+    });
+  }
+
+  async function reportPostCommitFailure(report: PostCommitFailureReport): Promise<PostCommitFailureResult> {
+    if (report.callerAborted) return { recorded: false };
+    const context = await agent(report.agentId);
+    const now = clock.now();
+    const classification = classifyAttemptError(report.error, report.provider, now);
+    const stats = await recordProfileFailure(
+      {
+        store: context.store,
+        events: hub,
+        cooldowns: settings.cooldowns,
+        providerRecordsCooldowns: (provider) => settings.providerRecordsCooldowns(provider),
+      },
+      {
+        agentId: context.agentId,
+        runId: report.runId,
+        provider: report.provider,
+        model: report.model,
+        profileId: report.profileId,
+        classification,
+        now,
+      },
+    );
+    return { classification, recorded: stats !== undefined };
+  }
+
+  const sessions = createSessionsApi({ agent, events: hub, resolveUserModel });
+  const profiles = createProfilesApi({ agent, clock });
+
+  async function status(opts?: AgentOption): Promise<DetourStatus> {
+    const ids = opts?.agentId !== undefined ? [opts.agentId] : [...new Set([DEFAULT_AGENT, ...agents.keys()])];
+    const now = clock.now();
+    const statuses = await Promise.all(
+      ids.map(async (id) => {
+        const context = await agent(id);
+        return agentStatus({ agentId: context.agentId, store: context.store, profiles: context.profileSource, now });
+      }),
+    );
+    return { now, agents: statuses };
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    const contexts = await Promise.allSettled(agents.values());
+    agents.clear();
+    await Promise.all(
+      contexts.flatMap((settled) =>
+        settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [],
+      ),
+    );
+  }
+
+  const canonicalRunner = createCanonicalRunner({ runWith, reportPostCommitFailure }, providers, {
+    clock,
+    ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
+    streamStallSeconds: config.gateway.streamStallSeconds,
+  });
+
+  const on: EventHub["on"] = hub.on.bind(hub);
+  return {
+    config,
+    providers,
+    runWith,
+    run: canonicalRunner.run,
+    reportPostCommitFailure,
+    sessions,
+    profiles,
+    status,
+    on,
+    events: { on },
+    store: async (agentId) => (await agent(agentId)).store,
+    close,
+  };
+}

@@ -1,0 +1,115 @@
+/** The public shapes of the library API (SPEC §17): options, results, and the Detour object itself. */
+import type { DetourConfig, DetourConfigInput } from "../config/index.js";
+import type { Classification } from "../core/types.js";
+import type { Clock } from "../ports/clock.js";
+import type { Logger } from "../ports/events.js";
+import type { Provider } from "../ports/provider.js";
+import type { Random } from "../ports/random.js";
+import type { StateStore } from "../ports/state-store.js";
+import type { AttemptFn, RunOutcome } from "../runner/attempt.js";
+import type { EventHub } from "./event-hub.js";
+import type { CanonicalRunner } from "./run-canonical.js";
+import type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
+
+export interface CreateDetourOptions {
+  /** A config object (validated here, R-CF-2). Without it, `configPath` or the usual lookup applies (R-CF-1). */
+  config?: DetourConfigInput | DetourConfig;
+  configPath?: string;
+  /**
+   * One store for every agent, or a factory per agent. Default: the configured backend (`state.backend`),
+   * one per agent. Stores passed in are not closed by `close()`; stores Detour opened are.
+   */
+  store?: StateStore | ((agentId: string) => StateStore | Promise<StateStore>);
+  clock?: Clock;
+  random?: Random;
+  logger?: Logger;
+  /** Providers by id, for front ends that run canonical requests. Default: every provider the config can reach. */
+  providers?: Readonly<Record<string, Provider>> | readonly Provider[];
+  /** Environment for knobs and `keyRef.env` (R-CF-4). Default: process.env. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** R-CF-5: with no configured or stored profiles, use OPENAI_API_KEY & co. (gateway, `detour run`). */
+  discoverEnvCredentials?: boolean;
+}
+
+export interface RunWithOptions<T> {
+  agentId?: string;
+  /** No session key = no session state (overrides, pins, skip cache). */
+  sessionKey?: string;
+  /** `provider/model`, an alias, or absent for the agent's configured chain. */
+  model?: string;
+  /** The caller's own fallback list (R-CH-1; `[]` or "none" = no fallback). */
+  fallbacks?: readonly string[] | "none";
+  source?: "cron" | "heartbeat";
+  /** A cron job's payload (R-CH-2): `payload.model` and `payload.fallbacks`. */
+  cron?: { model?: string; fallbacks?: readonly string[] };
+  /** A one-off user choice (`detour run --model`): strict, no fallback (R-CH-2). */
+  strictModel?: boolean;
+  signal?: AbortSignal;
+  /** Overrides the providers' attempt watchdog; a streaming caller passes its first-token timeout. */
+  attemptTimeoutMs?: number;
+  /** One attempt; a streaming caller resolves it at the commit point (R-ST-1). */
+  attempt: AttemptFn<T>;
+}
+
+export interface PostCommitFailureReport {
+  agentId?: string;
+  runId?: string;
+  provider: string;
+  model: string;
+  /** Absent for a keyless provider (then nothing is recorded). */
+  profileId?: string;
+  error: unknown;
+  /** The client went away: not a failure, nothing is recorded (R-EC-7). */
+  callerAborted?: boolean;
+}
+
+export interface PostCommitFailureResult {
+  classification?: Classification;
+  recorded: boolean;
+}
+
+export interface SessionPatch {
+  /** `provider/model` or an alias; `null` removes the user's model choice. */
+  model?: string | null;
+  /** A profile id to pin strictly (R-PO-6); `null` removes the pin. */
+  profile?: string | null;
+}
+
+export interface AgentOption {
+  agentId?: string;
+}
+
+export interface DetourSessions {
+  get(sessionKey: string, options?: AgentOption): Promise<SessionStatus | undefined>;
+  list(options?: AgentOption): Promise<SessionStatus[]>;
+  /** A user-driven change (R-SO-4): strict override, marks a pending live switch. */
+  patch(sessionKey: string, patch: SessionPatch, options?: AgentOption): Promise<SessionStatus>;
+  /** `/new`, `/reset`: clears auto overrides and auto pins, keeps user ones (R-SO-3). */
+  reset(sessionKey: string, options?: AgentOption): Promise<SessionStatus | undefined>;
+  /** Compaction completed: an auto pin is re-chosen on the next run (R-PO-5). */
+  markCompacted(sessionKey: string, options?: AgentOption): Promise<SessionStatus>;
+}
+
+export interface DetourProfiles {
+  list(options?: AgentOption & { provider?: string }): Promise<ProfileStatus[]>;
+  /** R-CD-8: clears every window and counter of the profile at once. */
+  reset(profileId: string, options?: AgentOption): Promise<void>;
+}
+
+export interface Detour {
+  readonly config: DetourConfig;
+  readonly providers: ReadonlyMap<string, Provider>;
+  runWith<T>(options: RunWithOptions<T>): Promise<RunOutcome<T>>;
+  /** One canonical chat request through the chain, answered by whichever provider API it reaches (SPEC §17). */
+  readonly run: CanonicalRunner["run"];
+  /** R-ST-2: a committed stream failed later; classify it and record it on the profile. */
+  reportPostCommitFailure(report: PostCommitFailureReport): Promise<PostCommitFailureResult>;
+  readonly sessions: DetourSessions;
+  readonly profiles: DetourProfiles;
+  status(options?: AgentOption): Promise<DetourStatus>;
+  readonly on: EventHub["on"];
+  readonly events: Pick<EventHub, "on">;
+  /** The state store of an agent, opened on first use (for front ends that manage credentials). */
+  store(agentId?: string): Promise<StateStore>;
+  close(): Promise<void>;
+}

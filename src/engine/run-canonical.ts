@@ -1,0 +1,258 @@
+/**
+ * `detour.run(...)` (SPEC §17): one canonical chat request through the runner, answered by whichever
+ * provider API the chain reaches. Non-streamed runs resolve with the provider's response; streamed runs
+ * resolve at the commit point (R-ST-1) with the held frames and the live rest of the stream, whose later
+ * failures are recorded on the profile that answered (R-ST-2).
+ *
+ * Errors are normalised for front ends: whatever a single failed attempt threw becomes a classified
+ * `FailoverError` carrying the provider's status and message; Detour's own errors (`FallbackSummaryError`,
+ * `ModelSelectionError`, …) and caller aborts pass through unchanged.
+ */
+import { DetourError, FailoverError } from "../core/errors.js";
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
+import type { Clock } from "../ports/clock.js";
+import type { MalformedChunk, Provider, ProviderCallContext } from "../ports/provider.js";
+import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
+import { classifyAttemptError } from "../runner/failure.js";
+import type { Detour, RunWithOptions } from "./create-detour.js";
+import { commitStream } from "./stream-commit.js";
+
+export type ProviderLookup = ReadonlyMap<string, Provider> | ((providerId: string) => Provider | undefined);
+
+export interface CanonicalRunnerSettings {
+  clock: Clock;
+  /** `gateway.ttftTimeoutSeconds` (R-ST-1). */
+  ttftTimeoutSeconds: number;
+  /** `gateway.streamStallSeconds` (R-ST-1, R-ST-2). */
+  streamStallSeconds: number;
+}
+
+export interface CanonicalRunOptions {
+  agentId?: string;
+  sessionKey?: string;
+  model?: string;
+  fallbacks?: readonly string[] | "none";
+  source?: "cron" | "heartbeat";
+  strictModel?: boolean;
+  /** The caller's signal: aborts the upstream call at any point, also after the commit. */
+  signal?: AbortSignal;
+  request: CanonicalRequest;
+  stream?: boolean;
+}
+
+/** A committed stream: `events` starts with the held lifecycle frames and the first content. */
+export interface CanonicalStreamResult {
+  events: AsyncIterable<CanonicalStreamEvent>;
+  timeToFirstTokenMs: number;
+  /** Malformed upstream chunks skipped so far (R-ST-2: skipped and counted, not forwarded). */
+  malformedChunks(): number;
+  /** Stops the upstream stream (the consumer is gone). */
+  abort(reason?: unknown): void;
+}
+
+export interface CanonicalRunner {
+  run(options: CanonicalRunOptions & { stream: true }): Promise<RunOutcome<CanonicalStreamResult>>;
+  run(options: CanonicalRunOptions & { stream?: false }): Promise<RunOutcome<CanonicalResponse>>;
+  run(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse | CanonicalStreamResult>>;
+}
+
+type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
+
+function lookup(providers: ProviderLookup, id: string): Provider | undefined {
+  return typeof providers === "function" ? providers(id) : providers.get(id);
+}
+
+function missingProvider(context: AttemptContext): FailoverError {
+  // model_not_found: another profile of the same provider cannot help, but the next model of the chain may.
+  return new FailoverError(
+    `No provider "${context.provider}" is available for ${context.provider}/${context.model}: configure ` +
+      `models.providers.${context.provider} (api and baseUrl) or remove it from the model chain.`,
+    { reason: "model_not_found", provider: context.provider, model: context.model },
+  );
+}
+
+/** The profile id rides along for providers that care (test doubles script outcomes per profile). */
+function callContext(context: AttemptContext, signal: AbortSignal): ProviderCallContext & { profileId?: string } {
+  return {
+    model: context.model,
+    ...(context.credential ? { credential: context.credential } : {}),
+    ...(context.profileId !== undefined ? { profileId: context.profileId } : {}),
+    signal,
+  };
+}
+
+function isAbort(error: unknown): boolean {
+  return (error instanceof Error || error instanceof DOMException) && error.name === "AbortError";
+}
+
+/**
+ * Front ends see a classified error: the runner rethrows a single attempt's own error (R-FB-6), which may be
+ * a raw provider failure.
+ */
+function normalizeRunError(error: unknown, clock: Clock, lastAttempt: AttemptContext | undefined): unknown {
+  if (error instanceof DetourError || isAbort(error)) return error;
+  const provider = lastAttempt?.provider ?? "unknown";
+  const classification = classifyAttemptError(error, provider, clock.now());
+  const message = error instanceof Error ? error.message : classification.preview;
+  const resetAt =
+    classification.resetAt ??
+    (classification.retryAfterMs !== undefined ? clock.now() + classification.retryAfterMs : undefined);
+  return new FailoverError(message, {
+    reason: classification.reason,
+    provider: lastAttempt?.provider,
+    model: lastAttempt?.model,
+    profileId: lastAttempt?.profileId,
+    status: classification.status,
+    code: classification.code,
+    resetAt,
+    cause: error,
+  });
+}
+
+export function createCanonicalRunner(
+  detour: RunnerDetour,
+  providers: ProviderLookup,
+  settings: CanonicalRunnerSettings,
+): CanonicalRunner {
+  const { clock } = settings;
+
+  function runOptions<T>(options: CanonicalRunOptions, attempt: RunWithOptions<T>["attempt"]): RunWithOptions<T> {
+    return {
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      ...(options.sessionKey !== undefined ? { sessionKey: options.sessionKey } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.fallbacks !== undefined ? { fallbacks: options.fallbacks } : {}),
+      ...(options.source !== undefined ? { source: options.source } : {}),
+      ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      attempt,
+    };
+  }
+
+  async function complete(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse>> {
+    let lastAttempt: AttemptContext | undefined;
+    try {
+      return await detour.runWith(
+        runOptions(options, async (context) => {
+          lastAttempt = context;
+          const provider = lookup(providers, context.provider);
+          if (!provider) throw missingProvider(context);
+          return provider.complete(
+            { ...options.request, model: context.model, stream: false },
+            callContext(context, context.signal),
+          );
+        }),
+      );
+    } catch (error) {
+      throw normalizeRunError(error, clock, lastAttempt);
+    }
+  }
+
+  async function stream(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalStreamResult>> {
+    let lastAttempt: AttemptContext | undefined;
+    let outcome: RunOutcome<CanonicalStreamResult>;
+    try {
+      outcome = await detour.runWith(
+        runOptions(options, async (context): Promise<CanonicalStreamResult> => {
+          lastAttempt = context;
+          const provider = lookup(providers, context.provider);
+          if (!provider) throw missingProvider(context);
+          let malformed = 0;
+          const onMalformedChunk = (_chunk: MalformedChunk) => {
+            malformed += 1;
+          };
+          const committed = await commitStream({
+            open: (signal) =>
+              provider.stream(
+                { ...options.request, model: context.model, stream: true },
+                { ...callContext(context, signal), onMalformedChunk },
+              ),
+            clock,
+            ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
+            stallTimeoutMs: settings.streamStallSeconds * 1000,
+            attemptSignal: context.signal,
+            ...(options.signal ? { callerSignal: options.signal } : {}),
+            provider: context.provider,
+            model: context.model,
+          });
+          return {
+            events: withHead(committed.head, committed.rest),
+            timeToFirstTokenMs: committed.timeToFirstTokenMs,
+            malformedChunks: () => malformed,
+            abort: committed.abort,
+          };
+        }),
+      );
+    } catch (error) {
+      throw normalizeRunError(error, clock, lastAttempt);
+    }
+    const answered = outcome.result;
+    return {
+      ...outcome,
+      result: {
+        ...answered,
+        events: reportingFailures(answered.events, {
+          detour,
+          agentId: options.agentId,
+          runId: outcome.runId,
+          provider: outcome.provider,
+          model: outcome.model,
+          profileId: outcome.profileId,
+          signal: options.signal,
+        }),
+      },
+    };
+  }
+
+  function run(options: CanonicalRunOptions & { stream: true }): Promise<RunOutcome<CanonicalStreamResult>>;
+  function run(options: CanonicalRunOptions & { stream?: false }): Promise<RunOutcome<CanonicalResponse>>;
+  function run(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse | CanonicalStreamResult>>;
+  function run(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse | CanonicalStreamResult>> {
+    return options.stream ? stream(options) : complete(options);
+  }
+  return { run };
+}
+
+async function* withHead(
+  head: readonly CanonicalStreamEvent[],
+  rest: AsyncIterable<CanonicalStreamEvent>,
+): AsyncGenerator<CanonicalStreamEvent> {
+  yield* head;
+  yield* rest;
+}
+
+/**
+ * R-ST-2: a failure after the commit is recorded on the profile that answered, then rethrown so the front end
+ * ends the client stream with an explicit error. A client that went away is not a failure (R-EC-7).
+ */
+async function* reportingFailures(
+  events: AsyncIterable<CanonicalStreamEvent>,
+  report: {
+    detour: RunnerDetour;
+    agentId?: string;
+    runId: string;
+    provider: string;
+    model: string;
+    profileId?: string;
+    signal?: AbortSignal;
+  },
+): AsyncGenerator<CanonicalStreamEvent> {
+  try {
+    yield* events;
+  } catch (error) {
+    const callerAborted = report.signal?.aborted === true;
+    await report.detour
+      .reportPostCommitFailure({
+        ...(report.agentId !== undefined ? { agentId: report.agentId } : {}),
+        runId: report.runId,
+        provider: report.provider,
+        model: report.model,
+        ...(report.profileId !== undefined ? { profileId: report.profileId } : {}),
+        error,
+        callerAborted,
+      })
+      // Recording must never turn a stream error into a different one; the store logs its own failures.
+      .catch(() => undefined);
+    throw error;
+  }
+}

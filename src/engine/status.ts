@@ -1,0 +1,92 @@
+/**
+ * `detour.status()`: profiles with their usage stats and whether they are usable now, and sessions with
+ * their overrides. Never includes a secret (R-OB-2): credentials are reduced to their type and email.
+ */
+import { unusableReason, unusableUntil } from "../core/cooldown.js";
+import type { FailoverReason } from "../core/reasons.js";
+import type { CredentialType, SessionEntry, UsageStats } from "../core/types.js";
+import type { ProfileOrigin, AgentProfileSource } from "./profile-source.js";
+import type { StateStore } from "../ports/state-store.js";
+
+export interface ProfileStatus {
+  id: string;
+  provider?: string;
+  type?: CredentialType;
+  email?: string;
+  origin: ProfileOrigin;
+  /** Usable now for every model (a model-scoped cooldown makes this false; see `stats.cooldownModel`). */
+  usable: boolean;
+  unusableUntil?: number;
+  unusableReason?: FailoverReason;
+  /** `lastGood[provider]` names this profile (R-AP-3). */
+  lastGood: boolean;
+  stats: UsageStats;
+}
+
+export interface SessionStatus extends SessionEntry {
+  /** `provider/model` of the override, when one is set. */
+  selectedModel?: string;
+  /** Present while the session runs on an auto fallback: the model it stands in for (R-SO-4 `/status`). */
+  fallbackOrigin?: string;
+}
+
+export interface AgentStatus {
+  agentId: string;
+  profiles: ProfileStatus[];
+  lastGood: Record<string, string>;
+  sessions: SessionStatus[];
+}
+
+export interface DetourStatus {
+  now: number;
+  agents: AgentStatus[];
+}
+
+export async function agentStatus(input: {
+  agentId: string;
+  store: StateStore;
+  profiles: AgentProfileSource;
+  now: number;
+}): Promise<AgentStatus> {
+  const [known, allStats, lastGood, sessions] = await Promise.all([
+    input.profiles.all(),
+    input.store.getAllUsageStats(),
+    input.store.getAllLastGood(),
+    input.store.listSessions(),
+  ]);
+  const configured = input.profiles.configuredProfiles;
+  const profiles = known.map((profile): ProfileStatus => {
+    const stats = allStats[profile.id] ?? {};
+    const provider = profile.credential?.provider ?? configured[profile.id]?.provider;
+    const until = unusableUntil(stats, undefined, input.now);
+    const reason = unusableReason(stats, undefined, input.now);
+    const email = profile.credential?.type === "oauth" ? profile.credential.email : configured[profile.id]?.email;
+    return {
+      id: profile.id,
+      ...(provider !== undefined ? { provider } : {}),
+      ...(profile.credential ? { type: profile.credential.type } : {}),
+      ...(email !== undefined ? { email } : {}),
+      origin: profile.origin,
+      usable: until === undefined,
+      ...(until !== undefined ? { unusableUntil: until } : {}),
+      ...(reason !== undefined ? { unusableReason: reason } : {}),
+      lastGood: provider !== undefined && lastGood[provider] === profile.id,
+      stats,
+    };
+  });
+  return { agentId: input.agentId, profiles, lastGood, sessions: sessions.map(sessionStatus) };
+}
+
+export function sessionStatus(entry: SessionEntry): SessionStatus {
+  const selected =
+    entry.providerOverride && entry.modelOverride ? `${entry.providerOverride}/${entry.modelOverride}` : undefined;
+  const origin =
+    entry.modelOverrideSource === "auto" && entry.modelOverrideFallbackOriginProvider && entry.modelOverrideFallbackOriginModel
+      ? `${entry.modelOverrideFallbackOriginProvider}/${entry.modelOverrideFallbackOriginModel}`
+      : undefined;
+  return {
+    ...entry,
+    ...(selected !== undefined ? { selectedModel: selected } : {}),
+    ...(origin !== undefined ? { fallbackOrigin: origin } : {}),
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The gateway's route table (SPEC §14, R-GW-1): one fastify app per gateway. Renders only; every failover
+ * decision is the engine's. Client and admin access (R-GW-5) is decided in one hook before any route runs,
+ * and every error — fastify's own (bad JSON, body too large) included — is answered in the dialect of the
+ * route it hit (R-GW-4).
+ */
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
+import type { Detour } from "../engine/create-detour.js";
+import { createCanonicalRunner, type CanonicalRunner, type ProviderLookup } from "../engine/run-canonical.js";
+import type { Clock } from "../ports/clock.js";
+import { silentLogger, type Logger } from "../ports/events.js";
+import { systemClock } from "../ports/system-clock.js";
+import { authorize, presentedToken } from "./auth.js";
+import type { GatewayDialect } from "./dialect.js";
+import { anthropicDialect } from "./dialect-adapters/anthropic-dialect.js";
+import { openAIDialect } from "./dialect-adapters/openai-dialect.js";
+import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
+import { badRequest, type GatewayError } from "./http-errors.js";
+import { GatewayMetrics } from "./metrics.js";
+import { RoutingError } from "./routing.js";
+import { registerAdminRoutes } from "./routes/admin-routes.js";
+import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
+import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
+
+export interface BuildGatewayAppOptions {
+  /** The engine. When it carries `run` (the canonical runner), that is used; else one is built here. */
+  detour: GatewayDetour & Partial<Pick<Detour, "runWith" | "reportPostCommitFailure" | "providers">> & {
+    run?: CanonicalRunner["run"];
+  };
+  config: DetourConfig;
+  /** Where providers come from when the gateway builds the runner; default `detour.providers`. */
+  providers?: ProviderLookup;
+  /** The host the server is bound to: admin routes without admin tokens answer only on loopback (R-GW-5). */
+  host?: string;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+const MEGABYTE = 1024 * 1024;
+
+type AccessNeed = "client" | "admin" | "observer" | "open";
+
+function accessNeed(path: string): AccessNeed {
+  if (path === "/healthz") return "open";
+  if (path.startsWith("/admin/") || path === "/admin") return "admin";
+  if (path.startsWith("/v1/") || path === "/v1") return "client";
+  return "observer";
+}
+
+function dialectOf(path: string): GatewayDialect {
+  return path.startsWith("/v1/messages") ? anthropicDialect : openAIDialect;
+}
+
+function pathOf(request: FastifyRequest): string {
+  const url = request.url;
+  const query = url.indexOf("?");
+  return query === -1 ? url : url.slice(0, query);
+}
+
+function resolveRun(options: BuildGatewayAppOptions, clock: Clock): CanonicalRunner["run"] {
+  const { detour, config } = options;
+  if (detour.run) return detour.run.bind(detour) as CanonicalRunner["run"];
+  if (!detour.runWith || !detour.reportPostCommitFailure) {
+    throw new TypeError("buildGatewayApp needs a Detour with `run`, or with `runWith` and `reportPostCommitFailure`.");
+  }
+  const providers = options.providers ?? detour.providers;
+  if (!providers) throw new TypeError("buildGatewayApp needs `providers` when the Detour has none.");
+  const runner = createCanonicalRunner(
+    { runWith: detour.runWith.bind(detour), reportPostCommitFailure: detour.reportPostCommitFailure.bind(detour) },
+    providers,
+    { clock, ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds, streamStallSeconds: config.gateway.streamStallSeconds },
+  );
+  return runner.run;
+}
+
+function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): GatewayError {
+  if (error instanceof RoutingError) return badRequest(error.message, error.path);
+  if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE" || error.statusCode === 413) {
+    return {
+      status: 413,
+      kind: "request_too_large",
+      message: `The request body is larger than gateway.maxBodyMb (${config.gateway.maxBodyMb} MB); send less, or raise that limit.`,
+      code: "DETOUR_BODY_TOO_LARGE",
+    };
+  }
+  if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY") return badRequest("The request body is empty; send a JSON object.", "(body)");
+  if (error.code === "FST_ERR_CTP_INVALID_JSON_BODY" || (error.statusCode === 400 && error instanceof SyntaxError)) {
+    return badRequest(`The request body is not valid JSON: ${error.message}`, "(body)");
+  }
+  if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return { status: 415, kind: "invalid_request", message: "Send the request body as application/json.", code: "DETOUR_UNSUPPORTED_MEDIA_TYPE" };
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return { status: error.statusCode, kind: "invalid_request", message: error.message, code: error.code };
+  }
+  return {
+    status: 500,
+    kind: "internal",
+    message: `Detour failed internally: ${error.message}. See the gateway log for details.`,
+    code: "DETOUR_INTERNAL",
+  };
+}
+
+export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<FastifyInstance> {
+  const { detour, config } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const host = options.host ?? config.gateway.host;
+  const authSettings = config.gateway.auth;
+  const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf({ detour }) });
+  const context: GatewayContext = {
+    detour,
+    run: resolveRun(options, clock),
+    config,
+    clock,
+    metrics,
+    logger,
+    knownAgentIds: [...new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)])],
+  };
+
+  // fastify's own logger stays off: request logs would carry Authorization headers (R-OB-2).
+  const app = Fastify({ logger: false, bodyLimit: Math.floor(config.gateway.maxBodyMb * MEGABYTE) });
+
+  const unsubscribe = detour.on("*", (event) => metrics.observeEvent(event));
+  app.addHook("onClose", async () => unsubscribe());
+
+  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = pathOf(request);
+    const need = accessNeed(path);
+    if (need === "open") return;
+    const token = presentedToken(request.headers);
+    // Status and metrics show profile ids and usage: with client tokens set they need a client or admin token.
+    const decision =
+      need === "observer"
+        ? authorize("client", { tokens: [...(authSettings.tokens ?? []), ...(authSettings.adminTokens ?? [])] }, host, token)
+        : authorize(need, authSettings, host, token);
+    if (decision.allowed) return;
+    const kind = decision.status === 401 ? "authentication" : "not_found";
+    if (decision.status === 401) reply.header("www-authenticate", 'Bearer realm="detour"');
+    return sendGatewayError(reply, dialectOf(path), { status: decision.status, kind, message: decision.message, code: "DETOUR_UNAUTHORIZED" });
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const described = fastifyErrorToGatewayError(error, config);
+    if (described.kind === "internal") logger.log("error", "Gateway route failed", { path: pathOf(request), error: error.message });
+    return sendGatewayError(reply, dialectOf(pathOf(request)), described);
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendGatewayError(reply, dialectOf(pathOf(request)), {
+      status: 404,
+      kind: "not_found",
+      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages and GET /v1/models.`,
+      code: "DETOUR_NOT_FOUND",
+    }),
+  );
+
+  registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);
+  registerChatRoute(app, "/v1/messages", anthropicDialect, context);
+  registerInfoRoutes(app, context);
+  registerAdminRoutes(app, context);
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,54 @@
+/** Binds the Anthropic messages dialect (`dialects/anthropic`) to the gateway's dialect interface. */
+import {
+  createAnthropicStreamEncoder,
+  parseAnthropicMessagesRequest,
+  renderAnthropicError,
+  renderAnthropicMessage,
+  renderAnthropicValidationError,
+} from "../dialects/anthropic/index.js";
+import { describeStreamError } from "../dialects/shared/stream-error.js";
+import { inlineNotice, type GatewayDialect } from "../dialect.js";
+
+export const anthropicDialect: GatewayDialect = {
+  name: "anthropic",
+
+  parse(body) {
+    const parsed = parseAnthropicMessagesRequest(body);
+    if (!parsed.ok) return parsed;
+    return {
+      ok: true,
+      value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: true },
+    };
+  },
+
+  renderResponse(response, context) {
+    const body = renderAnthropicMessage(response);
+    return context.notice === undefined ? body : { ...body, detour_notice: inlineNotice(context.notice) };
+  },
+
+  createStreamEncoder(context) {
+    return createAnthropicStreamEncoder({
+      model: context.model,
+      describeError(error) {
+        const { message } = describeStreamError(error);
+        // After the commit the HTTP status is already 200; the event says what failed (R-ST-2).
+        return { message: `The upstream stream failed after it started: ${message}`, type: "api_error" };
+      },
+    });
+  },
+
+  noticeFrames(notice) {
+    // An event type clients do not know: SDKs skip it, so it never joins the assistant text.
+    const event = inlineNotice(notice);
+    return [`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`];
+  },
+
+  renderError(error) {
+    const body = renderAnthropicError({ message: error.message, status: error.status });
+    return error.attempts ? { ...body, error: { ...body.error, attempts: error.attempts } } : body;
+  },
+
+  renderValidationError(issues) {
+    return renderAnthropicValidationError(issues);
+  },
+};

@@ -1,0 +1,68 @@
+/** Binds the OpenAI chat-completions dialect (`dialects/openai`) to the gateway's dialect interface. */
+import {
+  createOpenAIStreamEncoder,
+  parseOpenAIChatRequest,
+  renderOpenAIChatCompletion,
+  renderOpenAIError,
+  renderOpenAIValidationError,
+} from "../dialects/openai/index.js";
+import { describeStreamError } from "../dialects/shared/stream-error.js";
+import { inlineNotice, type GatewayDialect } from "../dialect.js";
+
+export const openAIDialect: GatewayDialect = {
+  name: "openai",
+
+  parse(body) {
+    const parsed = parseOpenAIChatRequest(body);
+    if (!parsed.ok) return parsed;
+    return {
+      ok: true,
+      value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: parsed.includeUsage },
+    };
+  },
+
+  renderResponse(response, context) {
+    const body = renderOpenAIChatCompletion(response, { createdSeconds: context.createdSeconds });
+    return context.notice === undefined ? body : { ...body, detour_notice: inlineNotice(context.notice) };
+  },
+
+  createStreamEncoder(context) {
+    return createOpenAIStreamEncoder({
+      includeUsage: context.includeUsage,
+      model: context.model,
+      createdSeconds: context.createdSeconds,
+      describeError(error) {
+        const { message, code } = describeStreamError(error);
+        // After the commit the HTTP status is already 200; the chunk says what failed (R-ST-2).
+        return { message: `The upstream stream failed after it started: ${message}`, status: 502, code: code ?? "stream_interrupted" };
+      },
+    });
+  },
+
+  noticeFrames(notice, context) {
+    // A chunk with no choices (like the usage chunk): clients skip it, so it never joins the assistant text.
+    const chunk = {
+      id: "detour-notice",
+      object: "chat.completion.chunk",
+      created: context.createdSeconds,
+      model: context.model,
+      choices: [],
+      detour_notice: inlineNotice(notice),
+    };
+    return [`data: ${JSON.stringify(chunk)}\n\n`];
+  },
+
+  renderError(error) {
+    const body = renderOpenAIError({
+      message: error.message,
+      status: error.status,
+      code: error.code ?? null,
+      param: error.param ?? null,
+    });
+    return error.attempts ? { error: { ...body.error, attempts: error.attempts } } : body;
+  },
+
+  renderValidationError(issues) {
+    return renderOpenAIValidationError(issues);
+  },
+};

@@ -1,0 +1,21 @@
+/** What every gateway route shares: the engine, the config, the clock, metrics and the logger. */
+import type { DetourConfig } from "../config/index.js";
+import type { Detour } from "../engine/create-detour.js";
+import type { CanonicalRunner } from "../engine/run-canonical.js";
+import type { Clock } from "../ports/clock.js";
+import type { Logger } from "../ports/events.js";
+import type { GatewayMetrics } from "./metrics.js";
+
+/** The parts of a Detour the gateway uses. */
+export type GatewayDetour = Pick<Detour, "sessions" | "profiles" | "status" | "on">;
+
+export interface GatewayContext {
+  detour: GatewayDetour;
+  run: CanonicalRunner["run"];
+  config: DetourConfig;
+  clock: Clock;
+  metrics: GatewayMetrics;
+  logger: Logger;
+  /** `main` plus every agent of `agents.list`: a `model` naming one selects its chain (R-GW-3). */
+  knownAgentIds: readonly string[];
+}

@@ -1,0 +1,176 @@
+/**
+ * What the gateway answers when a run fails (SPEC R-GW-4, R-RA-2): a dialect-neutral description — HTTP
+ * status, error kind, message, `Retry-After`, the attempts — that each dialect renders in its own error shape.
+ */
+import { FailoverError, FallbackSummaryError, ModelSelectionError, type AttemptRecord } from "../core/errors.js";
+import type { FailoverReason } from "../core/reasons.js";
+
+/** Error kinds both dialects know (each maps them to its own `type`). */
+export type GatewayErrorKind =
+  | "invalid_request"
+  | "authentication"
+  | "permission"
+  | "not_found"
+  | "request_too_large"
+  | "rate_limit"
+  | "overloaded"
+  | "timeout"
+  | "upstream"
+  | "internal";
+
+export interface GatewayErrorAttempt {
+  provider: string;
+  model: string;
+  profileId?: string;
+  reason?: FailoverReason;
+  status?: number;
+  code?: string;
+  error: string;
+  skipped?: boolean;
+}
+
+export interface GatewayError {
+  status: number;
+  kind: GatewayErrorKind;
+  message: string;
+  /** A stable code (Detour's, or the upstream's when it stated one). */
+  code?: string;
+  /** The body field or header at fault, for 400s (R-GW-4 names the path). */
+  param?: string;
+  /** Whole seconds for the `Retry-After` header. */
+  retryAfterSeconds?: number;
+  attempts?: GatewayErrorAttempt[];
+}
+
+const KIND_BY_STATUS: Readonly<Record<number, GatewayErrorKind>> = {
+  400: "invalid_request",
+  401: "authentication",
+  402: "permission",
+  403: "permission",
+  404: "not_found",
+  408: "timeout",
+  413: "request_too_large",
+  422: "invalid_request",
+  429: "rate_limit",
+  503: "overloaded",
+  504: "timeout",
+  529: "overloaded",
+};
+
+/** The status a failure reason answers with when the upstream stated none (a network error, a skip). */
+const STATUS_BY_REASON: Readonly<Record<FailoverReason, number>> = {
+  rate_limit: 429,
+  overloaded: 503,
+  timeout: 504,
+  server_error: 502,
+  billing: 402,
+  auth: 502,
+  auth_permanent: 502,
+  format: 400,
+  model_not_found: 404,
+  session_expired: 502,
+  context_overflow: 400,
+  content_filter: 400,
+  empty_response: 502,
+  no_error_details: 502,
+  unclassified: 502,
+};
+
+export function kindOfStatus(status: number): GatewayErrorKind {
+  return KIND_BY_STATUS[status] ?? (status >= 500 ? "upstream" : "invalid_request");
+}
+
+function retryAfterSeconds(until: number | undefined, now: number): number | undefined {
+  if (until === undefined || !Number.isFinite(until)) return undefined;
+  return Math.max(1, Math.ceil((until - now) / 1000));
+}
+
+function isHttpErrorStatus(status: number | undefined): status is number {
+  return status !== undefined && Number.isInteger(status) && status >= 400 && status <= 599;
+}
+
+function toAttempt(record: AttemptRecord): GatewayErrorAttempt {
+  return {
+    provider: record.provider,
+    model: record.model,
+    ...(record.profileId !== undefined ? { profileId: record.profileId } : {}),
+    ...(record.reason !== undefined ? { reason: record.reason } : {}),
+    ...(record.status !== undefined ? { status: record.status } : {}),
+    ...(record.code !== undefined ? { code: record.code } : {}),
+    error: record.error,
+    ...(record.skipped ? { skipped: true } : {}),
+  };
+}
+
+/**
+ * R-GW-4 / R-RA-2: every candidate failed. 429 when every attempt was rate-limited, else 503; `Retry-After`
+ * from the soonest cooldown expiry.
+ */
+function exhaustion(error: FallbackSummaryError, now: number): GatewayError {
+  const attempts = error.attempts.map(toAttempt);
+  const allRateLimited = attempts.length > 0 && attempts.every((attempt) => attempt.reason === "rate_limit");
+  const status = allRateLimited ? 429 : 503;
+  const retryAfter = retryAfterSeconds(error.soonestCooldownExpiry, now);
+  return {
+    status,
+    kind: allRateLimited ? "rate_limit" : "overloaded",
+    message: error.message,
+    code: error.code,
+    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+    attempts,
+  };
+}
+
+/** One classified failure: the provider's own status and message when it stated one (strict selection). */
+function singleFailure(error: FailoverError, now: number): GatewayError {
+  const status = isHttpErrorStatus(error.status) ? error.status : STATUS_BY_REASON[error.reason];
+  const waitable = status === 429 || status === 503 || status === 529;
+  const retryAfter = waitable ? retryAfterSeconds(error.resetAt, now) : undefined;
+  const attempt: GatewayErrorAttempt | undefined =
+    error.provider !== undefined && error.model !== undefined
+      ? {
+          provider: error.provider,
+          model: error.model,
+          ...(error.profileId !== undefined ? { profileId: error.profileId } : {}),
+          reason: error.reason,
+          ...(error.status !== undefined ? { status: error.status } : {}),
+          ...(error.upstreamCode !== undefined ? { code: error.upstreamCode } : {}),
+          error: error.message,
+        }
+      : undefined;
+  return {
+    status,
+    kind: kindOfStatus(status),
+    message: error.message,
+    code: error.upstreamCode ?? error.reason,
+    ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
+    ...(attempt ? { attempts: [attempt] } : {}),
+  };
+}
+
+/** Describes a failed run. Unknown errors become a 500 whose message says where to look. */
+export function describeRunError(error: unknown, now: number): GatewayError {
+  if (error instanceof FallbackSummaryError) return exhaustion(error, now);
+  if (error instanceof FailoverError) return singleFailure(error, now);
+  if (error instanceof ModelSelectionError) {
+    return { status: 400, kind: "invalid_request", message: error.message, code: error.code, param: "model" };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    status: 500,
+    kind: "internal",
+    message: `Detour failed internally: ${message}. See the gateway log for details.`,
+    code: "DETOUR_INTERNAL",
+  };
+}
+
+/** A request the gateway rejects before any run: bad JSON, schema violations, routing headers. */
+export function badRequest(message: string, param?: string): GatewayError {
+  return { status: 400, kind: "invalid_request", message, code: "DETOUR_BAD_REQUEST", ...(param ? { param } : {}) };
+}
+
+export function isAbortError(error: unknown): boolean {
+  return (
+    (error instanceof Error || error instanceof DOMException) && error.name === "AbortError"
+  );
+}

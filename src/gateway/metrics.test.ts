@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import type { DetourEvent } from "../ports/events.js";
+import { GatewayMetrics, profileStateOf } from "./metrics.js";
+
+const NOW = 1_000_000;
+
+describe("GatewayMetrics", () => {
+  it("R-OB-3: gateway overhead excludes the run's upstream attempts", async () => {
+    const metrics = new GatewayMetrics();
+    const attempt = (runId: string, durationMs: number): DetourEvent => ({
+      type: "attempt_finished",
+      runId,
+      agentId: "main",
+      provider: "openai",
+      model: "m",
+      profileId: "openai:a",
+      outcome: "succeeded",
+      reason: null,
+      status: null,
+      durationMs,
+    });
+    metrics.observeEvent(attempt("run-1", 400));
+    metrics.observeEvent(attempt("run-1", 500));
+    metrics.observeGatewayOverhead("openai", 903, "run-1");
+    const text = await metrics.render();
+    expect(text).toMatch(/detour_gateway_overhead_seconds_sum\{endpoint="openai"\} 0\.003/);
+    expect(text).toMatch(/detour_upstream_latency_seconds_count\{provider="openai",model="m",outcome="succeeded"\} 2/);
+    expect(text).toMatch(/detour_attempts_total\{provider="openai",model="m",reason="none"\} 2/);
+  });
+
+  it("R-OB-3: profile gauges are read from the store at scrape time", async () => {
+    let samples = [{ provider: "openai", state: "cooldown" as const }];
+    const metrics = new GatewayMetrics({ profileStates: async () => samples });
+    expect(await metrics.render()).toMatch(/detour_profiles\{provider="openai",state="cooldown"\} 1/);
+    samples = [];
+    expect(await metrics.render()).not.toMatch(/detour_profiles\{/);
+  });
+
+  it("R-OB-3: two gateways in one process keep separate registries", async () => {
+    const first = new GatewayMetrics();
+    const second = new GatewayMetrics();
+    first.observePostCommitFailure("openai", "m");
+    expect(await first.render()).toMatch(/detour_stream_post_commit_failures_total\{provider="openai",model="m"\} 1/);
+    expect(await second.render()).not.toMatch(/detour_stream_post_commit_failures_total\{/);
+  });
+
+  it.each([
+    [undefined, "usable"],
+    [{ cooldownUntil: NOW + 1 }, "cooldown"],
+    [{ cooldownUntil: NOW - 1 }, "usable"],
+    [{ blockedUntil: NOW + 1 }, "cooldown"],
+    [{ disabledUntil: NOW + 1, cooldownUntil: NOW + 1 }, "disabled"],
+  ])("R-OB-3: profile state of %j is %s", (stats, state) => {
+    expect(profileStateOf(stats, NOW)).toBe(state);
+  });
+});

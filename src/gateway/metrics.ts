@@ -1,0 +1,217 @@
+/**
+ * Prometheus metrics of one gateway (SPEC R-OB-3), on a registry of its own so two gateways in one process
+ * (tests, the demo) never share counters. The one place that turns runner events and the gateway's own
+ * timings into metrics; label values are provider, model, agent and reason names — never credentials
+ * (R-OB-2).
+ */
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { DetourEvent } from "../ports/events.js";
+
+export type ProfileState = "usable" | "cooldown" | "disabled";
+
+export interface ProfileStateSample {
+  provider: string;
+  state: ProfileState;
+}
+
+export interface GatewayMetricsOptions {
+  /** Read at every scrape, so the gauges show the store's current view (several replicas share it). */
+  profileStates?: () => Promise<readonly ProfileStateSample[]>;
+}
+
+const LATENCY_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+const OVERHEAD_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
+/** Upstream time is kept per run until the gateway asks for its overhead; bounded for runs it never asks about. */
+const MAX_TRACKED_RUNS = 1024;
+
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly #requests: Counter<"agent" | "outcome">;
+  readonly #attempts: Counter<"provider" | "model" | "reason">;
+  readonly #fallbacks: Counter<"agent" | "from_model" | "to_model" | "reason">;
+  readonly #rotations: Counter<"provider" | "reason">;
+  readonly #notices: Counter<"kind">;
+  readonly #postCommitFailures: Counter<"provider" | "model">;
+  readonly #malformedChunks: Counter<"provider" | "model">;
+  readonly #upstreamLatency: Histogram<"provider" | "model" | "outcome">;
+  readonly #gatewayOverhead: Histogram<"endpoint">;
+  readonly #timeToFirstToken: Histogram<"provider" | "model">;
+  readonly #upstreamMsByRun = new Map<string, number>();
+
+  constructor(options: GatewayMetricsOptions = {}) {
+    const registers = [this.registry];
+    this.#requests = new Counter({
+      name: "detour_requests_total",
+      help: "Runs finished, by agent and outcome (succeeded, failed, aborted).",
+      labelNames: ["agent", "outcome"],
+      registers,
+    });
+    this.#attempts = new Counter({
+      name: "detour_attempts_total",
+      help: "Upstream attempts, by provider, model and failure reason (`none` for a success).",
+      labelNames: ["provider", "model", "reason"],
+      registers,
+    });
+    this.#fallbacks = new Counter({
+      name: "detour_fallbacks_total",
+      help: "Moves from a failed or skipped candidate to the next model of the chain.",
+      labelNames: ["agent", "from_model", "to_model", "reason"],
+      registers,
+    });
+    this.#rotations = new Counter({
+      name: "detour_profile_rotations_total",
+      help: "Rotations from one auth profile to the next within a provider.",
+      labelNames: ["provider", "reason"],
+      registers,
+    });
+    this.#notices = new Counter({
+      name: "detour_notices_total",
+      help: "Fallback and fallback-cleared notices emitted.",
+      labelNames: ["kind"],
+      registers,
+    });
+    this.#postCommitFailures = new Counter({
+      name: "detour_stream_post_commit_failures_total",
+      help: "Streams that failed after their first content reached the client (ended with an explicit error).",
+      labelNames: ["provider", "model"],
+      registers,
+    });
+    this.#malformedChunks = new Counter({
+      name: "detour_stream_malformed_chunks_total",
+      help: "Upstream stream chunks skipped because they could not be parsed.",
+      labelNames: ["provider", "model"],
+      registers,
+    });
+    this.#upstreamLatency = new Histogram({
+      name: "detour_upstream_latency_seconds",
+      help: "Duration of one upstream attempt (for streams: until the first content).",
+      labelNames: ["provider", "model", "outcome"],
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers,
+    });
+    this.#gatewayOverhead = new Histogram({
+      name: "detour_gateway_overhead_seconds",
+      help: "Time a request spent in the gateway and engine, excluding upstream attempts.",
+      labelNames: ["endpoint"],
+      buckets: OVERHEAD_BUCKETS_SECONDS,
+      registers,
+    });
+    this.#timeToFirstToken = new Histogram({
+      name: "detour_time_to_first_token_seconds",
+      help: "Time from opening an upstream stream to its first content.",
+      labelNames: ["provider", "model"],
+      buckets: LATENCY_BUCKETS_SECONDS,
+      registers,
+    });
+    const profileStates = options.profileStates;
+    new Gauge({
+      name: "detour_profiles",
+      help: "Auth profiles by provider and state (usable, cooldown, disabled).",
+      labelNames: ["provider", "state"],
+      registers,
+      async collect() {
+        this.reset();
+        if (!profileStates) return;
+        const counts = new Map<string, { provider: string; state: ProfileState; count: number }>();
+        for (const sample of await profileStates()) {
+          const key = `${sample.provider}\u0000${sample.state}`;
+          const entry = counts.get(key) ?? { provider: sample.provider, state: sample.state, count: 0 };
+          entry.count += 1;
+          counts.set(key, entry);
+        }
+        for (const entry of counts.values()) this.set({ provider: entry.provider, state: entry.state }, entry.count);
+      },
+    });
+  }
+
+  /** Feeds one runner event; events the metrics do not count are ignored. */
+  observeEvent(event: DetourEvent): void {
+    switch (event.type) {
+      case "run_finished":
+        this.#requests.inc({ agent: event.agentId, outcome: event.outcome });
+        return;
+      case "attempt_finished": {
+        this.#attempts.inc({
+          provider: event.provider,
+          model: event.model,
+          reason: event.outcome === "succeeded" ? "none" : (event.reason ?? event.outcome),
+        });
+        this.#upstreamLatency.observe(
+          { provider: event.provider, model: event.model, outcome: event.outcome },
+          event.durationMs / 1000,
+        );
+        this.#addUpstreamTime(event.runId, event.durationMs);
+        return;
+      }
+      case "model_fallback_decision":
+        if (event.fallbackStepFinalOutcome === "next_fallback" && event.nextCandidate !== null) {
+          this.#fallbacks.inc({
+            agent: event.agentId,
+            from_model: event.candidateModel,
+            to_model: event.nextCandidate,
+            reason: event.reason ?? "unknown",
+          });
+        }
+        return;
+      case "profile_rotated":
+        this.#rotations.inc({ provider: event.provider, reason: event.reason });
+        return;
+      case "notice":
+        this.#notices.inc({ kind: event.kind });
+        return;
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Records the gateway's own share of a request: `totalMs` from arrival until the answer (or the stream's
+   * commit) was ready, minus the upstream attempts of `runId`.
+   */
+  observeGatewayOverhead(endpoint: string, totalMs: number, runId?: string): void {
+    const upstreamMs = runId === undefined ? 0 : (this.#upstreamMsByRun.get(runId) ?? 0);
+    if (runId !== undefined) this.#upstreamMsByRun.delete(runId);
+    this.#gatewayOverhead.observe({ endpoint }, Math.max(0, totalMs - upstreamMs) / 1000);
+  }
+
+  observeTimeToFirstToken(provider: string, model: string, milliseconds: number): void {
+    this.#timeToFirstToken.observe({ provider, model }, milliseconds / 1000);
+  }
+
+  observePostCommitFailure(provider: string, model: string): void {
+    this.#postCommitFailures.inc({ provider, model });
+  }
+
+  observeMalformedChunks(provider: string, model: string, count: number): void {
+    if (count > 0) this.#malformedChunks.inc({ provider, model }, count);
+  }
+
+  /** Prometheus text exposition. */
+  render(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  #addUpstreamTime(runId: string, durationMs: number): void {
+    const previous = this.#upstreamMsByRun.get(runId);
+    if (previous === undefined && this.#upstreamMsByRun.size >= MAX_TRACKED_RUNS) {
+      const oldest = this.#upstreamMsByRun.keys().next().value;
+      if (oldest !== undefined) this.#upstreamMsByRun.delete(oldest);
+    }
+    this.#upstreamMsByRun.set(runId, (previous ?? 0) + durationMs);
+  }
+}
+
+/** The state a profile is in for the gauges: a disable outranks a cooldown or provider-stated block. */
+export function profileStateOf(
+  stats: { cooldownUntil?: number; disabledUntil?: number; blockedUntil?: number } | undefined,
+  now: number,
+): ProfileState {
+  if (stats?.disabledUntil !== undefined && stats.disabledUntil > now) return "disabled";
+  if (stats?.cooldownUntil !== undefined && stats.cooldownUntil > now) return "cooldown";
+  if (stats?.blockedUntil !== undefined && stats.blockedUntil > now) return "cooldown";
+  return "usable";
+}

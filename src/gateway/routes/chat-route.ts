@@ -1,0 +1,240 @@
+/**
+ * `POST /v1/chat/completions` and `POST /v1/messages` (SPEC R-GW-1…R-GW-4, R-ST-1…R-ST-3, R-NT-2): parse the
+ * dialect, resolve routing, answer slash commands in-band, run the canonical request and render the answer,
+ * the stream, the notice or the error in the request's dialect. Nothing reaches a provider before the body
+ * and the routing headers are valid.
+ */
+import { randomUUID } from "node:crypto";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { agentSettings } from "../../config/index.js";
+import { encodeNoticeHeader } from "../../core/notices.js";
+import { DetourError } from "../../core/errors.js";
+import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { RunOutcome } from "../../runner/attempt.js";
+import type { CanonicalStreamResult } from "../../engine/run-canonical.js";
+import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
+import type { GatewayContext } from "../gateway-context.js";
+import { badRequest, describeRunError, type GatewayError } from "../http-errors.js";
+import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js";
+import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
+import { SseWriter } from "../sse-writer.js";
+
+/** `x-detour-model` of answers the gateway gives itself (slash commands). */
+export const GATEWAY_MODEL = "detour";
+
+export function sendGatewayError(reply: FastifyReply, dialect: GatewayDialect, error: GatewayError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
+  return reply.code(error.status).type("application/json; charset=utf-8").send(dialect.renderError(error));
+}
+
+function outcomeHeaders(outcome: RunOutcome<unknown>): Record<string, string> {
+  return {
+    "x-detour-model": `${outcome.provider}/${outcome.model}`,
+    // Every candidate that failed or was skipped, plus the one that answered.
+    "x-detour-attempts": String(outcome.attempts.length + 1),
+    ...(outcome.notice ? { "x-detour-notice": encodeNoticeHeader(outcome.notice) } : {}),
+  };
+}
+
+function slashAnswer(text: string): CanonicalResponse {
+  return {
+    id: `detour-${randomUUID()}`,
+    model: GATEWAY_MODEL,
+    content: [{ type: "text", text }],
+    finishReason: "stop",
+    usage: { inputTokens: 0, outputTokens: 0 },
+  };
+}
+
+function answerAsEvents(response: CanonicalResponse): CanonicalStreamEvent[] {
+  const events: CanonicalStreamEvent[] = [{ type: "message-start", id: response.id, model: response.model }];
+  for (const part of response.content) {
+    if (part.type === "text") events.push({ type: "text-delta", text: part.text });
+  }
+  events.push({ type: "finish", reason: response.finishReason, usage: response.usage });
+  return events;
+}
+
+class ChatExchange {
+  readonly #abort = new AbortController();
+  readonly #receivedAt: number;
+  readonly #createdSeconds: number;
+  readonly #onClose = () => {
+    // 'close' also fires after a normal end; only an unfinished response means the client went away.
+    if (!this.reply.raw.writableFinished) {
+      this.#abort.abort(new DOMException("The client closed the connection.", "AbortError"));
+    }
+  };
+
+  constructor(
+    readonly context: GatewayContext,
+    readonly dialect: GatewayDialect,
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {
+    this.#receivedAt = context.clock.now();
+    this.#createdSeconds = Math.floor(this.#receivedAt / 1000);
+    // The response socket, not the request: the request stream ends as soon as the body was read.
+    reply.raw.on("close", this.#onClose);
+  }
+
+  async handle(): Promise<FastifyReply | void> {
+    try {
+      const parsed = this.dialect.parse(this.request.body);
+      if (!parsed.ok) {
+        return this.reply.code(400).type("application/json; charset=utf-8").send(this.dialect.renderValidationError(parsed.issues));
+      }
+      let routing: RoutingOptions;
+      try {
+        routing = resolveRouting(this.request.headers, parsed.value.model, this.context.knownAgentIds);
+      } catch (error) {
+        if (error instanceof RoutingError) return sendGatewayError(this.reply, this.dialect, badRequest(error.message, error.path));
+        throw error;
+      }
+      const command = parseSlashCommand(parsed.value.request);
+      if (command) return await this.#answerCommand(command, routing, parsed.value);
+      return await this.#run(routing, parsed.value);
+    } finally {
+      this.reply.raw.off("close", this.#onClose);
+    }
+  }
+
+  get #clientGone(): boolean {
+    return this.#abort.signal.aborted;
+  }
+
+  #streamContext(model: string, parsed: ParsedChatRequest): StreamContext {
+    return { model, createdSeconds: this.#createdSeconds, includeUsage: parsed.includeUsage };
+  }
+
+  async #answerCommand(command: SlashCommand, routing: RoutingOptions, parsed: ParsedChatRequest) {
+    const { config, detour, clock } = this.context;
+    const agent = agentSettings(config, routing.agentId);
+    let text: string;
+    try {
+      text = await answerSlashCommand(command, {
+        agentId: routing.agentId,
+        ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
+        sessions: detour.sessions,
+        profiles: detour.profiles,
+        configuredPrimary: agent.model?.primary ?? config.agents.defaults.model.primary,
+        configuredFallbacks: agent.model ? (agent.model.fallbacks ?? []) : config.agents.defaults.model.fallbacks,
+        now: clock.now(),
+      });
+    } catch (error) {
+      // A bad `/model` argument is the user's typo: answer it in the chat, where it was made.
+      if (!(error instanceof DetourError)) throw error;
+      text = error.message;
+    }
+    const response = slashAnswer(text);
+    const headers = { "x-detour-model": GATEWAY_MODEL, "x-detour-attempts": "0" };
+    if (!parsed.stream) {
+      return this.reply
+        .code(200)
+        .headers(headers)
+        .send(this.dialect.renderResponse(response, { createdSeconds: this.#createdSeconds }));
+    }
+    this.reply.hijack();
+    const writer = new SseWriter(this.reply.raw);
+    writer.start(headers);
+    const encoder = this.dialect.createStreamEncoder(this.#streamContext(GATEWAY_MODEL, parsed));
+    for (const event of answerAsEvents(response)) await writer.write(encoder.encode(event));
+    writer.end();
+  }
+
+  async #run(routing: RoutingOptions, parsed: ParsedChatRequest) {
+    const options = {
+      agentId: routing.agentId,
+      ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
+      ...(routing.model !== undefined ? { model: routing.model } : {}),
+      ...(routing.fallbacks !== undefined ? { fallbacks: routing.fallbacks } : {}),
+      ...(routing.source !== undefined ? { source: routing.source } : {}),
+      signal: this.#abort.signal,
+      request: parsed.request,
+    };
+    // Only the run itself is guarded here: once an answer exists, rendering it handles its own failures.
+    let outcome: RunOutcome<CanonicalResponse> | RunOutcome<CanonicalStreamResult>;
+    try {
+      outcome = parsed.stream
+        ? await this.context.run({ ...options, stream: true })
+        : await this.context.run({ ...options, stream: false });
+    } catch (error) {
+      if (this.#clientGone) return this.#dropClient();
+      const described = describeRunError(error, this.context.clock.now());
+      if (described.kind === "internal") {
+        this.context.logger.log("error", "Gateway request failed internally", { error: described.message });
+      }
+      return sendGatewayError(this.reply, this.dialect, described);
+    }
+    return parsed.stream
+      ? this.#stream(outcome as RunOutcome<CanonicalStreamResult>, parsed)
+      : this.#respond(outcome as RunOutcome<CanonicalResponse>);
+  }
+
+  #notice(outcome: RunOutcome<unknown>): string | undefined {
+    return this.context.config.gateway.notices === "inline" ? outcome.notice : undefined;
+  }
+
+  #respond(outcome: RunOutcome<CanonicalResponse>) {
+    const model = `${outcome.provider}/${outcome.model}`;
+    // R-ST-3: the answer names the model that actually answered, not the one requested.
+    const response: CanonicalResponse = { ...outcome.result, model };
+    const notice = this.#notice(outcome);
+    const body = this.dialect.renderResponse(response, {
+      createdSeconds: this.#createdSeconds,
+      ...(notice !== undefined ? { notice } : {}),
+    });
+    this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
+    return this.reply.code(200).headers(outcomeHeaders(outcome)).send(body);
+  }
+
+  async #stream(outcome: RunOutcome<CanonicalStreamResult>, parsed: ParsedChatRequest) {
+    const { metrics, clock } = this.context;
+    const model = `${outcome.provider}/${outcome.model}`;
+    const answer = outcome.result;
+    metrics.observeTimeToFirstToken(outcome.provider, outcome.model, answer.timeToFirstTokenMs);
+    metrics.observeGatewayOverhead(this.dialect.name, clock.now() - this.#receivedAt, outcome.runId);
+    if (this.#clientGone) {
+      answer.abort(this.#abort.signal.reason);
+      return this.#dropClient();
+    }
+
+    this.reply.hijack();
+    const writer = new SseWriter(this.reply.raw);
+    writer.start(outcomeHeaders(outcome));
+    const context = this.#streamContext(model, parsed);
+    const encoder = this.dialect.createStreamEncoder(context);
+    const notice = this.#notice(outcome);
+    if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
+    try {
+      for await (const event of answer.events) {
+        const shown: CanonicalStreamEvent = event.type === "message-start" ? { ...event, model } : event;
+        await writer.write(encoder.encode(shown));
+        // Leaving the loop returns the iterator, which stops the upstream call.
+        if (encoder.finished || !writer.open) break;
+      }
+    } catch (error) {
+      if (!this.#clientGone) {
+        // R-ST-2: after the commit a failure ends the stream with an explicit error, never a clean finish.
+        metrics.observePostCommitFailure(outcome.provider, outcome.model);
+        await writer.write(encoder.encode({ type: "error", error }));
+      }
+    } finally {
+      metrics.observeMalformedChunks(outcome.provider, outcome.model, answer.malformedChunks());
+      if (!encoder.finished && writer.open && !this.#clientGone) {
+        // The stream ended without a terminal frame: say so instead of letting it look complete.
+        await writer.write(encoder.encode({ type: "error", error: new Error("The upstream stream ended unexpectedly.") }));
+      }
+      writer.end();
+    }
+  }
+
+  #dropClient() {
+    if (!this.reply.sent) this.reply.hijack();
+    this.reply.raw.destroy();
+  }
+}
+
+export function registerChatRoute(app: FastifyInstance, path: string, dialect: GatewayDialect, context: GatewayContext): void {
+  app.post(path, (request, reply) => new ChatExchange(context, dialect, request, reply).handle());
+}

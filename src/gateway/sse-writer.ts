@@ -1,0 +1,52 @@
+/**
+ * Writes SSE frames to a hijacked response, respecting backpressure: a slow client pauses the upstream pull
+ * instead of buffering the whole answer in memory. Writing to a client that went away is a no-op.
+ */
+import type { ServerResponse } from "node:http";
+
+export class SseWriter {
+  readonly #raw: ServerResponse;
+
+  constructor(raw: ServerResponse) {
+    this.#raw = raw;
+  }
+
+  get open(): boolean {
+    return !this.#raw.destroyed && !this.#raw.writableEnded;
+  }
+
+  start(headers: Readonly<Record<string, string>>): void {
+    this.#raw.writeHead(200, {
+      "content-type": "text/event-stream; charset=utf-8",
+      "cache-control": "no-cache",
+      connection: "keep-alive",
+      // Proxies such as nginx would otherwise buffer the stream and defeat the commit point.
+      "x-accel-buffering": "no",
+      ...headers,
+    });
+    this.#raw.flushHeaders();
+  }
+
+  async write(frames: readonly string[]): Promise<void> {
+    for (const frame of frames) {
+      if (!this.open) return;
+      if (!this.#raw.write(frame)) await this.#drained();
+    }
+  }
+
+  end(): void {
+    if (this.open) this.#raw.end();
+  }
+
+  #drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.#raw.off("drain", done);
+        this.#raw.off("close", done);
+        resolve();
+      };
+      this.#raw.on("drain", done);
+      this.#raw.on("close", done);
+    });
+  }
+}

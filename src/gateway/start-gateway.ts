@@ -1,0 +1,131 @@
+/**
+ * Programmatic start of the gateway (issue 5 item 8): `startGateway({ config?, configPath?, host?, port? })`
+ * resolves to `{ url, close() }`. Port 0 picks a free port. Without a Detour it builds one on the configured
+ * state backend with providers from the config. Binding a non-loopback host without client tokens is
+ * refused before anything listens (R-GW-5).
+ */
+import type { FastifyInstance } from "fastify";
+import { loadConfig, parseConfig, type DetourConfig, type DetourConfigInput } from "../config/index.js";
+import { createDetour, type Detour } from "../engine/create-detour.js";
+import { providersFromConfig } from "../engine/providers-from-config.js";
+import type { ProviderLookup } from "../engine/run-canonical.js";
+import type { Clock } from "../ports/clock.js";
+import { silentLogger, type Logger } from "../ports/events.js";
+import type { StateStore } from "../ports/state-store.js";
+import { buildGatewayApp, type BuildGatewayAppOptions } from "./app.js";
+import { assertSafeBinding } from "./auth.js";
+
+export interface StartGatewayOptions {
+  /** A config object (validated here); else `configPath` or the usual lookup (R-CF-1). */
+  config?: DetourConfigInput | DetourConfig;
+  configPath?: string;
+  /** Override `gateway.host` / `gateway.port`. */
+  host?: string;
+  port?: number;
+  /** An engine to serve; the caller keeps ownership (it is not closed by `close()`). */
+  detour?: BuildGatewayAppOptions["detour"] & Partial<Pick<Detour, "config">>;
+  /** A state store for the engine Detour builds (ignored when `detour` is given). */
+  store?: StateStore | ((agentId: string) => StateStore | Promise<StateStore>);
+  /** Providers to use instead of the ones the config describes. */
+  providers?: ProviderLookup;
+  clock?: Clock;
+  logger?: Logger;
+  env?: Readonly<Record<string, string | undefined>>;
+}
+
+export interface RunningGateway {
+  /** `http://<host>:<port>` — append `/v1` for OpenAI/Anthropic SDK base URLs. */
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly app: FastifyInstance;
+  readonly detour: BuildGatewayAppOptions["detour"];
+  /** Stops listening, lets in-flight requests finish, and closes the engine if this call created it. */
+  close(): Promise<void>;
+}
+
+async function resolveConfig(options: StartGatewayOptions, logger: Logger): Promise<DetourConfig> {
+  if (options.detour?.config) return options.detour.config;
+  const { config, warnings } =
+    options.config !== undefined
+      ? parseConfig(options.config, "the config passed to startGateway")
+      : await loadConfig({ ...(options.configPath !== undefined ? { configPath: options.configPath } : {}), env: (options.env ?? process.env) as NodeJS.ProcessEnv });
+  for (const warning of warnings) logger.log("warn", warning);
+  return config;
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+export async function startGateway(options: StartGatewayOptions = {}): Promise<RunningGateway> {
+  const logger = options.logger ?? silentLogger;
+  const config = await resolveConfig(options, logger);
+  const host = options.host ?? config.gateway.host;
+  const port = options.port ?? config.gateway.port;
+  assertSafeBinding(host, config.gateway.auth);
+
+  const ownsDetour = options.detour === undefined;
+  const configProviders = options.providers ?? (ownsDetour ? undefined : providersFromConfigLookup(config, options.detour));
+  const detour =
+    options.detour ??
+    (await createDetour({
+      config,
+      ...(options.store ? { store: options.store } : {}),
+      ...(options.clock ? { clock: options.clock } : {}),
+      logger,
+      ...(options.env ? { env: options.env } : {}),
+      providers: providersFromOption(options.providers) ?? providersFromConfig(config),
+      // R-CF-5: a gateway with nothing configured still serves OPENAI_API_KEY & co.
+      discoverEnvCredentials: true,
+    }));
+
+  try {
+    const app = await buildGatewayApp({
+      detour,
+      config,
+      host,
+      logger,
+      ...(options.clock ? { clock: options.clock } : {}),
+      ...(configProviders ? { providers: configProviders } : {}),
+    });
+    await app.listen({ host, port });
+    const address = app.server.address();
+    const boundPort = typeof address === "object" && address !== null ? address.port : port;
+    const url = `http://${urlHost(host)}:${boundPort}`;
+    logger.log("info", `Detour gateway listening on ${url}`);
+    let closed = false;
+    return {
+      url,
+      host,
+      port: boundPort,
+      app,
+      detour,
+      async close() {
+        if (closed) return;
+        closed = true;
+        await app.close();
+        if (ownsDetour && "close" in detour && typeof detour.close === "function") await detour.close();
+      },
+    };
+  } catch (error) {
+    if (ownsDetour && "close" in detour && typeof detour.close === "function") await detour.close();
+    throw error;
+  }
+}
+
+/** A given Detour's own providers win; the config's providers fill in the ids it lacks. */
+function providersFromConfigLookup(
+  config: DetourConfig,
+  detour: StartGatewayOptions["detour"],
+): ProviderLookup | undefined {
+  if (!detour || detour.run) return undefined;
+  const own = detour.providers;
+  const fromConfig = new Map(providersFromConfig(config).map((provider) => [provider.id, provider]));
+  return (id) => own?.get(id) ?? fromConfig.get(id);
+}
+
+function providersFromOption(lookup: ProviderLookup | undefined) {
+  if (lookup === undefined || typeof lookup === "function") return undefined;
+  return [...lookup.values()];
+}

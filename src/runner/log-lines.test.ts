@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { describeEvent } from "./log-lines.js";
+
+const base = { runId: "r1", agentId: "main", provider: "openai-codex", model: "gpt-5.2" };
+
+describe("runner log lines", () => {
+  it("R-RN-4: the retry, exhausted and cooldown lines read exactly as specified", () => {
+    expect(
+      describeEvent({ type: "timeout_retry_scheduled", ...base, profileId: "openai-codex:default", retry: 1, maxRetries: 1, delayMs: 847 })
+        .message,
+    ).toBe("Profile openai-codex:default timed out. Retry 1/1 in 847ms…");
+    expect(
+      describeEvent({ type: "timeout_retries_exhausted", ...base, profileId: "openai-codex:default", maxRetries: 1 }).message,
+    ).toBe("Profile openai-codex:default timed out (1 retries exhausted). Trying next account...");
+    expect(
+      describeEvent({
+        type: "profile_failure_recorded",
+        agentId: "main",
+        runId: "r1",
+        provider: "openai-codex",
+        model: "gpt-5.2",
+        profileId: "openai-codex:default",
+        reason: "timeout",
+        cooldownMs: 10_000,
+        stats: {},
+      }).message,
+    ).toBe("Cooldown applied: 10000ms for timeout reason");
+  });
+
+  it("R-RN-5: the all-unusable line reads exactly as specified", () => {
+    const line = describeEvent({ type: "no_available_profile", ...base, reason: "rate_limit", until: null });
+    expect(line).toMatchObject({ level: "warn", message: "No available auth profile for openai-codex (all in cooldown or unavailable)." });
+  });
+
+  it("R-OB-1: the decision event is logged as a structured event with its fields", () => {
+    const line = describeEvent({
+      type: "model_fallback_decision",
+      decision: "candidate_failed",
+      runId: "r1",
+      agentId: "main",
+      sessionId: null,
+      requestedModel: "a/b",
+      candidateModel: "a/b",
+      attemptIndex: 1,
+      attemptTotal: 1,
+      profileId: null,
+      reason: "timeout",
+      status: null,
+      code: "ETIMEDOUT",
+      errorPreview: "x",
+      nextCandidate: null,
+      isPrimary: true,
+      fallbackStepFromModel: "a/b",
+      fallbackStepToModel: null,
+      fallbackStepFromFailureReason: "timeout",
+      fallbackStepFromFailureDetail: "x",
+      fallbackStepChainPosition: 1,
+      fallbackStepFinalOutcome: "chain_exhausted",
+    });
+    expect(line.message).toBe("model_fallback_decision");
+    expect(line.fields).toMatchObject({ event: "model_fallback_decision", code: "ETIMEDOUT", fallbackStepFinalOutcome: "chain_exhausted" });
+  });
+});

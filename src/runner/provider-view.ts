@@ -1,0 +1,75 @@
+/**
+ * One provider's profiles as the runner sees them at one moment: ordered (R-PO-1…R-PO-4) with their
+ * stats. Expired windows found while ordering are cleared in the store too (R-PO-4), atomically per profile.
+ */
+import { orderProfiles } from "../core/order-profiles.js";
+import type { Credential, ModelRef, UsageStats } from "../core/types.js";
+import type { RunnerDeps } from "./runner-deps.js";
+
+export interface ProviderView {
+  provider: string;
+  model: string;
+  ordered: string[];
+  usable: string[];
+  unusable: string[];
+  dropped: { id: string; why: string }[];
+  stats: Record<string, UsageStats | undefined>;
+  credentials: ReadonlyMap<string, Credential>;
+  /** Provider of every known profile (for session pins, R-PO-5). */
+  profileProviders: Record<string, string>;
+  /** No profile names this provider at all: it runs once without a credential (R-RN-1). */
+  keyless: boolean;
+}
+
+export async function loadProviderView(
+  deps: Pick<RunnerDeps, "store" | "profiles">,
+  ref: ModelRef,
+  now: number,
+): Promise<ProviderView> {
+  const source = await deps.profiles.forProvider(ref.provider);
+  const profileProviders: Record<string, string> = {};
+  const credentials = new Map<string, Credential>();
+  for (const profile of source.profiles) {
+    const provider = profile.credential?.provider ?? source.configuredProfiles?.[profile.id]?.provider;
+    if (provider) profileProviders[profile.id] = provider;
+    if (profile.credential) credentials.set(profile.id, profile.credential);
+  }
+  for (const [id, config] of Object.entries(source.configuredProfiles ?? {})) {
+    profileProviders[id] ??= config.provider;
+  }
+
+  const ids = new Set<string>([
+    ...source.profiles.map((profile) => profile.id),
+    ...(source.storedOrder ?? []),
+    ...(source.configuredOrder ?? []),
+  ]);
+  const stats: Record<string, UsageStats | undefined> = {};
+  await Promise.all([...ids].map(async (id) => void (stats[id] = await deps.store.getUsageStats(id))));
+
+  const order = orderProfiles({
+    provider: ref.provider,
+    model: ref.model,
+    now,
+    storedOrder: source.storedOrder,
+    configuredOrder: source.configuredOrder,
+    configuredProfiles: source.configuredProfiles,
+    profiles: source.profiles,
+    usageStats: stats,
+  });
+  await Promise.all(
+    Object.keys(order.clearedStats).map(async (id) => void (stats[id] = await deps.store.clearExpired(id, now))),
+  );
+
+  return {
+    provider: ref.provider,
+    model: ref.model,
+    ordered: order.ordered,
+    usable: order.usable,
+    unusable: order.unusable,
+    dropped: order.dropped,
+    stats,
+    credentials,
+    profileProviders,
+    keyless: order.ordered.length === 0 && order.dropped.length === 0,
+  };
+}

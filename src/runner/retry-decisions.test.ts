@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { REASON_POLICY } from "../core/reasons.js";
+import type { CooldownSettings } from "../core/types.js";
+import { SeededRandom } from "../testing/seeded-random.js";
+import { decideRotation, decideSameProfileRetry, jitteredDelayMs } from "./retry-decisions.js";
+
+const FAILOVER = { retrySameProfileOnTimeout: 1, retryBackoffMs: [300, 1200] as const, shortWaitSeconds: 3, waitForCooldownMaxSeconds: 10 };
+const COOLDOWNS: CooldownSettings = {
+  billingBackoffHours: 5,
+  billingBackoffHoursByProvider: {},
+  billingMaxHours: 24,
+  authPermanentBackoffMinutes: 10,
+  authPermanentMaxMinutes: 60,
+  failureWindowHours: 24,
+  overloadedProfileRotations: 1,
+  overloadedBackoffMs: 250,
+  rateLimitedProfileRotations: 1,
+  ladderSeconds: [30, 60, 300],
+  timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
+};
+
+function retry(reason: keyof typeof REASON_POLICY, extra: Partial<Parameters<typeof decideSameProfileRetry>[0]> = {}) {
+  return decideSameProfileRetry({
+    policy: REASON_POLICY[reason],
+    classification: { reason, preview: "" },
+    now: 0,
+    timeoutRetriesUsed: 0,
+    modelFailover: FAILOVER,
+    random: new SeededRandom(3),
+    laterProfiles: 0,
+    alreadyShortWaited: false,
+    ...extra,
+  });
+}
+
+describe("retry decisions", () => {
+  it("R-RN-4: a timeout retries until the gate is used up; 0 disables it; rate limits never take it", () => {
+    expect(retry("timeout")).toMatchObject({ kind: "timeout_retry", retry: 1, maxRetries: 1 });
+    expect(retry("timeout", { timeoutRetriesUsed: 1 })).toEqual({ kind: "none", timeoutRetriesExhausted: 1 });
+    expect(retry("timeout", { modelFailover: { ...FAILOVER, retrySameProfileOnTimeout: 0 } })).toEqual({ kind: "none" });
+    expect(retry("rate_limit")).toEqual({ kind: "none" });
+  });
+
+  it("R-RN-4: the jitter is uniform over retryBackoffMs", () => {
+    const random = { next: () => 0.5 };
+    expect(jitteredDelayMs([300, 1200], random)).toBe(750);
+    expect(jitteredDelayMs([300, 1200], { next: () => 0 })).toBe(300);
+    expect(jitteredDelayMs([300, 1200], { next: () => 0.999999 })).toBe(1200);
+  });
+
+  it("R-RN-6: a short stated wait on the last profile, once; not with other profiles left, not too long", () => {
+    const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 2_000 };
+    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: 2_000 });
+    expect(retry("rate_limit", { classification: { ...stated, resetAt: 1_500 } })).toEqual({ kind: "short_wait", waitMs: 1_500 });
+    expect(retry("rate_limit", { classification: stated, laterProfiles: 1 })).toEqual({ kind: "none" });
+    expect(retry("rate_limit", { classification: stated, alreadyShortWaited: true })).toEqual({ kind: "none" });
+    expect(retry("rate_limit", { classification: { ...stated, retryAfterMs: 3_001 } })).toEqual({ kind: "none" });
+    expect(retry("auth", { classification: { ...stated, reason: "auth" } })).toEqual({ kind: "none" });
+    expect(
+      retry("overloaded", { classification: { ...stated, reason: "overloaded" }, modelFailover: { ...FAILOVER, shortWaitSeconds: 0 } }),
+    ).toEqual({ kind: "none" });
+  });
+
+  it("R-RN-3: rotation caps only with a fallback; the overloaded pause precedes rotation and escalation", () => {
+    const decide = (reason: keyof typeof REASON_POLICY, hasFallback: boolean, rotationsDone: number, hasNextProfile = true) =>
+      decideRotation({ policy: REASON_POLICY[reason], hasFallback, hasNextProfile, rotationsDone, cooldowns: COOLDOWNS });
+    expect(decide("rate_limit", true, 0)).toEqual({ kind: "rotate", pauseMs: 0 });
+    expect(decide("rate_limit", true, 1)).toEqual({ kind: "fail", pauseMs: 0 });
+    expect(decide("rate_limit", false, 5)).toEqual({ kind: "rotate", pauseMs: 0 });
+    expect(decide("overloaded", true, 0)).toEqual({ kind: "rotate", pauseMs: 250 });
+    expect(decide("overloaded", true, 1)).toEqual({ kind: "fail", pauseMs: 250 });
+    expect(decide("overloaded", false, 0, false)).toEqual({ kind: "fail", pauseMs: 0 });
+    expect(decide("auth", true, 9)).toEqual({ kind: "rotate", pauseMs: 0 });
+  });
+});

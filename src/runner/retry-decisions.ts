@@ -1,0 +1,103 @@
+/**
+ * The auth-profile runner's decisions after a failed attempt, as pure functions of the policy, the settings,
+ * the Random and what happened so far in the run:
+ *  - retry the same profile first? (R-RN-4 timeout gate with jittered pause; R-RN-6 short stated wait)
+ *  - rotate to the next profile or fail the candidate, and after which pause? (R-RN-3)
+ */
+import type { ReasonPolicy } from "../core/reasons.js";
+import type { Classification, CooldownSettings } from "../core/types.js";
+import type { Random } from "../ports/random.js";
+import type { ModelFailoverSettings } from "./runner-deps.js";
+
+export type SameProfileRetry =
+  | { kind: "timeout_retry"; retry: number; maxRetries: number; delayMs: number }
+  | { kind: "short_wait"; waitMs: number }
+  /** `timeoutRetriesExhausted`: the timeout gate was open and is now used up (its retry count). */
+  | { kind: "none"; timeoutRetriesExhausted?: number };
+
+export function decideSameProfileRetry(input: {
+  policy: ReasonPolicy;
+  classification: Classification;
+  now: number;
+  /** Timeout retries this profile already had in this run. */
+  timeoutRetriesUsed: number;
+  modelFailover: ModelFailoverSettings;
+  random: Random;
+  /** Profiles after this one in the run's list: a short wait only makes sense on the last one. */
+  laterProfiles: number;
+  alreadyShortWaited: boolean;
+}): SameProfileRetry {
+  const { policy, modelFailover } = input;
+  if (policy.retrySameProfileFirst) {
+    const allowed = modelFailover.retrySameProfileOnTimeout;
+    if (input.timeoutRetriesUsed < allowed) {
+      return {
+        kind: "timeout_retry",
+        retry: input.timeoutRetriesUsed + 1,
+        maxRetries: allowed,
+        delayMs: jitteredDelayMs(modelFailover.retryBackoffMs, input.random),
+      };
+    }
+    return allowed > 0 ? { kind: "none", timeoutRetriesExhausted: allowed } : { kind: "none" };
+  }
+  const waitMs = statedWaitMs(input.classification, input.now);
+  const limitMs = modelFailover.shortWaitSeconds * 1000;
+  if (
+    policy.shortWaitEligible &&
+    input.laterProfiles === 0 &&
+    !input.alreadyShortWaited &&
+    waitMs !== undefined &&
+    waitMs > 0 &&
+    waitMs <= limitMs
+  ) {
+    return { kind: "short_wait", waitMs };
+  }
+  return { kind: "none" };
+}
+
+export type RotationDecision = { kind: "rotate" | "fail"; pauseMs: number };
+
+export function decideRotation(input: {
+  policy: ReasonPolicy;
+  hasFallback: boolean;
+  hasNextProfile: boolean;
+  /** Rotations already made in this candidate for this reason. */
+  rotationsDone: number;
+  cooldowns: CooldownSettings;
+}): RotationDecision {
+  const { policy, cooldowns } = input;
+  const pauseMs = rotationBackoffMs(policy, cooldowns);
+  // Out of profiles: the candidate fails; the pause precedes an escalation to the next model only.
+  if (!input.hasNextProfile) return { kind: "fail", pauseMs: input.hasFallback ? pauseMs : 0 };
+  // R-RN-3: caps apply only when a later model can take over; the failed profile is already marked.
+  if (policy.rotationCapKey && input.hasFallback && input.rotationsDone + 1 > cooldowns[policy.rotationCapKey]) {
+    return { kind: "fail", pauseMs };
+  }
+  return { kind: "rotate", pauseMs };
+}
+
+/** R-RN-3: the pause that follows a rotation for a capped reason, by the cap's config key. */
+const ROTATION_BACKOFF_KEY: Readonly<
+  Partial<Record<NonNullable<ReasonPolicy["rotationCapKey"]>, keyof CooldownSettings>>
+> = {
+  overloadedProfileRotations: "overloadedBackoffMs",
+};
+
+export function rotationBackoffMs(policy: ReasonPolicy, cooldowns: CooldownSettings): number {
+  const key = policy.rotationCapKey ? ROTATION_BACKOFF_KEY[policy.rotationCapKey] : undefined;
+  const value = key ? cooldowns[key] : 0;
+  return typeof value === "number" && value > 0 ? value : 0;
+}
+
+/** R-RN-4: uniform jitter from `retryBackoffMs`, drawn from the injected Random. */
+export function jitteredDelayMs(range: readonly [number, number], random: Random): number {
+  const low = Math.min(range[0], range[1]);
+  const high = Math.max(range[0], range[1]);
+  return Math.round(low + random.next() * (high - low));
+}
+
+/** R-RN-6: the provider-stated wait, in ms, when it is known. */
+export function statedWaitMs(classification: Classification, now: number): number | undefined {
+  if (classification.resetAt !== undefined) return classification.resetAt - now;
+  return classification.retryAfterMs;
+}

@@ -1,0 +1,75 @@
+/**
+ * What a successful run leaves behind (R-NT-1, R-SO-3): the notice for a state change, the cleared override
+ * when the origin recovered, and the returned outcome.
+ */
+import { formatModelRef, sameModelRef } from "../core/candidate-chain.js";
+import { formatNotice } from "../core/notices.js";
+import type { ModelRef } from "../core/types.js";
+import type { RunOutcome } from "./attempt.js";
+import type { Failure, PassResult, RunState } from "./run-state.js";
+import { sessionBase } from "./run-state.js";
+import { autoFallbackTarget, clearAutoOverrides, emitSessionOverride } from "./session-overrides.js";
+
+export async function settleSuccess<T>(
+  state: RunState<T>,
+  pass: Extract<PassResult<T>, { kind: "succeeded" }>,
+  failures: Failure[],
+): Promise<RunOutcome<T>> {
+  const { deps, input } = state;
+  const ref = state.chain[pass.index] as ModelRef;
+  const attempts = failures.map((failure) => failure.record);
+  let notice: string | undefined;
+
+  if (state.originProbe && pass.index === 0 && input.sessionKey !== undefined) {
+    // R-SO-3: the origin recovered; clear the auto override and an auto auth pin.
+    const current = await deps.store.getSession(input.sessionKey);
+    const cleared = await clearAutoOverrides(deps.store, input.sessionKey, current);
+    emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_cleared", cleared);
+    const previous = autoFallbackTarget(state.sessionAtStart);
+    notice = formatNotice({
+      kind: "cleared",
+      selected: formatModelRef(state.selected),
+      previous: previous ? formatModelRef(previous) : "",
+    });
+  } else if (!sameModelRef(ref, input.selection.requested) && !pass.viaLiveSwitch) {
+    notice = formatNotice({
+      kind: "fallback",
+      selected: formatModelRef(state.selected),
+      active: formatModelRef(ref),
+      attempts: attempts.map((attempt) => ({ reason: attempt.reason, status: attempt.status, error: attempt.error })),
+    });
+  } else if (
+    state.persist &&
+    input.sessionKey !== undefined &&
+    input.selection.source !== "auto_fallback_override" &&
+    autoFallbackTarget(state.sessionAtStart) !== undefined
+  ) {
+    // The client asked for another model than the one the stored auto fallback stands in for, and that
+    // model answered: the stale fallback must not come back on a later turn.
+    const current = await deps.store.getSession(input.sessionKey);
+    const cleared = await clearAutoOverrides(deps.store, input.sessionKey, current);
+    emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_cleared", cleared);
+  }
+
+  if (notice !== undefined) {
+    deps.events.emit({
+      type: "notice",
+      runId: input.runId,
+      agentId: deps.agentId,
+      sessionId: input.sessionKey ?? null,
+      kind: state.originProbe && pass.index === 0 ? "cleared" : "fallback",
+      text: notice,
+      selectedModel: formatModelRef(state.selected),
+      activeModel: formatModelRef(ref),
+    });
+  }
+  return {
+    result: pass.result,
+    provider: ref.provider,
+    model: ref.model,
+    ...(pass.profileId !== undefined ? { profileId: pass.profileId } : {}),
+    attempts,
+    ...(notice !== undefined ? { notice } : {}),
+    runId: input.runId,
+  };
+}

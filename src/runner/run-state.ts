@@ -1,0 +1,63 @@
+/** The state one fallback run carries from candidate to candidate (shared by the runner's modules). */
+import type { AttemptRecord } from "../core/errors.js";
+import type { Selection } from "../core/selection-source.js";
+import type { ModelRef, SessionEntry } from "../core/types.js";
+import type { AttemptFn } from "./attempt.js";
+import type { DecisionLog } from "./decision-log.js";
+import type { RunProbeSlots } from "./probes.js";
+import type { RunGuard } from "./run-guard.js";
+import type { RunnerDeps } from "./runner-deps.js";
+
+export interface ModelFallbackRunInput<T> {
+  runId: string;
+  sessionKey?: string;
+  /** From `core/selection-source.resolveSelection` (R-CH-1, R-CH-2). */
+  selection: Selection;
+  signal?: AbortSignal;
+  attempt: AttemptFn<T>;
+  /** Overrides every provider's attempt watchdog (a streaming caller passes its first-token timeout). */
+  attemptTimeoutMs?: number;
+  /**
+   * Write fallback overrides and auth pins to the session (default true with a session). Cron and heartbeat
+   * runs pass false: their model is a job choice, not the conversation's (R-CH-2).
+   */
+  persistSession?: boolean;
+}
+
+export interface RunState<T> {
+  deps: RunnerDeps;
+  input: ModelFallbackRunInput<T>;
+  guard: RunGuard;
+  chain: readonly ModelRef[];
+  /** The model the user or config selected: the origin while the session is on an auto fallback. */
+  selected: ModelRef;
+  /** Index 0 of the chain is the 5-minute probe of the auto fallback's origin (R-SO-3). */
+  originProbe: boolean;
+  sessionAtStart?: SessionEntry;
+  persist: boolean;
+  log: DecisionLog;
+  slots: RunProbeSlots;
+  timeoutRetries: Map<string, number>;
+}
+
+export interface Failure {
+  record: AttemptRecord;
+  error: unknown;
+}
+
+export type PassResult<T> =
+  | {
+      kind: "succeeded";
+      result: T;
+      index: number;
+      profileId?: string;
+      failures: Failure[];
+      /** The user's live switch (R-FB-7) led here: their choice, not a fallback, so no notice. */
+      viaLiveSwitch: boolean;
+    }
+  | { kind: "exhausted"; failures: Failure[] };
+
+/** The common fields of a session event of this run. */
+export function sessionBase<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>) {
+  return { agentId: deps.agentId, runId: input.runId, sessionId: input.sessionKey ?? "" };
+}

@@ -1,0 +1,58 @@
+/**
+ * What the runner needs from the outside world. The runner imports no config: engine/ resolves the config
+ * into these plain settings, so the runner stays pure sequencing over injected ports.
+ */
+import type { CooldownSettings, Credential, ModelRef, ProfileConfig } from "../core/types.js";
+import type { Clock } from "../ports/clock.js";
+import type { EventSink } from "../ports/events.js";
+import type { Random } from "../ports/random.js";
+import type { StateStore } from "../ports/state-store.js";
+import type { ProbeThrottle } from "./probes.js";
+import type { SkipCache } from "./skip-cache.js";
+
+/** `agents.defaults.modelFailover` (R-CF-3) with defaults applied. */
+export interface ModelFailoverSettings {
+  retrySameProfileOnTimeout: number;
+  retryBackoffMs: readonly [number, number];
+  shortWaitSeconds: number;
+  waitForCooldownMaxSeconds: number;
+}
+
+export interface RunnerSettings {
+  cooldowns: CooldownSettings;
+  modelFailover: ModelFailoverSettings;
+  /** R-CD-5: false for providers that manage their own upstreams (OpenRouter by default). */
+  providerRecordsCooldowns(provider: string): boolean;
+  /** The watchdog of one attempt of this provider (R-CF-3 `timeoutSeconds`), in ms; undefined = none. */
+  attemptTimeoutMs(provider: string): number | undefined;
+  /** `agents.defaults.timeoutSeconds` for a whole run, in ms; undefined = none. */
+  runTimeoutMs?: number;
+  /** Declared `contextWindow` of a model (R-CF-3 `models[]`); undefined when not declared (R-FB-5). */
+  contextWindow(ref: ModelRef): number | undefined;
+}
+
+/** Every profile that could serve a provider, with the inputs of `orderProfiles` (R-PO-1). */
+export interface ProviderProfiles {
+  profiles: { id: string; credential?: Credential }[];
+  storedOrder?: readonly string[];
+  configuredOrder?: readonly string[];
+  configuredProfiles?: Readonly<Record<string, ProfileConfig>>;
+}
+
+export interface ProfileSource {
+  forProvider(provider: string): Promise<ProviderProfiles>;
+}
+
+export interface RunnerDeps {
+  agentId: string;
+  store: StateStore;
+  clock: Clock;
+  random: Random;
+  events: EventSink;
+  settings: RunnerSettings;
+  profiles: ProfileSource;
+  /** Process-local and shared by every run of the process (R-FB-2). */
+  skipCache: SkipCache;
+  /** Shared by every run of the agent (R-FB-4). */
+  probeThrottle: ProbeThrottle;
+}

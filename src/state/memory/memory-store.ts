@@ -1,0 +1,233 @@
+/**
+ * The in-memory `StateStore` (SPEC §16 `memory`): the reference the SQLite and Redis backends follow.
+ *
+ * Atomicity: every method does its whole read-compute-write synchronously between two awaits, so on one
+ * event loop no two updates interleave — the same guarantee the other backends get from a transaction or a
+ * server-side script. Values are cloned on the way in and out so callers can never mutate stored state.
+ */
+import {
+  clearExpired as clearExpiredWindows,
+  markUsed as markUsedStats,
+  recordFailure as recordFailureStats,
+  recordSuccess as recordSuccessStats,
+  resetUsageStats as emptyUsageStats,
+} from "../../core/cooldown.js";
+import type { SessionEntry, UsageStats } from "../../core/types.js";
+import type {
+  RecordFailureParams,
+  SessionCasResult,
+  SessionFieldWrite,
+  StateStore,
+  StoredProfile,
+} from "../../ports/state-store.js";
+import { BoundedRecencyMap } from "./bounded-recency-map.js";
+
+/** R-FB-4: the probe throttle remembers at most this many (agent, provider) keys, oldest evicted. */
+export const PROBE_THROTTLE_MAX_KEYS = 256;
+
+function clone<T>(value: T): T {
+  return structuredClone(value);
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Object.is(a, b)) return true;
+  // Owned session fields are primitives, but a deep compare keeps CAS correct for any JSON value.
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function applyPatch(entry: SessionEntry, patch: Partial<Omit<SessionEntry, "sessionKey">>): SessionEntry {
+  const next: Record<string, unknown> = { ...entry };
+  for (const [field, value] of Object.entries(patch)) {
+    if (field === "sessionKey") continue;
+    if (value === undefined) delete next[field];
+    else next[field] = clone(value);
+  }
+  return next as unknown as SessionEntry;
+}
+
+export interface MemoryStateStoreOptions {
+  /** Defaults to 256 (R-FB-4). */
+  probeThrottleMaxKeys?: number;
+}
+
+export class MemoryStateStore implements StateStore {
+  readonly #profiles = new Map<string, StoredProfile>();
+  readonly #storedOrder = new Map<string, string[]>();
+  readonly #lastGood = new Map<string, string>();
+  readonly #usageStats = new Map<string, UsageStats>();
+  readonly #sessions = new Map<string, SessionEntry>();
+  readonly #probeClaims: BoundedRecencyMap<string, number>;
+
+  constructor(options: MemoryStateStoreOptions = {}) {
+    this.#probeClaims = new BoundedRecencyMap(options.probeThrottleMaxKeys ?? PROBE_THROTTLE_MAX_KEYS);
+  }
+
+  // --- profiles and secrets ---
+
+  async listProfiles(): Promise<StoredProfile[]> {
+    return [...this.#profiles.values()].map(clone);
+  }
+
+  async getProfile(id: string): Promise<StoredProfile | undefined> {
+    const profile = this.#profiles.get(id);
+    return profile ? clone(profile) : undefined;
+  }
+
+  async upsertProfile(profile: StoredProfile): Promise<void> {
+    this.#profiles.set(profile.id, clone(profile));
+  }
+
+  async removeProfile(id: string): Promise<boolean> {
+    const existed = this.#profiles.delete(id);
+    this.#usageStats.delete(id);
+    for (const [provider, order] of this.#storedOrder) {
+      if (order.includes(id)) this.#storedOrder.set(provider, order.filter((entry) => entry !== id));
+    }
+    for (const [provider, profileId] of this.#lastGood) {
+      if (profileId === id) this.#lastGood.delete(provider);
+    }
+    return existed;
+  }
+
+  // --- order and lastGood ---
+
+  async getStoredOrder(provider: string): Promise<string[] | undefined> {
+    const order = this.#storedOrder.get(provider);
+    return order ? [...order] : undefined;
+  }
+
+  async setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
+    if (order === undefined) this.#storedOrder.delete(provider);
+    else this.#storedOrder.set(provider, [...order]);
+  }
+
+  async getLastGood(provider: string): Promise<string | undefined> {
+    return this.#lastGood.get(provider);
+  }
+
+  async getAllLastGood(): Promise<Record<string, string>> {
+    return Object.fromEntries(this.#lastGood);
+  }
+
+  async setLastGood(provider: string, profileId: string | undefined): Promise<void> {
+    if (profileId === undefined) this.#lastGood.delete(provider);
+    else this.#lastGood.set(provider, profileId);
+  }
+
+  // --- usage stats ---
+
+  async getUsageStats(profileId: string): Promise<UsageStats | undefined> {
+    const stats = this.#usageStats.get(profileId);
+    return stats ? clone(stats) : undefined;
+  }
+
+  async getAllUsageStats(): Promise<Record<string, UsageStats>> {
+    return Object.fromEntries([...this.#usageStats].map(([id, stats]) => [id, clone(stats)]));
+  }
+
+  async recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
+    const next = recordFailureStats(this.#usageStats.get(profileId), {
+      reason: params.reason,
+      provider: params.provider,
+      model: params.model,
+      now: params.now,
+      resetAt: params.resetAt,
+      config: params.cooldowns,
+    });
+    this.#usageStats.set(profileId, clone(next));
+    return clone(next);
+  }
+
+  async recordSuccess(profileId: string, params: { provider: string; now: number }): Promise<UsageStats> {
+    const next = recordSuccessStats(this.#usageStats.get(profileId), { now: params.now });
+    this.#usageStats.set(profileId, clone(next));
+    this.#lastGood.set(params.provider, profileId);
+    return clone(next);
+  }
+
+  async markUsed(profileId: string, now: number): Promise<void> {
+    this.#usageStats.set(profileId, clone(markUsedStats(this.#usageStats.get(profileId), { now })));
+  }
+
+  async clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
+    const stats = this.#usageStats.get(profileId);
+    if (!stats) return undefined;
+    const cleared = clearExpiredWindows(stats, now);
+    this.#usageStats.set(profileId, clone(cleared));
+    return clone(cleared);
+  }
+
+  async resetUsageStats(profileId: string): Promise<void> {
+    if (!this.#usageStats.has(profileId)) return;
+    this.#usageStats.set(profileId, emptyUsageStats());
+  }
+
+  async replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
+    if (stats === undefined) this.#usageStats.delete(profileId);
+    else this.#usageStats.set(profileId, clone(stats));
+  }
+
+  // --- sessions ---
+
+  async getSession(sessionKey: string): Promise<SessionEntry | undefined> {
+    const entry = this.#sessions.get(sessionKey);
+    return entry ? clone(entry) : undefined;
+  }
+
+  async listSessions(): Promise<SessionEntry[]> {
+    return [...this.#sessions.values()].map(clone);
+  }
+
+  async patchSession(
+    sessionKey: string,
+    patch: Partial<Omit<SessionEntry, "sessionKey">>,
+  ): Promise<SessionEntry> {
+    const next = applyPatch(this.#sessions.get(sessionKey) ?? { sessionKey }, patch);
+    this.#sessions.set(sessionKey, next);
+    return clone(next);
+  }
+
+  async compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult> {
+    const existing = this.#sessions.get(sessionKey);
+    const current: Record<string, unknown> = { ...(existing ?? { sessionKey }) };
+    const applied: SessionCasResult["applied"] = [];
+    const conflicted: SessionCasResult["conflicted"] = [];
+    for (const write of writes) {
+      if (write.field === "sessionKey") {
+        throw new TypeError("compareAndSetSession cannot rewrite sessionKey; delete and recreate the session.");
+      }
+      if (!sameValue(current[write.field], write.expected)) {
+        conflicted.push(write.field);
+        continue;
+      }
+      if (write.value === undefined) delete current[write.field];
+      else current[write.field] = clone(write.value);
+      applied.push(write.field);
+    }
+    const entry = current as unknown as SessionEntry;
+    // A CAS that applied nothing must not create a session that did not exist.
+    if (existing || applied.length > 0) this.#sessions.set(sessionKey, entry);
+    return { applied, conflicted, entry: clone(entry) };
+  }
+
+  async deleteSession(sessionKey: string): Promise<boolean> {
+    return this.#sessions.delete(sessionKey);
+  }
+
+  // --- probe throttle ---
+
+  async tryClaimProbe(key: string, now: number, intervalMs: number): Promise<boolean> {
+    const last = this.#probeClaims.get(key);
+    if (last !== undefined && now - last < intervalMs) return false;
+    this.#probeClaims.set(key, now);
+    return true;
+  }
+
+  async getLastProbeAt(key: string): Promise<number | undefined> {
+    return this.#probeClaims.get(key);
+  }
+
+  async close(): Promise<void> {
+    // Nothing to release: the state lives and dies with this object.
+  }
+}

@@ -1,0 +1,174 @@
+/**
+ * The streaming commit point over real sockets (R-ST-1…R-ST-3): failures before the first token fail over,
+ * failures after it surface as SDK errors (never a clean finish), a missing [DONE] still completes, and a
+ * client that goes away aborts the upstream call.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+
+let harness: Harness | undefined;
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+});
+
+async function start(options: HarnessOptions): Promise<Harness> {
+  harness = await startHarness(options);
+  return harness;
+}
+
+const streamed = { model: "detour", stream: true as const, messages: [{ role: "user" as const, content: "tell me a story" }] };
+
+async function collectOpenAI(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
+  let text = "";
+  let finish: string | null = null;
+  let model = "";
+  for await (const chunk of stream) {
+    text += chunk.choices[0]?.delta.content ?? "";
+    finish = chunk.choices[0]?.finish_reason ?? finish;
+    model = chunk.model || model;
+  }
+  return { text, finish, model };
+}
+
+describe("streaming through the gateway", () => {
+  it("R-ST-2: a cut after the commit surfaces as an OpenAI SDK error, never a clean finish", async () => {
+    const { openai } = await start({ scenario: [{ steps: [{ fault: "stream-cut", afterTokens: 3 }], then: "repeat-last" }] });
+    const stream = await openai.chat.completions.create(streamed);
+    let text = "";
+    const error = await (async () => {
+      for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    })().catch((caught: unknown) => caught);
+    expect(text.length).toBeGreaterThan(0);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    expect(String((error as Error).message)).toContain("failed after it started");
+  });
+
+  it("R-ST-2: a stall after the commit surfaces as an Anthropic SDK error and is recorded on the profile", async () => {
+    const { anthropic, gateway } = await start({ scenario: [{ steps: [{ fault: "stall", afterTokens: 2 }], then: "repeat-last" }] });
+    const stream = anthropic.messages.stream({ model: "detour", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
+    await expect(stream.finalMessage()).rejects.toBeInstanceOf(Anthropic.APIError);
+    const profiles = (await (
+      await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${anthropic.apiKey}` } })
+    ).json()) as { profiles: { id: string; usageStats: { errorCount?: number; failureCounts?: Record<string, number> } }[] };
+    const first = profiles.profiles.find((profile) => profile.id === "openai:a");
+    expect(first?.usageStats.failureCounts?.timeout).toBe(1);
+  });
+
+  it("R-ST-1: no first token within ttftTimeoutSeconds fails over before anything reaches the client", async () => {
+    const { openai, mock } = await start({
+      scenario: [{ match: { api: "openai" }, steps: [{ fault: "slow-first-token", delayMs: 3_000 }], then: "repeat-last" }],
+    });
+    const startedAt = Date.now();
+    const stream = await openai.chat.completions.create(streamed);
+    const result = await collectOpenAI(stream);
+    expect(result.text).toContain("Hello from mock-claude");
+    expect(result.finish).toBe("stop");
+    expect(result.model).toBe("anthropic/mock-claude");
+    // Two openai profiles at 0.3 s each, far below the 3 s the upstream would have taken.
+    expect(Date.now() - startedAt).toBeLessThan(2_500);
+    expect(mock.counts().byKey[KEYS.openaiA]).toBe(1);
+  });
+
+  it("R-ST-1: an in-band error event before the first token fails over", async () => {
+    const { anthropic } = await start({
+      model: { primary: "anthropic/mock-claude", fallbacks: ["openai/mock-gpt"] },
+      scenario: [{ match: { api: "anthropic" }, steps: [{ fault: "stream-error", afterTokens: 0 }], then: "repeat-last" }],
+    });
+    const stream = anthropic.messages.stream({ model: "detour", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
+    const message = await stream.finalMessage();
+    expect(message.model).toBe("openai/mock-gpt");
+  });
+
+  it("R-ST-2: a stream without [DONE] but with a finish reason completes with its usage; malformed chunks are skipped", async () => {
+    const { openai } = await start({
+      scenario: [{ match: { api: "openai" }, steps: ["missing-done", { fault: "malformed-chunk", afterTokens: 1 }] }],
+    });
+    const first = await collectOpenAI(
+      await openai.chat.completions.create({ ...streamed, stream_options: { include_usage: true } }),
+    );
+    expect(first.finish).toBe("stop");
+    expect(first.text).toContain("Hello from mock-gpt");
+    const second = await collectOpenAI(await openai.chat.completions.create(streamed));
+    expect(second.finish).toBe("stop");
+    expect(second.text).toContain("Hello from mock-gpt");
+    expect(second.text).not.toContain("{");
+  });
+
+  it("R-ST-3: a streamed answer names the model that answered in every chunk", async () => {
+    const { anthropic } = await start({
+      scenario: [{ match: { api: "openai" }, steps: ["server-error"], then: "repeat-last" }],
+    });
+    const events: string[] = [];
+    const stream = anthropic.messages.stream({ model: "detour", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
+    stream.on("streamEvent", (event) => {
+      if (event.type === "message_start") events.push(event.message.model);
+    });
+    const message = await stream.finalMessage();
+    expect(events).toEqual(["anthropic/mock-claude"]);
+    expect(message.usage.output_tokens).toBeGreaterThan(0);
+  });
+});
+
+/** An upstream that accepts requests and never answers, recording when each connection goes away. */
+async function startSilentUpstream() {
+  const requests: IncomingMessage[] = [];
+  const closed: number[] = [];
+  const server: Server = createServer((request, response) => {
+    requests.push(request);
+    response.on("close", () => closed.push(Date.now()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    closed,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe("client disconnect", () => {
+  it("R-ST-1: a client abort reaches the upstream call (non-streamed and streamed)", async () => {
+    const upstream = await startSilentUpstream();
+    try {
+      const { openai } = await start({
+        baseUrls: { openai: `${upstream.url}/v1` },
+        // The silent upstream would hold a non-streamed call for the provider timeout; the abort must not wait.
+        gateway: { ttftTimeoutSeconds: 30, streamStallSeconds: 30 },
+      });
+      for (const stream of [false, true]) {
+        const before = upstream.requests.length;
+        const controller = new AbortController();
+        const pending = openai.chat.completions
+          .create({ model: "openai/mock-gpt", stream, messages: [{ role: "user", content: "hi" }] }, { signal: controller.signal })
+          .catch((caught: unknown) => caught);
+        await waitFor(() => upstream.requests.length > before);
+        const closedBefore = upstream.closed.length;
+        controller.abort();
+        expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
+        await waitFor(() => upstream.closed.length > closedBefore);
+      }
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      await upstream.close();
+    }
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
