@@ -1,0 +1,127 @@
+/**
+ * `npm run bench:store`: per-operation cost of the state backends (SPEC §16), median of several rounds.
+ *
+ * "run read" is what one run reads before its first attempt: the stored profiles, the provider's stored
+ * order, every profile's usage stats and the session. Target: ≤ 20 µs on sqlite. recordSuccess is measured
+ * on a healthy profile, the steady state of the success path (batched `lastUsed`, no disk write per call).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CooldownSettings } from "../src/core/types.js";
+import type { StateStore } from "../src/ports/state-store.js";
+import { RedisStateStore } from "../src/state/redis/redis-store.js";
+import { SecretBox } from "../src/state/secrets.js";
+import { SqliteStateStore } from "../src/state/sqlite/sqlite-store.js";
+
+const ROUNDS = 7;
+const REDIS_URL = "redis://127.0.0.1:6379";
+
+const cooldowns: CooldownSettings = {
+  billingBackoffHours: 5,
+  billingBackoffHoursByProvider: {},
+  billingMaxHours: 24,
+  authPermanentBackoffMinutes: 10,
+  authPermanentMaxMinutes: 60,
+  failureWindowHours: 24,
+  overloadedProfileRotations: 1,
+  overloadedBackoffMs: 0,
+  rateLimitedProfileRotations: 1,
+  ladderSeconds: [30, 60, 300],
+  timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
+};
+
+const PROFILES = ["openai:a", "openai:b", "openai:c", "openai:d"];
+let clock = Date.UTC(2025, 0, 15);
+const tick = () => (clock += 1);
+
+async function seed(store: StateStore): Promise<void> {
+  for (const id of PROFILES) {
+    await store.upsertProfile({ id, credential: { type: "api_key", provider: "openai", key: `sk-bench-${id}` } });
+    await store.recordSuccess(id, { provider: "openai", now: tick() });
+  }
+  await store.setStoredOrder("openai", PROFILES);
+  await store.patchSession("bench-session", { modelOverride: "gpt-4o", modelOverrideSource: "auto" });
+}
+
+const operations: Record<string, (store: StateStore, index: number) => Promise<unknown>> = {
+  "run read": async (store) => {
+    await store.listProfiles();
+    await store.getStoredOrder("openai");
+    await store.getAllUsageStats();
+    await store.getSession("bench-session");
+  },
+  recordFailure: (store, index) =>
+    store.recordFailure(`openai:failing-${index % 8}`, { reason: "overloaded", provider: "openai", now: tick(), cooldowns }),
+  recordSuccess: (store) => store.recordSuccess("openai:a", { provider: "openai", now: tick() }),
+  "session CAS": (store, index) =>
+    store.compareAndSetSession("bench-cas", [
+      { field: "modelOverride", expected: index === 0 ? undefined : `m-${index - 1}`, value: `m-${index}` },
+    ]),
+};
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/** Median over rounds of the mean µs per operation within a round. */
+async function measure(store: StateStore, operation: (store: StateStore, index: number) => Promise<unknown>, perRound: number): Promise<number> {
+  let index = 0;
+  for (let warm = 0; warm < Math.min(200, perRound); warm += 1) await operation(store, index++);
+  const rounds: number[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const start = process.hrtime.bigint();
+    for (let call = 0; call < perRound; call += 1) await operation(store, index++);
+    rounds.push(Number(process.hrtime.bigint() - start) / 1000 / perRound);
+  }
+  return median(rounds);
+}
+
+async function bench(name: string, store: StateStore, perRound: number): Promise<void> {
+  await seed(store);
+  for (const [label, operation] of Object.entries(operations)) {
+    const micros = await measure(store, operation, perRound);
+    console.log(`${name.padEnd(7)} ${label.padEnd(14)} ${micros.toFixed(1).padStart(9)} µs/op (median of ${ROUNDS} rounds × ${perRound})`);
+  }
+  await store.close();
+}
+
+function redisAnswers(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: "127.0.0.1", port: 6379 });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.on("error", () => done(false));
+    socket.on("connect", () => socket.write("PING\r\n"));
+    socket.on("data", (data) => done(data.toString().startsWith("+PONG")));
+  });
+}
+
+const secretKey = { key: randomBytes(32), source: "bench" };
+const directory = mkdtempSync(join(tmpdir(), "detour-bench-"));
+try {
+  const path = join(directory, "detour-agent.sqlite");
+  await bench("sqlite", SqliteStateStore.open({ path, secrets: new SecretBox(secretKey, path) }), 2000);
+  if (await redisAnswers()) {
+    const keyPrefix = `detour-bench-${randomBytes(4).toString("hex")}`;
+    const store = await RedisStateStore.connect({ url: REDIS_URL, keyPrefix, agentId: "main", secretKey });
+    await bench("redis", store, 300);
+    const { createClient } = await import("@redis/client");
+    const client = createClient({ url: REDIS_URL });
+    await client.connect();
+    const keys: string[] = [];
+    for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:*` })) keys.push(...batch);
+    if (keys.length > 0) await client.del(keys);
+    client.destroy();
+  } else {
+    console.log("redis   skipped: no Redis answers on 127.0.0.1:6379");
+  }
+} finally {
+  rmSync(directory, { recursive: true, force: true });
+}

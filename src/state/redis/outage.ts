@@ -1,0 +1,58 @@
+/**
+ * What counts as a Redis outage (degrade to the local view) as opposed to a real error of the request
+ * (surface it), and how Redis is named in logs.
+ */
+import {
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  ErrorReply,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+} from "@redis/client";
+
+/** Redis did not answer within the command timeout (a hung server or network). */
+export class RedisUnansweredError extends Error {
+  constructor(timeoutMs: number) {
+    super(`Redis did not answer within ${timeoutMs} ms`);
+    this.name = "RedisUnansweredError";
+  }
+}
+
+const OUTAGE_ERROR_CLASSES = [
+  RedisUnansweredError,
+  ClientClosedError,
+  ClientOfflineError,
+  ConnectionTimeoutError,
+  ReconnectStrategyError,
+  SocketClosedUnexpectedlyError,
+  SocketTimeoutError,
+  TimeoutError,
+];
+const OUTAGE_ERROR_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT", "EHOSTUNREACH", "ENOTCONN"]);
+
+/** Connection trouble (degrade) as opposed to a real error of the request (surface it). */
+export function isRedisOutage(error: unknown): boolean {
+  if (OUTAGE_ERROR_CLASSES.some((errorClass) => error instanceof errorClass)) return true;
+  if (error instanceof ErrorReply) return /^(LOADING|MASTERDOWN|TRYAGAIN|CLUSTERDOWN)\b/.test(error.message);
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return typeof code === "string" && OUTAGE_ERROR_CODES.has(code);
+}
+
+/** The URL without user or password, for logs. */
+export function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    parsed.username = "";
+    parsed.password = "";
+    return parsed.toString();
+  } catch {
+    return "(unparseable Redis URL)";
+  }
+}
+
+export function errorText(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+}

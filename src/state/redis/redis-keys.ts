@@ -1,0 +1,40 @@
+/**
+ * Key layout of the Redis backend. Every key of one agent lives under `<prefix>:{<agentId>}:` — the braces
+ * are a Redis Cluster hash tag, so all keys a Lua script touches hash to one slot.
+ */
+export interface RedisKeys {
+  /** `keyCheck` (R-SB-4) and `epoch` (detects a Redis that lost its data, R-SB-3). */
+  meta: string;
+  /** id → `{ provider, type, secret }` with the credential sealed by AES-256-GCM. */
+  profiles: string;
+  /** provider → JSON array of profile ids. */
+  order: string;
+  /** provider → profile id. */
+  lastGood: string;
+  /** profile id → usage stats JSON without `lastUsed`. */
+  stats: string;
+  /** profile id → `lastUsed` (kept apart so `markUsed` never rewrites a window). */
+  lastUsed: string;
+  /** Set of session keys, for listing. */
+  sessionIndex: string;
+  session(sessionKey: string): string;
+  probe(probeKey: string): string;
+  /** Every key of this namespace matches this pattern (tests and `detour doctor`). */
+  pattern: string;
+}
+
+export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
+  const namespace = `${keyPrefix}:{${agentId}}`;
+  return {
+    meta: `${namespace}:meta`,
+    profiles: `${namespace}:profiles`,
+    order: `${namespace}:order`,
+    lastGood: `${namespace}:last-good`,
+    stats: `${namespace}:stats`,
+    lastUsed: `${namespace}:last-used`,
+    sessionIndex: `${namespace}:sessions`,
+    session: (sessionKey) => `${namespace}:session:${sessionKey}`,
+    probe: (probeKey) => `${namespace}:probe:${probeKey}`,
+    pattern: `${namespace}:*`,
+  };
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from "node:crypto";
+import { createClient } from "@redis/client";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  deleteKeysWithPrefix,
+  dumpKeysWithPrefix,
+  requireSharedRedis,
+  SHARED_REDIS_URL,
+  uniquePrefix,
+} from "../../../test/state/helpers/redis.js";
+import { openStateStore } from "../open-store.js";
+import type { SecretKey } from "../secrets.js";
+import { SecretKeyMismatchError } from "../state-errors.js";
+import { CONTRACT_COOLDOWNS, runStoreContract } from "../store-contract.js";
+import { RedisStateStore } from "./redis-store.js";
+
+const availability = await requireSharedRedis("Redis state backend");
+
+function newKey(): SecretKey {
+  return { key: randomBytes(32), source: "a test key" };
+}
+
+function connect(keyPrefix: string, secretKey: SecretKey, agentId = "main"): Promise<RedisStateStore> {
+  return RedisStateStore.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId, secretKey });
+}
+
+if (availability === "available") {
+  runStoreContract(
+    "redis",
+    async () => {
+      const prefix = uniquePrefix();
+      const key = newKey();
+      const store = await connect(prefix, key);
+      return {
+        store,
+        cleanup: async () => {
+          await store.close();
+          await deleteKeysWithPrefix(SHARED_REDIS_URL, prefix);
+        },
+        openSibling: () => connect(prefix, key),
+        readAtRest: async () => JSON.stringify(await dumpKeysWithPrefix(SHARED_REDIS_URL, prefix)),
+      };
+    },
+    { sharedState: true, encryptsAtRest: true },
+  );
+
+  describe("redis backend", () => {
+    const prefixes: string[] = [];
+    const stores: RedisStateStore[] = [];
+
+    function prefix(): string {
+      const created = uniquePrefix();
+      prefixes.push(created);
+      return created;
+    }
+
+    async function open(keyPrefix: string, secretKey: SecretKey, agentId = "main"): Promise<RedisStateStore> {
+      const store = await connect(keyPrefix, secretKey, agentId);
+      stores.push(store);
+      return store;
+    }
+
+    afterEach(async () => {
+      for (const store of stores.splice(0)) await store.close();
+      for (const created of prefixes.splice(0)) await deleteKeysWithPrefix(SHARED_REDIS_URL, created);
+    });
+
+    it("R-SB-1: keys are namespaced by prefix and agent, and agents do not see each other", async () => {
+      const keyPrefix = prefix();
+      const key = newKey();
+      const main = await open(keyPrefix, key, "main");
+      const ops = await open(keyPrefix, key, "ops");
+      await main.upsertProfile({ id: "openai:default", credential: { type: "api_key", provider: "openai", key: "sk-1" } });
+      await main.recordFailure("openai:default", { reason: "rate_limit", provider: "openai", now: 1, cooldowns: CONTRACT_COOLDOWNS });
+      await main.patchSession("s1", { modelOverride: "gpt-4o" });
+      await main.tryClaimProbe("openai", 1, 30_000);
+      await ops.patchSession("s1", { modelOverride: "other" });
+      const keys = Object.keys(await dumpKeysWithPrefix(SHARED_REDIS_URL, keyPrefix));
+      expect(keys.length).toBeGreaterThan(4);
+      for (const name of keys) expect(name).toMatch(new RegExp(`^${keyPrefix}:\\{(main|ops)\\}:`));
+      expect(await ops.getProfile("openai:default")).toBeUndefined();
+      expect(await ops.getUsageStats("openai:default")).toBeUndefined();
+      expect((await main.getSession("s1"))?.modelOverride).toBe("gpt-4o");
+      expect(main.mode).toBe("shared");
+    });
+
+    it("R-FB-4: a probe claim is a SET NX PX key that expires with the interval", async () => {
+      const keyPrefix = prefix();
+      const store = await open(keyPrefix, newKey());
+      expect(await store.tryClaimProbe("openai", 1_000, 30_000)).toBe(true);
+      const client = createClient({ url: SHARED_REDIS_URL });
+      await client.connect();
+      try {
+        const ttl = await client.pTTL(`${keyPrefix}:{main}:probe:openai`);
+        expect(ttl).toBeGreaterThan(0);
+        expect(ttl).toBeLessThanOrEqual(30_000);
+      } finally {
+        client.destroy();
+      }
+    });
+
+    it("R-SB-4: connecting with another key fails with a typed error naming the cause", async () => {
+      const keyPrefix = prefix();
+      const first = await open(keyPrefix, newKey());
+      await first.upsertProfile({ id: "openai:default", credential: { type: "api_key", provider: "openai", key: "sk-1" } });
+      await expect(connect(keyPrefix, { key: randomBytes(32), source: "DETOUR_SECRET_KEY" })).rejects.toSatisfy(
+        (error: unknown) =>
+          error instanceof SecretKeyMismatchError &&
+          error.code === "DETOUR_SECRET_KEY_MISMATCH" &&
+          error.message.includes("DETOUR_SECRET_KEY"),
+      );
+    });
+
+    it("R-SB-1: openStateStore picks the redis backend from the state options", async () => {
+      const keyPrefix = prefix();
+      const store = await openStateStore({
+        backend: "redis",
+        agentId: "main",
+        redis: { url: SHARED_REDIS_URL, keyPrefix },
+        secretKey: randomBytes(32),
+      });
+      stores.push(store as RedisStateStore);
+      expect(store).toBeInstanceOf(RedisStateStore);
+      await store.setStoredOrder("openai", ["openai:a"]);
+      expect(Object.keys(await dumpKeysWithPrefix(SHARED_REDIS_URL, keyPrefix))).toContain(`${keyPrefix}:{main}:order`);
+    });
+  });
+}

@@ -1,0 +1,50 @@
+/**
+ * Where an agent's SQLite file lives and how it is opened: 0700 directories, a 0600 file, WAL,
+ * `busy_timeout` 5000 and `synchronous = NORMAL` (DESIGN §3).
+ */
+import Database from "better-sqlite3";
+import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { StateConfigError } from "../state-errors.js";
+
+export const SQLITE_FILE_NAME = "detour-agent.sqlite";
+export const BUSY_TIMEOUT_MS = 5000;
+
+/** Agent ids become a directory name, so they must not be able to climb out of `agents/`. */
+export function assertSafeAgentId(agentId: string): void {
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(agentId) || agentId.includes("..")) {
+    throw new StateConfigError(
+      `Agent id "${agentId}" cannot name a state directory: use letters, digits, ".", "_" or "-" ` +
+        `(starting with a letter or digit).`,
+    );
+  }
+}
+
+export function sqliteStatePath(detourHome: string, agentId: string): string {
+  assertSafeAgentId(agentId);
+  return join(detourHome, "agents", agentId, "agent", SQLITE_FILE_NAME);
+}
+
+/**
+ * Opens (creating when needed) the database file. The file is created 0600 before SQLite touches it, so
+ * there is no moment where it is world-readable; SQLite gives its -wal/-shm files the same mode.
+ */
+export function openDatabaseFile(path: string): Database.Database {
+  const directory = dirname(path);
+  mkdirSync(directory, { recursive: true, mode: 0o700 });
+  chmodSync(directory, 0o700);
+  closeSync(openSync(path, "a", 0o600));
+  chmodSync(path, 0o600);
+  const db = new Database(path);
+  try {
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma("journal_mode = WAL");
+    // NORMAL in WAL mode: commits are not fsynced (only checkpoints are), yet a killed process loses
+    // nothing it committed — the WAL frames are already in the OS. R-SB-2 forbids a flush per request.
+    db.pragma("synchronous = NORMAL");
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

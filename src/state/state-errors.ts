@@ -1,0 +1,93 @@
+/**
+ * Typed errors of the state layer (SPEC §16, R-SB-4). Stable codes; every message says what to do next and
+ * never carries a secret.
+ */
+import { DetourError } from "../core/errors.js";
+
+export const STATE_ERROR_CODES = {
+  secretKeyInvalid: "DETOUR_SECRET_KEY_INVALID",
+  secretKeyMismatch: "DETOUR_SECRET_KEY_MISMATCH",
+  secretKeyMissing: "DETOUR_SECRET_KEY_MISSING",
+  schemaTooNew: "DETOUR_STATE_SCHEMA_TOO_NEW",
+  stateConfig: "DETOUR_STATE_CONFIG_INVALID",
+} as const;
+
+/** `DETOUR_SECRET_KEY` or the key file does not hold a base64-encoded 32-byte key. */
+export class SecretKeyInvalidError extends DetourError {
+  readonly code = STATE_ERROR_CODES.secretKeyInvalid;
+  readonly keySource: string;
+
+  constructor(keySource: string, problem: string) {
+    super(
+      `The secret key from ${keySource} is unusable: ${problem}. ` +
+        `Provide a base64-encoded 32-byte key (for example the output of \`openssl rand -base64 32\`).`,
+    );
+    this.keySource = keySource;
+  }
+}
+
+/**
+ * The store's secrets were encrypted with another key. Raised instead of ever handing out garbage
+ * credentials (R-SB-4).
+ */
+export class SecretKeyMismatchError extends DetourError {
+  readonly code = STATE_ERROR_CODES.secretKeyMismatch;
+  readonly store: string;
+  readonly keySource: string;
+
+  constructor(store: string, keySource: string, options?: { cause?: unknown }) {
+    super(
+      `The secrets in ${store} cannot be decrypted with the secret key from ${keySource}: ` +
+        `they were encrypted with a different key (wrong DETOUR_SECRET_KEY or replaced key file). ` +
+        `Start Detour with the key the store was created with; if that key is lost, remove the store and ` +
+        `add the credentials again.`,
+      options,
+    );
+    this.store = store;
+    this.keySource = keySource;
+  }
+}
+
+/** The store exists, but neither `DETOUR_SECRET_KEY` nor the key file it was created with is there. */
+export class SecretKeyMissingError extends DetourError {
+  readonly code = STATE_ERROR_CODES.secretKeyMissing;
+  readonly store: string;
+  readonly keyFile: string;
+
+  constructor(store: string, keyFile: string) {
+    super(
+      `The store ${store} exists, but its secret key is missing: DETOUR_SECRET_KEY is not set and ${keyFile} ` +
+        `does not exist. Restore the key file or set DETOUR_SECRET_KEY to the key the store was created with; ` +
+        `a new key could not decrypt the stored credentials.`,
+    );
+    this.store = store;
+    this.keyFile = keyFile;
+  }
+}
+
+/** The SQLite file was written by a newer Detour whose schema this version does not know. */
+export class StateSchemaTooNewError extends DetourError {
+  readonly code = STATE_ERROR_CODES.schemaTooNew;
+  readonly path: string;
+  readonly fileVersion: number;
+  readonly supportedVersion: number;
+
+  constructor(path: string, fileVersion: number, supportedVersion: number) {
+    super(
+      `The state file ${path} uses schema version ${fileVersion}, but this Detour understands up to ` +
+        `version ${supportedVersion}. Upgrade Detour, or point DETOUR_HOME at another directory.`,
+    );
+    this.path = path;
+    this.fileVersion = fileVersion;
+    this.supportedVersion = supportedVersion;
+  }
+}
+
+/** The state options cannot work (bad agent id, missing Redis URL, …). */
+export class StateConfigError extends DetourError {
+  readonly code = STATE_ERROR_CODES.stateConfig;
+
+  constructor(message: string) {
+    super(message);
+  }
+}

@@ -1,0 +1,71 @@
+/** Contract part for backends shared by several processes or replicas (R-SB-1…R-SB-3). */
+import { beforeEach, describe, expect, it } from "vitest";
+import type { StateStore } from "../../ports/state-store.js";
+import { type ContractContext, SECOND, NOW, oauth, failure } from "./fixtures.js";
+
+export function sharedStateContract(context: ContractContext): void {
+  describe("shared by several processes or replicas", () => {
+    let store: StateStore;
+    beforeEach(() => {
+      store = context.store();
+    });
+    const sibling = () => context.sibling();
+    it("R-SB-1: a second handle sees profiles, order, lastGood, stats, sessions and probe claims", async () => {
+      const other = await sibling();
+      await store.upsertProfile({ id: "anthropic:ada@example.com", credential: oauth });
+      await store.setStoredOrder("anthropic", ["anthropic:ada@example.com"]);
+      await store.recordSuccess("anthropic:ada@example.com", { provider: "anthropic", now: NOW });
+      await store.recordFailure("openai:a", failure("rate_limit"));
+      await store.patchSession("s1", { modelOverride: "gpt-4o" });
+      expect(await store.tryClaimProbe("main:openai", NOW, 30 * SECOND)).toBe(true);
+      expect((await other.getProfile("anthropic:ada@example.com"))?.credential).toEqual(oauth);
+      expect(await other.getStoredOrder("anthropic")).toEqual(["anthropic:ada@example.com"]);
+      expect(await other.getLastGood("anthropic")).toBe("anthropic:ada@example.com");
+      expect(await other.getUsageStats("openai:a")).toEqual(await store.getUsageStats("openai:a"));
+      expect(await other.getSession("s1")).toEqual({ sessionKey: "s1", modelOverride: "gpt-4o" });
+      expect(await other.tryClaimProbe("main:openai", NOW + 1, 30 * SECOND)).toBe(false);
+    });
+
+    it("R-SB-2: failures recorded through two handles at the same moment both count", async () => {
+      const other = await sibling();
+      await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          (index % 2 === 0 ? store : other).recordFailure("openai:a", failure("overloaded", { now: NOW + index })),
+        ),
+      );
+      expect((await other.getUsageStats("openai:a"))?.errorCount).toBe(20);
+    });
+
+    it("R-SB-2: a session compare-and-set through two handles loses no concurrent change", async () => {
+      const other = await sibling();
+      await store.patchSession("s1", { modelOverride: "gpt-4o", authProfileOverride: "openai:a" });
+      const [first, second] = await Promise.all([
+        store.compareAndSetSession("s1", [{ field: "modelOverride", expected: "gpt-4o", value: "from-store" }]),
+        other.compareAndSetSession("s1", [
+          { field: "modelOverride", expected: "gpt-4o", value: "from-other" },
+          { field: "authProfileOverride", expected: "openai:a", value: "openai:b" },
+        ]),
+      ]);
+      expect(first.applied.length + second.applied.filter((field) => field === "modelOverride").length).toBe(1);
+      const entry = await store.getSession("s1");
+      expect(entry?.authProfileOverride).toBe("openai:b");
+      expect(["from-store", "from-other"]).toContain(entry?.modelOverride);
+    });
+
+    it("R-SB-3: acknowledged updates survive closing and reopening", async () => {
+      await store.recordFailure("openai:a", failure("billing"));
+      await store.recordSuccess("openai:b", { provider: "openai", now: NOW });
+      await store.markUsed("openai:b", NOW + 7);
+      await store.patchSession("s1", { authProfileOverride: "openai:b", authProfileOverrideSource: "user" });
+      await store.close();
+      const reopened = await sibling();
+      expect((await reopened.getUsageStats("openai:a"))?.disabledReason).toBe("billing");
+      expect((await reopened.getUsageStats("openai:b"))?.lastUsed).toBe(NOW + 7);
+      expect(await reopened.getSession("s1")).toEqual({
+        sessionKey: "s1",
+        authProfileOverride: "openai:b",
+        authProfileOverrideSource: "user",
+      });
+    });
+  });
+}

@@ -1,0 +1,32 @@
+/**
+ * Child process of the crash test (R-SB-3): records failures and session compare-and-sets in a tight loop
+ * and prints every update once the store acknowledged it. The parent kills it with SIGKILL at random.
+ */
+import { CHILD_COOLDOWNS, type ChildStoreSpec, openChildStore } from "./open-child-store.js";
+
+const { store: spec, profileId, sessionKey } = JSON.parse(process.argv[2] ?? "{}") as {
+  store: ChildStoreSpec;
+  profileId: string;
+  sessionKey: string;
+};
+
+const store = await openChildStore(spec);
+console.log("ready");
+let previous: string | undefined;
+for (let index = 1; ; index += 1) {
+  await store.recordFailure(profileId, {
+    reason: "rate_limit",
+    provider: "openai",
+    now: 1_000_000 + index,
+    cooldowns: CHILD_COOLDOWNS,
+  });
+  console.log(`failure ${index}`);
+  const value = `model-${index}`;
+  const result = await store.compareAndSetSession(sessionKey, [
+    { field: "modelOverride", expected: previous, value },
+    { field: "modelOverrideSource", expected: previous === undefined ? undefined : "auto", value: "auto" },
+  ]);
+  if (result.conflicted.length > 0) throw new Error(`unexpected conflict at ${index}`);
+  previous = value;
+  console.log(`session ${index}`);
+}
