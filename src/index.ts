@@ -63,3 +63,38 @@ export {
   loadScenarioFile,
   MockScenarioError,
 } from "./testing/mock-provider/index.js";
+
+// --- the engine (library API, SPEC §17) ---
+export { createDetour } from "./engine/create-detour.js";
+export type {
+  CreateDetourOptions,
+  Detour,
+  DetourProfiles,
+  DetourSessions,
+  RunWithOptions,
+  SessionPatch,
+  PostCommitFailureReport,
+  PostCommitFailureResult,
+} from "./engine/create-detour.js";
+export { createCanonicalRunner } from "./engine/run-canonical.js";
+export type { CanonicalRunOptions, CanonicalStreamResult } from "./engine/run-canonical.js";
+export { runWithModelFallback } from "./runner/run-with-model-fallback.js";
+export type { AttemptContext, AttemptFn, RunOutcome } from "./runner/attempt.js";
+export type { DetourEvent, DetourEventType, Logger, LogLevel, ModelFallbackDecisionEvent } from "./ports/events.js";
+
+// --- state ---
+export { openStateStore } from "./state/open-store.js";
+export type { OpenStateStoreOptions, StateBackend } from "./state/open-store.js";
+export { MemoryStateStore } from "./state/memory/memory-store.js";
+export { SqliteStateStore } from "./state/sqlite/sqlite-store.js";
+export { RedisStateStore } from "./state/redis/redis-store.js";
+export { importLegacyOpenClaw } from "./state/legacy-import.js";
+export type { LegacyImportReport } from "./state/legacy-import.js";
+
+// --- gateway ---
+export { startGateway } from "./gateway/start-gateway.js";
+export type { StartGatewayOptions, RunningGateway } from "./gateway/start-gateway.js";
+export { buildGatewayApp } from "./gateway/app.js";
+
+// --- more testing helpers ---
+export { ScriptedProvider } from "./testing/scripted-provider.js";

@@ -4,7 +4,7 @@
  * this file only resolves inputs and hands them over.
  */
 import { randomUUID } from "node:crypto";
-import { agentSettings, loadConfig, modelAliases, parseConfig, readEnvKnobs } from "../config/index.js";
+import { agentSettings, loadConfig, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
 import { resolveModelRef } from "../core/candidate-chain.js";
 import { ModelSelectionError } from "../core/errors.js";
 import { resolveSelection } from "../core/selection-source.js";
@@ -31,6 +31,7 @@ import type {
 } from "./detour-api.js";
 import { DetourArgumentError, DetourClosedError, requireAgentId } from "./engine-errors.js";
 import { EventHub } from "./event-hub.js";
+import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
 import { createCanonicalRunner } from "./run-canonical.js";
@@ -115,6 +116,12 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       config,
       env,
       discoverEnvCredentials: options.discoverEnvCredentials ?? false,
+      oauthRefresher: new OAuthRefresher({
+        store,
+        clock,
+        logger,
+        endpointFor: (provider) => resolveProviderSettings(config, provider)?.oauth,
+      }),
     });
     return {
       agentId,

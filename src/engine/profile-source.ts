@@ -8,6 +8,7 @@ import type { DetourConfig } from "../config/index.js";
 import type { Credential, ProfileConfig } from "../core/types.js";
 import type { StateStore } from "../ports/state-store.js";
 import type { ProfileSource, ProviderProfiles } from "../runner/runner-deps.js";
+import type { OAuthRefresher } from "./oauth-refresh.js";
 
 /** R-CF-5: well-known variables and the provider each one unlocks, as profile `<provider>:env`. */
 export const ENV_CREDENTIAL_VARIABLES: readonly { variable: string; provider: string }[] = [
@@ -42,17 +43,21 @@ export class AgentProfileSource implements ProfileSource {
   readonly #config: DetourConfig;
   readonly #env: Readonly<Record<string, string | undefined>>;
   readonly #discoverEnvCredentials: boolean;
+  readonly #oauthRefresher?: OAuthRefresher;
 
   constructor(options: {
     store: StateStore;
     config: DetourConfig;
     env: Readonly<Record<string, string | undefined>>;
     discoverEnvCredentials: boolean;
+    /** R-AP-5: refreshes OAuth credentials near expiry before an attempt uses them. */
+    oauthRefresher?: OAuthRefresher;
   }) {
     this.#store = options.store;
     this.#config = options.config;
     this.#env = options.env;
     this.#discoverEnvCredentials = options.discoverEnvCredentials;
+    this.#oauthRefresher = options.oauthRefresher;
   }
 
   get configuredProfiles(): Readonly<Record<string, ProfileConfig>> {
@@ -80,6 +85,12 @@ export class AgentProfileSource implements ProfileSource {
       }
     }
     return [...byId.values()];
+  }
+
+  /** R-AP-5: only stored OAuth credentials are refreshed; keys and static tokens are used as listed. */
+  async credentialForAttempt(profileId: string, credential: Credential, signal: AbortSignal): Promise<Credential> {
+    if (credential.type !== "oauth" || !this.#oauthRefresher) return credential;
+    return this.#oauthRefresher.ensureFresh(profileId, credential, signal);
   }
 
   async forProvider(provider: string): Promise<ProviderProfiles> {

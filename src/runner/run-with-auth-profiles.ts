@@ -7,7 +7,7 @@ import { activeWindows } from "../core/cooldown.js";
 import { LiveSessionModelSwitchError } from "../core/errors.js";
 import { REASON_POLICY } from "../core/reasons.js";
 import { resolveSessionPin } from "../core/session-pin.js";
-import type { Classification, ModelRef, SessionEntry } from "../core/types.js";
+import type { Classification, Credential, ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn, AttemptProfile } from "./attempt.js";
 import { classifyAttemptError } from "./failure.js";
 import { recordProfileFailure } from "./profile-failures.js";
@@ -162,19 +162,19 @@ async function tryProfiles<T>(
         profileId: profileId ?? null,
       });
       const settlement = await guard.attempt(
-        (signal) =>
-          input.attempt({
+        async (signal) => {
+          const credential = await attemptCredential(deps, input.view, profileId, signal);
+          return input.attempt({
             provider: candidate.provider,
             model: candidate.model,
             ...(profile ? { profile, profileId: profile.id } : {}),
-            ...(profileId !== undefined && input.view.credentials.get(profileId)
-              ? { credential: input.view.credentials.get(profileId) }
-              : {}),
+            ...(credential ? { credential } : {}),
             signal,
             runId: input.runId,
             candidateIndex: input.candidateIndex + 1,
             probe: input.probe,
-          }),
+          });
+        },
         input.attemptTimeoutMs ?? settings.attemptTimeoutMs(candidate.provider),
       );
       const finishedAt = deps.clock.now();
@@ -279,6 +279,21 @@ async function tryProfiles<T>(
   if (last) return last;
   // Every later profile cooled down meanwhile (concurrent runs) before any attempt ran.
   return allUnusable(deps, input, list.filter((id): id is string => id !== undefined));
+}
+
+/**
+ * Resolved inside the attempt so that a refresh (R-AP-5) is bounded by the attempt's watchdog and its failure
+ * is classified, recorded and rotated away from like any failed attempt.
+ */
+async function attemptCredential(
+  deps: RunnerDeps,
+  view: ProviderView,
+  profileId: string | undefined,
+  signal: AbortSignal,
+): Promise<Credential | undefined> {
+  const listed = profileId !== undefined ? view.credentials.get(profileId) : undefined;
+  if (profileId === undefined || listed === undefined || !deps.profiles.credentialForAttempt) return listed;
+  return deps.profiles.credentialForAttempt(profileId, listed, signal);
 }
 
 async function nextUsableProfile(

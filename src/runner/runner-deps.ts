@@ -41,6 +41,12 @@ export interface ProviderProfiles {
 
 export interface ProfileSource {
   forProvider(provider: string): Promise<ProviderProfiles>;
+  /**
+   * The credential one attempt runs with, resolved just before it starts (R-AP-5: an OAuth token near expiry
+   * is refreshed first). Runs under the attempt's signal and watchdog; a throw is that attempt's failure
+   * (a rejected refresh is a `FailoverError` with reason `auth_permanent`). Absent = use the credential as listed.
+   */
+  credentialForAttempt?(profileId: string, credential: Credential, signal: AbortSignal): Promise<Credential>;
 }
 
 export interface RunnerDeps {
