@@ -24,14 +24,14 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
 export const systemClock: Clock = createSystemClock();
 
 function sleepOnTimers(ms: number, signal: AbortSignal | undefined, unref: boolean): Promise<void> {
-  if (signal?.aborted) return Promise.reject(abortError());
+  if (signal?.aborted) return Promise.reject(abortErrorFor(signal));
   if (!(ms > 0)) return Promise.resolve();
   return new Promise<void>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined;
     let remainingMs = ms;
     const onAbort = () => {
       clearTimeout(timer);
-      reject(abortError());
+      reject(abortErrorFor(signal));
     };
     const schedule = () => {
       const sliceMs = Math.min(remainingMs, MAX_TIMER_DELAY_MS);
@@ -48,6 +48,12 @@ function sleepOnTimers(ms: number, signal: AbortSignal | undefined, unref: boole
   });
 }
 
-function abortError(): DOMException {
+/**
+ * The signal's own reason when it already is an AbortError (no new allocation on the hot path, where runs
+ * cancel their watchdog timers on every success); otherwise a fresh AbortError.
+ */
+function abortErrorFor(signal: AbortSignal | undefined): unknown {
+  const reason: unknown = signal?.reason;
+  if (reason instanceof Error && reason.name === "AbortError") return reason;
   return new DOMException("The operation was aborted.", "AbortError");
 }
