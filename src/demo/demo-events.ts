@@ -1,0 +1,176 @@
+/**
+ * What the demo reports, step by step. The live view renders these for people; `--json` prints each one as
+ * a line of NDJSON so scripts and tests can follow the storyline. Profile ids only — never a key.
+ */
+import type { ProfileState } from "./profile-states.js";
+
+export type StepId = "healthy" | "rate-limit" | "billing" | "outage" | "recovery";
+
+/** One upstream call the engine made for a request. */
+export interface AttemptView {
+  provider: string;
+  model: string;
+  profileId: string | null;
+  outcome: "succeeded" | "failed" | "aborted";
+  reason: string | null;
+  status: number | null;
+}
+
+export interface DemoStartedEvent {
+  type: "demo_started";
+  fast: boolean;
+  /** The temporary DETOUR_HOME (removed at the end). */
+  workspace: string;
+  gateway: string;
+  mocks: { openai: string; anthropic: string };
+  session: string;
+  primaryModel: string;
+  fallbackModel: string;
+  profiles: { id: string; provider: string }[];
+}
+
+export interface StepEvent {
+  type: "step";
+  step: number;
+  of: number;
+  id: StepId;
+  title: string;
+  detail: string;
+}
+
+/** A fault was injected into (or removed from) a mock provider. */
+export interface FaultEvent {
+  type: "fault";
+  provider: "openai" | "anthropic";
+  /** The profile whose key the fault targets; absent = every key of the provider. */
+  profileId?: string;
+  fault: string;
+  active: boolean;
+  description: string;
+}
+
+export interface ClockEvent {
+  type: "clock";
+  skippedMs: number;
+  totalSkippedMs: number;
+  why: string;
+}
+
+export interface RequestEvent {
+  type: "request";
+  request: number;
+  step: number;
+  session: string;
+  model: string;
+  message: string;
+  note?: string;
+}
+
+export interface RouteEvent {
+  type: "route";
+  request: number;
+  status: number;
+  /** The model that answered (`x-detour-model`). */
+  model: string | null;
+  /** The profile that answered. */
+  profileId: string | null;
+  /** `x-detour-attempts`. */
+  attemptCount: number | null;
+  attempts: AttemptView[];
+  notice: string | null;
+  /** The session ran on a fallback and this request tried its primary again (R-SO-3). */
+  probedPrimary: boolean;
+  reply: string;
+  elapsedMs: number;
+}
+
+export interface RotationEvent {
+  type: "rotation";
+  request: number;
+  provider: string;
+  model: string;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface ProfileFailureEvent {
+  type: "profile_failure";
+  request: number;
+  profileId: string;
+  reason: string;
+  /** The lane the failure put the profile in (`ready` when no window opened). */
+  lane: ProfileState["lane"];
+  until: number | null;
+  remainingMs: number | null;
+}
+
+export interface NoticeEvent {
+  type: "notice";
+  request: number;
+  kind: "fallback" | "cleared";
+  text: string;
+}
+
+export interface ProfilesEvent {
+  type: "profiles";
+  now: number;
+  profiles: ProfileState[];
+}
+
+export interface ProfileSummary {
+  id: string;
+  lane: ProfileState["lane"];
+  reason: string | null;
+  remainingMs: number | null;
+  /** Requests this profile answered. */
+  answered: number;
+  /** Failed calls with this profile, by reason. */
+  failures: Record<string, number>;
+  /** Chat calls the mock provider received with this profile's key. */
+  upstreamCalls: number;
+}
+
+export interface SummaryEvent {
+  type: "summary";
+  requests: number;
+  answered: number;
+  rotations: number;
+  fallbacks: number;
+  disables: number;
+  primaryProbes: number;
+  recoveries: number;
+  skippedMs: number;
+  elapsedMs: number;
+  profiles: ProfileSummary[];
+}
+
+export interface CleanupEvent {
+  type: "cleanup";
+  workspace: string;
+  removed: boolean;
+}
+
+export type DemoEvent =
+  | DemoStartedEvent
+  | StepEvent
+  | FaultEvent
+  | ClockEvent
+  | RequestEvent
+  | RouteEvent
+  | RotationEvent
+  | ProfileFailureEvent
+  | NoticeEvent
+  | ProfilesEvent
+  | SummaryEvent
+  | CleanupEvent;
+
+/** Where the demo sends its events: the live view or NDJSON. */
+export interface DemoSink {
+  emit(event: DemoEvent): void;
+  /**
+   * The demo clock moved while time is being skipped, for views that animate timers. Optional: NDJSON
+   * output records only the skip itself.
+   */
+  tick?(now: number): void;
+}

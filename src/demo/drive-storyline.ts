@@ -1,0 +1,160 @@
+/**
+ * Plays the storyline against the running demo stack: injects faults into the OpenAI mock, skips the demo
+ * clock, sends each chat turn through the gateway over HTTP, and reports what came back — the route from
+ * the response headers, the attempts, rotations and profile failures from the engine's events, and the
+ * profiles' state from `GET /status` — as demo events.
+ */
+import type { MockProvider, MockRuleInput } from "../testing/mock-provider/index.js";
+import type { DemoClock } from "./demo-clock.js";
+import type { DemoSink, ProfilesEvent, RouteEvent } from "./demo-events.js";
+import { DEMO_PROFILE_LIST, DEMO_SESSION, PRIMARY_MODEL } from "./demo-setup.js";
+import type { GatewayClient } from "./gateway-client.js";
+import { skipTime, type Pacing } from "./pacing.js";
+import { profileState } from "./profile-states.js";
+import type { RequestTracer } from "./request-trace.js";
+import type { FaultSpec, StoryAction, StoryStep } from "./storyline.js";
+
+/** R-NT-1 wording of the notice that ends a fallback. */
+const CLEARED_NOTICE_PREFIX = "↪️ Model Fallback cleared:";
+
+export interface StorylineContext {
+  openaiMock: MockProvider;
+  client: GatewayClient;
+  tracer: RequestTracer;
+  clock: DemoClock;
+  sink: DemoSink;
+  pacing: Pacing;
+  signal: AbortSignal;
+}
+
+class StorylinePlayer {
+  readonly #context: StorylineContext;
+  readonly #faults = new Map<string, FaultSpec>();
+  #requests = 0;
+  #step = 0;
+  /** The session runs on an auto fallback (between the fallback and the cleared notice). */
+  #onFallback = false;
+
+  constructor(context: StorylineContext) {
+    this.#context = context;
+  }
+
+  async play(storyline: readonly StoryStep[]): Promise<void> {
+    await this.#emitProfiles();
+    for (const step of storyline) {
+      this.#step += 1;
+      this.#context.sink.emit({ type: "step", step: this.#step, of: storyline.length, id: step.id, title: step.title, detail: step.detail });
+      await this.#pause(this.#context.pacing.afterStepMs);
+      for (const action of step.actions) await this.#run(action);
+    }
+  }
+
+  async #run(action: StoryAction): Promise<void> {
+    const { sink, clock, pacing, signal } = this.#context;
+    switch (action.kind) {
+      case "inject":
+        this.#faults.set(action.fault.name, action.fault);
+        this.#applyFaults();
+        sink.emit({ type: "fault", ...faultFields(action.fault), active: true, description: action.fault.description });
+        return;
+      case "clear":
+        this.#faults.delete(action.fault.name);
+        this.#applyFaults();
+        sink.emit({ type: "fault", ...faultFields(action.fault), active: false, description: action.description });
+        return;
+      case "skip-time":
+        sink.emit({ type: "clock", skippedMs: action.ms, totalSkippedMs: clock.skippedMs + action.ms, why: action.why });
+        await skipTime(clock, action.ms, pacing, (now) => sink.tick?.(now), signal);
+        await this.#emitProfiles();
+        return;
+      case "chat":
+        await this.#chat(action.message, action.note);
+        await this.#emitProfiles();
+        await this.#pause(pacing.afterRequestMs);
+        return;
+    }
+  }
+
+  /** The mock answers by the first matching rule; key-specific faults come before provider-wide ones. */
+  #applyFaults(): void {
+    const rules: MockRuleInput[] = [...this.#faults.values()]
+      .sort((a, b) => Number(a.profileId === undefined) - Number(b.profileId === undefined))
+      .map((fault) => fault.rule);
+    this.#context.openaiMock.setScenario(rules);
+  }
+
+  async #chat(message: string, note: string): Promise<void> {
+    const { client, tracer, sink, signal } = this.#context;
+    this.#requests += 1;
+    const request = this.#requests;
+    sink.emit({ type: "request", request, step: this.#step, session: DEMO_SESSION, model: PRIMARY_MODEL, message, note });
+    const startedAt = performance.now();
+    tracer.begin();
+    let trace;
+    let reply;
+    try {
+      reply = await client.chat({ sessionKey: DEMO_SESSION, model: PRIMARY_MODEL, message, signal });
+    } finally {
+      trace = tracer.end();
+    }
+    const answered = trace.attempts.findLast((attempt) => attempt.outcome === "succeeded");
+    const route: RouteEvent = {
+      type: "route",
+      request,
+      status: reply.status,
+      model: reply.model ?? null,
+      profileId: answered?.profileId ?? null,
+      attemptCount: reply.attempts ?? null,
+      attempts: trace.attempts,
+      notice: reply.notice ?? null,
+      probedPrimary: this.#onFallback && trace.attempts.some((attempt) => `${attempt.provider}/${attempt.model}` === PRIMARY_MODEL),
+      reply: reply.text,
+      elapsedMs: Math.round(performance.now() - startedAt),
+    };
+    const now = this.#context.clock.now();
+    for (const failure of trace.failures) {
+      const state = profileState({ id: failure.profileId, provider: failure.provider, usageStats: failure.stats }, now);
+      sink.emit({ type: "profile_failure", request, profileId: failure.profileId, reason: failure.reason, lane: state.lane, until: state.until ?? null, remainingMs: state.remainingMs ?? null });
+    }
+    for (const rotation of trace.rotations) sink.emit({ type: "rotation", request, ...rotation });
+    sink.emit(route);
+    if (reply.notice !== undefined) {
+      const kind = reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback";
+      this.#onFallback = kind === "fallback";
+      sink.emit({ type: "notice", request, kind, text: reply.notice });
+    }
+  }
+
+  async #emitProfiles(): Promise<ProfilesEvent> {
+    const status = await this.#context.client.status(this.#context.signal);
+    // Timers are read against the demo clock, the same clock the gateway decides with.
+    const now = this.#context.clock.now();
+    const event: ProfilesEvent = {
+      type: "profiles",
+      now,
+      profiles: status.profiles
+        .map((profile) => profileState({ id: profile.id, provider: profile.provider, usageStats: profile.usageStats }, now))
+        .sort((a, b) => demoOrder(a.id) - demoOrder(b.id)),
+    };
+    this.#context.sink.emit(event);
+    return event;
+  }
+
+  #pause(ms: number): Promise<void> {
+    return this.#context.clock.sleep(ms, this.#context.signal);
+  }
+}
+
+/** Profiles are listed as the demo introduced them (primary keys first); unknown ones last. */
+function demoOrder(profileId: string): number {
+  const index = DEMO_PROFILE_LIST.findIndex((profile) => profile.id === profileId);
+  return index === -1 ? DEMO_PROFILE_LIST.length : index;
+}
+
+function faultFields(fault: FaultSpec) {
+  return { provider: fault.provider, fault: fault.fault, ...(fault.profileId !== undefined ? { profileId: fault.profileId } : {}) };
+}
+
+export async function driveStoryline(context: StorylineContext, storyline: readonly StoryStep[]): Promise<void> {
+  await new StorylinePlayer(context).play(storyline);
+}

@@ -1,0 +1,85 @@
+import pc from "picocolors";
+import { describe, expect, it } from "vitest";
+import type { DemoEvent } from "./demo-events.js";
+import { LiveView } from "./render-live.js";
+
+const NOW = 1_000_000;
+
+function capture() {
+  let text = "";
+  return { stream: { write: (chunk: string) => (text += chunk) }, text: () => text };
+}
+
+const profiles = (alpha: object, now = NOW): DemoEvent => ({
+  type: "profiles",
+  now,
+  profiles: [
+    { id: "openai:alpha", provider: "openai", errorCount: 1, ...alpha } as never,
+    { id: "anthropic:main", provider: "anthropic", errorCount: 0, lane: "ready" },
+  ],
+});
+
+const STORY: DemoEvent[] = [
+  profiles({ lane: "ready" }),
+  { type: "request", request: 3, step: 2, session: "s", model: "openai/gpt-4o-mini", message: "Still there?", note: "rotates" },
+  { type: "profile_failure", request: 3, profileId: "openai:alpha", reason: "rate_limit", lane: "blocked", until: NOW + 30_000, remainingMs: 30_000 },
+  { type: "rotation", request: 3, provider: "openai", model: "gpt-4o-mini", from: "openai:alpha", to: "openai:beta", reason: "rate_limit" },
+  {
+    type: "route",
+    request: 3,
+    status: 200,
+    model: "openai/gpt-4o-mini",
+    profileId: "openai:beta",
+    attemptCount: 2,
+    attempts: [
+      { provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "failed", reason: "rate_limit", status: 429 },
+      { provider: "openai", model: "gpt-4o-mini", profileId: "openai:beta", outcome: "succeeded", reason: null, status: null },
+    ],
+    notice: null,
+    probedPrimary: false,
+    reply: "Hello",
+    elapsedMs: 12,
+  },
+  profiles({ lane: "blocked", reason: "rate_limit", until: NOW + 30_000, remainingMs: 30_000 }),
+  { type: "clock", skippedMs: 20_000, totalSkippedMs: 20_000, why: "time passes" },
+];
+
+describe("LiveView", () => {
+  it("R-CL-2: shows each request's route: failed attempt, rotation, the answering model and profile, then the profiles' timers", () => {
+    const out = capture();
+    const view = new LiveView(out.stream, pc.createColors(false), { tty: false });
+    for (const event of STORY) view.emit(event);
+    const text = out.text();
+    expect(text).toContain(`#3 "Still there?"`);
+    expect(text).toContain("✗ openai:alpha openai/gpt-4o-mini 429 rate_limit → blocked 30s");
+    expect(text).toContain("⟳ rotated openai:alpha → openai:beta (same model, rate_limit)");
+    expect(text).toContain("✓ openai/gpt-4o-mini via openai:beta 12 ms");
+    expect(text).toMatch(/openai:alpha\s+◔ blocked 30s \(rate_limit\)/);
+  });
+
+  it("R-CL-1: colour and in-place timers only on a TTY; plain lines elsewhere", () => {
+    const plain = capture();
+    const plainView = new LiveView(plain.stream, pc.createColors(false), { tty: false });
+    for (const event of STORY) plainView.emit(event);
+    plainView.tick(NOW + 10_000);
+    expect(plain.text()).not.toContain("\x1b[");
+
+    const tty = capture();
+    const ttyView = new LiveView(tty.stream, pc.createColors(true), { tty: true });
+    for (const event of STORY) ttyView.emit(event);
+    ttyView.tick(NOW + 10_000);
+    // The two-line panel is rewritten in place with the timer counted down.
+    expect(tty.text()).toContain("\x1b[2A");
+    expect(tty.text()).toContain("blocked 20s (rate_limit)");
+  });
+
+  it("R-CL-2: reprints the profile panel only when a state changes, not for every request", () => {
+    const out = capture();
+    const view = new LiveView(out.stream, pc.createColors(false), { tty: false });
+    view.emit(profiles({ lane: "ready" }));
+    view.emit(profiles({ lane: "ready" }));
+    expect(out.text().match(/profiles/g)).toHaveLength(1);
+    view.emit(profiles({ lane: "cooldown", reason: "overloaded", until: NOW + 5_000, remainingMs: 5_000 }));
+    expect(out.text().match(/profiles/g)).toHaveLength(2);
+  });
+});

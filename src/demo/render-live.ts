@@ -1,0 +1,191 @@
+/**
+ * The live view for people: each step, each fault, each request's route (the model that answered, the
+ * profile, failed attempts, rotations, the notice) and a compact panel of the profiles with their cooldown
+ * timers, printed whenever a profile's state changes. On a TTY the panel's timers tick in place while the
+ * demo clock skips ahead; elsewhere every line is printed once, plain, with no escape codes.
+ */
+import type { CliOutput, OutputStream } from "../cli/output.js";
+import type { DemoEvent, DemoSink, ProfilesEvent, RotationEvent, ProfileFailureEvent, RouteEvent } from "./demo-events.js";
+import { formatDuration } from "./format-duration.js";
+import type { ProfileState } from "./profile-states.js";
+import { renderSummary } from "./render-summary.js";
+
+type Colors = CliOutput["colors"];
+
+const INDENT = "      ";
+const PANEL_LABEL = "profiles";
+
+export class LiveView implements DemoSink {
+  readonly #out: OutputStream;
+  readonly #colors: Colors;
+  readonly #tty: boolean;
+  readonly #notes = new Map<number, string>();
+  #pending: (RotationEvent | ProfileFailureEvent)[] = [];
+  #lastPanelKey = "";
+  #lastProfiles: readonly ProfileState[] = [];
+  /** Lines of the panel currently drawn at the bottom of a TTY, rewritten by ticks. */
+  #livePanelLines = 0;
+
+  constructor(out: OutputStream, colors: Colors, options: { tty: boolean }) {
+    this.#out = out;
+    this.#colors = colors;
+    this.#tty = options.tty;
+  }
+
+  emit(event: DemoEvent): void {
+    const c = this.#colors;
+    switch (event.type) {
+      case "demo_started":
+        this.#line(c.bold("Detour demo") + c.dim(" — no keys, no network: everything runs on 127.0.0.1 and is removed at the end."));
+        this.#line(`  gateway    ${event.gateway}  ${c.dim("(embedded SQLite store in a temp dir)")}`);
+        this.#line(`  openai     mock provider ${event.mocks.openai}  ${c.dim(`keys ${idsOf(event, "openai")} (stored order)`)}`);
+        this.#line(`  anthropic  mock provider ${event.mocks.anthropic}  ${c.dim(`key ${idsOf(event, "anthropic")}`)}`);
+        this.#line(`  session    ${event.session} asks for ${c.bold(event.primaryModel)}, fallback ${event.fallbackModel}`);
+        return;
+      case "step":
+        this.#line();
+        this.#line(c.bold(c.cyan(`[${event.step}/${event.of}] ${event.title}`)));
+        this.#line(`${INDENT}${c.dim(event.detail)}`);
+        return;
+      case "fault":
+        this.#line(
+          event.active
+            ? `  ${c.yellow("⚡ fault")}  ${event.description}`
+            : `  ${c.green("✓ fixed")}  ${event.description}`,
+        );
+        return;
+      case "clock":
+        // The first skip explains itself once: the rules keep their real length, only the demo's clock jumps.
+        this.#line(
+          `  ${c.blue(`⏩ +${formatDuration(event.skippedMs)}`)}  ${event.why}` +
+            (event.totalSkippedMs === event.skippedMs ? c.dim(" (the demo's clock skips ahead; every rule keeps its real length)") : ""),
+        );
+        this.#openLivePanel();
+        return;
+      case "request":
+        this.#notes.set(event.request, event.note ?? "");
+        this.#line(`  ${c.bold(`#${event.request}`)} ${JSON.stringify(event.message)}`);
+        return;
+      case "rotation":
+      case "profile_failure":
+        // Shown under the request's attempts, once its route is known.
+        this.#pending.push(event);
+        return;
+      case "route":
+        this.#route(event);
+        return;
+      case "notice":
+        this.#line(`${INDENT}${c.bold(c.magenta(event.text))}`);
+        return;
+      case "profiles":
+        this.#profiles(event);
+        return;
+      case "summary":
+        this.#line();
+        for (const line of renderSummary(event, c, this.#tty)) this.#line(line);
+        return;
+      case "cleanup":
+        this.#line(
+          c.dim(
+            event.removed
+              ? `Stopped the gateway and the mock providers; removed ${event.workspace}.`
+              : `Stopped the gateway and the mock providers, but could not remove ${event.workspace}; delete it by hand.`,
+          ),
+        );
+        this.#line(`Next: ${c.bold("detour mock-provider --list")} to script your own faults, ${c.bold("detour gateway")} to serve your own keys.`);
+        return;
+    }
+  }
+
+  tick(now: number): void {
+    if (!this.#tty || this.#livePanelLines === 0) return;
+    this.#redrawPanel(this.#panelLines(this.#lastProfiles, now));
+  }
+
+  #route(event: RouteEvent): void {
+    const c = this.#colors;
+    for (const attempt of event.attempts) {
+      if (attempt.outcome === "succeeded") continue;
+      const where = `${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model}`)}`;
+      const failure = this.#pending.find((item): item is ProfileFailureEvent => item.type === "profile_failure" && item.profileId === attempt.profileId);
+      const lane =
+        failure && failure.lane !== "ready"
+          ? ` → ${failure.lane}${failure.remainingMs !== null ? ` ${formatDuration(failure.remainingMs)}` : ""}`
+          : "";
+      this.#line(`${INDENT}${c.red("✗")} ${where} ${attempt.status ?? ""} ${attempt.reason ?? ""}${lane}`.trimEnd());
+    }
+    for (const item of this.#pending) {
+      if (item.type === "rotation") this.#line(`${INDENT}${c.yellow("⟳ rotated")} ${item.from} → ${item.to} ${c.dim(`(same model, ${item.reason})`)}`);
+    }
+    this.#pending = [];
+    const note = this.#notes.get(event.request);
+    if (event.status === 200) {
+      const probe = event.probedPrimary ? c.dim(" · primary re-probed") : "";
+      this.#line(
+        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}`,
+      );
+    } else {
+      this.#line(`${INDENT}${c.red(`✗ HTTP ${event.status}`)} ${event.reply}`);
+    }
+    if (note) this.#line(`${INDENT}${c.dim(note)}`);
+  }
+
+  #profiles(event: ProfilesEvent): void {
+    this.#lastProfiles = event.profiles;
+    const lines = this.#panelLines(event.profiles, event.now);
+    if (this.#livePanelLines > 0) {
+      this.#redrawPanel(lines);
+      this.#livePanelLines = 0;
+      this.#lastPanelKey = panelKey(event.profiles);
+      return;
+    }
+    const key = panelKey(event.profiles);
+    if (key === this.#lastPanelKey) return;
+    this.#lastPanelKey = key;
+    for (const line of lines) this.#line(line);
+  }
+
+  /** On a TTY the panel is drawn now and its timers are updated in place until the skip ends. */
+  #openLivePanel(): void {
+    if (!this.#tty || this.#lastProfiles.length === 0) return;
+    const lines = this.#panelLines(this.#lastProfiles);
+    for (const line of lines) this.#line(line);
+    this.#livePanelLines = lines.length;
+  }
+
+  #redrawPanel(lines: readonly string[]): void {
+    // Cursor up over the drawn panel, then rewrite each line (erasing what was there).
+    this.#out.write(`\x1b[${this.#livePanelLines}A`);
+    for (const line of lines) this.#out.write(`\x1b[2K${line}\n`);
+  }
+
+  /** `now` moves the timers along (a skip in progress); without it they read as in the snapshot. */
+  #panelLines(profiles: readonly ProfileState[], now?: number): string[] {
+    const width = Math.max(...profiles.map((profile) => profile.id.length));
+    return profiles.map((profile, index) => {
+      const label = index === 0 ? PANEL_LABEL : " ".repeat(PANEL_LABEL.length);
+      return `${INDENT}${this.#colors.dim(label)}  ${profile.id.padEnd(width)}  ${this.#laneText(profile, now)}`;
+    });
+  }
+
+  #laneText(profile: ProfileState, now: number | undefined): string {
+    const c = this.#colors;
+    const remaining = profile.until === undefined || now === undefined ? profile.remainingMs : profile.until - now;
+    if (profile.lane === "ready" || remaining === undefined || remaining <= 0) return c.green("● ready");
+    const text = `${profile.lane} ${formatDuration(remaining)}${profile.reason ? ` (${profile.reason})` : ""}`;
+    return profile.lane === "disabled" ? c.red(`■ ${text}`) : c.yellow(`◔ ${text}`);
+  }
+
+  #line(text = ""): void {
+    this.#out.write(`${text}\n`);
+  }
+}
+
+function idsOf(event: Extract<DemoEvent, { type: "demo_started" }>, provider: string): string {
+  return event.profiles.filter((profile) => profile.provider === provider).map((profile) => profile.id).join(", ");
+}
+
+/** The panel is reprinted when a lane or reason changes, not when a timer merely counts down. */
+function panelKey(profiles: readonly ProfileState[]): string {
+  return profiles.map((profile) => `${profile.id}:${profile.lane}:${profile.reason ?? ""}`).join("|");
+}

@@ -1,0 +1,86 @@
+/**
+ * What the engine did for one request, gathered from its events (`detour.on`, SPEC §17): each upstream
+ * attempt, each rotation between keys, and each failure written to a profile. The demo sends one request
+ * at a time and the gateway runs in this process, so every event between `begin()` and `end()` belongs to
+ * that request.
+ */
+import type { DetourEvent } from "../ports/events.js";
+import type { UsageStats } from "../core/types.js";
+import type { AttemptView } from "./demo-events.js";
+
+export interface RecordedFailure {
+  profileId: string;
+  provider: string;
+  reason: string;
+  stats: UsageStats;
+}
+
+export interface RecordedRotation {
+  provider: string;
+  model: string;
+  from: string;
+  to: string;
+  reason: string;
+}
+
+export interface RequestTrace {
+  attempts: AttemptView[];
+  rotations: RecordedRotation[];
+  failures: RecordedFailure[];
+}
+
+type Subscribe = (type: "*", listener: (event: DetourEvent) => void) => () => void;
+
+export class RequestTracer {
+  #current: RequestTrace | undefined;
+  readonly #unsubscribe: () => void;
+
+  constructor(subscribe: Subscribe) {
+    this.#unsubscribe = subscribe("*", (event) => this.#record(event));
+  }
+
+  begin(): void {
+    this.#current = { attempts: [], rotations: [], failures: [] };
+  }
+
+  end(): RequestTrace {
+    const trace = this.#current ?? { attempts: [], rotations: [], failures: [] };
+    this.#current = undefined;
+    return trace;
+  }
+
+  stop(): void {
+    this.#unsubscribe();
+  }
+
+  #record(event: DetourEvent): void {
+    const trace = this.#current;
+    if (!trace) return;
+    switch (event.type) {
+      case "attempt_finished":
+        trace.attempts.push({
+          provider: event.provider,
+          model: event.model,
+          profileId: event.profileId,
+          outcome: event.outcome,
+          reason: event.reason,
+          status: event.status,
+        });
+        return;
+      case "profile_rotated":
+        trace.rotations.push({
+          provider: event.provider,
+          model: event.model,
+          from: event.fromProfileId,
+          to: event.toProfileId,
+          reason: event.reason,
+        });
+        return;
+      case "profile_failure_recorded":
+        trace.failures.push({ profileId: event.profileId, provider: event.provider, reason: event.reason, stats: event.stats });
+        return;
+      default:
+        return;
+    }
+  }
+}

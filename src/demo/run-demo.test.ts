@@ -1,0 +1,53 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { DemoEvent, DemoSink } from "./demo-events.js";
+import { runDemo } from "./run-demo.js";
+
+let parent: string;
+beforeEach(() => {
+  parent = mkdtempSync(join(tmpdir(), "detour-demo-test-"));
+});
+afterEach(() => rmSync(parent, { recursive: true, force: true }));
+
+function collecting(onEvent: (event: DemoEvent) => void = () => undefined): DemoSink & { events: DemoEvent[] } {
+  const events: DemoEvent[] = [];
+  return {
+    events,
+    emit(event) {
+      events.push(event);
+      onEvent(event);
+    },
+  };
+}
+
+describe("runDemo", () => {
+  it("R-CL-2: interrupted in the middle of the storyline, it still stops everything and removes its temp dir", async () => {
+    const controller = new AbortController();
+    // Ctrl+C right after the first answer, while the gateway and both mocks are running.
+    const sink = collecting((event) => {
+      if (event.type === "route") controller.abort();
+    });
+    await expect(runDemo({ fast: true, sink, signal: controller.signal, tempParent: parent })).rejects.toMatchObject({ name: "AbortError" });
+    const started = sink.events.find((event) => event.type === "demo_started");
+    const cleanup = sink.events.at(-1);
+    expect(cleanup).toEqual({ type: "cleanup", workspace: started?.type === "demo_started" ? started.workspace : "", removed: true });
+    expect(readdirSync(parent)).toEqual([]);
+    // The gateway is closed: nothing listens on its port any more.
+    if (started?.type === "demo_started") await expect(fetch(`${started.gateway}/healthz`)).rejects.toThrow();
+    expect(sink.events.some((event) => event.type === "summary")).toBe(false);
+  });
+
+  it("R-CL-2: a demo stopped before it started leaves no temp dir either", async () => {
+    const controller = new AbortController();
+    controller.abort();
+    const sink = collecting();
+    await expect(runDemo({ fast: true, sink, signal: controller.signal, tempParent: parent })).rejects.toMatchObject({ name: "AbortError" });
+    expect(sink.events).toHaveLength(1);
+    const cleanup = sink.events[0];
+    expect(cleanup).toMatchObject({ type: "cleanup", removed: true });
+    expect(existsSync(cleanup?.type === "cleanup" ? cleanup.workspace : parent)).toBe(false);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+});

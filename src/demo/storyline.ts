@@ -1,0 +1,125 @@
+/**
+ * The demo's script, as data: five steps, each a list of actions — inject or clear a fault in the OpenAI
+ * mock, skip the demo clock ahead, or send one chat turn through the gateway. The driver executes it; what
+ * Detour does in response is never scripted, only observed.
+ */
+import type { MockRuleInput } from "../testing/mock-provider/index.js";
+import { DEMO_PROFILES } from "./demo-setup.js";
+import type { StepId } from "./demo-events.js";
+
+/** Sticky until cleared (`repeat-last`), like a real outage or an empty credit balance. */
+export interface FaultSpec {
+  name: string;
+  provider: "openai";
+  profileId?: string;
+  fault: string;
+  description: string;
+  rule: MockRuleInput;
+}
+
+export type StoryAction =
+  | { kind: "inject"; fault: FaultSpec }
+  | { kind: "clear"; fault: FaultSpec; description: string }
+  | { kind: "skip-time"; ms: number; why: string }
+  | { kind: "chat"; message: string; note: string };
+
+export interface StoryStep {
+  id: StepId;
+  title: string;
+  detail: string;
+  actions: readonly StoryAction[];
+}
+
+export const RATE_LIMIT_RETRY_AFTER_SECONDS = 30;
+/** R-SO-3: a session on an auto fallback re-probes its primary at most this often. */
+export const PRIMARY_PROBE_INTERVAL_MS = 5 * 60 * 1000;
+
+export const ALPHA_RATE_LIMIT: FaultSpec = {
+  name: "alpha-rate-limit",
+  provider: "openai",
+  profileId: DEMO_PROFILES.alpha.id,
+  fault: "rate-limit",
+  description: `${DEMO_PROFILES.alpha.id} answers 429 Too Many Requests with Retry-After: ${RATE_LIMIT_RETRY_AFTER_SECONDS}s`,
+  rule: {
+    name: "alpha-rate-limit",
+    match: { key: DEMO_PROFILES.alpha.key },
+    steps: [{ fault: "rate-limit", retryAfterSeconds: RATE_LIMIT_RETRY_AFTER_SECONDS }],
+    then: "repeat-last",
+  },
+};
+
+export const BETA_BILLING: FaultSpec = {
+  name: "beta-billing",
+  provider: "openai",
+  profileId: DEMO_PROFILES.beta.id,
+  fault: "billing",
+  description: `${DEMO_PROFILES.beta.id} runs out of credits: 402 Payment Required`,
+  rule: { name: "beta-billing", match: { key: DEMO_PROFILES.beta.key }, steps: ["billing"], then: "repeat-last" },
+};
+
+export const OPENAI_OUTAGE: FaultSpec = {
+  name: "openai-outage",
+  provider: "openai",
+  fault: "overloaded",
+  description: "OpenAI is down: every key gets 529 Overloaded",
+  rule: { name: "openai-outage", match: { api: "openai" }, steps: ["overloaded"], then: "repeat-last" },
+};
+
+const chat = (message: string, note: string): StoryAction => ({ kind: "chat", message, note });
+
+export const STORYLINE: readonly StoryStep[] = [
+  {
+    id: "healthy",
+    title: "Healthy traffic",
+    detail: "A chat session asks the gateway for openai/gpt-4o-mini; the first key of the stored order answers.",
+    actions: [
+      chat("Hi! Can you keep my calls alive?", "first turn: openai:alpha is first in the stored order"),
+      chat("What happens when a key is rate-limited?", "the session keeps using the same key"),
+    ],
+  },
+  {
+    id: "rate-limit",
+    title: "A rate limit on the first key",
+    detail: "openai:alpha is rate-limited. Detour rotates to the second key on the same model.",
+    actions: [
+      { kind: "inject", fault: ALPHA_RATE_LIMIT },
+      chat("Still there?", "429 on openai:alpha → blocked until its Retry-After, rotated to openai:beta"),
+      chat("And now?", "openai:alpha is still blocked, so it is not called at all"),
+    ],
+  },
+  {
+    id: "billing",
+    title: "A billing failure disables a key",
+    detail: "openai:beta runs out of credits. A 402 disables the key for hours (R-CD-3), not seconds.",
+    actions: [
+      { kind: "skip-time", ms: RATE_LIMIT_RETRY_AFTER_SECONDS * 1000, why: "openai:alpha's Retry-After window ends" },
+      { kind: "clear", fault: ALPHA_RATE_LIMIT, description: "openai:alpha's rate limit has reset" },
+      { kind: "inject", fault: BETA_BILLING },
+      chat("Are you on a budget?", "402 on openai:beta → disabled; openai:alpha answers again"),
+    ],
+  },
+  {
+    id: "outage",
+    title: "Provider outage → model fallback",
+    detail: "Every OpenAI key fails. Detour falls back to the Anthropic model and says so, once.",
+    actions: [
+      { kind: "inject", fault: OPENAI_OUTAGE },
+      chat("Is OpenAI down?", "529 on openai:alpha, openai:beta disabled → anthropic/claude-sonnet-4-5 with a notice"),
+      chat("Keep going, please.", "sticky fallback: stays on Anthropic, no notice, OpenAI not called"),
+      { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "the primary may be re-probed every 5 minutes (R-SO-3)" },
+      chat("Five minutes later…", "the re-probe of openai/gpt-4o-mini fails; still on the fallback, silently"),
+    ],
+  },
+  {
+    id: "recovery",
+    title: "The primary recovers",
+    detail: "OpenAI is healthy again. The session returns at its next primary probe, with the cleared notice.",
+    actions: [
+      { kind: "clear", fault: OPENAI_OUTAGE, description: "OpenAI is back (openai:beta is still out of credits)" },
+      chat("Anything new?", "no per-message probing: the session stays on the fallback until the next probe is due"),
+      { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "the next primary probe is due (R-SO-3)" },
+      chat("Back to normal?", "the probe succeeds: back on openai/gpt-4o-mini with the cleared notice"),
+      chat("Thanks!", "and it stays there, silently"),
+    ],
+  },
+];

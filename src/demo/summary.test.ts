@@ -1,0 +1,94 @@
+import { describe, expect, it } from "vitest";
+import type { DemoEvent, RouteEvent } from "./demo-events.js";
+import { missingStorylineParts } from "./storyline-check.js";
+import { summarize } from "./summary.js";
+
+function route(request: number, overrides: Partial<RouteEvent>): RouteEvent {
+  return {
+    type: "route",
+    request,
+    status: 200,
+    model: "openai/gpt-4o-mini",
+    profileId: "openai:alpha",
+    attemptCount: 1,
+    attempts: [],
+    notice: null,
+    probedPrimary: false,
+    reply: "",
+    elapsedMs: 1,
+    ...overrides,
+  };
+}
+
+const failed = (profileId: string, reason: string) =>
+  ({ provider: "openai", model: "gpt-4o-mini", profileId, outcome: "failed", reason, status: 429 }) as const;
+
+const EVENTS: DemoEvent[] = [
+  { type: "request", request: 1, step: 1, session: "s", model: "openai/gpt-4o-mini", message: "a" },
+  route(1, {}),
+  { type: "request", request: 2, step: 2, session: "s", model: "openai/gpt-4o-mini", message: "b" },
+  { type: "profile_failure", request: 2, profileId: "openai:alpha", reason: "rate_limit", lane: "blocked", until: 5, remainingMs: 5 },
+  { type: "rotation", request: 2, provider: "openai", model: "gpt-4o-mini", from: "openai:alpha", to: "openai:beta", reason: "rate_limit" },
+  route(2, { profileId: "openai:beta", attempts: [failed("openai:alpha", "rate_limit")] }),
+  { type: "request", request: 3, step: 3, session: "s", model: "openai/gpt-4o-mini", message: "c" },
+  { type: "profile_failure", request: 3, profileId: "openai:beta", reason: "billing", lane: "disabled", until: 9, remainingMs: 9 },
+  route(3, { model: "anthropic/claude", profileId: "anthropic:main", attempts: [failed("openai:beta", "billing")], notice: "↪️ Model Fallback: x" }),
+  { type: "notice", request: 3, kind: "fallback", text: "↪️ Model Fallback: x" },
+  { type: "request", request: 4, step: 4, session: "s", model: "openai/gpt-4o-mini", message: "d" },
+  route(4, { probedPrimary: true, notice: "↪️ Model Fallback cleared: y" }),
+  { type: "notice", request: 4, kind: "cleared", text: "↪️ Model Fallback cleared: y" },
+];
+
+const FINAL = [
+  { id: "openai:alpha", provider: "openai", lane: "ready", errorCount: 0 },
+  { id: "openai:beta", provider: "openai", lane: "disabled", reason: "billing", until: 9, remainingMs: 9, errorCount: 1 },
+] as const;
+
+describe("summarize", () => {
+  it("R-CL-2: counts requests, rotations, fallbacks, disables, probes and recoveries from the reported events", () => {
+    const summary = summarize({
+      events: EVENTS,
+      finalProfiles: FINAL,
+      upstreamCalls: { "openai:alpha": 4, "openai:beta": 2 },
+      skippedMs: 300_000,
+      elapsedMs: 1_234,
+    });
+    expect(summary).toMatchObject({
+      type: "summary",
+      requests: 4,
+      answered: 4,
+      rotations: 1,
+      fallbacks: 1,
+      disables: 1,
+      primaryProbes: 1,
+      recoveries: 1,
+      skippedMs: 300_000,
+      elapsedMs: 1_234,
+    });
+    expect(summary.profiles).toEqual([
+      { id: "openai:alpha", lane: "ready", reason: null, remainingMs: null, answered: 2, failures: { rate_limit: 1 }, upstreamCalls: 4 },
+      { id: "openai:beta", lane: "disabled", reason: "billing", remainingMs: 9, answered: 1, failures: { billing: 1 }, upstreamCalls: 2 },
+    ]);
+    expect(missingStorylineParts(summary)).toEqual([]);
+  });
+
+  it("R-CL-2: a run that did not show a part of the storyline is reported, part by part", () => {
+    const summary = summarize({
+      events: EVENTS.filter((event) => event.type === "request" || event.type === "route").map((event) =>
+        event.type === "route" ? { ...event, probedPrimary: false, status: event.request === 4 ? 503 : 200 } : event,
+      ),
+      finalProfiles: [],
+      upstreamCalls: {},
+      skippedMs: 0,
+      elapsedMs: 0,
+    });
+    expect(missingStorylineParts(summary)).toEqual([
+      "1 request(s) got no answer",
+      "no rotation to the second key after the rate limit",
+      "no profile was disabled by the billing failure",
+      "no model fallback notice during the outage",
+      "the primary was never re-probed",
+      "no cleared notice after the primary recovered",
+    ]);
+  });
+});
