@@ -1,0 +1,248 @@
+/**
+ * What `detour auth add | list | remove | order set | reset` do: credentials in the agent's state store
+ * (R-AP-1..3) and the R-CD-8 reset. Secrets go in through `--key -` (stdin) and come out only as
+ * fingerprints (R-OB-2).
+ */
+import type { Command } from "commander";
+import { BUILT_IN_PROVIDERS, type DetourConfig } from "../../config/index.js";
+import type { Credential, CredentialType } from "../../core/types.js";
+import type { ProfileStatus } from "../../engine/status.js";
+import type { CliDeps } from "../cli-deps.js";
+import { commandContext, withDetour } from "../command-context.js";
+import { credentialFingerprint } from "../fingerprint.js";
+import { CliUsageError } from "../output.js";
+import { formatTimestamp, profileStateText } from "../views/profile-view.js";
+import { readSecretArgument } from "../read-secret.js";
+
+const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]*$/i;
+
+export interface AgentFlags {
+  agent: string;
+  json?: boolean;
+}
+
+export interface AddFlags extends AgentFlags {
+  key: string;
+  type: CredentialType;
+  id?: string;
+  email?: string;
+}
+
+function requireProvider(provider: string): string {
+  if (!PROVIDER_ID.test(provider)) {
+    throw new CliUsageError(`Invalid provider "${provider}": use a provider id such as openai, anthropic or openrouter.`);
+  }
+  return provider;
+}
+
+function providerIsKnown(config: DetourConfig, provider: string): boolean {
+  return Object.hasOwn(BUILT_IN_PROVIDERS, provider) || Object.hasOwn(config.models.providers, provider);
+}
+
+/** `provider:name`, the name part non-empty (R-AP-1 profile ids). */
+function requireProfileId(id: string, provider?: string): string {
+  const separator = id.indexOf(":");
+  if (separator <= 0 || separator === id.length - 1) {
+    throw new CliUsageError(`Invalid profile id "${id}": expected "provider:name", e.g. "openai:work".`);
+  }
+  if (provider !== undefined && id.slice(0, separator) !== provider) {
+    throw new CliUsageError(`Profile id "${id}" does not belong to provider "${provider}": use "${provider}:<name>".`);
+  }
+  return id;
+}
+
+function parseOAuthSecret(secret: string, provider: string, email: string | undefined): Credential {
+  const trimmed = secret.trim();
+  if (!trimmed.startsWith("{")) return { type: "oauth", provider, refresh: trimmed, ...(email ? { email } : {}) };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(trimmed);
+  } catch {
+    throw new CliUsageError("--type oauth: the key is neither a refresh token nor valid JSON ({ access, refresh, expires, email }).");
+  }
+  const value = parsed as Record<string, unknown>;
+  const text = (field: string) => (typeof value[field] === "string" && value[field] !== "" ? (value[field] as string) : undefined);
+  const access = text("access");
+  const refresh = text("refresh");
+  if (!access && !refresh) throw new CliUsageError("--type oauth: the JSON needs an access or a refresh token.");
+  const expires = value.expires;
+  if (expires !== undefined && (typeof expires !== "number" || !Number.isFinite(expires))) {
+    throw new CliUsageError("--type oauth: `expires` must be epoch milliseconds.");
+  }
+  const credentialEmail = email ?? text("email");
+  const accountId = text("accountId");
+  const projectId = text("projectId");
+  return {
+    type: "oauth",
+    provider,
+    ...(access ? { access } : {}),
+    ...(refresh ? { refresh } : {}),
+    ...(typeof expires === "number" ? { expires } : {}),
+    ...(credentialEmail ? { email: credentialEmail } : {}),
+    ...(accountId ? { accountId } : {}),
+    ...(projectId ? { projectId } : {}),
+  };
+}
+
+function buildCredential(type: CredentialType, provider: string, secret: string, email: string | undefined): Credential {
+  switch (type) {
+    case "api_key":
+      return { type, provider, key: secret.trim() };
+    case "token":
+      return { type, provider, token: secret.trim() };
+    case "oauth":
+      return parseOAuthSecret(secret, provider, email);
+  }
+}
+
+/** R-AP-1: `provider:default`, or `provider:<email>` for an OAuth login with an email. */
+function defaultProfileId(credential: Credential): string {
+  const email = credential.type === "oauth" ? credential.email : undefined;
+  return `${credential.provider}:${email ?? "default"}`;
+}
+
+function knownProfile(agentId: string, profileId: string, statuses: readonly ProfileStatus[]): ProfileStatus {
+  const found = statuses.find((profile) => profile.id === profileId);
+  if (!found) {
+    const known = statuses.map((profile) => profile.id);
+    throw new CliUsageError(
+      `No profile "${profileId}" in agent "${agentId}" (known: ${known.length > 0 ? known.join(", ") : "none"}). ` +
+        "See `detour auth list`.",
+    );
+  }
+  return found;
+}
+
+export async function addProfile(deps: CliDeps, command: Command, provider: string, options: AddFlags): Promise<void> {
+  const context = commandContext(deps, command);
+  requireProvider(provider);
+  if (options.id !== undefined) requireProfileId(options.id, provider);
+  const secret = await readSecretArgument(options.key, deps.stdin);
+  const credential = buildCredential(options.type, provider, secret, options.email);
+  const profileId = options.id ?? defaultProfileId(credential);
+  await withDetour(context, {}, async ({ detour, config }) => {
+    if (!providerIsKnown(config, provider)) {
+      context.out.error(
+        `detour: warning: provider "${provider}" is neither built in nor in models.providers; add ` +
+          `models.providers.${provider} (api, baseUrl) before using this profile.`,
+      );
+    }
+    const store = await detour.store(options.agent);
+    const replaced = (await store.getProfile(profileId)) !== undefined;
+    await store.upsertProfile({ id: profileId, credential });
+    const fingerprint = credentialFingerprint(credential);
+    if (options.json) {
+      context.out.json({ profileId, provider, type: credential.type, fingerprint, agentId: options.agent, replaced });
+      return;
+    }
+    context.out.line(
+      `${replaced ? "Replaced" : "Stored"} ${profileId} (${credential.type}, ${fingerprint ?? "no secret"}) for agent ${options.agent}.`,
+    );
+  });
+}
+
+export async function listProfiles(deps: CliDeps, command: Command, options: AgentFlags & { provider?: string }): Promise<void> {
+  const context = commandContext(deps, command);
+  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour }) => {
+    const store = await detour.store(options.agent);
+    const [statuses, stored] = await Promise.all([
+      detour.profiles.list({ agentId: options.agent, ...(options.provider ? { provider: options.provider } : {}) }),
+      store.listProfiles(),
+    ]);
+    const fingerprints = new Map(stored.map((profile) => [profile.id, credentialFingerprint(profile.credential)]));
+    const now = Date.now();
+    const rows = statuses.map((profile) => ({
+      id: profile.id,
+      provider: profile.provider ?? null,
+      type: profile.type ?? null,
+      origin: profile.origin,
+      fingerprint: fingerprints.get(profile.id) ?? null,
+      email: profile.email ?? null,
+      usable: profile.usable,
+      state: profileStateText(profile, now),
+      unusableUntil: profile.unusableUntil ?? null,
+      lastUsed: profile.stats.lastUsed ?? null,
+      lastGood: profile.lastGood,
+    }));
+    if (options.json) {
+      context.out.json({ agentId: options.agent, profiles: rows });
+      return;
+    }
+    if (rows.length === 0) {
+      context.out.line(`No profiles for agent ${options.agent}. Add one with \`detour auth add <provider> --key -\`.`);
+      return;
+    }
+    context.out.table(
+      ["profile", "type", "origin", "fingerprint", "state", "last used"],
+      rows.map((row) => [
+        row.lastGood ? `${row.id} *` : row.id,
+        row.type,
+        row.origin,
+        row.fingerprint,
+        row.state,
+        formatTimestamp(row.lastUsed ?? undefined, now),
+      ]),
+    );
+    context.out.line("* last good profile of its provider");
+  });
+}
+
+export async function removeProfile(deps: CliDeps, command: Command, profileId: string, options: AgentFlags): Promise<void> {
+  const context = commandContext(deps, command);
+  requireProfileId(profileId);
+  await withDetour(context, {}, async ({ detour }) => {
+    const store = await detour.store(options.agent);
+    const removed = await store.removeProfile(profileId);
+    if (!removed) {
+      const known = (await store.listProfiles()).map((profile) => profile.id);
+      throw new CliUsageError(
+        `No stored profile "${profileId}" in agent "${options.agent}" (stored: ${known.length > 0 ? known.join(", ") : "none"}).`,
+      );
+    }
+    if (options.json) context.out.json({ profileId, agentId: options.agent, removed: true });
+    else context.out.line(`Removed ${profileId} from agent ${options.agent}.`);
+  });
+}
+
+export async function setOrder(
+  deps: CliDeps,
+  command: Command,
+  provider: string,
+  profileIds: readonly string[],
+  options: AgentFlags & { clear?: boolean },
+): Promise<void> {
+  const context = commandContext(deps, command);
+  requireProvider(provider);
+  if (options.clear && profileIds.length > 0) throw new CliUsageError("Pass either profile ids or --clear, not both.");
+  if (!options.clear && profileIds.length === 0) throw new CliUsageError(`Name the profiles of ${provider} in order, or pass --clear.`);
+  for (const id of profileIds) requireProfileId(id, provider);
+  const duplicate = profileIds.find((id, index) => profileIds.indexOf(id) !== index);
+  if (duplicate !== undefined) throw new CliUsageError(`Profile ${duplicate} is listed twice.`);
+  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour }) => {
+    const statuses = await detour.profiles.list({ agentId: options.agent, provider });
+    for (const id of profileIds) knownProfile(options.agent, id, statuses);
+    const store = await detour.store(options.agent);
+    await store.setStoredOrder(provider, options.clear ? undefined : [...profileIds]);
+    if (options.json) context.out.json({ provider, agentId: options.agent, order: options.clear ? null : profileIds });
+    else context.out.line(options.clear ? `Cleared the stored order of ${provider}.` : `Order of ${provider}: ${profileIds.join(" → ")}`);
+  });
+}
+
+export async function resetProfile(deps: CliDeps, command: Command, profileId: string, options: AgentFlags): Promise<void> {
+  const context = commandContext(deps, command);
+  requireProfileId(profileId);
+  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour }) => {
+    const statuses = await detour.profiles.list({ agentId: options.agent });
+    const before = knownProfile(options.agent, profileId, statuses);
+    await detour.profiles.reset(profileId, { agentId: options.agent });
+    if (options.json) {
+      context.out.json({ profileId, agentId: options.agent, reset: true, wasUsable: before.usable });
+      return;
+    }
+    context.out.line(
+      before.usable
+        ? `Reset ${profileId}: counters cleared (it had no active window).`
+        : `Reset ${profileId}: ${profileStateText(before, Date.now())} cleared; it is usable now.`,
+    );
+  });
+}

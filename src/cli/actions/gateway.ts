@@ -1,0 +1,75 @@
+/**
+ * What `detour gateway` does: the OpenAI/Anthropic-compatible HTTP gateway (SPEC §14) plus the `cron.jobs`
+ * scheduler, in one process over one engine, so cron runs and client requests share cooldowns, pins and probe
+ * throttles. Logs are JSON lines on stderr; the URL is printed on stdout. SIGINT/SIGTERM stop the scheduler
+ * (aborting runs in flight), close the listener and the store, and exit 0.
+ */
+import type { Command } from "commander";
+import { readEnvKnobs } from "../../config/index.js";
+import { createDetour } from "../../engine/create-detour.js";
+import { startGateway } from "../../gateway/start-gateway.js";
+import type { CliDeps } from "../cli-deps.js";
+import { prepareCanonicalRunner } from "../canonical-runner.js";
+import { commandContext, loadCliConfig } from "../command-context.js";
+import { startCronJobs } from "../cron-jobs.js";
+import { createStderrLogger } from "../stderr-logger.js";
+
+export interface GatewayFlags {
+  host?: string;
+  port?: number;
+  json?: boolean;
+}
+
+export async function serveGateway(deps: CliDeps, command: Command, options: GatewayFlags): Promise<void> {
+  const context = commandContext(deps, command);
+  const knobs = readEnvKnobs(deps.env, { cwd: deps.cwd });
+  // A server's log is for machines: JSON lines on stderr at DETOUR_LOG_LEVEL (default info).
+  const logger = createStderrLogger(deps.stderr, knobs.logLevel, "json");
+  const loaded = await loadCliConfig(context);
+  const config = loaded.config;
+  const detour = await createDetour({ config, env: deps.env, logger, discoverEnvCredentials: true });
+  let stopGateway: (() => Promise<void>) | undefined;
+  try {
+    const { discovery, runner } = await prepareCanonicalRunner(detour, config, { env: deps.env });
+    const running = await startGateway({
+      detour: { ...detour, run: runner.run },
+      ...(options.host !== undefined ? { host: options.host } : {}),
+      ...(options.port !== undefined ? { port: options.port } : {}),
+      logger,
+      env: deps.env,
+    });
+    stopGateway = () => running.close();
+    const cron = startCronJobs(config.cron.jobs, runner.run, logger);
+    const discovered = discovery.kind === "discovered" ? discovery : undefined;
+    if (options.json) {
+      deps.stdout.write(
+        `${JSON.stringify({
+          url: running.url,
+          configFile: loaded.path ?? null,
+          cronJobs: cron.nextRuns(),
+          discovered: discovered
+            ? { envProfiles: discovered.envProfiles.map((found) => found.profileId), ollama: discovered.ollama?.baseUrl ?? null }
+            : null,
+        })}\n`,
+      );
+    } else {
+      context.out.line(`Detour gateway listening on ${running.url}`);
+      context.out.line(`  OpenAI clients:    base URL ${running.url}/v1`);
+      context.out.line(`  Anthropic clients: base URL ${running.url}`);
+      context.out.line(`  Status page:       ${running.url}/`);
+      if (discovered) {
+        for (const found of discovered.envProfiles) context.out.line(`  Using ${found.profileId} from $${found.variable}`);
+        if (discovered.ollama) context.out.line(`  Using the local Ollama at ${discovered.ollama.baseUrl}`);
+      }
+      for (const job of cron.nextRuns()) context.out.line(`  Cron job ${job.id}: next run ${job.nextRun ?? "never"}`);
+      context.out.line("Press Ctrl+C to stop.");
+    }
+    const signal = await deps.waitForShutdown();
+    logger.log("info", `Received ${signal}; shutting down`, { event: "gateway_stopping", signal });
+    await cron.stop();
+  } finally {
+    await stopGateway?.();
+    await detour.close();
+  }
+  logger.log("info", "Detour gateway stopped", { event: "gateway_stopped" });
+}

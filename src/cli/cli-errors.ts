@@ -1,0 +1,63 @@
+/**
+ * Maps whatever a command threw to the exit codes of R-CL-1 and to the one message the user sees.
+ * Bad input is recognised by the stable error codes of Detour's typed errors, so the CLI needs no
+ * knowledge of the layers that raised them.
+ */
+import { CommanderError } from "commander";
+import { redactSecrets } from "../core/classify/preview.js";
+import { EXIT_BAD_INPUT, EXIT_OK, EXIT_RUNTIME_FAILURE } from "./output.js";
+
+/** Errors the user can fix by changing what they typed, a file they wrote, or an environment variable. */
+export const BAD_INPUT_ERROR_CODES: ReadonlySet<string> = new Set([
+  "DETOUR_CLI_BAD_INPUT",
+  "DETOUR_CONFIG_INVALID",
+  "DETOUR_MODEL_SELECTION_INVALID",
+  "DETOUR_INVALID_ARGUMENT",
+  "DETOUR_MOCK_SCENARIO_INVALID",
+  "DETOUR_STATE_CONFIG_INVALID",
+  "DETOUR_SECRET_KEY_INVALID",
+  "DETOUR_GATEWAY_UNSAFE_BIND",
+]);
+
+/** Commander's own outcomes that are not failures. */
+const COMMANDER_SUCCESS_CODES: ReadonlySet<string> = new Set(["commander.helpDisplayed", "commander.version"]);
+
+function errorCode(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * A command already told the user what went wrong (a doctor report, a `--json` error object) and only
+ * needs the exit code to follow.
+ */
+export class ReportedFailure extends Error {
+  readonly code = "DETOUR_CLI_REPORTED_FAILURE";
+  readonly exitCode: number;
+
+  constructor(exitCode: number = EXIT_RUNTIME_FAILURE) {
+    super("reported");
+    this.name = "ReportedFailure";
+    this.exitCode = exitCode;
+  }
+}
+
+export function exitCodeForError(error: unknown): number {
+  if (error instanceof ReportedFailure) return error.exitCode;
+  if (error instanceof CommanderError) {
+    // Unknown command or option, missing argument, a group command without its subcommand: all bad input.
+    return COMMANDER_SUCCESS_CODES.has(error.code) ? EXIT_OK : EXIT_BAD_INPUT;
+  }
+  const code = errorCode(error);
+  return code !== undefined && BAD_INPUT_ERROR_CODES.has(code) ? EXIT_BAD_INPUT : EXIT_RUNTIME_FAILURE;
+}
+
+/**
+ * The text printed for a failure: the error's own message, which already says what to do next. A provider
+ * may echo a key in its error text; anything credential-shaped is redacted before it reaches a terminal or
+ * a log file (R-OB-2).
+ */
+export function describeError(error: unknown): string {
+  const text = error instanceof Error ? error.message || error.name : String(error);
+  return redactSecrets(text);
+}
