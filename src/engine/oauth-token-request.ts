@@ -10,6 +10,7 @@ import { classifyFailure } from "../core/classify/index.js";
 import { FailoverError } from "../core/errors.js";
 import type { FailoverReason } from "../core/reasons.js";
 import type { Clock } from "../ports/clock.js";
+import { raceAbort } from "../runner/run-guard.js";
 
 export interface TokenRefreshRequest {
   endpoint: OAuthEndpoint;
@@ -134,24 +135,6 @@ function describeFailure(error: unknown, status: number | undefined, signal: Abo
   return { kind: "network", ...(code ? { code } : {}) };
 }
 
-/** Settles with `promise`, or rejects as soon as `signal` aborts even if the work ignores the signal. */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** Sends the refresh-token grant and returns the new tokens; throws a classified `FailoverError` otherwise. */
 export async function requestTokenRefresh(request: TokenRefreshRequest): Promise<RefreshedTokens> {

@@ -20,8 +20,11 @@ export type AttemptSettlement<T> =
   /** The attempt's watchdog fired; `error` is a timeout failure to classify and record. */
   | { kind: "watchdog"; error: UpstreamFailure };
 
-/** Rejects with the signal's reason once it aborts; settles `promise`'s outcome otherwise. */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * Settles with `promise`, or rejects with the signal's reason as soon as it aborts, even when the work
+ * ignores the signal. Shared with the OAuth refresh, which races a library call the same way.
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
