@@ -18,7 +18,22 @@ export function createStderrLogger(stderr: OutputStream, minLevel: LogLevel, for
       }
       // Structured fields (full decision events) are for debugging; a person reads the message.
       const extra = minLevel === "debug" && fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : "";
-      stderr.write(`detour ${level}: ${message}${extra}\n`);
+      stderr.write(`detour ${level}: ${readableMessage(message, fields)}${extra}\n`);
     },
   };
+}
+
+/**
+ * A decision event's message is only its type; in text mode a person needs what was decided about which
+ * model, e.g. `model_fallback_decision candidate_failed openai/gpt-5 (1/2) rate_limit 429 → next anthropic/…`.
+ */
+function readableMessage(message: string, fields: Record<string, unknown> | undefined): string {
+  if (message !== "model_fallback_decision" || !fields) return message;
+  const parts = [message, fields.decision, fields.candidateModel];
+  if (typeof fields.attemptIndex === "number") parts.push(`(${fields.attemptIndex}/${String(fields.attemptTotal)})`);
+  if (fields.profileId) parts.push(`[${String(fields.profileId)}]`);
+  if (fields.reason) parts.push(String(fields.reason));
+  if (fields.status) parts.push(String(fields.status));
+  if (fields.nextCandidate) parts.push(`→ next ${String(fields.nextCandidate)}`);
+  return parts.filter((part) => part !== undefined && part !== null && part !== "").map(String).join(" ");
 }

@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { createStderrLogger } from "./stderr-logger.js";
+
+function capture() {
+  const lines: string[] = [];
+  return { stream: { write: (chunk: string) => lines.push(chunk) }, lines };
+}
+
+describe("CLI stderr logger", () => {
+  it("R-OB-1: renders a decision event readably in text mode", () => {
+    const { stream, lines } = capture();
+    createStderrLogger(stream, "info").log("info", "model_fallback_decision", {
+      decision: "candidate_failed",
+      candidateModel: "openai/gpt-5",
+      attemptIndex: 1,
+      attemptTotal: 2,
+      profileId: "openai:a",
+      reason: "rate_limit",
+      status: 429,
+      nextCandidate: "anthropic/claude-sonnet-4-6",
+    });
+    expect(lines).toEqual([
+      "detour info: model_fallback_decision candidate_failed openai/gpt-5 (1/2) [openai:a] rate_limit 429 → next anthropic/claude-sonnet-4-6\n",
+    ]);
+  });
+
+  it("drops entries below the level and prints JSON lines in json format", () => {
+    const { stream, lines } = capture();
+    const logger = createStderrLogger(stream, "warn", "json");
+    logger.log("info", "hidden");
+    logger.log("warn", "shown", { provider: "openai" });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "warn", msg: "shown", provider: "openai" });
+  });
+});
