@@ -13,6 +13,7 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "
 import type { Clock } from "../ports/clock.js";
 import type { MalformedChunk, Provider, ProviderCallContext } from "../ports/provider.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
+import { soonestRecoveryOf } from "../runner/exhaustion.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { Detour, RunWithOptions } from "./create-detour.js";
 import { commitStream } from "./stream-commit.js";
@@ -94,9 +95,11 @@ function normalizeRunError(error: unknown, clock: Clock, lastAttempt: AttemptCon
   const provider = lastAttempt?.provider ?? "unknown";
   const classification = classifyAttemptError(error, provider, clock.now());
   const message = error instanceof Error ? error.message : classification.preview;
+  // A provider-stated reset wins; else the chain's soonest recovery, so a 429/503 still gets a Retry-After.
   const resetAt =
     classification.resetAt ??
-    (classification.retryAfterMs !== undefined ? clock.now() + classification.retryAfterMs : undefined);
+    (classification.retryAfterMs !== undefined ? clock.now() + classification.retryAfterMs : undefined) ??
+    soonestRecoveryOf(error);
   return new FailoverError(message, {
     reason: classification.reason,
     provider: lastAttempt?.provider,

@@ -40,17 +40,33 @@ export async function cooldownWaitUntil<T>(state: RunState<T>): Promise<number |
   return soonest !== undefined && soonest - now <= maxWaitMs ? soonest : undefined;
 }
 
+/**
+ * The soonest recovery of the chain that a single-attempt run rethrew its original error at (R-FB-6). The
+ * error itself is rethrown unchanged, so the moment travels beside it: a gateway still needs it for the
+ * `Retry-After` of its 429/503 (R-RA-2) when the provider stated no reset of its own.
+ */
+const soonestRecoveryByError = new WeakMap<object, number>();
+
+export function soonestRecoveryOf(error: unknown): number | undefined {
+  return typeof error === "object" && error !== null ? soonestRecoveryByError.get(error) : undefined;
+}
+
 /** R-FB-6: one attempt rethrows its own error; more become a FallbackSummaryError. */
 export async function exhaustionError<T>(state: RunState<T>, failures: readonly Failure[]): Promise<unknown> {
-  const only = failures.length === 1 ? failures[0] : undefined;
-  if (only) return only.error;
-  const attempts = failures.map((failure) => failure.record);
   const views = await chainViews(state);
   const soonest = soonestCooldownExpiry({
     chain: state.chain,
     profiles: chainProfiles(views),
     now: state.deps.clock.now(),
   });
+  const only = failures.length === 1 ? failures[0] : undefined;
+  if (only) {
+    if (soonest !== undefined && typeof only.error === "object" && only.error !== null) {
+      soonestRecoveryByError.set(only.error, soonest);
+    }
+    return only.error;
+  }
+  const attempts = failures.map((failure) => failure.record);
   return new FallbackSummaryError(formatSummaryMessage(attempts), {
     attempts,
     soonestCooldownExpiry: soonest,

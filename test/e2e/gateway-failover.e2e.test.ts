@@ -109,6 +109,19 @@ describe("failover through the gateway", () => {
     expect(attempts.every((attempt) => attempt.reason === "rate_limit")).toBe(true);
   });
 
+  it("R-RA-2: a single-model chain whose every profile is rate-limited without a stated reset still gets Retry-After from the cooldowns", async () => {
+    const { openai } = await start({
+      model: { primary: "openai/mock-gpt", fallbacks: [] },
+      scenario: [{ steps: ["rate-limit"], then: "repeat-last" }],
+    });
+    const error = await openai.chat.completions.create(ask("hi")).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    const retryAfter = Number((error as InstanceType<typeof OpenAI.RateLimitError>).headers?.get("retry-after"));
+    // Both profiles sit on the first ladder step (30 s).
+    expect(retryAfter).toBeGreaterThanOrEqual(25);
+    expect(retryAfter).toBeLessThanOrEqual(30);
+  });
+
   it("R-RA-2: exhaustion that is not only rate limits is a 503 for the Anthropic client", async () => {
     const { anthropic } = await start({
       scenario: [
