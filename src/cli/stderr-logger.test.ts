@@ -32,4 +32,14 @@ describe("CLI stderr logger", () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ level: "warn", msg: "shown", provider: "openai" });
   });
+
+  it("R-OB-2: json logs censor secret-looking fields that slipped into an event", () => {
+    const { stream, lines } = capture();
+    createStderrLogger(stream, "info", "json").log("info", "oops", {
+      credential: { type: "api_key", key: "sk-live-123456" },
+      headers: { authorization: "Bearer sk-live-123456" },
+    });
+    expect(lines.join("")).not.toContain("sk-live-123456");
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ msg: "oops", credential: "[redacted]" });
+  });
 });

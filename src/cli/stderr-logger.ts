@@ -3,19 +3,48 @@
  * Entries below the level (DETOUR_LOG_LEVEL, default info) are dropped. Loggers never receive secrets
  * (ports/events.ts), so fields are printed as they come.
  */
+import { pino } from "pino";
 import type { Logger, LogLevel } from "../ports/events.js";
 import type { OutputStream } from "./output.js";
+
+/**
+ * Defence in depth for R-OB-2: loggers are never handed secrets, but should a field carrying one slip into
+ * an event, pino censors it before it is written.
+ */
+export const REDACTED_LOG_PATHS = [
+  "key", "*.key", "token", "*.token", "access", "*.access", "refresh", "*.refresh",
+  "authorization", "*.authorization", "headers.authorization", "headers.x-api-key", "*.headers.authorization",
+  "credential", "*.credential", "apiKey", "*.apiKey", "secretKey", "*.secretKey",
+];
+
+/** JSON lines through pino (one object per line: time, level, msg, fields). */
+function createJsonLogger(stderr: OutputStream, minLevel: LogLevel): Logger {
+  const destination = { write: (line: string) => stderr.write(line) };
+  const logger = pino(
+    {
+      level: minLevel,
+      base: undefined,
+      messageKey: "msg",
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
+    },
+    destination,
+  );
+  return {
+    log(level, message, fields) {
+      logger[level](fields ?? {}, message);
+    },
+  };
+}
 
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 export function createStderrLogger(stderr: OutputStream, minLevel: LogLevel, format: "text" | "json" = "text"): Logger {
+  if (format === "json") return createJsonLogger(stderr, minLevel);
   return {
     log(level, message, fields) {
       if (RANK[level] < RANK[minLevel]) return;
-      if (format === "json") {
-        stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`);
-        return;
-      }
       // Structured fields (full decision events) are for debugging; a person reads the message.
       const extra = minLevel === "debug" && fields && Object.keys(fields).length > 0 ? ` ${JSON.stringify(fields)}` : "";
       stderr.write(`detour ${level}: ${readableMessage(message, fields)}${extra}\n`);
