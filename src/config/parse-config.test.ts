@@ -30,7 +30,7 @@ describe("parseConfig", () => {
         },
         list: [{ id: "work", model: { fallbacks: [] } }],
       },
-      models: { providers: { openai: { api: "openai-responses" }, lmstudio: { baseUrl: "http://127.0.0.1:1234/v1" } } },
+      models: { providers: { openai: { api: 7 }, lmstudio: { baseUrl: "http://127.0.0.1:1234/v1" } } },
       gateway: { port: "4141", notices: "loud" },
       state: { backend: "redis" },
       auth: { profiles: { "openai:x": { provider: "openai", mode: "password" } } },

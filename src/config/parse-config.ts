@@ -11,6 +11,7 @@ import { deepFreeze } from "./deep-freeze.js";
 import { DEFAULT_AGENT_ID } from "./defaults.js";
 import { DetourConfigSchema, type DetourConfig } from "./schema.js";
 import { unknownKeyWarnings } from "./unknown-keys.js";
+import { dropUnsupportedProviderApis } from "./unsupported-apis.js";
 
 export interface ParsedConfig {
   config: DetourConfig;
@@ -23,11 +24,13 @@ export interface ParsedConfig {
  * @throws ConfigError listing every invalid path
  */
 export function parseConfig(raw: unknown, source?: string): ParsedConfig {
-  const sanitized = sanitizeCooldowns(raw === undefined ? {} : raw);
+  const supported = dropUnsupportedProviderApis(raw === undefined ? {} : raw);
+  const sanitized = sanitizeCooldowns(supported.value);
   const result = DetourConfigSchema.safeParse(sanitized.value, { reportInput: true });
   if (!result.success) throw new ConfigError(configIssuesFromZod(result.error.issues), source);
 
   const warnings = [
+    ...supported.warnings,
     ...sanitized.warnings,
     ...unknownKeyWarnings(sanitized.value, result.data),
     ...consistencyWarnings(result.data),
