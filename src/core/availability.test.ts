@@ -126,13 +126,23 @@ describe("R-FB-3 availability", () => {
     });
   });
 
-  it("R-FB-3: a non-transient cooldown (model_not_found) is skipped", () => {
-    expect(decide([cooldown("model_not_found")])).toEqual({
+  it("R-FB-3: a non-transient cooldown (model_not_found of this very model) is skipped", () => {
+    expect(decide([cooldown("model_not_found", HOUR, "gpt-5")])).toEqual({
       action: "skip",
       reason: "model_not_found",
       message: "Provider openai is in cooldown",
     });
-    expect(decide([cooldown("model_not_found")], { isPrimary: false }).action).toBe("skip");
+    expect(decide([cooldown("model_not_found", HOUR, "gpt-5")], { isPrimary: false }).action).toBe("skip");
+  });
+
+  it("R-FB-3: a widened window whose latest reason is another model's model_not_found is probed like a transient one", () => {
+    // A sibling's probe failed with model_not_found inside a profile-wide cooldown (R-CD-2 latest reason, R-CD-4
+    // widening): the slot is kept, so this model may still be probed — once per run for siblings.
+    const widened: UsageStats = { ...cooldown("model_not_found"), failureCounts: { overloaded: 1, model_not_found: 1 } };
+    expect(decide([widened], { isPrimary: false })).toEqual({ action: "probe", reason: "model_not_found", transient: true });
+    expect(decide([widened])).toEqual({ action: "probe", reason: "model_not_found", transient: true });
+    expect(decide([widened], { isPrimary: false, transientProbeUsedThisRun: true }).action).toBe("skip");
+    expect(decide([widened, cooldown("model_not_found", HOUR, "gpt-5")]).action).toBe("skip");
   });
 
   it("R-FB-3: the decision follows the R-RN-5 explaining reason across profiles", () => {

@@ -56,6 +56,23 @@ function onlyLadderCooldown(stats: UsageStats | undefined, model: string, now: n
   return activeWindows(stats, model, now).every((window) => window.kind === "cooldown");
 }
 
+/**
+ * R-CD-4 widens a model-scoped window when another model fails inside it and R-CD-2 keeps the latest reason, so
+ * a sibling's probe that failed with a reason blaming one model (model-scoped, not transient: model_not_found)
+ * inside a transient cooldown leaves a profile-wide window carrying that reason. Such a window says nothing
+ * about *this* model; read as a plain cooldown it would skip every later sibling although that probe failure
+ * keeps the provider's probe slot (R-FB-3). Only a window naming this very model makes the reason this model's.
+ */
+function blamesAnotherModel(input: CandidateAvailabilityInput, reason: FailoverReason): boolean {
+  const policy = REASON_POLICY[reason];
+  if (!policy.modelScoped || policy.transient) return false;
+  return input.profiles.every((profile) =>
+    activeWindows(profile.stats, input.model, input.now).every(
+      (window) => window.reason !== reason || window.model === undefined,
+    ),
+  );
+}
+
 export function decideCandidateAvailability(input: CandidateAvailabilityInput): CandidateAvailability {
   const { provider, model, now } = input;
   // R-RN-1: a provider without profiles runs once without a credential.
@@ -65,7 +82,7 @@ export function decideCandidateAvailability(input: CandidateAvailabilityInput): 
   const { reason, until } = explainUnavailable(input.profiles, model, now);
   const inCooldown = { action: "skip", reason, message: `Provider ${provider} is in cooldown` } as const;
 
-  switch (unavailableClass(reason)) {
+  switch (blamesAnotherModel(input, reason) ? "transient" : unavailableClass(reason)) {
     case "credential_issue":
       return { action: "skip", reason, message: `Provider ${provider} has ${reason} issue (skipping all models)` };
     case "billing": {

@@ -56,12 +56,23 @@ export type AuthProfilesOutcome<T> =
 /** Stands in for the profile id of a provider that runs without a credential (R-RN-1). */
 const KEYLESS = "(keyless)";
 
+function onlyLadderCooldown(view: ProviderView, id: string, now: number): boolean {
+  return activeWindows(view.stats[id], view.model, now).every((window) => window.kind === "cooldown");
+}
+
 /** For a probe, prefer a profile kept out only by a ladder guess over a stated reset or a disable. */
 function probeProfile(view: ProviderView, now: number): string | undefined {
-  const ladderOnly = view.unusable.find((id) =>
-    activeWindows(view.stats[id], view.model, now).every((window) => window.kind === "cooldown"),
-  );
-  return ladderOnly ?? view.unusable[0];
+  return view.unusable.find((id) => onlyLadderCooldown(view, id, now)) ?? view.unusable[0];
+}
+
+/**
+ * R-FB-3 for a strict user pin: the provider-wide probe decision may rest on another profile's ladder guess;
+ * the pin itself is probed only when it is no worse than the profile an unpinned probe would pick.
+ */
+function pinProbeable(view: ProviderView, pinned: string, now: number): boolean {
+  const choice = probeProfile(view, now);
+  if (choice === undefined || !view.unusable.includes(pinned)) return false;
+  return onlyLadderCooldown(view, pinned, now) || !onlyLadderCooldown(view, choice, now);
 }
 
 export async function runWithAuthProfiles<T>(
@@ -96,7 +107,7 @@ export async function runWithAuthProfiles<T>(
   const pinned = pin.pinnedProfileId;
   if (pin.strict && pinned !== undefined) {
     // R-PO-6: a user pin never rotates away; if it cannot run, the candidate fails and the run moves on.
-    if (view.usable.includes(pinned) || input.probe) {
+    if (view.usable.includes(pinned) || (input.probe && pinProbeable(view, pinned, deps.clock.now()))) {
       return tryProfiles(deps, input, [pinned], { strict: true, pinned: "user" });
     }
     return allUnusable(deps, input, [pinned]);

@@ -200,6 +200,27 @@ describe("fallback runner", () => {
     expect(out.model).toBe("gpt-4o");
   });
 
+  it("R-FB-3: a probe failing with model_not_found keeps the slot: the next sibling is still probed", async () => {
+    const h = await makeHarness({
+      profiles: { "openai:a": apiKey("openai", "k"), "anthropic:a": apiKey("anthropic", "k") },
+      config: chainConfig(FALLBACK, ["openai/gpt-5-mini", "openai/gpt-4o"]),
+    });
+    await h.store.replaceUsageStats("openai:a", {
+      cooldownUntil: h.clock.now() + 300_000,
+      cooldownReason: "overloaded",
+      errorCount: 1,
+      failureCounts: { overloaded: 1 },
+    });
+    h.provider("anthropic").always({}, httpError(529, "Overloaded"));
+    h.provider("openai").always({ model: "gpt-5-mini" }, httpError(404, "The model `gpt-5-mini` does not exist"));
+    const out = succeeded(await h.runToEnd());
+    expect(out.model).toBe("gpt-4o");
+    expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-5-mini", "gpt-4o"]);
+    // The missing model is recorded (R-CD-2: latest reason) on the window it widened, yet that window still
+    // does not read as "gpt-4o is in cooldown".
+    expect(out.attempts[1]).toMatchObject({ model: "gpt-5-mini", reason: "model_not_found" });
+  });
+
   it("R-FB-3: a provider-stated reset still covering the model is not probed", async () => {
     const h = await makeHarness({ profiles: { "openai:a": apiKey("openai", "k"), "anthropic:a": apiKey("anthropic", "k") } });
     await h.store.replaceUsageStats("openai:a", {
@@ -212,6 +233,27 @@ describe("fallback runner", () => {
     expect(out.provider).toBe("anthropic");
     expect(h.provider("openai").calls).toHaveLength(0);
     expect(out.attempts[0]).toMatchObject({ skipped: true, error: "Provider openai is in cooldown" });
+  });
+
+  it("R-FB-3: a probe never runs a strict user pin that a provider-stated reset still covers", async () => {
+    const h = await makeHarness();
+    await h.detour.sessions.patch("s1", { profile: "openai:a" });
+    // openai:b's ladder cooldown makes the provider probe-able; the user's own profile is blocked by a stated reset.
+    await h.store.replaceUsageStats("openai:a", {
+      blockedUntil: h.clock.now() + HOUR,
+      blockedReason: "rate_limit",
+      errorCount: 1,
+      failureCounts: { rate_limit: 1 },
+    });
+    await h.store.replaceUsageStats("openai:b", {
+      cooldownUntil: h.clock.now() + 300_000,
+      cooldownReason: "overloaded",
+      errorCount: 1,
+      failureCounts: { overloaded: 1 },
+    });
+    const out = succeeded(await h.runToEnd({ sessionKey: "s1" }));
+    expect(h.provider("openai").calls).toHaveLength(0);
+    expect(out.provider).toBe("anthropic");
   });
 
   it("R-FB-4: the primary is probed at most once per (agent, provider) every 30 s", async () => {
