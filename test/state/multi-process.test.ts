@@ -44,8 +44,12 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 describe("several processes share one store", () => {
   it("R-SB-2: 4 processes × 250 failures on one profile in one SQLite file all count", async () => {
     const path = join(directory, "shared.sqlite");
-    await recordFromChildren({ backend: "sqlite", path, secretKey: secretKey.toString("base64") });
+    // Opened and read before the children write: its cached reads must not hide their commits afterwards.
     const store = SqliteStateStore.open({ path, secrets: new SecretBox({ key: secretKey, source: "test" }, path) });
+    expect(await store.getUsageStats("openai:shared")).toBeUndefined();
+    expect(await store.getAllUsageStats()).toEqual({});
+    await recordFromChildren({ backend: "sqlite", path, secretKey: secretKey.toString("base64") });
+    expect((await store.getAllUsageStats())["openai:shared"]?.errorCount).toBe(PROCESSES * FAILURES_EACH);
     const stats = await store.getUsageStats("openai:shared");
     expect(stats?.errorCount).toBe(PROCESSES * FAILURES_EACH);
     expect(stats?.failureCounts).toEqual({ overloaded: PROCESSES * FAILURES_EACH });

@@ -160,6 +160,35 @@ describe("sqlite backend", () => {
     await reopened.close();
   });
 
+  it("R-SB-2: a commit by another connection is seen in the next event-loop turn, with one freshness look per turn", async () => {
+    const path = join(temporaryDirectory(), "turns.sqlite");
+    const store = openAt(path, newKey());
+    await store.recordFailure("openai:a", { reason: "rate_limit", provider: "openai", now: 1, cooldowns: CONTRACT_COOLDOWNS });
+    // A raw connection stands in for another process: it does not tell this process's stores it wrote.
+    const otherProcess = new Database(path);
+    const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const writeElsewhere = (errorCount: number) =>
+      otherProcess.prepare("UPDATE usage_stats SET stats = json_set(stats, '$.errorCount', ?) WHERE profile_id = ?").run(errorCount, "openai:a");
+
+    await nextTurn();
+    expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(1);
+    writeElsewhere(7);
+    // Same turn: the freshness look is not repeated per read (it costs as much as the reads themselves).
+    expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(1);
+    await nextTurn();
+    expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(7);
+    expect((await store.getAllUsageStats())["openai:a"]?.errorCount).toBe(7);
+    writeElsewhere(9);
+    await nextTurn();
+    expect((await store.getAllUsageStats())["openai:a"]?.errorCount).toBe(9);
+    // Read-modify-write never trusts the cache: it reads the locked row.
+    writeElsewhere(20);
+    const next = await store.recordFailure("openai:a", { reason: "rate_limit", provider: "openai", now: 2, cooldowns: CONTRACT_COOLDOWNS });
+    expect(next.errorCount).toBe(21);
+    otherProcess.close();
+    await store.close();
+  });
+
   it("R-SB-2: the success path of a healthy profile batches lastUsed instead of writing per request", async () => {
     const path = join(temporaryDirectory(), "batch.sqlite");
     const key = newKey();

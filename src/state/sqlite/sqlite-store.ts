@@ -24,7 +24,7 @@ import type {
 } from "../../ports/state-store.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import { LastUsedBatch } from "./last-used-batch.js";
-import { copyProfile, copyStats, ReadCache } from "./read-cache.js";
+import { copyProfile, copyStats, noteLocalCommit, ReadCache } from "./read-cache.js";
 import { migrate } from "./schema.js";
 import { prepareStatements, type Statements, type StatsRow } from "./statements.js";
 import { openDatabaseFile } from "./sqlite-file.js";
@@ -117,6 +117,7 @@ export class SqliteStateStore implements StateStore {
       return this.#db.transaction(work).immediate();
     } finally {
       this.#cache.invalidate();
+      noteLocalCommit();
     }
   }
 
@@ -126,6 +127,7 @@ export class SqliteStateStore implements StateStore {
       return work();
     } finally {
       this.#cache.invalidate();
+      noteLocalCommit();
     }
   }
 

@@ -26,6 +26,29 @@ export function sharedStateContract(context: ContractContext): void {
       expect(await other.tryClaimProbe("main:openai", NOW + 1, 30 * SECOND)).toBe(false);
     });
 
+    it("R-SB-1: a handle that already read sees another handle's later writes on its next read", async () => {
+      const other = await sibling();
+      await store.upsertProfile({ id: "openai:a", credential: { type: "api_key", provider: "openai", key: "sk-1" } });
+      await store.setStoredOrder("openai", ["openai:a"]);
+      await store.recordSuccess("openai:a", { provider: "openai", now: NOW });
+      // Everything a run reads is read (and may be cached) by `other` before the writes below.
+      await other.listProfiles();
+      await other.getStoredOrder("openai");
+      await other.getAllUsageStats();
+      await other.getLastGood("openai");
+      await other.getSession("s1");
+      await store.upsertProfile({ id: "openai:b", credential: { type: "api_key", provider: "openai", key: "sk-2" } });
+      await store.setStoredOrder("openai", ["openai:b", "openai:a"]);
+      await store.recordFailure("openai:a", failure("billing"));
+      await store.recordSuccess("openai:b", { provider: "openai", now: NOW + 1 });
+      await store.patchSession("s1", { authProfileOverride: "openai:b", authProfileOverrideSource: "user" });
+      expect((await other.listProfiles()).map((profile) => profile.id).sort()).toEqual(["openai:a", "openai:b"]);
+      expect(await other.getStoredOrder("openai")).toEqual(["openai:b", "openai:a"]);
+      expect((await other.getAllUsageStats())["openai:a"]?.disabledReason).toBe("billing");
+      expect(await other.getLastGood("openai")).toBe("openai:b");
+      expect((await other.getSession("s1"))?.authProfileOverride).toBe("openai:b");
+    });
+
     it("R-SB-2: failures recorded through two handles at the same moment both count", async () => {
       const other = await sibling();
       await Promise.all(
