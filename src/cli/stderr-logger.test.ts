@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createStderrLogger } from "./stderr-logger.js";
+import { createStderrLogger, withoutEvents } from "./stderr-logger.js";
 
 function capture() {
   const lines: string[] = [];
@@ -41,5 +41,14 @@ describe("CLI stderr logger", () => {
     });
     expect(lines.join("")).not.toContain("sk-live-123456");
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ msg: "oops", credential: "[redacted]" });
+  });
+
+  it("R-CL-1: a command drops the log lines of events it prints itself, and keeps the rest", () => {
+    const { stream, lines } = capture();
+    const logger = withoutEvents(createStderrLogger(stream, "info"), ["notice"]);
+    logger.log("info", "↪️ Model Fallback: b/m (selected a/m; rate limit)", { event: "notice" });
+    logger.log("warn", "No available auth profile for a", { event: "no_available_profile" });
+    logger.log("info", "plain message");
+    expect(lines).toEqual(["detour warn: No available auth profile for a\n", "detour info: plain message\n"]);
   });
 });

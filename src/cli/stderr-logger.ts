@@ -66,3 +66,17 @@ function readableMessage(message: string, fields: Record<string, unknown> | unde
   if (fields.nextCandidate) parts.push(`→ next ${String(fields.nextCandidate)}`);
   return parts.filter((part) => part !== undefined && part !== null && part !== "").map(String).join(" ");
 }
+
+/**
+ * Drops the log lines of events a command already prints in its own words (`detour run` prints the notice
+ * and the failure itself), so a person does not read them twice on stderr.
+ */
+export function withoutEvents(logger: Logger, events: readonly string[]): Logger {
+  const dropped = new Set(events);
+  return {
+    log(level, message, fields) {
+      if (typeof fields?.event === "string" && dropped.has(fields.event)) return;
+      logger.log(level, message, fields);
+    },
+  };
+}

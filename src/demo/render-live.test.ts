@@ -82,4 +82,26 @@ describe("LiveView", () => {
     view.emit(profiles({ lane: "cooldown", reason: "overloaded", until: NOW + 5_000, remainingMs: 5_000 }));
     expect(out.text().match(/profiles/g)).toHaveLength(2);
   });
+
+  it("R-CL-2: opens by saying what Detour is and what the symbols mean, before the first step", () => {
+    const out = capture();
+    const view = new LiveView(out.stream, pc.createColors(false), { tty: false });
+    view.emit({
+      type: "demo_started",
+      fast: true,
+      workspace: "/tmp/detour-demo-x",
+      gateway: "http://127.0.0.1:1",
+      mocks: { openai: "http://127.0.0.1:2", anthropic: "http://127.0.0.1:3" },
+      session: "demo-chat",
+      primaryModel: "openai/gpt-4o-mini",
+      fallbackModel: "anthropic/claude-sonnet-4-5",
+      profiles: [{ id: "openai:alpha", provider: "openai" }, { id: "openai:beta", provider: "openai" }, { id: "anthropic:main", provider: "anthropic" }],
+    });
+    view.emit({ type: "notice", request: 6, kind: "fallback", text: "↪️ Model Fallback: b (selected a; overloaded)" });
+    const text = out.text();
+    expect(text).toMatch(/^Detour demo\nDetour sits between your app and its LLM providers\./);
+    expect(text).toContain("keys openai:alpha, openai:beta (tried in this order)");
+    expect(text).toMatch(/legend +✓ answer +✗ failed attempt +⟳ key rotation/);
+    expect(text).toContain("notice to the user: ↪️ Model Fallback: b (selected a; overloaded)");
+  });
 });

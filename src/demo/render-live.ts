@@ -15,6 +15,15 @@ type Colors = CliOutput["colors"];
 const INDENT = "      ";
 const PANEL_LABEL = "profiles";
 
+const INTRO = [
+  "Detour sits between your app and its LLM providers. When a key is rate-limited or out of credits, it",
+  "rotates to another key; when a whole provider is down, it falls back to another model and tells the user",
+  "once. Below, a chat session talks to a real Detour gateway while faults are injected into two mock",
+  "providers. No keys, no network: everything runs on 127.0.0.1 and is removed at the end.",
+];
+
+const LEGEND = "✓ answer  ✗ failed attempt  ⟳ key rotation  ⚡ fault injected  ⏩ clock skip  » what happened";
+
 export class LiveView implements DemoSink {
   readonly #out: OutputStream;
   readonly #colors: Colors;
@@ -36,11 +45,15 @@ export class LiveView implements DemoSink {
     const c = this.#colors;
     switch (event.type) {
       case "demo_started":
-        this.#line(c.bold("Detour demo") + c.dim(" — no keys, no network: everything runs on 127.0.0.1 and is removed at the end."));
-        this.#line(`  gateway    ${event.gateway}  ${c.dim("(embedded SQLite store in a temp dir)")}`);
-        this.#line(`  openai     mock provider ${event.mocks.openai}  ${c.dim(`keys ${idsOf(event, "openai")} (stored order)`)}`);
+        this.#line(c.bold("Detour demo"));
+        // A newcomer has never heard of Detour: say what it is before showing what it does.
+        for (const line of INTRO) this.#line(line);
+        this.#line();
+        this.#line(`  gateway    ${event.gateway}  ${c.dim("(Detour itself, with an embedded SQLite store in a temp dir)")}`);
+        this.#line(`  openai     mock provider ${event.mocks.openai}  ${c.dim(`keys ${idsOf(event, "openai")} (tried in this order)`)}`);
         this.#line(`  anthropic  mock provider ${event.mocks.anthropic}  ${c.dim(`key ${idsOf(event, "anthropic")}`)}`);
         this.#line(`  session    ${event.session} asks for ${c.bold(event.primaryModel)}, fallback ${event.fallbackModel}`);
+        this.#line(c.dim(`  legend     ${LEGEND}`));
         return;
       case "step":
         this.#line();
@@ -75,7 +88,8 @@ export class LiveView implements DemoSink {
         this.#route(event);
         return;
       case "notice":
-        this.#line(`${INDENT}${c.bold(c.magenta(event.text))}`);
+        // The gateway sends it to the client (x-detour-notice header) for the app to show its user.
+        this.#line(`${INDENT}${c.dim("notice to the user:")} ${c.bold(c.magenta(event.text))}`);
         return;
       case "profiles":
         this.#profiles(event);
@@ -92,7 +106,11 @@ export class LiveView implements DemoSink {
               : `Stopped the gateway and the mock providers, but could not remove ${event.workspace}; delete it by hand.`,
           ),
         );
-        this.#line(`Next: ${c.bold("detour mock-provider --list")} to script your own faults, ${c.bold("detour gateway")} to serve your own keys.`);
+        this.#line();
+        this.#line("Next:");
+        this.#line(`  ${c.bold("detour auth add openai --key -")}   store your own key (read from stdin)`);
+        this.#line(`  ${c.bold("detour gateway")}                   serve it; point an OpenAI client at http://127.0.0.1:4141/v1`);
+        this.#line(`  ${c.bold("detour mock-provider --list")}      faults you can script to test your own setup`);
         return;
     }
   }
@@ -127,7 +145,7 @@ export class LiveView implements DemoSink {
     } else {
       this.#line(`${INDENT}${c.red(`✗ HTTP ${event.status}`)} ${event.reply}`);
     }
-    if (note) this.#line(`${INDENT}${c.dim(note)}`);
+    if (note) this.#line(`${INDENT}${c.dim(`» ${note}`)}`);
   }
 
   #profiles(event: ProfilesEvent): void {

@@ -31,8 +31,9 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
     profiles,
     "",
     colors.dim(
-      `${formatDuration(summary.skippedMs)} of demo time skipped in ${(summary.elapsedMs / 1000).toFixed(1)} s of real time. ` +
-        "Every answer came through the gateway over HTTP; nothing left 127.0.0.1.",
+      `The demo clock skipped ${formatDuration(summary.skippedMs)} (cooldowns and probe intervals kept their real length); ` +
+        `the run took ${(summary.elapsedMs / 1000).toFixed(1)} s.`,
     ),
+    colors.dim("Every answer came through the gateway over HTTP; nothing left 127.0.0.1."),
   ];
 }

@@ -32,4 +32,18 @@ describe("the demo storyline", () => {
       expect(action.fault.rule.then).toBe("repeat-last");
     }
   });
+
+  it("R-CL-2: speaks to a newcomer: no SPEC rule ids in anything the storyline shows", () => {
+    const shown = STORYLINE.flatMap((step) => [
+      step.title,
+      step.detail,
+      ...step.actions.map((action) => {
+        if (action.kind === "chat") return `${action.message} ${action.note}`;
+        if (action.kind === "skip-time") return action.why;
+        if (action.kind === "clear") return action.description;
+        return action.fault.description;
+      }),
+    ]);
+    expect(shown.filter((text) => /\bR-[A-Z]{2}-\d/.test(text))).toEqual([]);
+  });
 });

@@ -71,9 +71,9 @@ export const STORYLINE: readonly StoryStep[] = [
   {
     id: "healthy",
     title: "Healthy traffic",
-    detail: "A chat session asks the gateway for openai/gpt-4o-mini; the first key of the stored order answers.",
+    detail: "A chat session asks the gateway for openai/gpt-4o-mini; the first of its two OpenAI keys answers.",
     actions: [
-      chat("Hi! Can you keep my calls alive?", "first turn: openai:alpha is first in the stored order"),
+      chat("Hi! Can you keep my calls alive?", "openai:alpha is first in the key order"),
       chat("What happens when a key is rate-limited?", "the session keeps using the same key"),
     ],
   },
@@ -90,7 +90,7 @@ export const STORYLINE: readonly StoryStep[] = [
   {
     id: "billing",
     title: "A billing failure disables a key",
-    detail: "openai:beta runs out of credits. A 402 disables the key for hours (R-CD-3), not seconds.",
+    detail: "openai:beta runs out of credits: a 402 disables the key for hours, not seconds.",
     actions: [
       { kind: "skip-time", ms: RATE_LIMIT_RETRY_AFTER_SECONDS * 1000, why: "openai:alpha's Retry-After window ends" },
       { kind: "clear", fault: ALPHA_RATE_LIMIT, description: "openai:alpha's rate limit has reset" },
@@ -106,7 +106,7 @@ export const STORYLINE: readonly StoryStep[] = [
       { kind: "inject", fault: OPENAI_OUTAGE },
       chat("Is OpenAI down?", "529 on openai:alpha, openai:beta disabled → anthropic/claude-sonnet-4-5 with a notice"),
       chat("Keep going, please.", "sticky fallback: stays on Anthropic, no notice, OpenAI not called"),
-      { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "the primary may be re-probed every 5 minutes (R-SO-3)" },
+      { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "a session on a fallback re-tries its primary at most every 5 minutes" },
       chat("Five minutes later…", "the re-probe of openai/gpt-4o-mini fails; still on the fallback, silently"),
     ],
   },
@@ -117,7 +117,7 @@ export const STORYLINE: readonly StoryStep[] = [
     actions: [
       { kind: "clear", fault: OPENAI_OUTAGE, description: "OpenAI is back (openai:beta is still out of credits)" },
       chat("Anything new?", "no per-message probing: the session stays on the fallback until the next probe is due"),
-      { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "the next primary probe is due (R-SO-3)" },
+      { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "the next re-try of the primary is due" },
       chat("Back to normal?", "the probe succeeds: back on openai/gpt-4o-mini with the cleared notice"),
       chat("Thanks!", "and it stays there, silently"),
     ],

@@ -55,6 +55,17 @@ describe("detour auth", () => {
     expectNoSecrets(oauth);
   });
 
+  it("R-CL-1: a key given on the command line is stored, with a warning that points to --key -", async () => {
+    const literal = "tok-cli-test-openrouter-literal-777";
+    const added = await sandbox.run(["auth", "add", "openrouter", "--type", "token", "--key", literal, "--json"]);
+    expect(added.code, added.stderr).toBe(0);
+    expect(JSON.parse(added.stdout)).toMatchObject({ profileId: "openrouter:default", type: "token", fingerprint: fingerprint(literal) });
+    expect(added.stderr).toContain("stays in your shell history");
+    expect(added.stderr).toContain("--key -");
+    expect(added.stdout + added.stderr).not.toContain(literal);
+    expect((await sandbox.run(["auth", "remove", "openrouter:default"])).code).toBe(0);
+  });
+
   it("R-OB-2: auth list shows type and fingerprint, never a secret (table and --json)", async () => {
     const table = await sandbox.run(["auth", "list"]);
     expect(table.code, table.stderr).toBe(0);
@@ -75,6 +86,12 @@ describe("detour auth", () => {
     const set = await sandbox.run(["auth", "order", "set", "openai", "openai:work", "openai:default", "--json"]);
     expect(set.code, set.stderr).toBe(0);
     expect(JSON.parse(set.stdout)).toEqual({ provider: "openai", agentId: "main", order: ["openai:work", "openai:default"] });
+    // status shows the stored order, which wins over auth.order (R-AP-3).
+    const status = await sandbox.run(["status", "--json"]);
+    expect((JSON.parse(status.stdout) as { order: unknown }).order).toEqual([
+      { provider: "openai", profiles: ["openai:work", "openai:default"], source: "stored" },
+    ]);
+    expect((await sandbox.run(["status"])).stdout).toContain("Order of openai: openai:work → openai:default  (set with `detour auth order set`)");
 
     const foreign = await sandbox.run(["auth", "order", "set", "openai", "anthropic:me@example.com"]);
     expect(foreign.code, foreign.stderr).toBe(2);
@@ -148,6 +165,7 @@ describe("detour sessions", () => {
   it.each([
     [["sessions", "patch", "chat-1"], /needs --model and\/or --profile/],
     [["sessions", "patch", "chat-1", "--model", "no-slash"], /no-slash/],
+    [["sessions", "patch", "chat-1", "--model", "acme/gpt-9"], /no provider "acme" is built in or configured/],
     [["sessions", "patch", "chat-1", "--profile", "nocolon"], /Invalid --profile "nocolon"/],
     [["sessions", "show", "ghost"], /No session "ghost"/],
     [["sessions", "reset", "ghost"], /No session "ghost"/],

@@ -35,6 +35,13 @@ describe("R-CF-5 credential discovery", () => {
     }
   });
 
+  it("R-CL-1: a --model naming an unknown provider is bad input (exit 2), reported before missing credentials", async () => {
+    const result = await sandbox.run(["run", "hello", "--model", "acme/gpt-9"]);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('no provider "acme" is built in or configured');
+    expect(result.stderr).not.toContain("no credential");
+  });
+
   it("R-CF-5: OPENAI_API_KEY becomes the profile openai:env when nothing is configured or stored", async () => {
     // A config that only points the built-in provider at the mock: no auth.profiles, so discovery applies.
     const config = sandbox.writeConfig(

@@ -121,6 +121,9 @@ describe("detour run", () => {
     const badModel = await detour(["run", "hi", "--model", "not a model"]);
     expect(badModel.code, badModel.stderr).toBe(2);
     expect(badModel.stderr).toContain("not a model");
+    const unknownProvider = await detour(["run", "hi", "--model", "acme/gpt-9"]);
+    expect(unknownProvider.code, unknownProvider.stderr).toBe(2);
+    expect(unknownProvider.stderr).toContain('--model "acme/gpt-9": no provider "acme" is built in or configured');
     const empty = await detour(["run", "-"], { stdin: "  \n" });
     expect(empty.code, empty.stderr).toBe(2);
     expect(empty.stderr).toContain("The prompt is empty");

@@ -118,6 +118,12 @@ export async function addProfile(deps: CliDeps, command: Command, provider: stri
   requireProvider(provider);
   if (options.id !== undefined) requireProfileId(options.id, provider);
   const secret = await readSecretArgument(options.key, deps.stdin);
+  if (options.key !== "-") {
+    context.out.error(
+      "detour: warning: a key typed on the command line stays in your shell history and shows in the process " +
+        "list; next time pipe it in with `--key -`.",
+    );
+  }
   const credential = buildCredential(options.type, provider, secret, options.email);
   const profileId = options.id ?? defaultProfileId(credential);
   await withDetour(context, {}, async ({ detour, config }) => {

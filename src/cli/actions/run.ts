@@ -15,7 +15,9 @@ import { commandContext, loadCliConfig, withDetour, type CommandContext } from "
 import { CliUsageError } from "../output.js";
 import { createProgress } from "../progress.js";
 import { prepareCanonicalRunner } from "../canonical-runner.js";
+import { checkModelFlag } from "../model-flag.js";
 import { readAll } from "../read-secret.js";
+import { withoutEvents } from "../stderr-logger.js";
 
 const MAX_PROMPT_BYTES = 1024 * 1024;
 
@@ -71,14 +73,14 @@ function modelHint(config: DetourConfig, discovery: CredentialDiscovery, flags: 
 }
 
 export async function runPrompt(deps: CliDeps, command: Command, promptArgument: string, flags: RunFlags): Promise<void> {
-  const context = commandContext(deps, command, flags.verbose ? "info" : "warn");
+  const base = commandContext(deps, command, flags.verbose ? "info" : "warn");
+  // The notice and the failure are printed below in their own words; their log lines would repeat them.
+  const context: CommandContext = { ...base, logger: withoutEvents(base.logger, ["notice", "run_finished"]) };
   const prompt = promptArgument === "-" ? await readAll(deps.stdin, MAX_PROMPT_BYTES) : promptArgument;
   if (prompt.trim() === "") throw new CliUsageError("The prompt is empty.");
-  // A model id never contains whitespace; catching it here keeps a typo from becoming an upstream call.
-  if (flags.model !== undefined && !/^\S+$/.test(flags.model)) {
-    throw new CliUsageError(`--model "${flags.model}" is not a model: use "provider/model" or a configured alias.`);
-  }
   const loaded = await loadCliConfig(context);
+  // Before discovery and the store: a typo in --model is bad input, not an upstream call or a missing key.
+  if (flags.model !== undefined) checkModelFlag(loaded.config, flags.model, flags.agent);
   const config = withRunTimeout(loaded.config, flags.timeoutSeconds);
   const progress = createProgress(deps.stderr, { quietOffTty: true, env: deps.env });
   await withDetour(context, { discoverEnvCredentials: true, config: { ...loaded, config } }, async ({ detour }) => {

@@ -6,7 +6,8 @@ import type { Command } from "commander";
 import type { Detour } from "../../engine/create-detour.js";
 import type { SessionStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
-import { commandContext, withDetour } from "../command-context.js";
+import { commandContext, loadCliConfig, withDetour } from "../command-context.js";
+import { checkModelFlag } from "../model-flag.js";
 import { CliUsageError, type CliOutput } from "../output.js";
 import { SESSION_TABLE_HEAD, sessionLines, sessionRow } from "../views/session-view.js";
 
@@ -76,7 +77,9 @@ export async function patchSession(deps: CliDeps, command: Command, key: string,
   if (options.profile !== undefined && options.profile !== "none" && !/^[^:\s]+:\S+$/.test(options.profile)) {
     throw new CliUsageError(`Invalid --profile "${options.profile}": expected "provider:name" or "none".`);
   }
-  await withDetour(context, {}, async ({ detour }) => {
+  const loaded = await loadCliConfig(context);
+  if (options.model !== undefined && options.model !== "none") checkModelFlag(loaded.config, options.model, options.agent);
+  await withDetour(context, { config: loaded }, async ({ detour }) => {
     const model = clearable(options.model);
     const profile = clearable(options.profile);
     const updated = await detour.sessions.patch(

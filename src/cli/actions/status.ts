@@ -1,5 +1,7 @@
 /** What `detour status` does: profiles with their cooldowns, last good profiles, sessions. */
 import type { Command } from "commander";
+import type { DetourConfig } from "../../config/index.js";
+import type { Detour } from "../../engine/create-detour.js";
 import type { ProfileStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
@@ -13,6 +15,32 @@ export interface StatusFlags {
   json?: boolean;
 }
 
+/** An explicit profile order of one provider (R-AP-3): the stored one wins over `auth.order`. */
+export interface ProviderOrder {
+  provider: string;
+  profiles: string[];
+  source: "stored" | "config";
+}
+
+/** The explicit orders of the providers that have profiles; a provider without one goes round robin. */
+async function providerOrders(detour: Detour, config: DetourConfig, agentId: string, profiles: readonly ProfileStatus[]): Promise<ProviderOrder[]> {
+  const store = await detour.store(agentId);
+  const providers = [...new Set(profiles.flatMap((profile) => (profile.provider ? [profile.provider] : [])))].sort();
+  const orders: ProviderOrder[] = [];
+  for (const provider of providers) {
+    const stored = await store.getStoredOrder(provider);
+    const configured = Object.hasOwn(config.auth.order, provider) ? config.auth.order[provider] : undefined;
+    if (stored !== undefined) orders.push({ provider, profiles: stored, source: "stored" });
+    else if (configured !== undefined) orders.push({ provider, profiles: [...configured], source: "config" });
+  }
+  return orders;
+}
+
+const ORDER_SOURCE_TEXT: Readonly<Record<ProviderOrder["source"], string>> = {
+  stored: "set with `detour auth order set`",
+  config: "auth.order in the config",
+};
+
 function colouredState(out: CliOutput, profile: ProfileStatus, now: number): string {
   const text = profileStateText(profile, now);
   if (profile.usable) return text === "ok" ? out.colors.green(text) : out.colors.yellow(text);
@@ -22,7 +50,7 @@ function colouredState(out: CliOutput, profile: ProfileStatus, now: number): str
 export async function showStatus(deps: CliDeps, command: Command, options: StatusFlags): Promise<void> {
   const context = commandContext(deps, command);
   const { out } = context;
-  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour, configFile }) => {
+  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour, config, configFile }) => {
     const snapshot = await detour.status({ agentId: options.agent });
     const agent = snapshot.agents[0];
     if (!agent) throw new Error(`No status for agent ${options.agent}.`);
@@ -30,12 +58,14 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
     if (options.session !== undefined && !session) {
       throw new CliUsageError(`No session "${options.session}" in agent "${options.agent}". See \`detour sessions list\`.`);
     }
+    const orders = await providerOrders(detour, config, options.agent, agent.profiles);
     if (options.json) {
       out.json({
         now: snapshot.now,
         agentId: agent.agentId,
         configFile: configFile ?? null,
         profiles: agent.profiles,
+        order: orders,
         lastGood: agent.lastGood,
         sessions: session ? [session] : agent.sessions,
       });
@@ -58,6 +88,9 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
           profile.lastGood ? "yes" : "",
         ]),
       );
+    }
+    for (const order of orders) {
+      out.line(`Order of ${order.provider}: ${order.profiles.join(" → ")}  ${out.colors.dim(`(${ORDER_SOURCE_TEXT[order.source]})`)}`);
     }
     if (session) {
       out.line();

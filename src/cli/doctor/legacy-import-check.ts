@@ -4,7 +4,7 @@
  * already holds, so a second run reports everything as skipped and nothing as imported.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { resolve, sep } from "node:path";
 import { importLegacyOpenClaw, type LegacyImportReport } from "../../state/legacy-import.js";
 import { CliUsageError } from "../output.js";
 import type { DoctorCheck } from "./doctor-check.js";
@@ -13,7 +13,7 @@ import { openAgentStore, type StoreLocation } from "./store-integrity.js";
 export interface LegacyImportSummary {
   from: string;
   agentId: string;
-  /** `profile openai:default (from …/auth-profiles.json)` — ids and file names only, never a secret. */
+  /** `profile openai:default (from agents/main/agent/auth-profiles.json)` — ids and paths relative to `from`, never a secret. */
   imported: string[];
   skipped: string[];
   report: LegacyImportReport;
@@ -34,8 +34,10 @@ export async function importLegacyState(
   } finally {
     await store.close();
   }
-  const imported = report.imported.map((item) => `${item.kind} ${item.id} (from ${item.from})`);
-  const skipped = report.skipped.map((item) => `${item.kind} ${item.id} (from ${item.from}): ${item.why}`);
+  // Paths inside the --from directory read relative to it: the report names the directory once.
+  const inside = (text: string) => text.split(`${from}${sep}`).join("");
+  const imported = report.imported.map((item) => `${item.kind} ${item.id} (from ${inside(item.from)})`);
+  const skipped = report.skipped.map((item) => `${item.kind} ${item.id} (from ${inside(item.from)}): ${inside(item.why)}`);
   const unreadable = report.sources.filter((source) => source.error !== undefined);
   const found = report.sources.filter((source) => source.found);
   let check: DoctorCheck;
