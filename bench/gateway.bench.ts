@@ -1,7 +1,8 @@
 /**
  * Gateway overhead: the same chat completion sent straight to a mock provider and through the Detour
  * gateway (sqlite store in a temp dir, one session header), measured with autocannon on loopback.
- * Reports latency percentiles of both and the difference, which is what Detour adds per request.
+ * Reports latency percentiles of both and the difference, which is what Detour adds per request, for a plain
+ * and for a streamed completion.
  * The mock provider runs in a child process so it does not share the gateway's event loop.
  * Bounded: a fixed duration per run, loopback only.
  */
@@ -41,6 +42,8 @@ const DURATION_SECONDS = Number(process.env.BENCH_DURATION_SECONDS ?? 5);
 const CONNECTIONS = 10;
 const KEY = "sk-bench-key-0000000000";
 const body = JSON.stringify({ model: "openai/bench-gpt", messages: [{ role: "user", content: "hello" }] });
+/** The same request streamed: every answer passes the commit point and the SSE re-encoding. */
+const streamBody = JSON.stringify({ model: "openai/bench-gpt", stream: true, messages: [{ role: "user", content: "hello" }] });
 
 interface Measured {
   /** Requests per second. */
@@ -56,7 +59,7 @@ interface Measured {
   non2xx: number;
 }
 
-async function measure(url: string, headers: Record<string, string>): Promise<Measured> {
+async function measure(url: string, headers: Record<string, string>, requestBody = body): Promise<Measured> {
   const cpuBefore = process.cpuUsage();
   const loopBefore = performance.eventLoopUtilization();
   const result = await autocannon({
@@ -65,7 +68,7 @@ async function measure(url: string, headers: Record<string, string>): Promise<Me
     connections: CONNECTIONS,
     duration: DURATION_SECONDS,
     headers: { "content-type": "application/json", ...headers },
-    body,
+    body: requestBody,
   });
   const cpu = process.cpuUsage(cpuBefore);
   const loop = performance.eventLoopUtilization(loopBefore);
@@ -99,10 +102,14 @@ export async function benchGateway(): Promise<void> {
     await measure(`${mock.url}/v1/chat/completions`, { authorization: `Bearer ${KEY}` });
     const direct = await measure(`${mock.url}/v1/chat/completions`, { authorization: `Bearer ${KEY}` });
     const viaGateway = await measure(`${gateway.url}/v1/chat/completions`, { "x-detour-session": "bench" });
+    const directStream = await measure(`${mock.url}/v1/chat/completions`, { authorization: `Bearer ${KEY}` }, streamBody);
+    const viaGatewayStream = await measure(`${gateway.url}/v1/chat/completions`, { "x-detour-session": "bench" }, streamBody);
     console.log(`\ngateway overhead (${CONNECTIONS} connections, ${DURATION_SECONDS}s each, sqlite store)`);
     console.table({
       direct: direct,
       "via gateway": viaGateway,
+      "direct, streamed": directStream,
+      "via gateway, streamed": viaGatewayStream,
     });
     console.log(
       `added latency: p50 ${(viaGateway.p50 - direct.p50).toFixed(2)} ms, p99 ${(viaGateway.p99 - direct.p99).toFixed(2)} ms; ` +
@@ -110,9 +117,14 @@ export async function benchGateway(): Promise<void> {
     );
     // The upstream runs in another process, so the difference in this process's CPU per request is the
     // gateway's own work (parsing, the engine, the store, translation, the upstream HTTP client).
-    console.log(`gateway CPU per request: ${viaGateway.cpuPerRequestUs - direct.cpuPerRequestUs} µs`);
-    if (viaGateway.errors > 0 || viaGateway.non2xx > 0) {
-      throw new Error(`the gateway answered ${viaGateway.non2xx} non-2xx responses and ${viaGateway.errors} errors`);
+    console.log(
+      `gateway CPU per request: ${viaGateway.cpuPerRequestUs - direct.cpuPerRequestUs} µs; ` +
+        `streamed: ${viaGatewayStream.cpuPerRequestUs - directStream.cpuPerRequestUs} µs`,
+    );
+    for (const run of [viaGateway, viaGatewayStream]) {
+      if (run.errors > 0 || run.non2xx > 0) {
+        throw new Error(`the gateway answered ${run.non2xx} non-2xx responses and ${run.errors} errors`);
+      }
     }
   } finally {
     await gateway.close();

@@ -3,7 +3,9 @@ import { FailoverError, FallbackSummaryError } from "../core/errors.js";
 import type { CanonicalRequest, CanonicalStreamEvent } from "../ports/canonical.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { cut, hang, httpError, success } from "../testing/scripted-provider.js";
+import type { Provider } from "../ports/provider.js";
 import { createScriptedDetour } from "./__fixtures__/scripted-detour.js";
+import { createCanonicalRunner } from "./run-canonical.js";
 
 const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] };
 
@@ -75,6 +77,34 @@ describe("createCanonicalRunner", () => {
     caller.abort(new DOMException("client went away", "AbortError"));
     await drain(outcome.result.events).catch(() => undefined);
     expect((await store.getUsageStats("openai:a"))?.errorCount ?? 0).toBe(0);
+  });
+
+  it("R-ST-2: a consumer done within the held head (a finish without content) still closes the upstream call", async () => {
+    const clock = new FakeClock();
+    const { detour } = await createScriptedDetour({ clock });
+    let upstreamSignal: AbortSignal | undefined;
+    const finishOnly: Provider = {
+      id: "openai",
+      api: "openai-completions",
+      complete: () => Promise.reject(new Error("not used")),
+      async *stream(_request, context) {
+        upstreamSignal = context.signal;
+        yield { type: "message-start", id: "msg", model: "gpt-a" };
+        yield { type: "finish", reason: "stop", usage: { inputTokens: 1, outputTokens: 0 } };
+        // The upstream never ends by itself (no [DONE], connection kept open).
+        await new Promise(() => {});
+      },
+    };
+    const runner = createCanonicalRunner(detour, (id) => (id === "openai" ? finishOnly : undefined), {
+      clock,
+      ttftTimeoutSeconds: 1,
+      streamStallSeconds: 2,
+    });
+    const outcome = await runner.run({ request, stream: true });
+    for await (const event of outcome.result.events) {
+      if (event.type === "finish") break;
+    }
+    expect(upstreamSignal?.aborted).toBe(true);
   });
 
   it("a single failed attempt surfaces as a classified FailoverError with the provider's status", async () => {

@@ -59,6 +59,15 @@ export interface CanonicalRunner {
 
 type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
 
+/** Allocated once: aborting with no reason would build a DOMException (and its stack) per stream. */
+const CONSUMER_STOPPED_IN_HEAD = new DOMException("The stream consumer stopped reading.", "AbortError");
+
+/** What a streamed attempt hands the runner: the committed stream before the run's failure reporting wraps it. */
+type CommittedAttempt = Omit<CanonicalStreamResult, "events"> & {
+  head: readonly CanonicalStreamEvent[];
+  rest: AsyncIterable<CanonicalStreamEvent>;
+};
+
 function lookup(providers: ProviderLookup, id: string): Provider | undefined {
   return typeof providers === "function" ? providers(id) : providers.get(id);
 }
@@ -153,10 +162,10 @@ export function createCanonicalRunner(
 
   async function stream(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalStreamResult>> {
     let lastAttempt: AttemptContext | undefined;
-    let outcome: RunOutcome<CanonicalStreamResult>;
+    let outcome: RunOutcome<CommittedAttempt>;
     try {
       outcome = await detour.runWith(
-        runOptions(options, async (context): Promise<CanonicalStreamResult> => {
+        runOptions(options, async (context): Promise<CommittedAttempt> => {
           lastAttempt = context;
           const provider = lookup(providers, context.provider);
           if (!provider) throw missingProvider(context);
@@ -179,7 +188,8 @@ export function createCanonicalRunner(
             model: context.model,
           });
           return {
-            events: withHead(committed.head, committed.rest),
+            head: committed.head,
+            rest: committed.rest,
             timeToFirstTokenMs: committed.timeToFirstTokenMs,
             malformedChunks: () => malformed,
             abort: committed.abort,
@@ -193,8 +203,7 @@ export function createCanonicalRunner(
     return {
       ...outcome,
       result: {
-        ...answered,
-        events: reportingFailures(answered.events, {
+        events: reportingFailures(answered.head, answered.rest, answered.abort, {
           detour,
           agentId: options.agentId,
           runId: outcome.runId,
@@ -203,6 +212,9 @@ export function createCanonicalRunner(
           profileId: outcome.profileId,
           signal: options.signal,
         }),
+        timeToFirstTokenMs: answered.timeToFirstTokenMs,
+        malformedChunks: answered.malformedChunks,
+        abort: answered.abort,
       },
     };
   }
@@ -216,20 +228,15 @@ export function createCanonicalRunner(
   return { run };
 }
 
-async function* withHead(
-  head: readonly CanonicalStreamEvent[],
-  rest: AsyncIterable<CanonicalStreamEvent>,
-): AsyncGenerator<CanonicalStreamEvent> {
-  yield* head;
-  yield* rest;
-}
-
 /**
+ * The held head, then the live rest (one generator layer: every event of every stream passes through it).
  * R-ST-2: a failure after the commit is recorded on the profile that answered, then rethrown so the front end
  * ends the client stream with an explicit error. A client that went away is not a failure (R-EC-7).
  */
 async function* reportingFailures(
-  events: AsyncIterable<CanonicalStreamEvent>,
+  head: readonly CanonicalStreamEvent[],
+  rest: AsyncIterable<CanonicalStreamEvent>,
+  stopUpstream: (reason?: unknown) => void,
   report: {
     detour: RunnerDetour;
     agentId?: string;
@@ -240,8 +247,11 @@ async function* reportingFailures(
     signal?: AbortSignal;
   },
 ): AsyncGenerator<CanonicalStreamEvent> {
+  let restReached = false;
   try {
-    yield* events;
+    for (const event of head) yield event;
+    restReached = true;
+    yield* rest;
   } catch (error) {
     const callerAborted = report.signal?.aborted === true;
     await report.detour
@@ -257,5 +267,9 @@ async function* reportingFailures(
       // Recording must never turn a stream error into a different one; the store logs its own failures.
       .catch(() => undefined);
     throw error;
+  } finally {
+    // A consumer done within the head (a finish in the head, or it stopped reading) never started the rest,
+    // whose own cleanup closes the upstream call; close it here instead.
+    if (!restReached) stopUpstream(CONSUMER_STOPPED_IN_HEAD);
   }
 }

@@ -235,6 +235,50 @@ describe("commitStream", () => {
     expect(committed.timeToFirstTokenMs).toBe(250);
   });
 
+  it("R-ST-2: the stall budget restarts with every pull, so a steady stream slower than the TTFT never times out", async () => {
+    const { clock, upstream, options } = setup({ ttftTimeoutMs: 1_000, stallTimeoutMs: 3_000 });
+    upstream.push(start, text("a"));
+    const committed = await commitStream(options);
+    const seen: CanonicalStreamEvent[] = [];
+    const outcome = (async () => {
+      for await (const event of committed.rest) seen.push(event);
+    })().catch((error: unknown) => error);
+    for (const piece of ["b", "c", "d", "e"]) {
+      await clock.advanceAsync(2_900);
+      upstream.push(text(piece));
+      await clock.advanceAsync(0);
+    }
+    expect(seen).toEqual([text("b"), text("c"), text("d"), text("e")]);
+    expect(upstream.signal?.aborted).toBe(false);
+    // Silence now: the stall fires exactly 3 s after the last pull started, not earlier.
+    await clock.advanceAsync(2_999);
+    expect(upstream.signal?.aborted).toBe(false);
+    await clock.advanceAsync(1);
+    expect(failureCode(await outcome)).toBe("ETIMEDOUT");
+  });
+
+  it("R-ST-2: one watchdog timer per stream phase, not one per event, and none left behind", async () => {
+    const clock = new FakeClock();
+    let sleeps = 0;
+    const countingClock = {
+      now: () => clock.now(),
+      sleep: (ms: number, signal?: AbortSignal) => {
+        sleeps += 1;
+        return clock.sleep(ms, signal);
+      },
+    };
+    const upstream = new ManualStream();
+    const pieces = Array.from({ length: 200 }, (_, index) => text(`t${index}`));
+    upstream.push(start, ...pieces, finish);
+    const committed = await commitStream({ ...setup().options, open: upstream.open, clock: countingClock });
+    // Between the commit and the consumer's first read nothing runs on a timer.
+    expect(clock.pendingSleeps).toBe(0);
+    const rest = await collect(committed.rest);
+    expect(rest).toHaveLength(pieces.length);
+    expect(sleeps).toBeLessThanOrEqual(2);
+    expect(clock.pendingSleeps).toBe(0);
+  });
+
   it("R-ST-1: a complete answer without content (finish only) resolves with an empty rest", async () => {
     const { upstream, options } = setup();
     upstream.push(start, finish);

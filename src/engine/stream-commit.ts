@@ -42,6 +42,11 @@ export interface CommittedStream {
 }
 
 const TIMED_OUT = Symbol("timed-out");
+/**
+ * Why the upstream call is aborted once the consumer is done with it. Allocated once: a finished stream aborts
+ * its upstream on every request, and a fresh DOMException captures a stack trace each time.
+ */
+const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 function isContent(event: CanonicalStreamEvent): boolean {
   if (event.type === "text-delta") return event.text !== "";
@@ -64,38 +69,127 @@ function cutFailure(provider: string, model: string, message: string): UpstreamF
   return new UpstreamFailure(`${provider}/${model}: ${message}`, { provider, code: "ECONNRESET", message });
 }
 
-/** Resolves with the next event, or TIMED_OUT when `ms` passes first. Never leaves a timer behind. */
+/** Cancels the stream's watchdog sleep; allocated once because `abort()` without a reason builds a DOMException. */
+const WATCHDOG_NO_LONGER_NEEDED = new DOMException("The stream's watchdog is no longer needed.", "AbortError");
+
+interface PendingPull {
+  deadline: number;
+  settle(result: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT): void;
+  fail(error: unknown): void;
+}
+
 /**
- * Resolves with the next event, or TIMED_OUT when `ms` passes first; rejects as soon as `upstream` aborts, so
- * a provider that ignores its signal cannot hold the stream open. Never leaves a timer or listener behind.
+ * Pulls the upstream iterator one event at a time, each pull bounded by its own deadline, with ONE timer and
+ * ONE abort listener per stream instead of a timer, a controller and three promises per event (streams carry
+ * hundreds of events; the per-event version was the largest cost of a streamed gateway request).
+ *
+ * The timer is re-armed lazily: when it wakes before the waiting pull's deadline (the deadline moved on since
+ * it was armed) it sleeps the rest, so a pull still times out exactly `budget` after it started. A pull rejects
+ * as soon as `upstream` aborts, so a provider that ignores its signal cannot hold the stream open.
  */
-async function nextWithin(
-  iterator: AsyncIterator<CanonicalStreamEvent>,
-  ms: number,
-  clock: Clock,
-  upstream: AbortSignal,
-): Promise<IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT> {
-  const timer = new AbortController();
-  const never = new Promise<never>(() => {});
-  const timeout = clock.sleep(Math.max(0, ms), timer.signal).then(
-    (): typeof TIMED_OUT => TIMED_OUT,
-    // The timer was cancelled because something else won the race; this branch is never observed.
-    () => never,
-  );
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(upstream.reason);
-    if (upstream.aborted) onAbort();
-    else upstream.addEventListener("abort", onAbort, { once: true });
-  });
-  try {
-    const next = iterator.next();
-    // A pull that loses the race settles later (often rejecting with our own abort); nobody waits for it.
-    next.catch(() => {});
-    return await Promise.race([next, timeout, aborted]);
-  } finally {
-    timer.abort();
-    if (onAbort) upstream.removeEventListener("abort", onAbort);
+class DeadlinePuller {
+  readonly #iterator: AsyncIterator<CanonicalStreamEvent>;
+  readonly #clock: Clock;
+  readonly #upstream: AbortSignal;
+  #pending: PendingPull | undefined;
+  /** The running sleep: when it is due and how to cancel it; undefined while no timer runs. */
+  #armed: { dueAt: number; cancel: AbortController } | undefined;
+  #closed = false;
+
+  readonly #onAbort = () => {
+    // Every later pull rejects at once, so the timer has nothing left to guard.
+    this.#disarm();
+    const pull = this.#pending;
+    this.#pending = undefined;
+    pull?.fail(this.#upstream.reason);
+  };
+
+  constructor(iterator: AsyncIterator<CanonicalStreamEvent>, clock: Clock, upstream: AbortSignal) {
+    this.#iterator = iterator;
+    this.#clock = clock;
+    this.#upstream = upstream;
+    upstream.addEventListener("abort", this.#onAbort, { once: true });
+  }
+
+  /** Resolves with the next event, or TIMED_OUT when `budgetMs` passes first. */
+  next(budgetMs: number): Promise<IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT> {
+    if (this.#upstream.aborted) return Promise.reject(this.#upstream.reason);
+    if (!(budgetMs > 0)) return Promise.resolve(TIMED_OUT);
+    const deadline = this.#clock.now() + budgetMs;
+    return new Promise((resolve, reject) => {
+      const pull: PendingPull = { deadline, settle: resolve, fail: reject };
+      this.#pending = pull;
+      this.#arm(deadline);
+      let upstreamNext: Promise<IteratorResult<CanonicalStreamEvent>>;
+      try {
+        upstreamNext = this.#iterator.next();
+      } catch (error) {
+        this.#pending = undefined;
+        reject(error);
+        return;
+      }
+      // A pull that lost to the timer or an abort settles later (often with our own abort); nobody waits for it.
+      upstreamNext.then(
+        (result) => {
+          if (this.#pending !== pull) return;
+          this.#pending = undefined;
+          resolve(result);
+        },
+        (error: unknown) => {
+          if (this.#pending !== pull) return;
+          this.#pending = undefined;
+          reject(error);
+        },
+      );
+    });
+  }
+
+  /** Stops the timer while nobody pulls (between the commit and the consumer's first read); `next` re-arms it. */
+  pause(): void {
+    if (!this.#pending) this.#disarm();
+  }
+
+  /** Stops the timer and the abort listener; a pull still waiting is left to the upstream's own end. */
+  close(): void {
+    this.#closed = true;
+    this.#upstream.removeEventListener("abort", this.#onAbort);
+    this.#disarm();
+  }
+
+  #disarm(): void {
+    this.#armed?.cancel.abort(WATCHDOG_NO_LONGER_NEEDED);
+    this.#armed = undefined;
+  }
+
+  #arm(deadline: number): void {
+    if (this.#closed) return;
+    if (this.#armed) {
+      // The running sleep wakes in time for this deadline (deadlines only move later in practice).
+      if (this.#armed.dueAt <= deadline) return;
+      this.#disarm();
+    }
+    const armed = { dueAt: deadline, cancel: new AbortController() };
+    this.#armed = armed;
+    this.#clock.sleep(Math.max(0, deadline - this.#clock.now()), armed.cancel.signal).then(
+      () => this.#wake(armed),
+      () => {
+        // Cancelled: the stream ended or a nearer deadline took over.
+      },
+    );
+  }
+
+  #wake(armed: { dueAt: number; cancel: AbortController }): void {
+    if (this.#armed !== armed) return;
+    this.#armed = undefined;
+    const pull = this.#pending;
+    // Nobody is waiting on the upstream right now: the next pull arms a new timer.
+    if (!pull) return;
+    if (this.#clock.now() < pull.deadline) {
+      this.#arm(pull.deadline);
+      return;
+    }
+    this.#pending = undefined;
+    pull.settle(TIMED_OUT);
   }
 }
 
@@ -136,22 +230,26 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
   const ttftDeadline = startedAt + options.ttftTimeoutMs;
   const held: CanonicalStreamEvent[] = [];
   let iterator: AsyncIterator<CanonicalStreamEvent> | undefined;
+  let puller: DeadlinePuller | undefined;
 
   const closeUpstream = () => {
-    abort(new DOMException("The stream consumer stopped reading.", "AbortError"));
+    puller?.close();
+    abort(CONSUMER_STOPPED);
     // Not awaited: a generator busy in next() would only answer return() after that next() settles.
     iterator?.return?.()?.catch(() => {});
   };
 
   try {
     iterator = options.open(upstream.signal)[Symbol.asyncIterator]();
+    puller = new DeadlinePuller(iterator, clock, upstream.signal);
+    const pull = puller;
     for (;;) {
       const now = clock.now();
       const ttftLeftMs = ttftDeadline - now;
       const budgetMs = Math.min(ttftLeftMs, options.stallTimeoutMs);
       let step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT;
       try {
-        step = await nextWithin(iterator, budgetMs, clock, upstream.signal);
+        step = await pull.next(budgetMs);
       } catch (error) {
         throw translate(error);
       }
@@ -186,14 +284,16 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
     // From here on only the caller may stop the stream; the attempt's watchdog belongs to the uncommitted phase.
     releaseAttemptListener();
     const committedAt = clock.now();
-    const source = iterator as AsyncIterator<CanonicalStreamEvent>;
+    const pull = puller as DeadlinePuller;
+    // No timer may run until the consumer reads on: a stream nobody reads is the consumer's to abort.
+    pull.pause();
     async function* rest(): AsyncGenerator<CanonicalStreamEvent> {
       let completed = finished;
       try {
         while (!completed) {
           let step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT;
           try {
-            step = await nextWithin(source, options.stallTimeoutMs, clock, upstream.signal);
+            step = await pull.next(options.stallTimeoutMs);
           } catch (error) {
             throw translate(error);
           }

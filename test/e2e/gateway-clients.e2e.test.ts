@@ -140,6 +140,28 @@ describe("gateway with real SDK clients", () => {
     ).rejects.toBeInstanceOf(Anthropic.AuthenticationError);
   });
 
+  it("R-GW-5: a request without any token is a 401 in each dialect's shape, and nothing reaches a provider", async () => {
+    const before = harness.mock.counts().total;
+    const headers = { "content-type": "application/json" };
+    const openaiAnswer = await fetch(`${harness.gateway.url}/v1/chat/completions`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ model: "detour", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(openaiAnswer.status).toBe(401);
+    expect(openaiAnswer.headers.get("www-authenticate")).toContain("Bearer");
+    expect(((await openaiAnswer.json()) as { error: { type: string } }).error.type).toBe("authentication_error");
+
+    const anthropicAnswer = await fetch(`${harness.gateway.url}/v1/messages`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ model: "detour", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(anthropicAnswer.status).toBe(401);
+    expect((await anthropicAnswer.json()) as unknown).toMatchObject({ type: "error", error: { type: "authentication_error" } });
+    expect(harness.mock.counts().total).toBe(before);
+  });
+
   it("R-GW-4: a schema violation is a 400 naming the path, and nothing reaches a provider", async () => {
     const before = harness.mock.counts().total;
     const error = await harness.openai.chat.completions

@@ -40,7 +40,7 @@ describe("failover through the gateway", () => {
     const { openai, mock } = await start({
       scenario: [{ match: { api: "openai" }, steps: ["overloaded"], then: "repeat-last" }],
     });
-    const stream = await openai.chat.completions.create({ ...ask("hi"), stream: true });
+    const { data: stream, response } = await openai.chat.completions.create({ ...ask("hi"), stream: true }).withResponse();
     let text = "";
     let model = "";
     for await (const chunk of stream) {
@@ -50,6 +50,13 @@ describe("failover through the gateway", () => {
     expect(text).toContain("Hello from mock-claude");
     expect(model).toBe("anthropic/mock-claude");
     expect(mock.counts().byModel["mock-claude"]).toBe(1);
+    // Both OpenAI profiles were tried before the switch, and the streamed answer carries the notice header.
+    expect(mock.counts().byKey[KEYS.openaiA]).toBe(1);
+    expect(mock.counts().byKey[KEYS.openaiB]).toBe(1);
+    expect(response.headers.get("x-detour-model")).toBe("anthropic/mock-claude");
+    expect(decodeNoticeHeader(response.headers.get("x-detour-notice") ?? "")).toMatch(
+      /^↪️ Model Fallback: anthropic\/mock-claude \(selected openai\/mock-gpt; /,
+    );
   });
 
   it("R-GW-2: an exhausted Anthropic provider is answered by an OpenAI model for the Anthropic client", async () => {

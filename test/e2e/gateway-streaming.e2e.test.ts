@@ -114,13 +114,25 @@ describe("streaming through the gateway", () => {
   });
 });
 
-/** An upstream that accepts requests and never answers, recording when each connection goes away. */
-async function startSilentUpstream() {
+/**
+ * An upstream that accepts requests and never finishes them, recording when each connection goes away. With
+ * `firstChunk` a streamed request gets its SSE headers and that one OpenAI chunk (the commit), then silence.
+ */
+async function startSilentUpstream(options: { firstChunk?: string } = {}) {
   const requests: IncomingMessage[] = [];
   const closed: number[] = [];
   const server: Server = createServer((request, response) => {
     requests.push(request);
     response.on("close", () => closed.push(Date.now()));
+    if (options.firstChunk === undefined) return;
+    const chunk = options.firstChunk;
+    let body = "";
+    request.on("data", (part: Buffer) => (body += part.toString("utf8")));
+    request.on("end", () => {
+      if (!(JSON.parse(body) as { stream?: boolean }).stream) return;
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      response.write(`data: ${chunk}\n\n`);
+    });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
@@ -157,6 +169,52 @@ describe("client disconnect", () => {
         expect(await pending).toBeInstanceOf(OpenAI.APIUserAbortError);
         await waitFor(() => upstream.closed.length > closedBefore);
       }
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      await upstream.close();
+    }
+  });
+});
+
+describe("client disconnect after the commit", () => {
+  it("R-ST-2: a client that aborts mid-stream closes the upstream call and is not recorded as a failure", async () => {
+    const firstChunk = JSON.stringify({
+      id: "chatcmpl-held",
+      object: "chat.completion.chunk",
+      created: 1,
+      model: "mock-gpt",
+      choices: [{ index: 0, delta: { role: "assistant", content: "Once upon" }, finish_reason: null }],
+    });
+    const upstream = await startSilentUpstream({ firstChunk });
+    try {
+      const { openai, gateway } = await start({
+        baseUrls: { openai: `${upstream.url}/v1` },
+        // Long watchdogs: only the client's abort may end this stream.
+        gateway: { ttftTimeoutSeconds: 30, streamStallSeconds: 30 },
+      });
+      const controller = new AbortController();
+      const stream = await openai.chat.completions.create(
+        { model: "openai/mock-gpt", stream: true, messages: [{ role: "user", content: "hi" }] },
+        { signal: controller.signal },
+      );
+      let text = "";
+      const ended = (async () => {
+        for await (const chunk of stream) {
+          text += chunk.choices[0]?.delta.content ?? "";
+          controller.abort();
+        }
+      })().catch((caught: unknown) => caught);
+      // The SDK's stream iterator ends quietly on its own abort; anything else would be a real error.
+      const outcome = await ended;
+      expect(outcome === undefined || outcome instanceof OpenAI.APIUserAbortError).toBe(true);
+      expect(text).toBe("Once upon");
+      await waitFor(() => upstream.closed.length > 0);
+      const status = (await (
+        await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${openai.apiKey}` } })
+      ).json()) as { profiles: { id: string; usageStats: { errorCount?: number } }[] };
+      const answering = status.profiles.find((profile) => profile.id === "openai:a");
+      expect(answering?.usageStats.errorCount ?? 0).toBe(0);
     } finally {
       await harness?.close();
       harness = undefined;

@@ -45,9 +45,12 @@ export function anthropicMessagesUrl(baseUrl: string): string {
 export class AnthropicProvider implements Provider {
   readonly api = "anthropic-messages" as const;
   readonly id: string;
+  /** Fixed per provider: built once, not on every call. */
+  private readonly url: string;
 
   constructor(private readonly settings: ProviderSettings) {
     this.id = settings.id;
+    this.url = anthropicMessagesUrl(settings.baseUrl);
   }
 
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
@@ -91,7 +94,7 @@ export class AnthropicProvider implements Provider {
     return {
       settings: this.settings,
       context,
-      url: anthropicMessagesUrl(this.settings.baseUrl),
+      url: this.url,
       headers: {
         "anthropic-version": ANTHROPIC_VERSION,
         ...anthropicAuthHeaders(context.credential),

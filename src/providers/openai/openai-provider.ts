@@ -29,10 +29,13 @@ export class OpenAiProvider implements Provider {
   readonly api = "openai-completions" as const;
   readonly id: string;
   private readonly maxTokensField: MaxTokensField;
+  /** Fixed per provider: built once, not on every call. */
+  private readonly url: string;
 
   constructor(private readonly settings: ProviderSettings) {
     this.id = settings.id;
     this.maxTokensField = maxTokensFieldFor(settings.baseUrl);
+    this.url = joinUrl(settings.baseUrl, "chat/completions");
   }
 
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
@@ -100,7 +103,7 @@ export class OpenAiProvider implements Provider {
     return {
       settings: this.settings,
       context,
-      url: joinUrl(this.settings.baseUrl, "chat/completions"),
+      url: this.url,
       headers: { ...bearerHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
       body: toOpenAiRequest(request, { model: context.model, stream, maxTokensField: this.maxTokensField }),
       describeError: describeOpenAiError,

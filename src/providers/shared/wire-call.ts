@@ -67,24 +67,42 @@ async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamRespon
   });
 }
 
+/** The abort reason of a passed deadline; allocated once (see `completeWireCall`). */
+const DEADLINE_PASSED = new DOMException("The provider's timeoutSeconds passed.", "AbortError");
+
 /**
  * A non-streamed call bounded by the provider's `timeoutSeconds` as a whole (R-CF-3). Returns the
  * 2xx body text; the caller parses it.
  */
 export async function completeWireCall(call: WireCall): Promise<{ text: string; response: UpstreamResponse }> {
   const timeoutMs = timeoutMsOf(call.settings);
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), timeoutMs);
-  const signal = AbortSignal.any([call.context.signal, deadline.signal]);
+  const caller = call.context.signal;
+  // One controller for both the caller's abort and the deadline, linked by hand: AbortSignal.any() costs a
+  // derived signal with weak references per call, which showed up on every gateway request.
+  const controller = new AbortController();
+  let deadlinePassed = false;
+  const timer = setTimeout(() => {
+    deadlinePassed = true;
+    controller.abort(DEADLINE_PASSED);
+  }, timeoutMs);
+  const onCallerAbort = () => controller.abort(caller.reason);
+  if (caller.aborted) onCallerAbort();
+  else caller.addEventListener("abort", onCallerAbort, { once: true });
   try {
-    const response = await send(call, signal);
-    return { text: await readBodyText(response.body), response };
+    const response = await send(call, controller.signal);
+    return { text: await readWholeBody(response.body), response };
   } catch (error) {
-    if (!call.context.signal.aborted && deadline.signal.aborted) throw deadlineFailure(call.settings.id, timeoutMs);
-    throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
+    if (!caller.aborted && deadlinePassed) throw deadlineFailure(call.settings.id, timeoutMs);
+    throw failureFromNetworkError(error, { provider: call.settings.id, signal: caller });
   } finally {
     clearTimeout(timer);
+    caller.removeEventListener("abort", onCallerAbort);
   }
+}
+
+/** undici's own `text()` collects the body in one go, far cheaper than iterating it chunk by chunk. */
+function readWholeBody(body: UpstreamResponse["body"]): Promise<string> {
+  return typeof body.text === "function" ? body.text() : readBodyText(body);
 }
 
 /**
