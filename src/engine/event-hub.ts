@@ -2,7 +2,7 @@
  * The one place runner events become log lines and reach listeners (DESIGN §4: observability is events).
  * A listener that throws never breaks a run: its error is logged and the next listener still runs.
  */
-import type { DetourEvent, DetourEventOf, DetourEventType, EventSink, Logger } from "../ports/events.js";
+import { silentLogger, type DetourEvent, type DetourEventOf, type DetourEventType, type EventSink, type Logger } from "../ports/events.js";
 import { describeEvent } from "../runner/log-lines.js";
 
 export type DetourEventListener<E extends DetourEvent = DetourEvent> = (event: E) => void;
@@ -29,8 +29,11 @@ export class EventHub implements EventSink {
   }
 
   emit(event: DetourEvent): void {
-    const line = describeEvent(event);
-    this.#logger.log(line.level, line.message, line.fields);
+    // Building the log line is most of an event's cost; a library user without a logger pays nothing for it.
+    if (this.#logger !== silentLogger) {
+      const line = describeEvent(event);
+      this.#logger.log(line.level, line.message, line.fields);
+    }
     for (const key of [event.type, "*"] as const) {
       for (const listener of this.#listeners.get(key) ?? []) {
         try {
