@@ -24,6 +24,10 @@ export class DemoClock implements Clock {
     return systemClock.sleep(ms, signal);
   }
 
+  setTimer(ms: number, fire: () => void): () => void {
+    return systemClock.setTimer(ms, fire);
+  }
+
   /** How far the demo has skipped ahead of the wall clock. */
   get skippedMs(): number {
     return this.#offsetMs;

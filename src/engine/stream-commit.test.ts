@@ -266,6 +266,10 @@ describe("commitStream", () => {
         sleeps += 1;
         return clock.sleep(ms, signal);
       },
+      setTimer: (ms: number, fire: () => void) => {
+        sleeps += 1;
+        return clock.setTimer(ms, fire);
+      },
     };
     const upstream = new ManualStream();
     const pieces = Array.from({ length: 200 }, (_, index) => text(`t${index}`));

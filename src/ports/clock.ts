@@ -7,4 +7,10 @@ export interface Clock {
    * A zero or negative `ms` resolves without waiting on a timer.
    */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Calls `fire` once after `ms` unless the returned cancel function runs first. Watchdogs and deadlines
+   * use it: they are cancelled on almost every run, and a plain timer costs far less than a sleep with an
+   * AbortController that has to be aborted (which allocates an error) to cancel it.
+   */
+  setTimer(ms: number, fire: () => void): () => void;
 }

@@ -54,3 +54,14 @@ describe("systemClock", () => {
     }
   });
 });
+
+describe("systemClock timers", () => {
+  it("fires after the delay unless cancelled", async () => {
+    const fired: string[] = [];
+    systemClock.setTimer(5, () => fired.push("kept"));
+    const cancel = systemClock.setTimer(5, () => fired.push("cancelled"));
+    cancel();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    expect(fired).toEqual(["kept"]);
+  });
+});

@@ -17,11 +17,25 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
   return {
     now: () => Date.now(),
     sleep: (ms, signal) => sleepOnTimers(ms, signal, options.unref ?? false),
+    setTimer: (ms, fire) => timerOnNode(ms, fire, options.unref ?? false),
   };
 }
 
 /** The clock the engine uses unless a test or embedder injects another. */
 export const systemClock: Clock = createSystemClock();
+
+function timerOnNode(ms: number, fire: () => void, unref: boolean): () => void {
+  let timer: NodeJS.Timeout | undefined;
+  let remainingMs = ms > 0 ? ms : 0;
+  const schedule = () => {
+    const sliceMs = Math.min(remainingMs, MAX_TIMER_DELAY_MS);
+    remainingMs -= sliceMs;
+    timer = setTimeout(() => (remainingMs > 0 ? schedule() : fire()), sliceMs);
+    if (unref) timer.unref();
+  };
+  schedule();
+  return () => clearTimeout(timer);
+}
 
 function sleepOnTimers(ms: number, signal: AbortSignal | undefined, unref: boolean): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortErrorFor(signal));

@@ -151,3 +151,18 @@ describe("FakeClock", () => {
     expect(() => new FakeClock(Number.NaN)).toThrow(RangeError);
   });
 });
+
+describe("FakeClock timers", () => {
+  it("fires a timer when time passes its due moment, in order with sleeps, and never after cancel", async () => {
+    const clock = new FakeClock(0);
+    const fired: string[] = [];
+    clock.setTimer(20, () => fired.push("timer-20"));
+    const cancel = clock.setTimer(10, () => fired.push("cancelled"));
+    void clock.sleep(15).then(() => fired.push("sleep-15"));
+    cancel();
+    expect(clock.pendingSleeps).toBe(2);
+    await clock.advanceAsync(25);
+    expect(fired).toEqual(["sleep-15", "timer-20"]);
+    expect(clock.now()).toBe(25);
+  });
+});

@@ -54,7 +54,14 @@ export class FakeClock implements Clock {
     });
   }
 
-  /** How many sleeps are waiting for time to pass. */
+  /** A timer is a sleeper that calls `fire` when due; cancelling removes it (it then never fires). */
+  setTimer(ms: number, fire: () => void): () => void {
+    const sleeper: Sleeper = { dueAt: this.#monotonicMs + (ms > 0 ? ms : 0), order: this.#nextOrder++, wake: fire };
+    this.#sleepers.add(sleeper);
+    return () => void this.#sleepers.delete(sleeper);
+  }
+
+  /** How many sleeps (and timers) are waiting for time to pass. */
   get pendingSleeps(): number {
     return this.#sleepers.size;
   }
