@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DEFAULT_COOLDOWNS } from "../src/config/defaults.js";
 import type { CooldownSettings } from "../src/core/types.js";
 import type { StateStore } from "../src/ports/state-store.js";
 import { RedisStateStore } from "../src/state/redis/redis-store.js";
@@ -20,19 +21,7 @@ import { SqliteStateStore } from "../src/state/sqlite/sqlite-store.js";
 const ROUNDS = 7;
 const REDIS_URL = "redis://127.0.0.1:6379";
 
-const cooldowns: CooldownSettings = {
-  billingBackoffHours: 5,
-  billingBackoffHoursByProvider: {},
-  billingMaxHours: 24,
-  authPermanentBackoffMinutes: 10,
-  authPermanentMaxMinutes: 60,
-  failureWindowHours: 24,
-  overloadedProfileRotations: 1,
-  overloadedBackoffMs: 0,
-  rateLimitedProfileRotations: 1,
-  ladderSeconds: [30, 60, 300],
-  timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
-};
+const cooldowns: CooldownSettings = DEFAULT_COOLDOWNS;
 
 const PROFILES = ["openai:a", "openai:b", "openai:c", "openai:d"];
 let clock = Date.UTC(2025, 0, 15);

@@ -4,25 +4,14 @@
  */
 import type { CooldownSettings } from "../../../src/core/types.js";
 import type { StateStore } from "../../../src/ports/state-store.js";
+import { DEFAULT_COOLDOWNS } from "../../../src/config/defaults.js";
 
 export type ChildStoreSpec =
   | { backend: "sqlite"; path: string; secretKey: string }
   | { backend: "redis"; url: string; keyPrefix: string; secretKey: string };
 
 /** The R-CF-3 defaults (the same values as the contract's CONTRACT_COOLDOWNS). */
-export const CHILD_COOLDOWNS: CooldownSettings = {
-  billingBackoffHours: 5,
-  billingBackoffHoursByProvider: {},
-  billingMaxHours: 24,
-  authPermanentBackoffMinutes: 10,
-  authPermanentMaxMinutes: 60,
-  failureWindowHours: 24,
-  overloadedProfileRotations: 1,
-  overloadedBackoffMs: 0,
-  rateLimitedProfileRotations: 1,
-  ladderSeconds: [30, 60, 300],
-  timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
-};
+export const CHILD_COOLDOWNS: CooldownSettings = DEFAULT_COOLDOWNS;
 
 export async function openChildStore(spec: ChildStoreSpec): Promise<StateStore> {
   const { SecretBox } = await import("../../../src/state/secrets.js");
