@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { decodeNoticeHeader } from "../core/notices.js";
 import { cut, httpError, success } from "../testing/scripted-provider.js";
-import { anthropicBody, createTestGateway, openAIBody, sseEvents, type TestGateway } from "./__fixtures__/test-gateway.js";
+import { anthropicBody, BASE_CONFIG, createTestGateway, openAIBody, sseEvents, type TestGateway } from "./__fixtures__/test-gateway.js";
 
 let gateway: TestGateway | undefined;
 afterEach(async () => {
@@ -15,6 +15,34 @@ async function start(options: Parameters<typeof createTestGateway>[0] = {}): Pro
 }
 
 describe("gateway chat routes", () => {
+  it("R-CH-2: x-detour-source: heartbeat runs the configured heartbeat model and leaves the session's override alone", async () => {
+    const { app, openai, anthropic } = await start({
+      config: {
+        ...BASE_CONFIG,
+        agents: {
+          defaults: {
+            model: { primary: "openai/gpt-a", fallbacks: ["anthropic/claude-b"] },
+            heartbeat: { model: "anthropic/claude-b" },
+            modelFailover: { retrySameProfileOnTimeout: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+          },
+        },
+      },
+    });
+    openai.always({}, success("from gpt"));
+    anthropic.always({}, success("heartbeat ok"));
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-source": "heartbeat", "x-detour-session": "hb" },
+      payload: openAIBody("ping", "detour"),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["x-detour-model"]).toBe("anthropic/claude-b");
+    expect(response.headers["x-detour-notice"]).toBeUndefined();
+    const session = await app.inject({ method: "GET", url: "/admin/sessions/hb" });
+    expect(session.statusCode === 404 || session.json().modelOverride === undefined).toBe(true);
+  });
+
   it("R-GW-1: POST /v1/chat/completions answers in the OpenAI shape with the answering model", async () => {
     const { app, openai } = await start();
     openai.always({}, success("hello there"));

@@ -11,6 +11,7 @@ describe("resolveRouting", () => {
     ["fallback list", { "x-detour-fallbacks": "a/b, c/d" }, undefined, { agentId: "main", fallbacks: ["a/b", "c/d"] }],
     ["fallbacks none", { "x-detour-fallbacks": "None" }, "openai/x", { agentId: "main", fallbacks: [], model: "openai/x" }],
     ["cron source", { "x-detour-source": "cron" }, "detour", { agentId: "main", source: "cron" }],
+    ["heartbeat source", { "x-detour-source": "Heartbeat" }, "detour", { agentId: "main", source: "heartbeat" }],
     ["detour keyword", {}, "detour", { agentId: "main" }],
     ["agent id as model", {}, "research", { agentId: "research" }],
     ["empty model", {}, "  ", { agentId: "main" }],

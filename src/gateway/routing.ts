@@ -52,7 +52,9 @@ function parseFallbacks(text: string | undefined): string[] | undefined {
 
 function parseSource(text: string | undefined): RoutingOptions["source"] {
   if (text === undefined) return undefined;
-  if (text === "cron" || text === "heartbeat") return text;
+  // Header values are case-insensitive words, like `none` in x-detour-fallbacks.
+  const source = text.trim().toLowerCase();
+  if (source === "cron" || source === "heartbeat") return source;
   throw new RoutingError("x-detour-source", `expected \`cron\` or \`heartbeat\`, got ${JSON.stringify(text)}.`);
 }
 
