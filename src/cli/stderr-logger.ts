@@ -19,7 +19,12 @@ export const REDACTED_LOG_PATHS = [
 
 /** JSON lines through pino (one object per line: time, level, msg, fields). */
 function createJsonLogger(stderr: OutputStream, minLevel: LogLevel): Logger {
-  const destination = { write: (line: string) => stderr.write(line) };
+  // On the real stderr, write through pino's asynchronous destination: a server logs a decision per request,
+  // and a synchronous pipe write per request would put blocking I/O on the hot path. pino flushes it on exit.
+  const destination =
+    stderr === process.stderr
+      ? pino.destination({ dest: 2, sync: false })
+      : { write: (line: string) => stderr.write(line) };
   const logger = pino(
     {
       level: minLevel,

@@ -34,7 +34,7 @@ describe("gateway chat routes", () => {
       method: "POST",
       url: "/v1/chat/completions",
       headers: { "x-detour-source": "heartbeat", "x-detour-session": "hb" },
-      payload: openAIBody("ping", "detour"),
+      payload: openAIBody("ping", { model: "detour" }),
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers["x-detour-model"]).toBe("anthropic/claude-b");
