@@ -107,6 +107,36 @@ describe("gateway errors and limits", () => {
     expect(response.json().error.message).toContain("credit balance is too low");
   });
 
+  it("R-GW-4 R-RA-2: a strict selection whose every profile is cooling down is a 503 with Retry-After, not a 5xx upstream error", async () => {
+    const { app, openai, anthropic } = await start();
+    await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-session": "pinned" },
+      payload: openAIBody("/model openai/gpt-a"),
+    });
+    openai.always({}, httpError(401, "Incorrect API key provided."));
+    const first = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-session": "pinned" },
+      payload: openAIBody("hi"),
+    });
+    expect(first.statusCode).toBe(401);
+    const callsAfterFirst = openai.calls.length;
+    const second = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-session": "pinned" },
+      payload: openAIBody("hi again"),
+    });
+    expect(openai.calls).toHaveLength(callsAfterFirst);
+    expect(anthropic.calls).toHaveLength(0);
+    expect(second.statusCode).toBe(503);
+    expect(Number(second.headers["retry-after"])).toBeGreaterThan(0);
+    expect(second.json().error.message).toMatch(/openai/);
+  });
+
   it("R-GW-5: with client tokens every /v1 call needs a bearer token (401 otherwise)", async () => {
     const { app, openai } = await start({ gateway: { auth: { tokens: ["client-token-123"] } } });
     const missing = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi") });

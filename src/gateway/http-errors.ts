@@ -123,7 +123,15 @@ function exhaustion(error: FallbackSummaryError, now: number): GatewayError {
 
 /** One classified failure: the provider's own status and message when it stated one (strict selection). */
 function singleFailure(error: FailoverError, now: number): GatewayError {
-  const status = isHttpErrorStatus(error.status) ? error.status : STATUS_BY_REASON[error.reason];
+  // Nothing was called because every profile is cooling down or disabled: like an exhausted chain, that is
+  // temporary, so 429/503 with a Retry-After — never a 5xx that reads as a broken upstream (R-GW-4, R-RA-2).
+  const status = isHttpErrorStatus(error.status)
+    ? error.status
+    : error.allInCooldown
+      ? error.reason === "rate_limit"
+        ? 429
+        : 503
+      : STATUS_BY_REASON[error.reason];
   const waitable = status === 429 || status === 503 || status === 529;
   const retryAfter = waitable ? retryAfterSeconds(error.resetAt, now) : undefined;
   const attempt: GatewayErrorAttempt | undefined =
