@@ -1,13 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
 import {
   readFixture,
   readJsonFixture,
-  startLoopbackServer,
-  type LoopbackReply,
-  type LoopbackServer,
+  serverPerTest,
 } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
@@ -18,16 +16,7 @@ const NDJSON = "application/x-ndjson";
 const fixture = (name: string) => readFixture(import.meta.url, name);
 const jsonFixture = (name: string) => readJsonFixture(import.meta.url, name);
 
-let server: LoopbackServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function serve(reply: LoopbackReply): Promise<LoopbackServer> {
-  server = await startLoopbackServer(() => reply);
-  return server;
-}
+const serve = serverPerTest();
 
 function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): OllamaProvider {
   let toolCalls = 0;

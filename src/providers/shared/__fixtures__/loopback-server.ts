@@ -4,6 +4,7 @@
  * behave as they do in production.
  */
 import { readFileSync } from "node:fs";
+import { afterEach } from "vitest";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -132,4 +133,20 @@ export function readFixture(testFileUrl: string, name: string): string {
 
 export function readJsonFixture(testFileUrl: string, name: string): unknown {
   return JSON.parse(readFixture(testFileUrl, name)) as unknown;
+}
+
+/**
+ * For a test file whose tests each answer with one canned reply: returns `serve(reply)`, which starts a
+ * loopback server for the current test, and registers the `afterEach` that closes it.
+ */
+export function serverPerTest(): (reply: LoopbackReply) => Promise<LoopbackServer> {
+  let server: LoopbackServer | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+  return async (reply) => {
+    server = await startLoopbackServer(() => reply);
+    return server;
+  };
 }
