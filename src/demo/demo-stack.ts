@@ -7,7 +7,6 @@
  */
 import { parseConfig, type DetourConfig } from "../config/index.js";
 import { createDetour, type Detour } from "../engine/create-detour.js";
-import { providersFromConfig } from "../engine/providers-from-config.js";
 import { startGateway, type RunningGateway } from "../gateway/start-gateway.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { startMockProvider, type MockProvider } from "../testing/mock-provider/index.js";
@@ -70,7 +69,6 @@ export async function startDemoStack(options: StartDemoStackOptions): Promise<De
       clock: options.clock,
       env: options.workspace.env,
       logger,
-      providers: providersFromConfig(config),
     });
     shutdown.push(() => detour.close());
 

@@ -7,7 +7,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
 import type { Detour } from "../engine/create-detour.js";
-import { createCanonicalRunner, type CanonicalRunner, type ProviderLookup } from "../engine/run-canonical.js";
+import type { CanonicalRunner } from "../engine/run-canonical.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { systemClock } from "../ports/system-clock.js";
@@ -24,13 +24,9 @@ import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
 import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 
 export interface BuildGatewayAppOptions {
-  /** The engine. When it carries `run` (the canonical runner), that is used; else one is built here. */
-  detour: GatewayDetour & Partial<Pick<Detour, "runWith" | "reportPostCommitFailure" | "providers">> & {
-    run?: CanonicalRunner["run"];
-  };
+  /** The engine; `run` is its canonical runner (`createDetour` provides it). */
+  detour: GatewayDetour & { run: CanonicalRunner["run"] };
   config: DetourConfig;
-  /** Where providers come from when the gateway builds the runner; default `detour.providers`. */
-  providers?: ProviderLookup;
   /** The host the server is bound to: admin routes without admin tokens answer only on loopback (R-GW-5). */
   host?: string;
   clock?: Clock;
@@ -56,22 +52,6 @@ function pathOf(request: FastifyRequest): string {
   const url = request.url;
   const query = url.indexOf("?");
   return query === -1 ? url : url.slice(0, query);
-}
-
-function resolveRun(options: BuildGatewayAppOptions, clock: Clock): CanonicalRunner["run"] {
-  const { detour, config } = options;
-  if (detour.run) return detour.run.bind(detour) as CanonicalRunner["run"];
-  if (!detour.runWith || !detour.reportPostCommitFailure) {
-    throw new TypeError("buildGatewayApp needs a Detour with `run`, or with `runWith` and `reportPostCommitFailure`.");
-  }
-  const providers = options.providers ?? detour.providers;
-  if (!providers) throw new TypeError("buildGatewayApp needs `providers` when the Detour has none.");
-  const runner = createCanonicalRunner(
-    { runWith: detour.runWith.bind(detour), reportPostCommitFailure: detour.reportPostCommitFailure.bind(detour) },
-    providers,
-    { clock, ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds, streamStallSeconds: config.gateway.streamStallSeconds },
-  );
-  return runner.run;
 }
 
 function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): GatewayError {
@@ -111,7 +91,7 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
   const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf({ detour }) });
   const context: GatewayContext = {
     detour,
-    run: resolveRun(options, clock),
+    run: detour.run.bind(detour),
     config,
     clock,
     metrics,

@@ -6,9 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { loadConfig, parseConfig, type DetourConfig, type DetourConfigInput } from "../config/index.js";
-import { createDetour, type Detour } from "../engine/create-detour.js";
-import { providersFromConfig } from "../engine/providers-from-config.js";
-import type { ProviderLookup } from "../engine/run-canonical.js";
+import { createDetour, type CreateDetourOptions, type Detour } from "../engine/create-detour.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
@@ -26,8 +24,8 @@ export interface StartGatewayOptions {
   detour?: BuildGatewayAppOptions["detour"] & Partial<Pick<Detour, "config">>;
   /** A state store for the engine Detour builds (ignored when `detour` is given). */
   store?: StateStore | ((agentId: string) => StateStore | Promise<StateStore>);
-  /** Providers to use instead of the ones the config describes. */
-  providers?: ProviderLookup;
+  /** Providers to use instead of the ones the config describes (ignored when `detour` is given). */
+  providers?: CreateDetourOptions["providers"];
   clock?: Clock;
   logger?: Logger;
   env?: Readonly<Record<string, string | undefined>>;
@@ -66,7 +64,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   assertSafeBinding(host, config.gateway.auth);
 
   const ownsDetour = options.detour === undefined;
-  const configProviders = options.providers ?? (ownsDetour ? undefined : providersFromConfigLookup(config, options.detour));
   const detour =
     options.detour ??
     (await createDetour({
@@ -75,7 +72,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       ...(options.clock ? { clock: options.clock } : {}),
       logger,
       ...(options.env ? { env: options.env } : {}),
-      providers: providersFromOption(options.providers) ?? providersFromConfig(config),
+      // Without providers, createDetour builds every provider the config can reach.
+      ...(options.providers ? { providers: options.providers } : {}),
       // R-CF-5: a gateway with nothing configured still serves OPENAI_API_KEY & co.
       discoverEnvCredentials: true,
     }));
@@ -87,7 +85,6 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       host,
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
-      ...(configProviders ? { providers: configProviders } : {}),
     });
     await app.listen({ host, port });
     const address = app.server.address();
@@ -112,20 +109,4 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     if (ownsDetour && "close" in detour && typeof detour.close === "function") await detour.close();
     throw error;
   }
-}
-
-/** A given Detour's own providers win; the config's providers fill in the ids it lacks. */
-function providersFromConfigLookup(
-  config: DetourConfig,
-  detour: StartGatewayOptions["detour"],
-): ProviderLookup | undefined {
-  if (!detour || detour.run) return undefined;
-  const own = detour.providers;
-  const fromConfig = new Map(providersFromConfig(config).map((provider) => [provider.id, provider]));
-  return (id) => own?.get(id) ?? fromConfig.get(id);
-}
-
-function providersFromOption(lookup: ProviderLookup | undefined) {
-  if (lookup === undefined || typeof lookup === "function") return undefined;
-  return [...lookup.values()];
 }
