@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeNoticeHeader } from "../core/notices.js";
 import { cut, httpError, success } from "../testing/scripted-provider.js";
-import { anthropicBody, BASE_CONFIG, createTestGateway, openAIBody, sseEvents, type TestGateway } from "./__fixtures__/test-gateway.js";
+import { anthropicBody, BASE_CONFIG, gatewayPerTest, openAIBody, sseEvents } from "./__fixtures__/test-gateway.js";
 
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.app.close();
-  gateway = undefined;
-});
-
-async function start(options: Parameters<typeof createTestGateway>[0] = {}): Promise<TestGateway> {
-  gateway = await createTestGateway(options);
-  return gateway;
-}
+const start = gatewayPerTest();
 
 describe("gateway chat routes", () => {
   it("R-CH-2: x-detour-source: heartbeat runs the configured heartbeat model and leaves the session's override alone", async () => {

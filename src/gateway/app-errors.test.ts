@@ -1,17 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { httpError } from "../testing/scripted-provider.js";
-import { anthropicBody, createTestGateway, openAIBody, type TestGateway } from "./__fixtures__/test-gateway.js";
+import { anthropicBody, gatewayPerTest, openAIBody } from "./__fixtures__/test-gateway.js";
 
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.app.close();
-  gateway = undefined;
-});
-
-async function start(options: Parameters<typeof createTestGateway>[0] = {}): Promise<TestGateway> {
-  gateway = await createTestGateway(options);
-  return gateway;
-}
+const start = gatewayPerTest();
 
 describe("gateway errors and limits", () => {
   it("R-GW-4: malformed JSON is a 400 in the route's dialect and reaches no provider", async () => {

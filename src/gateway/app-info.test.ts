@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { httpError, success } from "../testing/scripted-provider.js";
 import { TEST_SECRETS } from "../engine/__fixtures__/scripted-detour.js";
-import { createTestGateway, openAIBody, type TestGateway } from "./__fixtures__/test-gateway.js";
+import { gatewayPerTest, openAIBody } from "./__fixtures__/test-gateway.js";
 
-let gateway: TestGateway | undefined;
-afterEach(async () => {
-  await gateway?.app.close();
-  gateway = undefined;
-});
-
-async function start(options: Parameters<typeof createTestGateway>[0] = {}): Promise<TestGateway> {
-  gateway = await createTestGateway(options);
-  return gateway;
-}
+const start = gatewayPerTest();
 
 const R_AP_4_KEYS = new Set([
   "lastUsed",

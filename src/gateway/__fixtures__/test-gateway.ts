@@ -1,5 +1,6 @@
 /** A gateway app over a scripted Detour, for `inject()` tests. */
 import type { FastifyInstance } from "fastify";
+import { afterEach } from "vitest";
 import { parseConfig, type DetourConfigInput } from "../../config/index.js";
 import { createScriptedDetour, type ScriptedDetour } from "../../engine/__fixtures__/scripted-detour.js";
 import { FakeClock } from "../../testing/fake-clock.js";
@@ -65,4 +66,20 @@ export function sseEvents(body: string): { event?: string; data: string }[] {
         .join("\n");
       return event === undefined ? { data } : { event, data };
     });
+}
+
+/**
+ * For a test file whose tests each start their own gateway(s): returns `start(options)`, and registers the
+ * `afterEach` that closes every gateway the test started.
+ */
+export function gatewayPerTest(): (options?: Parameters<typeof createTestGateway>[0]) => Promise<TestGateway> {
+  const started: TestGateway[] = [];
+  afterEach(async () => {
+    await Promise.all(started.splice(0).map((gateway) => gateway.app.close()));
+  });
+  return async (options = {}) => {
+    const gateway = await createTestGateway(options);
+    started.push(gateway);
+    return gateway;
+  };
 }
