@@ -18,6 +18,11 @@ export interface ProviderCallContext {
    * forwarded (R-ST-2). Lets the caller count malformed chunks per attempt.
    */
   onMalformedChunk?: (chunk: MalformedChunk) => void;
+  /**
+   * Called once per upstream HTTP response, successes and failures alike, with its status and headers,
+   * before the body is read. Rate-limit readers (R-PO-7 headroom) hang off it; it must not throw or block.
+   */
+  onUpstreamHeaders?: (status: number, headers: Readonly<Record<string, string | string[] | undefined>>) => void;
 }
 
 /** A stream chunk a provider skipped because it was not valid JSON or did not match the wire schema. */

@@ -56,6 +56,7 @@ async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamRespon
     timeoutMs: timeoutMsOf(call.settings),
     dispatcher: call.settings.dispatcher,
   });
+  call.context.onUpstreamHeaders?.(response.status, response.headers);
   if (response.status >= 200 && response.status < 300) return response;
   const bodyText = await readBodyText(response.body, ERROR_BODY_LIMIT_BYTES);
   throw failureFromHttpResponse({
