@@ -27,6 +27,7 @@ export const DEFAULT_AGENT_TIMEOUT_SECONDS = 600;
 
 export const DEFAULT_MODEL_FAILOVER = Object.freeze({
   retrySameProfileOnTimeout: 1,
+  retrySameProfileOnServerError: 1,
   retryBackoffMs: Object.freeze([300, 1200] as const),
   shortWaitSeconds: 3,
   waitForCooldownMaxSeconds: 10,
@@ -38,7 +39,19 @@ export const DEFAULT_GATEWAY = Object.freeze({
   notices: "header" as const,
   ttftTimeoutSeconds: 30,
   streamStallSeconds: 30,
+  streamContinuations: 2,
   maxBodyMb: 32,
+});
+
+/** `auth.headroom` (R-PO-7): when a profile counts as nearly spent, and which one to spend first. */
+export const DEFAULT_HEADROOM = Object.freeze({
+  minRemaining: 0.05,
+  strategy: "spread" as const,
+});
+
+/** `sessions` (R-GW-8): sessions idle longer than this are pruned by the store. */
+export const DEFAULT_SESSIONS = Object.freeze({
+  idleTtlDays: 30,
 });
 
 export const DEFAULT_STATE_BACKEND = "sqlite" as const;

@@ -33,6 +33,7 @@ describe("config schema", () => {
           ladderSeconds: [30, 60, 300],
           timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
         },
+        headroom: { minRemaining: 0.05, strategy: "spread" },
       },
       agents: {
         defaults: {
@@ -41,6 +42,7 @@ describe("config schema", () => {
           timeoutSeconds: 600,
           modelFailover: {
             retrySameProfileOnTimeout: 1,
+            retrySameProfileOnServerError: 1,
             retryBackoffMs: [300, 1200],
             shortWaitSeconds: 3,
             waitForCooldownMaxSeconds: 10,
@@ -57,9 +59,11 @@ describe("config schema", () => {
         notices: "header",
         ttftTimeoutSeconds: 30,
         streamStallSeconds: 30,
+        streamContinuations: 2,
         maxBodyMb: 32,
       },
       state: { backend: "sqlite" },
+      sessions: { idleTtlDays: 30 },
     });
   });
 

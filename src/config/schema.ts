@@ -13,6 +13,8 @@ import {
   DEFAULT_AGENT_TIMEOUT_SECONDS,
   DEFAULT_COOLDOWNS,
   DEFAULT_GATEWAY,
+  DEFAULT_HEADROOM,
+  DEFAULT_SESSIONS,
   DEFAULT_MODEL_FAILOVER,
   DEFAULT_REDIS_KEY_PREFIX,
   DEFAULT_STATE_BACKEND,
@@ -112,10 +114,16 @@ export const CooldownsConfigSchema = z.object({
     .default(() => [...DEFAULT_COOLDOWNS.timeoutLadderSeconds]),
 });
 
+const HeadroomConfigSchema = z.object({
+  minRemaining: z.number().min(0).max(1).default(DEFAULT_HEADROOM.minRemaining),
+  strategy: z.enum(["spread", "drain-soonest-reset"]).default(DEFAULT_HEADROOM.strategy),
+});
+
 const AuthConfigSchema = z.object({
   profiles: recordOf("<profileId>", ProfileConfigSchema).default(() => ({})),
   order: recordOf("<provider>", z.array(z.string().min(1))).default(() => ({})),
   cooldowns: CooldownsConfigSchema.prefault({}),
+  headroom: HeadroomConfigSchema.prefault({}),
 });
 
 /** `agents.defaults.model`: a bare string means `{ primary }` (R-CF-3). */
@@ -147,6 +155,9 @@ const ModelFailoverConfigSchema = z.object({
   retrySameProfileOnTimeout: wholeNumber()
     .nonnegative()
     .default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnTimeout),
+  retrySameProfileOnServerError: wholeNumber()
+    .nonnegative()
+    .default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnServerError),
   retryBackoffMs: retryBackoffRange.default((): [number, number] => {
     const [min, max] = DEFAULT_MODEL_FAILOVER.retryBackoffMs;
     return [min, max];
@@ -209,6 +220,7 @@ const GatewayConfigSchema = z.object({
   notices: z.enum(["header", "inline"]).default(DEFAULT_GATEWAY.notices),
   ttftTimeoutSeconds: positiveNumber().default(DEFAULT_GATEWAY.ttftTimeoutSeconds),
   streamStallSeconds: positiveNumber().default(DEFAULT_GATEWAY.streamStallSeconds),
+  streamContinuations: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.streamContinuations),
   maxBodyMb: positiveNumber().default(DEFAULT_GATEWAY.maxBodyMb),
 });
 
@@ -230,6 +242,9 @@ export const DetourConfigSchema = z
     cron: z.object({ jobs: z.array(CronJobConfigSchema).default(() => []) }).prefault({}),
     gateway: GatewayConfigSchema.prefault({}),
     state: StateConfigSchema.prefault({}),
+    sessions: z
+      .object({ idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays) })
+      .prefault({}),
   })
   // Cross-field rules run even when single fields failed, so every problem is listed at once (R-CF-2).
   .superRefine(crossCheckConfig, { when: () => true });
