@@ -161,6 +161,6 @@ describe("R-FB-3 availability", () => {
 
   it("R-FB-3: probe failures with model_not_found, format, auth, auth_permanent or session_expired keep the slot", () => {
     const keeps = FAILOVER_REASONS.filter((r) => REASON_POLICY[r].keepsProbeSlot && REASON_POLICY[r].advanceToNextModel);
-    expect([...keeps].sort()).toEqual(["auth", "auth_permanent", "format", "model_not_found", "session_expired"]);
+    expect([...keeps].sort()).toEqual(["auth", "auth_permanent", "format", "incompatible", "model_not_found", "session_expired"]);
   });
 });

@@ -351,8 +351,8 @@ describe("R-CD-4 model scope", () => {
 });
 
 describe("R-CD-5 not recorded", () => {
-  it("R-CD-5: REASON_POLICY leaves out exactly format, context_overflow, content_filter and session_expired", () => {
-    expect([...NOT_RECORDED].sort()).toEqual(["content_filter", "context_overflow", "format", "session_expired"]);
+  it("R-CD-5: REASON_POLICY leaves out exactly format, context_overflow, content_filter, session_expired and incompatible skips", () => {
+    expect([...NOT_RECORDED].sort()).toEqual(["content_filter", "context_overflow", "format", "incompatible", "session_expired"]);
   });
 
   it.each(NOT_RECORDED)("R-CD-5: %s returns an unchanged copy", (reason) => {

@@ -18,6 +18,7 @@ export const FAILOVER_REASONS = [
   "empty_response",
   "no_error_details",
   "unclassified",
+  "incompatible",
 ] as const;
 
 export type FailoverReason = (typeof FAILOVER_REASONS)[number];
@@ -128,6 +129,9 @@ export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Obj
   context_overflow: { ...notRecorded, advanceToNextModel: false, stopRun: true, advanceToLargerContextWindow: true },
   // Answering a safety refusal from another model would route around the provider's decision (R-FB-5).
   content_filter: { ...notRecorded, advanceToNextModel: false, stopRun: true },
+  // The request carries something this candidate cannot take (a field its wire format cannot express,
+  // an input modality, R-GW-6 / R-FB-8): skipped before any upstream call, never held against the profile.
+  incompatible: { ...notRecorded, advanceToNextModel: true, stopRun: false },
 });
 
 export function isFailoverReason(value: unknown): value is FailoverReason {

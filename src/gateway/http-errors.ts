@@ -74,6 +74,7 @@ const STATUS_BY_REASON: Readonly<Record<FailoverReason, number>> = {
   empty_response: 502,
   no_error_details: 502,
   unclassified: 502,
+  incompatible: 400,
 };
 
 export function kindOfStatus(status: number): GatewayErrorKind {
