@@ -2,7 +2,7 @@
  * The names the issues promise are a contract checked from outside, through the built package (dist/),
  * exactly as a user imports it. `npm install` builds dist/ via `prepare`.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -30,6 +30,22 @@ describe("package root (dist/index.js)", () => {
     const api = (await import(pathToFileURL(distEntry).href)) as Record<string, unknown>;
     const missing = CONTRACT.filter((name) => api[name] === undefined);
     expect(missing).toEqual([]);
+  });
+
+  it("is published under a name of its own with the detour bin, ESM-only, on the Node versions its dependencies need", async () => {
+    const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as {
+      name: string; type: string; bin: Record<string, string>; engines: { node: string }; exports: Record<string, unknown>;
+    };
+    // `detour` on npm is an unrelated package: `npm install detour` must not be what the README says.
+    expect(manifest.name).toBe("detour-llm");
+    expect(Object.keys(manifest.bin)).toEqual(["detour"]);
+    expect(manifest.type).toBe("module");
+    expect(JSON.stringify(manifest.exports["."])).not.toContain("require");
+    // undici 7 needs 20.18.1; better-sqlite3 12 builds for 20.x and 22–26.
+    expect(manifest.engines.node).toBe(">=20.18.1 <21 || >=22 <27");
+    const readme = readFileSync(resolve(root, "README.md"), "utf8");
+    expect(readme).toContain("npm install -g detour-llm");
+    expect(readme).toContain("ESM-only");
   });
 
   it("ships an executable detour bin", () => {
