@@ -31,6 +31,7 @@ import type {
 } from "./detour-api.js";
 import { DetourArgumentError, DetourClosedError, requireAgentId } from "./engine-errors.js";
 import { EventHub } from "./event-hub.js";
+import { RunTracer } from "./tracing.js";
 import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
@@ -87,6 +88,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
   const knobs = readEnvKnobs(env);
   for (const warning of knobs.warnings) logger.log("warn", warning);
   const hub = new EventHub(logger);
+  hub.on("*", new RunTracer(options.tracerProvider).onEvent);
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
   const providers = providerMap(options.providers ?? providersFromConfig(config));
   const aliases = modelAliases(config);

@@ -1,4 +1,5 @@
 /** The public shapes of the library API (SPEC §17): options, results, and the Detour object itself. */
+import type { TracerProvider } from "@opentelemetry/api";
 import type { DetourConfig, DetourConfigInput } from "../config/index.js";
 import type { Classification } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
@@ -29,6 +30,11 @@ export interface CreateDetourOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** R-CF-5: with no configured or stored profiles, use OPENAI_API_KEY & co. (gateway, `detour run`). */
   discoverEnvCredentials?: boolean;
+  /**
+   * Where run and attempt spans go. Default: the globally registered OpenTelemetry provider; with no SDK
+   * registered, tracing costs nothing.
+   */
+  tracerProvider?: TracerProvider;
 }
 
 export interface RunWithOptions<T> {
