@@ -39,7 +39,11 @@ describe("gateway info and admin routes", () => {
     expect(page.headers["content-type"]).toContain("text/html");
     expect(page.body).toContain("<h1>Detour</h1>");
     expect(page.body).toContain("openai:a");
-    expect(page.body).not.toMatch(/<script|<link|https?:\/\/(?!127)/);
+    // One inline script, allowed by its nonce; nothing loaded from elsewhere.
+    const nonce = /<script nonce="([^"]+)">/.exec(page.body)?.[1];
+    expect(nonce).toBeDefined();
+    expect(page.headers["content-security-policy"]).toContain(`script-src 'nonce-${nonce}'`);
+    expect(page.body).not.toMatch(/<link|<script[^>]+src=|https?:\/\/(?!127|www\.w3\.org\/2000\/svg)/);
   });
 
   it("R-GW-1: GET /status lists profiles with usageStats and usableNow, and sessions", async () => {

@@ -21,6 +21,7 @@ import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
+import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
 import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 
 export interface BuildGatewayAppOptions {
@@ -110,10 +111,13 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
     const need = accessNeed(path);
     if (need === "open") return;
     const token = presentedToken(request.headers);
-    // Status and metrics show profile ids and usage: with client tokens set they need a client or admin token.
+    // Status, metrics and the dashboard show profile ids and usage: with client tokens set they need a client
+    // or admin token. Admin tokens alone guard the admin routes only, so a person can still open the dashboard
+    // (and type the admin token into it for the reset buttons).
+    const clientTokens = authSettings.tokens ?? [];
     const decision =
       need === "observer"
-        ? authorize("client", { tokens: [...(authSettings.tokens ?? []), ...(authSettings.adminTokens ?? [])] }, host, token)
+        ? authorize("client", { tokens: clientTokens.length > 0 ? [...clientTokens, ...(authSettings.adminTokens ?? [])] : [] }, host, token)
         : authorize(need, authSettings, host, token);
     if (decision.allowed) return;
     const kind = decision.status === 401 ? "authentication" : "not_found";
@@ -139,6 +143,7 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
   registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);
   registerChatRoute(app, "/v1/messages", anthropicDialect, context);
   registerInfoRoutes(app, context);
+  registerDashboardRoutes(app, context);
   registerAdminRoutes(app, context);
   await app.ready();
   return app;

@@ -1,6 +1,6 @@
 /**
  * Read-only routes (SPEC R-GW-1, R-OB-3): `GET /healthz`, `GET /status` (JSON), `GET /metrics` (Prometheus
- * text), `GET /v1/models` (in the dialect the client speaks) and the status page at `/` for people.
+ * text), `GET /v1/models` (in the dialect the client speaks). The dashboard at `/` is dashboard-routes.ts.
  * Profiles are shown by id, type and usage stats only — never a credential (R-OB-2).
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -9,7 +9,6 @@ import type { ProfileStatus } from "../../engine/status.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { profileStateOf } from "../metrics.js";
 import { DETOUR_MODEL_KEYWORD } from "../routing.js";
-import { renderStatusPage } from "../status-page/render-status-page.js";
 import { agentOf } from "./agent-of.js";
 
 /** The public view of a profile: what R-AP-4 stores, plus whether it may be used right now. */
@@ -94,27 +93,6 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
     return { object: "list", data: models.map((model) => ({ id: model.id, object: "model", created: 0, owned_by: model.ownedBy })) };
   });
 
-  app.get("/", async (request, reply) => {
-    const agentId = agentOf(request);
-    const status = await context.detour.status({ agentId });
-    const agent = status.agents[0];
-    const selection = agentSettings(context.config, agentId).model;
-    const html = renderStatusPage({
-      agentId,
-      now: status.now,
-      primary: selection?.primary ?? context.config.agents.defaults.model.primary,
-      fallbacks: selection ? (selection.fallbacks ?? []) : context.config.agents.defaults.model.fallbacks,
-      profiles: (agent?.profiles ?? []).map((profile) => ({
-        id: profile.id,
-        provider: profile.provider ?? "",
-        type: profile.type ?? "",
-        usableNow: profile.usable,
-        usageStats: profile.stats,
-      })),
-      sessions: agent?.sessions ?? [],
-    });
-    return reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(html);
-  });
 }
 
 /** Profile states for the metrics gauges, across every agent the process has opened. */
