@@ -105,3 +105,35 @@ export function decideCandidateAvailability(input: CandidateAvailabilityInput): 
       return inCooldown;
   }
 }
+
+/**
+ * R-FB-9: when the only thing keeping a provider's profiles out are ladder cooldowns of transient reasons —
+ * guesses, not a provider-stated reset (`blocked`), a disable or an auth/model failure — the soonest moment
+ * one of those profiles would be tried again. Undefined when no profile is kept out by guesses alone.
+ */
+export function ladderCooldownRecovery(
+  profiles: readonly { id: string; stats?: UsageStats }[],
+  model: string,
+  now: number,
+): number | undefined {
+  let soonest: number | undefined;
+  for (const { stats } of profiles) {
+    const windows = activeWindows(stats, model, now);
+    if (windows.length === 0) continue;
+    const guessesOnly = windows.every((window) => window.kind === "cooldown" && REASON_POLICY[window.reason].transient);
+    if (!guessesOnly) continue;
+    const until = Math.max(...windows.map((window) => window.until));
+    if (soonest === undefined || until < soonest) soonest = until;
+  }
+  return soonest;
+}
+
+/** R-FB-9: the candidate attempted anyway is the one whose ladder window ends soonest (the earlier one on a tie). */
+export function pickLastResort(candidates: readonly { index: number; recovery?: number }[]): number | undefined {
+  let best: { index: number; recovery: number } | undefined;
+  for (const { index, recovery } of candidates) {
+    if (recovery === undefined) continue;
+    if (!best || recovery < best.recovery || (recovery === best.recovery && index < best.index)) best = { index, recovery };
+  }
+  return best?.index;
+}

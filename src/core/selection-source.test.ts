@@ -118,12 +118,30 @@ describe("resolveSelection", () => {
     expect(selection.strict).toBe(false);
   });
 
-  it("R-CH-2: auto fallback override on the last fallback has no further candidates but is not strict", () => {
+  it("R-CH-2: auto fallback override on the last fallback still reaches the earlier fallbacks, in configured order", () => {
     const selection = select({
       session: { ...autoOverride, providerOverride: "openrouter", modelOverride: "meta-llama/llama-3.3-70b" },
     });
-    expect(selection.chain).toEqual(["openrouter/meta-llama/llama-3.3-70b"]);
+    expect(selection.chain).toEqual(["openrouter/meta-llama/llama-3.3-70b", "openai/gpt-4o", "google/gemini-2.5-pro"]);
     expect(selection.strict).toBe(false);
+  });
+
+  it("R-CH-2: auto fallback override in the middle runs first, then every other configured fallback, no primary", () => {
+    const selection = select({ session: { ...autoOverride, providerOverride: "google", modelOverride: "gemini-2.5-pro" } });
+    expect(selection.chain).toEqual(["google/gemini-2.5-pro", "openai/gpt-4o", "openrouter/meta-llama/llama-3.3-70b"]);
+  });
+
+  it("R-CH-2: `fallbacks: none` (or []) on a session parked on an auto fallback runs the selected model alone", () => {
+    for (const fallbacks of ["none", []] as const) {
+      const named = select({ session: autoOverride, request: { model: "anthropic/claude-opus-4-6", fallbacks } });
+      expect(named.source).toBe("request_model");
+      expect(named.chain).toEqual(["anthropic/claude-opus-4-6"]);
+      expect(named.strict).toBe(true);
+      const unnamed = select({ session: autoOverride, request: { fallbacks } });
+      expect(unnamed.source).toBe("configured_default");
+      expect(unnamed.chain).toEqual(["anthropic/claude-opus-4-6"]);
+      expect(unnamed.strict).toBe(true);
+    }
   });
 
   it("R-CH-2: auto fallback override no longer in the configured list walks all configured fallbacks", () => {

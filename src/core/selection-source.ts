@@ -10,7 +10,7 @@
  *     the request model or `/model` and sticky fallbacks could never take effect.
  *  5. the request model; 6. the agent primary; 7. the configured default.
  * A caller's explicit list (`request.fallbacks`, `cron.fallbacks`) replaces the source's fallbacks
- * for every non-strict source.
+ * for every non-strict source; an empty one (`none`) also sets a stored auto override aside.
  */
 import {
   buildCandidateChain,
@@ -145,8 +145,13 @@ export function resolveSelection(input: SelectionInput): Selection {
     }
     const origin = autoOverrideOrigin(session, aliases);
     const autoPolicy = (): FallbackPolicy =>
-      callerList(override) ?? { kind: "explicit", entries: walkFrom(override, configuredFallbacks) };
-    if (input.source === "heartbeat") {
+      callerList(override) ?? { kind: "explicit", entries: autoOverrideFallbacks(override, configuredFallbacks) };
+    // `none` / `[]` asks for the selected model alone; the auto override is itself a fallback, so it
+    // steps aside for this run (the origin answering then clears it, R-SO-3).
+    const noFallbacks = explicitList !== undefined && explicitList.entries.length === 0;
+    if (noFallbacks) {
+      // The request model or the configured one below, strict.
+    } else if (input.source === "heartbeat") {
       // No heartbeat model (that case returned above): a stale auto override would keep a background
       // run on a fallback of a default that is no longer configured.
       const stillCurrent =
@@ -263,12 +268,10 @@ function autoOverrideOrigin(session: SessionOverrides, aliases: ModelAliases | u
 }
 
 /**
- * An auto override keeps walking the configured chain from where it stands: the configured fallbacks
- * after the override's position (all of them when the override is not in the list any more). The
- * primary is not appended: returning to it is the 5-minute origin probe's job (R-SO-3), not a
- * per-message retry.
+ * R-CH-2: an auto override runs first, then every other configured fallback in configured order, so a
+ * session parked on the *last* fallback still reaches the earlier ones when it fails. The primary is not
+ * appended: returning to it is the 5-minute origin probe's job (R-SO-3), not a per-message retry.
  */
-function walkFrom(override: ModelRef, configuredFallbacks: readonly ModelRef[]): readonly ModelRef[] {
-  const position = configuredFallbacks.findIndex((ref) => sameModelRef(ref, override));
-  return position === -1 ? configuredFallbacks : configuredFallbacks.slice(position + 1);
+function autoOverrideFallbacks(override: ModelRef, configuredFallbacks: readonly ModelRef[]): readonly ModelRef[] {
+  return configuredFallbacks.filter((ref) => !sameModelRef(ref, override));
 }

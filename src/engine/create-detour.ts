@@ -201,6 +201,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       signal: run.signal,
       attempt: run.attempt,
       attemptTimeoutMs: run.attemptTimeoutMs,
+      request: run.requestFacts,
       // Cron and heartbeat models are job choices; they never become the conversation's override.
       persistSession: run.source === undefined,
     });

@@ -1,6 +1,7 @@
 /** The public shapes of the library API (SPEC §17): options, results, and the Detour object itself. */
 import type { TracerProvider } from "@opentelemetry/api";
 import type { DetourConfig, DetourConfigInput } from "../config/index.js";
+import type { RequestFacts } from "../core/fit.js";
 import type { Classification } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
@@ -55,6 +56,11 @@ export interface RunWithOptions<T> {
   attemptTimeoutMs?: number;
   /** One attempt; a streaming caller resolves it at the commit point (R-ST-1). */
   attempt: AttemptFn<T>;
+  /**
+   * What the request needs (estimated input tokens, `max_tokens`, input modalities): candidates that cannot
+   * take it are skipped before any call (R-FB-8). `detour.run` fills it in; absent = no pre-call fit.
+   */
+  requestFacts?: RequestFacts;
 }
 
 export interface PostCommitFailureReport {

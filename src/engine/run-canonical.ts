@@ -16,6 +16,7 @@ import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { soonestRecoveryOf } from "../runner/exhaustion.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { Detour, RunWithOptions } from "./create-detour.js";
+import { requestFacts } from "./request-facts.js";
 import { commitStream } from "./stream-commit.js";
 
 export type ProviderLookup = ReadonlyMap<string, Provider> | ((providerId: string) => Provider | undefined);
@@ -137,6 +138,7 @@ export function createCanonicalRunner(
       ...(options.source !== undefined ? { source: options.source } : {}),
       ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      requestFacts: requestFacts(options.request),
       attempt,
     };
   }

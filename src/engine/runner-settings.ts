@@ -1,4 +1,5 @@
 /** Resolves the config into the plain settings the runner takes (the runner imports no config). */
+import { describeModel } from "../catalogue/model-catalogue.js";
 import type { DetourConfig } from "../config/index.js";
 import { modelDeclaration, resolveCooldownSettings, resolveProviderSettings } from "../config/index.js";
 import { DEFAULT_MODEL_FAILOVER, DEFAULT_PROVIDER_TIMEOUT_SECONDS } from "../config/defaults.js";
@@ -26,6 +27,7 @@ export function runnerSettingsFromConfig(config: DetourConfig): RunnerSettings {
     providerRecordsCooldowns: (id) => provider(id)?.cooldowns ?? true,
     attemptTimeoutMs: (id) => (provider(id)?.timeoutSeconds ?? DEFAULT_PROVIDER_TIMEOUT_SECONDS) * 1000,
     runTimeoutMs: config.agents.defaults.timeoutSeconds * 1000,
-    contextWindow: (ref) => modelDeclaration(config, ref.provider, ref.model).contextWindow,
+    // Config declarations win over the catalogue (R-FB-5, R-FB-8).
+    modelFacts: (ref) => describeModel(ref.provider, ref.model, modelDeclaration(config, ref.provider, ref.model)),
   };
 }

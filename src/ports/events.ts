@@ -18,6 +18,8 @@ export type FallbackDecision =
   | "candidate_failed"
   | "skip_candidate"
   | "probe_cooldown_candidate"
+  /** R-FB-9: every candidate was kept out only by ladder cooldowns; the soonest-ending one runs anyway. */
+  | "last_resort"
   | "candidate_succeeded";
 
 export type FallbackStepOutcome = "next_fallback" | "succeeded" | "chain_exhausted";
@@ -52,7 +54,7 @@ export interface ModelFallbackDecisionEvent {
   fallbackStepFromFailureReason: FailoverReason | null;
   fallbackStepFromFailureDetail: string | null;
   fallbackStepChainPosition: number;
-  /** `null` only on a `probe_cooldown_candidate` decision, whose outcome follows in the next event. */
+  /** `null` only on a `probe_cooldown_candidate` or `last_resort` decision, whose outcome follows in the next event. */
   fallbackStepFinalOutcome: FallbackStepOutcome | null;
 }
 

@@ -32,7 +32,7 @@ export interface CandidateDecision {
   error?: string;
   /** The candidate the run moves to next; absent when none. */
   next?: ModelRef;
-  /** Absent only for a probe decision, whose outcome follows in the candidate's next event. */
+  /** Absent only for a probe or last-resort decision, whose outcome follows in the candidate's next event. */
   outcome?: FallbackStepOutcome;
 }
 

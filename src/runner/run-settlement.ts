@@ -8,7 +8,7 @@ import type { ModelRef } from "../core/types.js";
 import type { RunOutcome } from "./attempt.js";
 import type { Failure, PassResult, RunState } from "./run-state.js";
 import { sessionBase } from "./run-state.js";
-import { autoFallbackTarget, clearAutoOverrides, emitSessionOverride } from "./session-overrides.js";
+import { autoFallbackOrigin, autoFallbackTarget, clearAutoOverrides, emitSessionOverride } from "./session-overrides.js";
 
 export async function settleSuccess<T>(
   state: RunState<T>,
@@ -19,6 +19,7 @@ export async function settleSuccess<T>(
   const ref = state.chain[pass.index] as ModelRef;
   const attempts = failures.map((failure) => failure.record);
   let notice: string | undefined;
+  let returned = state.originProbe && pass.index === 0;
 
   if (state.originProbe && pass.index === 0 && input.sessionKey !== undefined) {
     // R-SO-3: the origin recovered; clear the auto override and an auto auth pin.
@@ -44,11 +45,18 @@ export async function settleSuccess<T>(
     input.selection.source !== "auto_fallback_override" &&
     autoFallbackTarget(state.sessionAtStart) !== undefined
   ) {
-    // The client asked for another model than the one the stored auto fallback stands in for, and that
+    // The run set the stored auto fallback aside (another model asked for, or `fallbacks: none`) and its
     // model answered: the stale fallback must not come back on a later turn.
     const current = await deps.store.getSession(input.sessionKey);
     const cleared = await clearAutoOverrides(deps.store, input.sessionKey, current);
     emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_cleared", cleared);
+    const origin = autoFallbackOrigin(state.sessionAtStart);
+    const previous = autoFallbackTarget(state.sessionAtStart);
+    // R-NT-1: the origin itself answered, so the session returned from its fallback.
+    if (origin && previous && sameModelRef(origin, ref) && cleared?.applied.includes("modelOverride")) {
+      returned = true;
+      notice = formatNotice({ kind: "cleared", selected: formatModelRef(origin), previous: formatModelRef(previous) });
+    }
   }
 
   if (notice !== undefined) {
@@ -57,7 +65,7 @@ export async function settleSuccess<T>(
       runId: input.runId,
       agentId: deps.agentId,
       sessionId: input.sessionKey ?? null,
-      kind: state.originProbe && pass.index === 0 ? "cleared" : "fallback",
+      kind: returned ? "cleared" : "fallback",
       text: notice,
       selectedModel: formatModelRef(state.selected),
       activeModel: formatModelRef(ref),

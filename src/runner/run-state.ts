@@ -1,5 +1,6 @@
 /** The state one fallback run carries from candidate to candidate (shared by the runner's modules). */
 import type { AttemptRecord } from "../core/errors.js";
+import type { RequestFacts } from "../core/fit.js";
 import type { Selection } from "../core/selection-source.js";
 import type { ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn } from "./attempt.js";
@@ -22,6 +23,8 @@ export interface ModelFallbackRunInput<T> {
    * runs pass false: their model is a job choice, not the conversation's (R-CH-2).
    */
   persistSession?: boolean;
+  /** What the pre-call fit knows about the request (R-FB-8); absent = no fit check before calling. */
+  request?: RequestFacts;
 }
 
 export interface RunState<T> {
@@ -43,6 +46,8 @@ export interface RunState<T> {
 export interface Failure {
   record: AttemptRecord;
   error: unknown;
+  /** Position in the chain of the candidate it belongs to. */
+  index?: number;
 }
 
 export type PassResult<T> =
@@ -55,7 +60,14 @@ export type PassResult<T> =
       /** The user's live switch (R-FB-7) led here: their choice, not a fallback, so no notice. */
       viaLiveSwitch: boolean;
     }
-  | { kind: "exhausted"; failures: Failure[] };
+  | {
+      kind: "exhausted";
+      failures: Failure[];
+      /** Some candidate reached an upstream call in this pass. */
+      called: boolean;
+      /** Candidates skipped because every profile of their provider was unusable (R-FB-3). */
+      cooldownSkips: number[];
+    };
 
 /** The common fields of a session event of this run. */
 export function sessionBase<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>) {

@@ -1,33 +1,28 @@
 /**
- * The fallback runner (SPEC §8): walks the candidate chain of a selection — skip cache, availability,
- * persisted override, auth-profile runner — and returns the first answer with its notice, or fails with the
- * original error (one attempt) or a `FallbackSummaryError`.
+ * The fallback runner (SPEC §8): walks the candidate chain of a selection (chain-walk.ts) — skip cache, fit,
+ * availability, persisted override, auth-profile runner — and returns the first answer with its notice; when
+ * nobody could be called it makes the last-resort attempt (R-FB-9) or waits for a close recovery (R-RA-2);
+ * otherwise it fails with the original error (one attempt) or a `FallbackSummaryError`.
  */
 import { formatModelRef, sameModelRef } from "../core/candidate-chain.js";
-import { explainUnavailable } from "../core/explain.js";
-import { REASON_POLICY } from "../core/reasons.js";
-import type { ModelRef, SessionEntry } from "../core/types.js";
+import type { ModelRef } from "../core/types.js";
 import type { RunOutcome } from "./attempt.js";
-import { decideAvailability, profilesWithStats, skipped } from "./availability-gate.js";
+import { walkOnce } from "./chain-walk.js";
 import { DecisionLog } from "./decision-log.js";
 import { cooldownWaitUntil, exhaustionError } from "./exhaustion.js";
+import { lastResortCandidate } from "./last-resort.js";
 import { RunProbeSlots } from "./probes.js";
-import { loadProviderView } from "./provider-view.js";
 import { RunGuard } from "./run-guard.js";
 import { settleSuccess } from "./run-settlement.js";
-import { sessionBase, type Failure, type ModelFallbackRunInput, type PassResult, type RunState } from "./run-state.js";
-import { runWithAuthProfiles } from "./run-with-auth-profiles.js";
+import { sessionBase, type Failure, type ModelFallbackRunInput, type RunState } from "./run-state.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import {
-  OverrideTransaction,
   autoFallbackOrigin,
   claimOriginProbe,
   clearAutoOverrides,
   consumePendingLiveSwitch,
   emitSessionOverride,
-  fallbackOverrideValues,
 } from "./session-overrides.js";
-import { skipCacheMessage } from "./skip-cache.js";
 
 export type { ModelFallbackRunInput } from "./run-state.js";
 
@@ -122,6 +117,9 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
     const pass = await walkOnce(state);
     if (pass.kind === "succeeded") return settleSuccess(state, pass, [...earlier, ...pass.failures]);
 
+    const lastResort = await lastResortCandidate(state, pass);
+    if (lastResort !== undefined) return runLastResort(state, lastResort, [...earlier, ...pass.failures]);
+
     // R-RA-2: everything is cooling down and the soonest recovery is close: wait once instead of failing.
     if (!waited) {
       const waitUntil = await cooldownWaitUntil(state);
@@ -138,194 +136,10 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
   }
 }
 
-async function walkOnce<T>(state: RunState<T>): Promise<PassResult<T>> {
-  const { deps, input, chain, log } = state;
-  const failures: Failure[] = [];
-  let liveSwitchTarget: number | undefined;
-
-  for (let index = 0; index < chain.length; index += 1) {
-    const ref = chain[index] as ModelRef;
-    const next = chain[index + 1];
-    const isPrimary = index === 0;
-    const stepOutcome = next ? "next_fallback" : "chain_exhausted";
-    state.guard.throwIfStopped();
-    const now = deps.clock.now();
-
-    // R-FB-2: skip cache (never the primary).
-    const skipReason = isPrimary ? undefined : deps.skipCache.liveReason(input.sessionKey, ref, now);
-    if (skipReason !== undefined) {
-      const message = skipCacheMessage(ref, skipReason);
-      failures.push(skipped(ref, skipReason, message));
-      log.record({ decision: "skip_candidate", index, reason: skipReason, error: message, next, outcome: stepOutcome });
-      continue;
-    }
-
-    // R-FB-3: availability when every profile is unusable for this model.
-    const view = await loadProviderView(deps, ref, now);
-    const availability = await decideAvailability(state, view, isPrimary, now);
-    if (availability.action === "skip") {
-      const { reason, until } = explainUnavailable(profilesWithStats(view), ref.model, now);
-      deps.events.emit({
-        type: "no_available_profile",
-        runId: input.runId,
-        agentId: deps.agentId,
-        provider: ref.provider,
-        model: ref.model,
-        reason: availability.reason ?? reason,
-        until: until ?? null,
-      });
-      failures.push(skipped(ref, availability.reason ?? reason, availability.message, until));
-      log.record({
-        decision: "skip_candidate",
-        index,
-        reason: availability.reason ?? reason,
-        error: availability.message,
-        next,
-        outcome: stepOutcome,
-      });
-      continue;
-    }
-    const probe = availability.action === "probe";
-    if (availability.action === "probe") {
-      log.record({ decision: "probe_cooldown_candidate", index, reason: availability.reason, next });
-    }
-
-    // R-SO-2: persist the fallback override before the candidate runs.
-    const isOriginProbe = state.originProbe && isPrimary;
-    const isRequested = sameModelRef(ref, input.selection.requested);
-    const transaction =
-      state.persist && input.sessionKey !== undefined ? new OverrideTransaction(deps.store, input.sessionKey) : undefined;
-    let session = input.sessionKey !== undefined ? await deps.store.getSession(input.sessionKey) : undefined;
-    // A user who changed the session's model while this run was in flight wins: nothing is persisted over it.
-    if (transaction && !isRequested && !isOriginProbe && !modelOverrideChanged(state.sessionAtStart, session)) {
-      const pin = session?.authProfileOverride;
-      const result = await transaction.write(
-        session,
-        fallbackOverrideValues({
-          entry: session,
-          candidate: ref,
-          requested: input.selection.requested,
-          pinBelongsToCandidate: pin !== undefined && view.profileProviders[pin] === ref.provider,
-          now,
-        }),
-      );
-      emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_persisted", result);
-      session = result.entry;
-    }
-
-    let outcome;
-    try {
-      outcome = await runWithAuthProfiles(deps, {
-        runId: input.runId,
-        candidate: ref,
-        candidateIndex: index,
-        view,
-        sessionKey: input.sessionKey,
-        session,
-        transaction,
-        hasFallback: next !== undefined,
-        probe,
-        attempt: input.attempt,
-        attemptTimeoutMs: input.attemptTimeoutMs,
-        guard: state.guard,
-        timeoutRetries: state.timeoutRetries,
-      });
-    } catch (error) {
-      // A caller abort or the run deadline: nothing of this candidate stays in the session.
-      await transaction?.rollback();
-      throw error;
-    }
-
-    if (outcome.kind === "succeeded") {
-      log.record({ decision: "candidate_succeeded", index, profileId: outcome.profileId, outcome: "succeeded" });
-      return {
-        kind: "succeeded",
-        result: outcome.result,
-        index,
-        profileId: outcome.profileId,
-        failures,
-        viaLiveSwitch: liveSwitchTarget === index,
-      };
-    }
-
-    const rolledBack = await transaction?.rollback();
-    emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_rolled_back", rolledBack);
-
-    if (outcome.kind === "live_switch") {
-      // R-FB-7: jump straight to the switch target when it is a later candidate; never an outer retry loop.
-      const target = outcome.error;
-      const jump = chain.findIndex((candidate, position) => position > index && sameModelRef(candidate, target));
-      const message = outcome.error.message;
-      if (jump !== -1) {
-        log.record({ decision: "candidate_failed", index, profileId: outcome.profileId, error: message, next: chain[jump], outcome: "next_fallback" });
-        liveSwitchTarget = jump;
-        index = jump - 1;
-        continue;
-      }
-      failures.push({ record: { provider: ref.provider, model: ref.model, profileId: outcome.profileId, error: message }, error: outcome.error });
-      log.record({ decision: "candidate_failed", index, profileId: outcome.profileId, error: message, next, outcome: stepOutcome });
-      continue;
-    }
-
-    const { classification } = outcome;
-    const policy = REASON_POLICY[classification.reason];
-    failures.push({
-      record: {
-        provider: ref.provider,
-        model: ref.model,
-        profileId: outcome.profileId,
-        reason: classification.reason,
-        status: classification.status,
-        code: classification.code,
-        error: classification.preview,
-      },
-      error: outcome.error,
-    });
-    if (!isPrimary && policy.marksSessionSkipCache) deps.skipCache.mark(input.sessionKey, ref, classification.reason, now);
-    if (probe && availability.action === "probe" && availability.transient && !isPrimary && !policy.keepsProbeSlot) {
-      state.slots.use(ref.provider);
-    }
-    const failed = {
-      decision: "candidate_failed" as const,
-      index,
-      profileId: outcome.profileId,
-      reason: classification.reason,
-      status: classification.status,
-      code: classification.code,
-      error: classification.preview,
-    };
-
-    if (policy.stopRun) {
-      // R-FB-5: context overflow may only move on to a candidate with a larger declared window.
-      const larger = policy.advanceToLargerContextWindow ? largerContextWindowIndex(state, index) : -1;
-      if (larger !== -1) {
-        log.record({ ...failed, next: chain[larger], outcome: "next_fallback" });
-        index = larger - 1;
-        continue;
-      }
-      log.record({ ...failed, outcome: "chain_exhausted" });
-      throw outcome.error;
-    }
-    log.record({ ...failed, next, outcome: stepOutcome });
-  }
-  return { kind: "exhausted", failures };
-}
-
-function modelOverrideChanged(before: SessionEntry | undefined, now: SessionEntry | undefined): boolean {
-  return (
-    before?.providerOverride !== now?.providerOverride ||
-    before?.modelOverride !== now?.modelOverride ||
-    before?.modelOverrideSource !== now?.modelOverrideSource
-  );
-}
-
-function largerContextWindowIndex<T>(state: RunState<T>, failedIndex: number): number {
-  const failing = state.chain[failedIndex];
-  const failingWindow = failing ? state.deps.settings.contextWindow(failing) : undefined;
-  if (failingWindow === undefined) return -1;
-  return state.chain.findIndex((ref, position) => {
-    if (position <= failedIndex) return false;
-    const window = state.deps.settings.contextWindow(ref);
-    return window !== undefined && window > failingWindow;
-  });
+/** R-FB-9: the one extra attempt; its outcome replaces the candidate's skip among the attempts. */
+async function runLastResort<T>(state: RunState<T>, index: number, before: readonly Failure[]): Promise<RunOutcome<T>> {
+  const pass = await walkOnce(state, { lastResort: index });
+  const failures = [...before.filter((failure) => failure.index !== index), ...pass.failures];
+  if (pass.kind === "succeeded") return settleSuccess(state, pass, failures);
+  throw await exhaustionError(state, failures);
 }

@@ -2,6 +2,7 @@
  * What the runner needs from the outside world. The runner imports no config: engine/ resolves the config
  * into these plain settings, so the runner stays pure sequencing over injected ports.
  */
+import type { ModelFitFacts } from "../core/fit.js";
 import type { CooldownSettings, Credential, ModelRef, ProfileConfig } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { EventSink } from "../ports/events.js";
@@ -27,8 +28,11 @@ export interface RunnerSettings {
   attemptTimeoutMs(provider: string): number | undefined;
   /** `agents.defaults.timeoutSeconds` for a whole run, in ms; undefined = none. */
   runTimeoutMs?: number;
-  /** Declared `contextWindow` of a model (R-CF-3 `models[]`); undefined when not declared (R-FB-5). */
-  contextWindow(ref: ModelRef): number | undefined;
+  /**
+   * What is known about a model — `models[]` declarations (R-CF-3), else the built-in catalogue — for the
+   * context-overflow walk (R-FB-5) and the pre-call fit (R-FB-8). Unknown fields are absent.
+   */
+  modelFacts(ref: ModelRef): ModelFitFacts;
 }
 
 /** Every profile that could serve a provider, with the inputs of `orderProfiles` (R-PO-1). */

@@ -278,39 +278,46 @@ describe("fallback runner", () => {
     expect(h.provider("openai").calls).toHaveLength(3);
   });
 
-  it("R-FB-5: context overflow stops the run at once with the original error", async () => {
-    const h = await makeHarness();
-    h.provider("openai").always({}, httpError(400, "prompt is too long: 250000 tokens > 200000 maximum"));
+  it("R-FB-5: context overflow stops the run when no later candidate has a larger window (catalogue windows)", async () => {
+    // gpt-5 has 400 000 tokens in the catalogue, gpt-4o 128 000: nothing larger is left.
+    const h = await makeHarness({ config: chainConfig(PRIMARY, ["openai/gpt-4o"]) });
+    h.provider("openai").always({}, httpError(400, "prompt is too long: 450000 tokens > 400000 maximum"));
     const error = failed(await h.runToEnd());
     expect(error).toBeInstanceOf(UpstreamFailure);
-    expect(h.provider("anthropic").calls).toHaveLength(0);
-    expect(h.provider("openai").calls).toHaveLength(1);
+    expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-5"]);
     expect(await h.store.getUsageStats("openai:a")).toBeUndefined();
     expect(h.eventsOf("run_finished")).toMatchObject([{ outcome: "failed", failedCandidates: 1 }]);
   });
 
-  it("R-FB-5: context overflow skips to the first later candidate with a larger declared window", async () => {
+  it("R-FB-5: context overflow skips to the first later candidate whose window is larger or unknown; config wins", async () => {
     const h = await makeHarness({
       profiles: { ...DEFAULT_PROFILES, "google:a": apiKey("google", "g") },
-      config: chainConfig(PRIMARY, ["google/gemini-undeclared", "anthropic/claude-small", FALLBACK], {
+      config: chainConfig(PRIMARY, ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK], {
         models: {
           providers: {
-            openai: { models: [{ id: "gpt-5", contextWindow: 200_000 }] },
-            anthropic: {
-              models: [
-                { id: "claude-small", contextWindow: 100_000 },
-                { id: "claude-sonnet-4-6", contextWindow: 1_000_000 },
-              ],
-            },
+            // The catalogue says 1 048 576; the declaration wins and is not larger than gpt-5's 400 000.
+            google: { models: [{ id: "gemini-2.5-pro", contextWindow: 300_000 }] },
+            anthropic: { models: [{ id: "claude-small", contextWindow: 100_000 }] },
           },
         },
       }),
     });
-    h.provider("openai").always({}, httpError(400, "This model's maximum context length is 200000 tokens"));
+    h.provider("openai").always({}, httpError(400, "This model's maximum context length is 400000 tokens"));
     const out = succeeded(await h.runToEnd());
+    // claude-sonnet-4-6 has no known window: it is not passed over.
     expect(out.model).toBe("claude-sonnet-4-6");
+    expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-5"]);
     expect(h.provider("google").calls).toHaveLength(0);
     expect(h.provider("anthropic").calls.map((call) => call.model)).toEqual(["claude-sonnet-4-6"]);
+  });
+
+  it("R-FB-5: a context overflow from a model of unknown window advances to the very next candidate", async () => {
+    const h = await makeHarness({ config: chainConfig("anthropic/claude-unlisted", ["openai/gpt-3.5-turbo", "openai/gpt-5"]) });
+    h.provider("anthropic").always({}, httpError(400, "prompt is too long: 250000 tokens > 200000 maximum"));
+    h.provider("openai").script({ model: "gpt-3.5-turbo" }, httpError(400, "This model's maximum context length is 16385 tokens"));
+    const out = succeeded(await h.runToEnd());
+    expect(out.model).toBe("gpt-5");
+    expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-3.5-turbo", "gpt-5"]);
   });
 
   it("R-FB-5: a content-filter refusal stops the run; a format error advances", async () => {

@@ -1,0 +1,76 @@
+/**
+ * Running one candidate of the chain (R-FB-1): read the session once, persist the fallback override before
+ * the call (R-SO-2), run the auth-profile runner, and roll the override back when the candidate did not answer.
+ */
+import { sameModelRef } from "../core/candidate-chain.js";
+import type { ModelRef, SessionEntry } from "../core/types.js";
+import type { ProviderView } from "./provider-view.js";
+import { sessionBase, type RunState } from "./run-state.js";
+import { runWithAuthProfiles, type AuthProfilesOutcome } from "./run-with-auth-profiles.js";
+import { OverrideTransaction, emitSessionOverride, fallbackOverrideValues } from "./session-overrides.js";
+
+export async function runCandidate<T>(
+  state: RunState<T>,
+  index: number,
+  view: ProviderView,
+  options: { probe: boolean; hasFallback: boolean },
+): Promise<AuthProfilesOutcome<T>> {
+  const { deps, input } = state;
+  const ref = state.chain[index] as ModelRef;
+  const transaction =
+    state.persist && input.sessionKey !== undefined ? new OverrideTransaction(deps.store, input.sessionKey) : undefined;
+  let session = input.sessionKey !== undefined ? await deps.store.getSession(input.sessionKey) : undefined;
+
+  const isOriginProbe = state.originProbe && index === 0;
+  const isRequested = sameModelRef(ref, input.selection.requested);
+  // A user who changed the session's model while this run was in flight wins: nothing is persisted over it.
+  if (transaction && !isRequested && !isOriginProbe && !modelOverrideChanged(state.sessionAtStart, session)) {
+    const pin = session?.authProfileOverride;
+    const values = fallbackOverrideValues({
+      entry: session,
+      candidate: ref,
+      requested: input.selection.requested,
+      pinBelongsToCandidate: pin !== undefined && view.profileProviders[pin] === ref.provider,
+      now: deps.clock.now(),
+    });
+    const result = await transaction.write(session, values);
+    emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_persisted", result);
+    session = result.entry;
+  }
+
+  let outcome: AuthProfilesOutcome<T>;
+  try {
+    outcome = await runWithAuthProfiles(deps, {
+      runId: input.runId,
+      candidate: ref,
+      candidateIndex: index,
+      view,
+      sessionKey: input.sessionKey,
+      session,
+      transaction,
+      hasFallback: options.hasFallback,
+      probe: options.probe,
+      attempt: input.attempt,
+      attemptTimeoutMs: input.attemptTimeoutMs,
+      guard: state.guard,
+      timeoutRetries: state.timeoutRetries,
+    });
+  } catch (error) {
+    // A caller abort or the run deadline: nothing of this candidate stays in the session.
+    await transaction?.rollback();
+    throw error;
+  }
+  if (outcome.kind !== "succeeded") {
+    const rolledBack = await transaction?.rollback();
+    emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_rolled_back", rolledBack);
+  }
+  return outcome;
+}
+
+function modelOverrideChanged(before: SessionEntry | undefined, now: SessionEntry | undefined): boolean {
+  return (
+    before?.providerOverride !== now?.providerOverride ||
+    before?.modelOverride !== now?.modelOverride ||
+    before?.modelOverrideSource !== now?.modelOverrideSource
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * One pass over the candidate chain (SPEC §8) as small steps: `visit` gates and runs one candidate, `next`
+ * turns its outcome into the following step — the next candidate, a jump (R-FB-5, R-FB-7), or the end.
+ */
+import { sameModelRef } from "../core/candidate-chain.js";
+import { nextCandidateAfterOverflow } from "../core/fit.js";
+import { REASON_POLICY } from "../core/reasons.js";
+import type { ModelRef } from "../core/types.js";
+import { gateCandidate, lastResortGate, type CandidateGate } from "./candidate-gate.js";
+import { runCandidate } from "./candidate-run.js";
+import type { Failure, PassResult, RunState } from "./run-state.js";
+import type { AuthProfilesOutcome } from "./run-with-auth-profiles.js";
+
+interface Pass {
+  failures: Failure[];
+  called: boolean;
+  cooldownSkips: number[];
+  /** R-FB-7: the user's live switch led to this candidate. */
+  liveSwitchTarget?: number;
+  /** R-FB-9: this pass runs exactly this candidate, despite its ladder cooldowns, and nothing else. */
+  lastResort?: number;
+}
+
+type Step<T> = { kind: "visit"; index: number } | { kind: "done"; result: PassResult<T> };
+type Ran = Extract<CandidateGate, { kind: "run" }>;
+
+export async function walkOnce<T>(state: RunState<T>, options: { lastResort?: number } = {}): Promise<PassResult<T>> {
+  const pass: Pass = { failures: [], called: false, cooldownSkips: [], lastResort: options.lastResort };
+  let step: Step<T> = { kind: "visit", index: options.lastResort ?? 0 };
+  while (step.kind === "visit") step = await visit(state, pass, step.index);
+  return step.result;
+}
+
+async function visit<T>(state: RunState<T>, pass: Pass, index: number): Promise<Step<T>> {
+  state.guard.throwIfStopped();
+  const now = state.deps.clock.now();
+  const lastResort = pass.lastResort === index;
+  const gate = lastResort ? await lastResortGate(state, index, now) : await gateCandidate(state, index, now);
+  if (gate.kind === "skip") {
+    pass.failures.push(gate.failure);
+    if (gate.unavailable) pass.cooldownSkips.push(index);
+    const next = following(state, pass, index);
+    state.log.record({ decision: "skip_candidate", index, reason: gate.reason, error: gate.message, next, outcome: outcomeOf(next) });
+    return advance(state, pass, index);
+  }
+  const probe = gate.availability.action === "probe";
+  if (gate.availability.action === "probe") {
+    const decision = lastResort ? "last_resort" : "probe_cooldown_candidate";
+    state.log.record({ decision, index, reason: gate.availability.reason, next: following(state, pass, index) });
+  }
+  const hasFallback = following(state, pass, index) !== undefined;
+  const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback });
+  if (outcome.kind !== "failed" || !outcome.allInCooldown) pass.called = true;
+  return next(state, pass, index, gate, outcome);
+}
+
+/** The candidate the run moves to after `index` when it fails; none in a last-resort pass. */
+function following<T>(state: RunState<T>, pass: Pass, index: number): ModelRef | undefined {
+  return pass.lastResort === undefined ? state.chain[index + 1] : undefined;
+}
+
+function outcomeOf(next: ModelRef | undefined): "next_fallback" | "chain_exhausted" {
+  return next ? "next_fallback" : "chain_exhausted";
+}
+
+function advance<T>(state: RunState<T>, pass: Pass, index: number): Step<T> {
+  if (following(state, pass, index) !== undefined) return { kind: "visit", index: index + 1 };
+  return {
+    kind: "done",
+    result: { kind: "exhausted", failures: pass.failures, called: pass.called, cooldownSkips: pass.cooldownSkips },
+  };
+}
+
+function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outcome: AuthProfilesOutcome<T>): Step<T> {
+  if (outcome.kind === "succeeded") {
+    state.log.record({ decision: "candidate_succeeded", index, profileId: outcome.profileId, outcome: "succeeded" });
+    const { result, profileId } = outcome;
+    const viaLiveSwitch = pass.liveSwitchTarget === index;
+    return { kind: "done", result: { kind: "succeeded", result, index, profileId, failures: pass.failures, viaLiveSwitch } };
+  }
+  if (outcome.kind === "live_switch") return liveSwitch(state, pass, index, outcome);
+  return failedCandidate(state, pass, index, gate, outcome);
+}
+
+/** R-FB-7: jump straight to the switch target when it is a later candidate; never an outer retry loop. */
+function liveSwitch<T>(
+  state: RunState<T>,
+  pass: Pass,
+  index: number,
+  outcome: Extract<AuthProfilesOutcome<T>, { kind: "live_switch" }>,
+): Step<T> {
+  const ref = state.chain[index] as ModelRef;
+  const { error, profileId } = outcome;
+  const jump = state.chain.findIndex((candidate, position) => position > index && sameModelRef(candidate, error));
+  if (jump !== -1 && pass.lastResort === undefined) {
+    state.log.record({ decision: "candidate_failed", index, profileId, error: error.message, next: state.chain[jump], outcome: "next_fallback" });
+    pass.liveSwitchTarget = jump;
+    return { kind: "visit", index: jump };
+  }
+  pass.failures.push({ record: { provider: ref.provider, model: ref.model, profileId, error: error.message }, error, index });
+  const next = following(state, pass, index);
+  state.log.record({ decision: "candidate_failed", index, profileId, error: error.message, next, outcome: outcomeOf(next) });
+  return advance(state, pass, index);
+}
+
+function failedCandidate<T>(
+  state: RunState<T>,
+  pass: Pass,
+  index: number,
+  gate: Ran,
+  outcome: Extract<AuthProfilesOutcome<T>, { kind: "failed" }>,
+): Step<T> {
+  const { deps, input } = state;
+  const ref = state.chain[index] as ModelRef;
+  const { classification, profileId } = outcome;
+  const { reason, status, code, preview } = classification;
+  const policy = REASON_POLICY[reason];
+  const record = { provider: ref.provider, model: ref.model, profileId, reason, status, code, error: preview };
+  pass.failures.push({ record, error: outcome.error, index });
+  const isPrimary = index === 0;
+  if (!isPrimary && policy.marksSessionSkipCache) deps.skipCache.mark(input.sessionKey, ref, reason, deps.clock.now());
+  const { availability } = gate;
+  if (availability.action === "probe" && availability.transient && !isPrimary && !policy.keepsProbeSlot) {
+    state.slots.use(ref.provider);
+  }
+  const failed = { decision: "candidate_failed" as const, index, profileId, reason, status, code, error: preview };
+
+  if (policy.stopRun) {
+    // R-FB-5: context overflow may only move on to a later candidate with a larger (or unknown) window.
+    const onward = policy.advanceToLargerContextWindow && pass.lastResort === undefined ? overflowTarget(state, index) : -1;
+    if (onward !== -1) {
+      state.log.record({ ...failed, next: state.chain[onward], outcome: "next_fallback" });
+      return { kind: "visit", index: onward };
+    }
+    state.log.record({ ...failed, outcome: "chain_exhausted" });
+    throw outcome.error;
+  }
+  const next = following(state, pass, index);
+  state.log.record({ ...failed, next, outcome: outcomeOf(next) });
+  return advance(state, pass, index);
+}
+
+function overflowTarget<T>(state: RunState<T>, failedIndex: number): number {
+  const windows = state.chain.map((ref) => state.deps.settings.modelFacts(ref).contextWindow);
+  return nextCandidateAfterOverflow(windows, failedIndex);
+}
