@@ -23,7 +23,10 @@ export interface RecordFailureParams {
   cooldowns: CooldownSettings;
 }
 
-/** A per-field compare-and-set on a session (R-SO-2). */
+/**
+ * A compare-and-set on one session field (R-SO-2). Writes to fields of one group (R-SB-6, below) are
+ * compared and applied together.
+ */
 export interface SessionFieldWrite<K extends keyof SessionEntry = keyof SessionEntry> {
   field: K;
   /** The value the field must currently hold for the write to apply (`undefined` = absent). */
@@ -33,9 +36,9 @@ export interface SessionFieldWrite<K extends keyof SessionEntry = keyof SessionE
 }
 
 export interface SessionCasResult {
-  /** Fields whose expectation held and were written. */
+  /** Fields whose expectation held (with every other write of their group) and were written. */
   applied: (keyof SessionEntry)[];
-  /** Fields left alone because someone changed them meanwhile. */
+  /** Fields left alone because someone changed them, or another field of their group, meanwhile. */
   conflicted: (keyof SessionEntry)[];
   entry: SessionEntry;
 }
@@ -84,7 +87,10 @@ export interface StateStore {
   listSessions(): Promise<SessionEntry[]>;
   /** Unconditional merge; `undefined` values delete fields. Creates the session if needed. */
   patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>): Promise<SessionEntry>;
-  /** Per-field compare-and-set, applied atomically as one unit. */
+  /**
+   * Compare-and-set, applied atomically as one unit. Writes are grouped by `sessionFieldGroup` (R-SB-6): a
+   * group's writes all apply or none does; fields outside the two groups are compared one by one.
+   */
   compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult>;
   deleteSession(sessionKey: string): Promise<boolean>;
 
@@ -98,4 +104,40 @@ export interface StateStore {
   getLastProbeAt(key: string): Promise<number | undefined>;
 
   close(): Promise<void>;
+}
+
+// --- session write groups (R-SB-6) ---
+
+/** The model override and where it came from: one choice, so it is compared and written as one. */
+export const SESSION_MODEL_GROUP = [
+  "providerOverride",
+  "modelOverride",
+  "modelOverrideSource",
+  "modelOverrideFallbackOriginProvider",
+  "modelOverrideFallbackOriginModel",
+] as const satisfies readonly (keyof SessionEntry)[];
+
+/** The auth-profile pin and its bookkeeping. */
+export const SESSION_AUTH_PIN_GROUP = [
+  "authProfileOverride",
+  "authProfileOverrideSource",
+  "authProfileOverrideCompactionCount",
+] as const satisfies readonly (keyof SessionEntry)[];
+
+const GROUP_OF_FIELD: ReadonlyMap<string, string> = new Map<string, string>([
+  ...SESSION_MODEL_GROUP.map((field) => [field, "model"] as const),
+  ...SESSION_AUTH_PIN_GROUP.map((field) => [field, "authPin"] as const),
+]);
+
+/** The group a session field is written with: `model`, `authPin`, or the field itself. */
+export function sessionFieldGroup(field: keyof SessionEntry | string): string {
+  return GROUP_OF_FIELD.get(field) ?? `field:${field}`;
+}
+
+/** The fields written together with `field` (just `[field]` outside the two groups). */
+export function sessionGroupFields(field: keyof SessionEntry): readonly (keyof SessionEntry)[] {
+  const group = GROUP_OF_FIELD.get(field);
+  if (group === "model") return SESSION_MODEL_GROUP;
+  if (group === "authPin") return SESSION_AUTH_PIN_GROUP;
+  return [field];
 }

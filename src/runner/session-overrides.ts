@@ -1,11 +1,12 @@
 /**
- * Session overrides written by the fallback path (SPEC §9). Every write is a per-field compare-and-set
- * against the value this process read, so a concurrent `/model`, session rotation or another run is never
- * overwritten (R-SO-2), and a failed candidate rolls back only the fields that still hold what it wrote.
+ * Session overrides written by the fallback path (SPEC §9). Every write is a compare-and-set against the
+ * values this process read, whole groups at a time (R-SB-6), so a concurrent `/model`, session rotation or
+ * another run is never overwritten (R-SO-2), and a failed candidate rolls back only the groups that still
+ * hold what it wrote.
  */
 import type { ModelRef, SessionEntry } from "../core/types.js";
 import type { EventSink } from "../ports/events.js";
-import type { SessionCasResult, SessionFieldWrite, StateStore } from "../ports/state-store.js";
+import { type SessionCasResult, type SessionFieldWrite, sessionGroupFields, type StateStore } from "../ports/state-store.js";
 
 /** R-SO-3: the origin of an auto fallback is probed at most this often (fixed, not configurable). */
 export const ORIGIN_PROBE_INTERVAL_MS = 5 * 60 * 1000;
@@ -39,12 +40,22 @@ const AUTH_PIN_FIELDS = [
   "authProfileOverrideCompactionCount",
 ] as const satisfies readonly WritableField[];
 
+/**
+ * The compare-and-set writes that take `entry` to `values`. When a field of a store write group changes
+ * (R-SB-6), every field of that group is written with it, its current value as the expectation, so the store
+ * compares the whole group: a concurrent `/model` that changed any part of it leaves the group alone.
+ */
 function casWrites(entry: SessionEntry | undefined, values: OverrideValues): SessionFieldWrite[] {
   const writes: SessionFieldWrite[] = [];
+  const written = new Set<keyof SessionEntry>();
   for (const [field, value] of Object.entries(values) as [WritableField, unknown][]) {
-    const expected = entry?.[field];
-    if (expected === value) continue;
-    writes.push({ field, expected, value } as SessionFieldWrite);
+    if (written.has(field) || entry?.[field] === value) continue;
+    for (const member of sessionGroupFields(field)) {
+      if (written.has(member)) continue;
+      written.add(member);
+      const next = member in values ? values[member as WritableField] : entry?.[member];
+      writes.push({ field: member, expected: entry?.[member], value: next } as SessionFieldWrite);
+    }
   }
   return writes;
 }

@@ -20,6 +20,7 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
+import { applySessionCas } from "../session-writes.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
 
 /** R-FB-4: the probe throttle remembers at most this many (agent, provider) keys, oldest evicted. */
@@ -27,12 +28,6 @@ export const PROBE_THROTTLE_MAX_KEYS = 256;
 
 function clone<T>(value: T): T {
   return structuredClone(value);
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (Object.is(a, b)) return true;
-  // Owned session fields are primitives, but a deep compare keeps CAS correct for any JSON value.
-  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function applyPatch(entry: SessionEntry, patch: Partial<Omit<SessionEntry, "sessionKey">>): SessionEntry {
@@ -189,25 +184,10 @@ export class MemoryStateStore implements StateStore {
 
   async compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult> {
     const existing = this.#sessions.get(sessionKey);
-    const current: Record<string, unknown> = { ...(existing ?? { sessionKey }) };
-    const applied: SessionCasResult["applied"] = [];
-    const conflicted: SessionCasResult["conflicted"] = [];
-    for (const write of writes) {
-      if (write.field === "sessionKey") {
-        throw new TypeError("compareAndSetSession cannot rewrite sessionKey; delete and recreate the session.");
-      }
-      if (!sameValue(current[write.field], write.expected)) {
-        conflicted.push(write.field);
-        continue;
-      }
-      if (write.value === undefined) delete current[write.field];
-      else current[write.field] = clone(write.value);
-      applied.push(write.field);
-    }
-    const entry = current as unknown as SessionEntry;
+    const result = applySessionCas(existing ?? { sessionKey }, writes, clone);
     // A CAS that applied nothing must not create a session that did not exist.
-    if (existing || applied.length > 0) this.#sessions.set(sessionKey, entry);
-    return { applied, conflicted, entry: clone(entry) };
+    if (existing || result.applied.length > 0) this.#sessions.set(sessionKey, result.entry);
+    return { ...result, entry: clone(result.entry) };
   }
 
   async deleteSession(sessionKey: string): Promise<boolean> {

@@ -61,23 +61,33 @@ return 1
 );
 
 /**
- * Session per-field compare-and-set (R-SO-2), all fields as one unit. Field values are JSON.
- * KEYS: session hash, session index. ARGV: sessionKey, JSON(sessionKey), then (field, expected, value)
- * triples. Returns { applied flags as '0'/'1' string, HGETALL of the session }.
+ * Session compare-and-set (R-SO-2), group-atomic (R-SB-6): the writes of one group all apply or none does.
+ * Groups never share a field, so each is checked against the stored values on its own, its writes in order.
+ * KEYS: session hash, session index. ARGV: sessionKey, JSON(sessionKey), then (field, expected, value, group)
+ * quadruples. Returns { applied flags as '0'/'1' string, HGETALL of the session }.
  */
 export const CAS_SESSION = script(
-  "cas-session",
+  "cas-session-grouped",
   `
+local work = {}
+local groupOf = {}
+local failed = {}
+for i = 3, #ARGV, 4 do
+  local field, group = ARGV[i], ARGV[i + 3]
+  groupOf[field] = group
+  if work[field] == nil then work[field] = redis.call('HGET', KEYS[1], field) or '' end
+  if not failed[group] then
+    if work[field] == ARGV[i + 1] then work[field] = ARGV[i + 2] else failed[group] = true end
+  end
+end
 local flags = {}
 local any = false
-for i = 3, #ARGV, 3 do
-  local current = redis.call('HGET', KEYS[1], ARGV[i]) or ''
-  if current == ARGV[i + 1] then
-    if ARGV[i + 2] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 2]) end
-    flags[#flags + 1] = '1'
-    any = true
-  else
-    flags[#flags + 1] = '0'
+for i = 3, #ARGV, 4 do
+  if failed[ARGV[i + 3]] then flags[#flags + 1] = '0' else flags[#flags + 1] = '1'; any = true end
+end
+for field, value in pairs(work) do
+  if not failed[groupOf[field]] then
+    if value == '' then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, value) end
   end
 end
 if any then

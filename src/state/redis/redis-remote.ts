@@ -17,12 +17,13 @@ import {
   resetUsageStats as emptyUsageStats,
 } from "../../core/cooldown.js";
 import type { Credential, SessionEntry, UsageStats } from "../../core/types.js";
-import type {
-  RecordFailureParams,
-  SessionCasResult,
-  SessionFieldWrite,
-  StateStore,
-  StoredProfile,
+import {
+  type RecordFailureParams,
+  type SessionCasResult,
+  type SessionFieldWrite,
+  sessionFieldGroup,
+  type StateStore,
+  type StoredProfile,
 } from "../../ports/state-store.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import {
@@ -411,7 +412,7 @@ export class RemoteRedisState implements StateStore {
       if (write.field === "sessionKey") {
         throw new TypeError("compareAndSetSession cannot rewrite sessionKey; delete and recreate the session.");
       }
-      args.push(write.field, encodeField(write.expected), encodeField(write.value));
+      args.push(write.field, encodeField(write.expected), encodeField(write.value), sessionFieldGroup(write.field));
     }
     const [flags, flat] = (await this.#run(
       CAS_SESSION,

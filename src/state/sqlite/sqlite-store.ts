@@ -28,7 +28,7 @@ import { copyProfile, copyStats, noteLocalCommit, ReadCache } from "./read-cache
 import { migrate } from "./schema.js";
 import { prepareStatements, type Statements, type StatsRow } from "./statements.js";
 import { openDatabaseFile } from "./sqlite-file.js";
-import { applySessionCas, applySessionPatch } from "./session-writes.js";
+import { applySessionCas, applySessionPatch } from "../session-writes.js";
 
 export interface SqliteStateStoreOptions {
   path: string;

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import type { SessionEntry } from "../../core/types.js";
 import type { StateStore } from "../../ports/state-store.js";
 import { type ContractContext, SECOND, NOW } from "./fixtures.js";
+import { sessionGroupsContract } from "./session-groups.js";
 
 export function sessionsContract(context: ContractContext): void {
   describe("sessions", () => {
@@ -44,20 +45,21 @@ export function sessionsContract(context: ContractContext): void {
     });
 
     it("R-SO-2: compare-and-set writes the fields whose expectation holds and leaves the others", async () => {
-      await store.patchSession("s1", { modelOverride: "gpt-4o", modelOverrideSource: "auto", providerOverride: "openai" });
+      await store.patchSession("s1", { modelOverride: "gpt-4o", providerOverride: "openai", pendingLiveSwitch: true });
       const result = await store.compareAndSetSession("s1", [
-        { field: "modelOverride", expected: "gpt-4o", value: undefined },
-        { field: "modelOverrideSource", expected: "user", value: undefined },
+        { field: "modelOverride", expected: "gpt-4o", value: "claude-sonnet-4-6" },
+        { field: "pendingLiveSwitch", expected: false, value: undefined },
         { field: "providerOverride", expected: "openai", value: "anthropic" },
-        { field: "authProfileOverride", expected: undefined, value: "anthropic:ada@example.com" },
+        { field: "compactionCount", expected: undefined, value: 1 },
       ]);
-      expect(result.applied.sort()).toEqual(["authProfileOverride", "modelOverride", "providerOverride"]);
-      expect(result.conflicted).toEqual(["modelOverrideSource"]);
+      expect(result.applied.sort()).toEqual(["compactionCount", "modelOverride", "providerOverride"]);
+      expect(result.conflicted).toEqual(["pendingLiveSwitch"]);
       const expected: SessionEntry = {
         sessionKey: "s1",
-        modelOverrideSource: "auto",
+        modelOverride: "claude-sonnet-4-6",
         providerOverride: "anthropic",
-        authProfileOverride: "anthropic:ada@example.com",
+        pendingLiveSwitch: true,
+        compactionCount: 1,
       };
       expect(result.entry).toEqual(expected);
       expect(await store.getSession("s1")).toEqual(expected);
@@ -136,6 +138,8 @@ export function sessionsContract(context: ContractContext): void {
       expect(await store.listSessions()).toEqual([{ sessionKey: "s2", modelOverride: "b" }]);
     });
   });
+
+  sessionGroupsContract(context);
 
   describe("probe throttle", () => {
     let store: StateStore;
