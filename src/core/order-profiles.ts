@@ -1,7 +1,10 @@
 /**
- * Profile order for one provider (SPEC R-PO-1…R-PO-4): which credentials may be tried and in which order.
+ * Profile order for one provider (SPEC R-PO-1…R-PO-4, R-PO-7): which credentials may be tried and in which
+ * order.
  */
 import { clearExpired, isUsable, unusableUntil } from "./cooldown.js";
+import type { ProfileHeadroom } from "./headroom/assess.js";
+import { assessProfiles, moveNearlySpentLast, strategyKey, type HeadroomInput } from "./headroom/steer.js";
 import type { Credential, CredentialType, ProfileConfig, UsageStats } from "./types.js";
 
 export interface OrderProfilesInput {
@@ -18,6 +21,8 @@ export interface OrderProfilesInput {
   /** Every known profile: stored ones and those whose key comes from `keyRef.env`. */
   profiles: readonly { id: string; credential?: Credential }[];
   usageStats: Readonly<Record<string, UsageStats | undefined>>;
+  /** R-PO-7: latest rate-limit readings and `auth.headroom`; absent = order without headroom. */
+  headroom?: HeadroomInput;
 }
 
 export interface OrderProfilesResult {
@@ -30,6 +35,12 @@ export interface OrderProfilesResult {
   dropped: { id: string; why: string }[];
   /** Stats whose expired windows were cleared while resolving (R-PO-4); only the changed ones. */
   clearedStats: Record<string, UsageStats>;
+  /** R-PO-7: what the fresh readings say about each usable profile (only profiles with one). */
+  headroom: Record<string, ProfileHeadroom>;
+  /** R-PO-7: usable but nearly spent; they are at the end of `usable`. */
+  nearlySpent: string[];
+  /** R-PO-7: nearly spent profiles that the order without headroom would have tried first. */
+  passedOver: string[];
 }
 
 /** Round-robin type preference (R-PO-3): subscriptions first, static tokens next, metered keys last. */
@@ -121,20 +132,43 @@ export function orderProfiles(input: OrderProfilesInput): OrderProfilesResult {
   const usableCandidates = candidates.filter(({ id }) => isUsable(statsOf.get(id), input.model, input.now));
   const unusableCandidates = candidates.filter(({ id }) => !isUsable(statsOf.get(id), input.model, input.now));
 
-  if (!explicit) {
+  const byRoundRobin = (a: (typeof candidates)[number], b: (typeof candidates)[number]): number =>
     // R-PO-3: type first, then least recently used; never used sorts before any timestamp.
+    TYPE_RANK[a.credential.type] - TYPE_RANK[b.credential.type] ||
+    (statsOf.get(a.id)?.lastUsed ?? -Infinity) - (statsOf.get(b.id)?.lastUsed ?? -Infinity) ||
+    a.index - b.index;
+  if (!explicit) usableCandidates.sort(byRoundRobin);
+  const withoutHeadroom = usableCandidates.map(({ id }) => id);
+
+  const headroom = input.headroom
+    ? assessProfiles(withoutHeadroom, input.headroom, { model: input.model, now: input.now })
+    : {};
+  if (input.headroom && !explicit) {
+    // R-PO-7: the strategy ranks right after the credential type; an explicit order is the operator's own.
+    const settings = input.headroom.settings;
     usableCandidates.sort(
       (a, b) =>
         TYPE_RANK[a.credential.type] - TYPE_RANK[b.credential.type] ||
-        (statsOf.get(a.id)?.lastUsed ?? -Infinity) - (statsOf.get(b.id)?.lastUsed ?? -Infinity) ||
-        a.index - b.index,
+        strategyKey(headroom[a.id], settings) - strategyKey(headroom[b.id], settings) ||
+        byRoundRobin(a, b),
     );
   }
+  const steered = moveNearlySpentLast(usableCandidates.map(({ id }) => id), headroom, withoutHeadroom);
   // R-PO-2 / R-PO-3: unusable profiles go last, the one that recovers first leading.
   const expiry = (id: string): number => unusableUntil(statsOf.get(id), input.model, input.now) ?? input.now;
   unusableCandidates.sort((a, b) => expiry(a.id) - expiry(b.id) || a.index - b.index);
 
-  const usable = usableCandidates.map(({ id }) => id);
+  const usable = steered.ordered;
   const unusable = unusableCandidates.map(({ id }) => id);
-  return { ordered: [...usable, ...unusable], usable, unusable, explicit, dropped, clearedStats };
+  return {
+    ordered: [...usable, ...unusable],
+    usable,
+    unusable,
+    explicit,
+    dropped,
+    clearedStats,
+    headroom,
+    nearlySpent: steered.nearlySpent,
+    passedOver: steered.passedOver,
+  };
 }

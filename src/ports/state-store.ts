@@ -5,6 +5,7 @@
  * Every mutating method is atomic with respect to other processes sharing the store: usage-stat
  * updates apply the pure core math (`core/cooldown.ts`) inside one transaction / server-side script.
  */
+import type { HeadroomReading } from "../core/headroom/reading.js";
 import type { FailoverReason } from "../core/reasons.js";
 import type { CooldownSettings, Credential, SessionEntry, UsageStats } from "../core/types.js";
 
@@ -102,6 +103,15 @@ export interface StateStore {
   tryClaimProbe(key: string, now: number, intervalMs: number): Promise<boolean>;
   /** When the slot for `key` was last claimed, if ever (for availability decisions). */
   getLastProbeAt(key: string): Promise<number | undefined>;
+
+  // --- headroom readings (R-PO-7) ---
+  /**
+   * Keeps the latest reading of each (profile, model scope, window) it is given, as `core/headroom`'s
+   * `mergeReadings` defines: readings past their reset are dropped, model scopes are capped per profile.
+   */
+  recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void>;
+  /** The fresh readings (reset still ahead of `now`) of these profiles; profiles without any are absent. */
+  headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>>;
 
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StateStore } from "../ports/state-store.js";
 import type { ContractContext } from "./store-contract/fixtures.js";
+import { headroomContract } from "./store-contract/headroom.js";
 import { profilesContract } from "./store-contract/profiles.js";
 import { sessionsContract } from "./store-contract/sessions.js";
 import { sharedStateContract } from "./store-contract/shared.js";
@@ -36,6 +37,7 @@ const STATE_STORE_METHODS: (keyof StateStore)[] = [
   "recordSuccess", "markUsed", "clearExpired", "resetUsageStats", "replaceUsageStats", "getSession",
   "listSessions", "patchSession", "compareAndSetSession", "deleteSession", "tryClaimProbe",
   "getLastProbeAt", "close",
+  "recordHeadroom", "headroomReadings",
 ];
 
 export function runStoreContract(
@@ -82,6 +84,7 @@ export function runStoreContract(
     profilesContract(context, capabilities);
     usageStatsContract(context);
     sessionsContract(context);
+    headroomContract(context, capabilities);
     // Registered only for backends that share state; the memory store has nothing to share.
     if (capabilities.sharedState) sharedStateContract(context);
   });

@@ -20,8 +20,13 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
+<<<<<<< HEAD
 import { applySessionCas } from "../session-writes.js";
+=======
+import type { HeadroomReading } from "../../core/headroom/reading.js";
+>>>>>>> i-headroom
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
+import { MemoryHeadroomReadings } from "./headroom-readings.js";
 
 /** R-FB-4: the probe throttle remembers at most this many (agent, provider) keys, oldest evicted. */
 export const PROBE_THROTTLE_MAX_KEYS = 256;
@@ -205,6 +210,18 @@ export class MemoryStateStore implements StateStore {
 
   async getLastProbeAt(key: string): Promise<number | undefined> {
     return this.#probeClaims.get(key);
+  }
+
+  // --- headroom readings (R-PO-7) ---
+
+  readonly #headroom = new MemoryHeadroomReadings();
+
+  async recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    this.#headroom.record(profileId, readings, now);
+  }
+
+  async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
+    return this.#headroom.read(profileIds, now);
   }
 
   async close(): Promise<void> {

@@ -19,6 +19,8 @@ export interface RedisKeys {
   sessionIndex: string;
   session(sessionKey: string): string;
   probe(probeKey: string): string;
+  /** Hash of one profile's headroom readings (R-PO-7): slot (`model|window`) → reading JSON. */
+  headroom(profileId: string): string;
   /** Every key of this namespace matches this pattern (tests and `detour doctor`). */
   pattern: string;
 }
@@ -35,6 +37,7 @@ export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
     sessionIndex: `${namespace}:sessions`,
     session: (sessionKey) => `${namespace}:session:${sessionKey}`,
     probe: (probeKey) => `${namespace}:probe:${probeKey}`,
+    headroom: (profileId) => `${namespace}:headroom:${profileId}`,
     pattern: `${namespace}:*`,
   };
 }

@@ -39,6 +39,8 @@ import {
   type LuaScript,
 } from "./lua-scripts.js";
 import type { RedisKeys } from "./redis-keys.js";
+import type { HeadroomReading } from "../../core/headroom/reading.js";
+import { RedisHeadroom } from "./headroom-remote.js";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -444,6 +446,23 @@ export class RemoteRedisState implements StateStore {
   async getLastProbeAt(key: string): Promise<number | undefined> {
     const claimedAt = await this.#client.get(this.#keys.probe(key));
     return claimedAt == null ? undefined : Number(claimedAt);
+  }
+
+  // --- headroom readings (R-PO-7): see headroom-remote.ts ---
+
+  #headroomState: RedisHeadroom | undefined;
+
+  get #headroom(): RedisHeadroom {
+    this.#headroomState ??= new RedisHeadroom(this.#client, (profileId) => this.#keys.headroom(profileId));
+    return this.#headroomState;
+  }
+
+  recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    return this.#headroom.record(profileId, readings, now);
+  }
+
+  headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
+    return this.#headroom.read(profileIds, now);
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,7 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
+import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { MemoryStateStore } from "../memory/memory-store.js";
 import { type SecretKey, SecretBox } from "../secrets.js";
 import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
@@ -476,6 +477,22 @@ export class RedisStateStore implements StateStore {
 
   getLastProbeAt(key: string): Promise<number | undefined> {
     return this.#run((r) => r.getLastProbeAt(key), (v) => v.getLastProbeAt(key));
+  }
+
+  // --- headroom readings (R-PO-7): not journaled — a reading is restated by the provider's next answer ---
+
+  recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    return this.#run((r) => r.recordHeadroom(profileId, readings, now), (v) => v.recordHeadroom(profileId, readings, now), {
+      mirror: (view) => view.recordHeadroom(profileId, readings, now),
+    });
+  }
+
+  headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
+    return this.#run((r) => r.headroomReadings(profileIds, now), (v) => v.headroomReadings(profileIds, now), {
+      mirror: async (view, found) => {
+        for (const [id, readings] of Object.entries(found)) await view.recordHeadroom(id, readings, now);
+      },
+    });
   }
 
   async close(): Promise<void> {

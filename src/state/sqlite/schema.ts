@@ -5,6 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import { StateSchemaTooNewError } from "../state-errors.js";
+import { HEADROOM_MIGRATION } from "./headroom-table.js";
 
 export interface Migration {
   version: number;
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
              stats = json_remove(stats, '$.lastUsed');
     `,
   },
+  HEADROOM_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((highest, migration) => Math.max(highest, migration.version), 0);

@@ -29,6 +29,8 @@ import { migrate } from "./schema.js";
 import { prepareStatements, type Statements, type StatsRow } from "./statements.js";
 import { openDatabaseFile } from "./sqlite-file.js";
 import { applySessionCas, applySessionPatch } from "../session-writes.js";
+import type { HeadroomReading } from "../../core/headroom/reading.js";
+import { SqliteHeadroomTable } from "./headroom-table.js";
 
 export interface SqliteStateStoreOptions {
   path: string;
@@ -406,6 +408,23 @@ export class SqliteStateStore implements StateStore {
 
   async getLastProbeAt(key: string): Promise<number | undefined> {
     return this.#sql.getProbe.get(key)?.claimed_at;
+  }
+
+  // --- headroom readings (R-PO-7): the table lives in headroom-table.ts ---
+
+  #headroomTable: SqliteHeadroomTable | undefined;
+
+  get #headroom(): SqliteHeadroomTable {
+    this.#headroomTable ??= new SqliteHeadroomTable(this.#db);
+    return this.#headroomTable;
+  }
+
+  async recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    this.#immediate(() => this.#headroom.record(profileId, readings, now));
+  }
+
+  async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
+    return this.#headroom.read(profileIds, now);
   }
 
   /** `PRAGMA integrity_check` result (`"ok"` when healthy), for doctor and the crash test. */
