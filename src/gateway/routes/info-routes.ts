@@ -10,6 +10,7 @@ import type { GatewayContext } from "../gateway-context.js";
 import { profileStateOf } from "../metrics.js";
 import { DETOUR_MODEL_KEYWORD } from "../routing.js";
 import { renderStatusPage } from "../status-page/render-status-page.js";
+import { pageOfSessions, parseSessionPage, type SessionPageRequest } from "../status-page/session-page.js";
 import { agentOf } from "./agent-of.js";
 
 /** The public view of a profile: what R-AP-4 stores, plus whether it may be used right now. */
@@ -46,6 +47,13 @@ function listedModels(context: GatewayContext): { id: string; ownedBy: string }[
   return [...seen].map(([id, ownedBy]) => ({ id, ownedBy }));
 }
 
+/** `?sessionsOffset=&sessionsLimit=` (R-GW-8); a bad value throws a RoutingError-like 400 (app.ts maps it). */
+function sessionPageOf(request: FastifyRequest): SessionPageRequest {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return parseSessionPage({ offset: text(query.sessionsOffset), limit: text(query.sessionsLimit) });
+}
+
 function speaksAnthropic(request: FastifyRequest): boolean {
   return request.headers["anthropic-version"] !== undefined;
 }
@@ -54,7 +62,8 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/status", async (request) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
+    const page = sessionPageOf(request);
     const status = await context.detour.status({ agentId });
     const agent = status.agents[0];
     return {
@@ -67,7 +76,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         lastGood: profile.lastGood,
       })),
       lastGood: agent?.lastGood ?? {},
-      sessions: agent?.sessions ?? [],
+      ...pageOfSessions(agent?.sessions ?? [], page),
     };
   });
 
@@ -95,7 +104,8 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
   });
 
   app.get("/", async (request, reply) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
+    const page = sessionPageOf(request);
     const status = await context.detour.status({ agentId });
     const agent = status.agents[0];
     const selection = agentSettings(context.config, agentId).model;
@@ -111,7 +121,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         usableNow: profile.usable,
         usageStats: profile.stats,
       })),
-      sessions: agent?.sessions ?? [],
+      sessionPage: pageOfSessions(agent?.sessions ?? [], page),
     });
     return reply.type("text/html; charset=utf-8").header("cache-control", "no-store").send(html);
   });

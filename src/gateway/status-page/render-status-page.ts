@@ -5,6 +5,7 @@
  */
 import type { UsageStats } from "../../core/types.js";
 import { profileStateOf } from "../metrics.js";
+import type { SessionPage } from "./session-page.js";
 
 export interface StatusPageProfile {
   id: string;
@@ -31,7 +32,8 @@ export interface StatusPageInput {
   primary?: string;
   fallbacks: readonly string[];
   profiles: readonly StatusPageProfile[];
-  sessions: readonly StatusPageSession[];
+  /** One page of sessions (R-GW-8): the page never lists them all. */
+  sessionPage: SessionPage<StatusPageSession>;
 }
 
 function escapeHtml(text: string): string {
@@ -89,6 +91,20 @@ th{background:#f0f0f0;font-weight:600}.meta{color:#666}.empty{color:#666;font-st
 td:nth-child(4){font-weight:600}
 `;
 
+/** "Sessions 51–100 of 1000" with links to the neighbouring pages (R-GW-8). */
+function sessionPager(input: StatusPageInput): string {
+  const { sessionsTotal: total, sessionsOffset: offset, sessionsLimit: limit, sessions } = input.sessionPage;
+  if (total === 0) return "";
+  const agent = `agent=${encodeURIComponent(input.agentId)}&amp;`;
+  const link = (at: number, text: string) => `<a href="/?${agent}sessionsOffset=${at}&amp;sessionsLimit=${limit}">${text}</a>`;
+  const parts = [
+    sessions.length === 0 ? `Sessions: none from ${offset + 1}, of ${total}` : `Sessions ${offset + 1}–${offset + sessions.length} of ${total}`,
+  ];
+  if (offset > 0) parts.push(link(Math.max(0, offset - limit), "newer"));
+  if (offset + limit < total) parts.push(link(offset + limit, "older"));
+  return `<p class="meta">${parts.join(" · ")}</p>`;
+}
+
 export function renderStatusPage(input: StatusPageInput): string {
   const profileRows = input.profiles.map((profile) => {
     const state = profileStateOf(profile.usageStats, input.now);
@@ -102,7 +118,7 @@ export function renderStatusPage(input: StatusPageInput): string {
       isoTime(profile.usageStats.lastUsed),
     ];
   });
-  const sessionRows = input.sessions.map((session) => {
+  const sessionRows = input.sessionPage.sessions.map((session) => {
     const model =
       session.providerOverride && session.modelOverride
         ? `${session.providerOverride}/${session.modelOverride}`
@@ -132,6 +148,7 @@ model chain: ${escapeHtml(chain.length > 0 ? chain.join(" → ") : "(none config
 ${table(["Profile", "Provider", "Type", "State", "Why", "Failures", "Last used"], profileRows, "No auth profiles are stored or configured.")}
 <h2>Sessions</h2>
 ${table(["Session", "Model override", "Source", "Fallback origin", "Profile pin", "Updated"], sessionRows, "No sessions yet.")}
+${sessionPager(input)}
 <p class="meta">JSON: <a href="/status">/status</a> · metrics: <a href="/metrics">/metrics</a></p>
 </body></html>
 `;
