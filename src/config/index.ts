@@ -46,3 +46,12 @@ export {
   type GatewayConfig,
   type StateConfig,
 } from "./schema.js";
+export {
+  resolveModelName,
+  requireModelName,
+  knownProviderIds,
+  isKnownProvider,
+  configuredModelRefs,
+  ModelNameError,
+  type ModelNameResolution,
+} from "./model-names.js";

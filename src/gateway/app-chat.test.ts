@@ -72,7 +72,10 @@ describe("gateway chat routes", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().choices[0].message.content).toBe("from claude");
     expect(response.json().model).toBe("anthropic/claude-b");
-    expect(response.headers["x-detour-attempts"]).toBe("2");
+    // Both openai keys were tried (a rotation inside the candidate), then anthropic answered.
+    expect(openai.calls).toHaveLength(2);
+    expect(response.headers["x-detour-attempts"]).toBe("3");
+    expect(response.headers["x-detour-profile"]).toBe("anthropic:a");
   });
 
   it("R-NT-2: the notice rides in x-detour-notice, percent-encoded UTF-8, only on the switching response", async () => {

@@ -16,9 +16,12 @@ import type { GatewayDialect } from "./dialect.js";
 import { anthropicDialect } from "./dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "./dialect-adapters/openai-dialect.js";
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
-import { badRequest, type GatewayError } from "./http-errors.js";
+import { AttemptLedger } from "./attempt-ledger.js";
+import { badRequest, badRouting, type GatewayError } from "./http-errors.js";
 import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";
+import { resolveRunModels } from "./run-models.js";
+import { SessionPageError } from "./status-page/session-page.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
 import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
@@ -56,7 +59,8 @@ function pathOf(request: FastifyRequest): string {
 }
 
 function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): GatewayError {
-  if (error instanceof RoutingError) return badRequest(error.message, error.path);
+  if (error instanceof RoutingError) return badRouting(error);
+  if (error instanceof SessionPageError) return badRequest(error.message, error.param);
   if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE" || error.statusCode === 413) {
     return {
       status: 413,
@@ -89,10 +93,16 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
   const logger = options.logger ?? silentLogger;
   const host = options.host ?? config.gateway.host;
   const authSettings = config.gateway.auth;
-  const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf({ detour }) });
+  const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf({ detour }), config });
+  const ledger = new AttemptLedger();
+  const run = (async (runOptions: Parameters<CanonicalRunner["run"]>[0]) => {
+    // R-GW-3: a bare or unknown model is resolved (or refused) here, the same way as in the CLI and /model.
+    const outcome = await detour.run(resolveRunModels(config, runOptions));
+    return { ...outcome, upstreamAttempts: ledger.take(outcome.runId) };
+  }) as CanonicalRunner["run"];
   const context: GatewayContext = {
     detour,
-    run: detour.run.bind(detour),
+    run,
     config,
     clock,
     metrics,
@@ -102,8 +112,14 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
 
   // fastify's own logger stays off: request logs would carry Authorization headers (R-OB-2).
   const app = Fastify({ logger: false, bodyLimit: Math.floor(config.gateway.maxBodyMb * MEGABYTE) });
+  // docs/errors.md: bodies are JSON only; fastify's built-in text/plain parser would turn a text body into a
+  // 400 about the schema instead of the documented 415.
+  app.removeContentTypeParser("text/plain");
 
-  const unsubscribe = detour.on("*", (event) => metrics.observeEvent(event));
+  const unsubscribe = detour.on("*", (event) => {
+    metrics.observeEvent(event);
+    ledger.observe(event);
+  });
   app.addHook("onClose", async () => unsubscribe());
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {

@@ -4,6 +4,8 @@
  */
 import { FailoverError, FallbackSummaryError, ModelSelectionError, type AttemptRecord } from "../core/errors.js";
 import type { FailoverReason } from "../core/reasons.js";
+import { ModelNameError } from "../config/index.js";
+import type { RoutingError } from "./routing.js";
 
 /** Error kinds both dialects know (each maps them to its own `type`). */
 export type GatewayErrorKind =
@@ -103,12 +105,40 @@ function toAttempt(record: AttemptRecord): GatewayErrorAttempt {
   };
 }
 
+/** Failures that are the request's fault: another try of the same request cannot succeed (R-GW-9). */
+const CLIENT_SIDE_REASONS: ReadonlySet<FailoverReason> = new Set(["format", "context_overflow", "content_filter", "incompatible"]);
+
+function isClientSide(attempt: GatewayErrorAttempt): boolean {
+  return attempt.status === 413 || (attempt.reason !== undefined && CLIENT_SIDE_REASONS.has(attempt.reason));
+}
+
+/**
+ * R-GW-9: every attempt failed because of the request itself. Answered with the client's status class
+ * (413 when an upstream said the body is too large, else 400) and the provider's own message, so SDKs do
+ * not retry (they retry 5xx and 429, never 400/413).
+ */
+function clientSideExhaustion(attempts: GatewayErrorAttempt[]): GatewayError | undefined {
+  if (attempts.length === 0 || !attempts.every(isClientSide)) return undefined;
+  const tooLarge = attempts.find((attempt) => attempt.status === 413);
+  const first = tooLarge ?? attempts.find((attempt) => !attempt.skipped) ?? attempts[0]!;
+  const status = tooLarge ? 413 : 400;
+  return {
+    status,
+    kind: kindOfStatus(status),
+    message: `${first.provider}/${first.model} refused the request: ${first.error}`,
+    code: first.code ?? first.reason ?? (tooLarge ? "request_too_large" : "invalid_request"),
+    attempts,
+  };
+}
+
 /**
  * R-GW-4 / R-RA-2: every candidate failed. 429 when every attempt was rate-limited, else 503; `Retry-After`
- * from the soonest cooldown expiry.
+ * from the soonest cooldown expiry. R-GW-9: the client's status class when every failure was the client's.
  */
 function exhaustion(error: FallbackSummaryError, now: number): GatewayError {
   const attempts = error.attempts.map(toAttempt);
+  const clientSide = clientSideExhaustion(attempts);
+  if (clientSide) return clientSide;
   const allRateLimited = attempts.length > 0 && attempts.every((attempt) => attempt.reason === "rate_limit");
   const status = allRateLimited ? 429 : 503;
   const retryAfter = retryAfterSeconds(error.soonestCooldownExpiry, now);
@@ -161,6 +191,9 @@ function singleFailure(error: FailoverError, now: number): GatewayError {
 export function describeRunError(error: unknown, now: number): GatewayError {
   if (error instanceof FallbackSummaryError) return exhaustion(error, now);
   if (error instanceof FailoverError) return singleFailure(error, now);
+  if (error instanceof ModelNameError) {
+    return { status: 400, kind: "invalid_request", message: error.message, code: error.code, param: error.origin };
+  }
   if (error instanceof ModelSelectionError) {
     return { status: 400, kind: "invalid_request", message: error.message, code: error.code, param: "model" };
   }
@@ -176,6 +209,11 @@ export function describeRunError(error: unknown, now: number): GatewayError {
 /** A request the gateway rejects before any run: bad JSON, schema violations, routing headers. */
 export function badRequest(message: string, param?: string): GatewayError {
   return { status: 400, kind: "invalid_request", message, code: "DETOUR_BAD_REQUEST", ...(param ? { param } : {}) };
+}
+
+/** A routing header, query parameter or `model` field the gateway cannot use (R-GW-3, R-GW-8). */
+export function badRouting(error: RoutingError): GatewayError {
+  return { status: 400, kind: "invalid_request", message: error.message, code: error.code, param: error.path };
 }
 
 export function isAbortError(error: unknown): boolean {

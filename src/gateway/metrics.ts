@@ -5,7 +5,9 @@
  * (R-OB-2).
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { DetourConfig } from "../config/index.js";
 import type { DetourEvent } from "../ports/events.js";
+import { configuredMetricLabels, PASS_THROUGH_LABELS, type MetricLabels } from "./metric-labels.js";
 
 export type ProfileState = "usable" | "cooldown" | "disabled";
 
@@ -17,6 +19,8 @@ export interface ProfileStateSample {
 export interface GatewayMetricsOptions {
   /** Read at every scrape, so the gauges show the store's current view (several replicas share it). */
   profileStates?: () => Promise<readonly ProfileStateSample[]>;
+  /** Bounds label values to the configured providers, models and agents (R-GW-8). */
+  config?: DetourConfig;
 }
 
 const LATENCY_BUCKETS_SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -37,8 +41,11 @@ export class GatewayMetrics {
   readonly #gatewayOverhead: Histogram<"endpoint">;
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
   readonly #upstreamMsByRun = new Map<string, number>();
+  readonly #labels: MetricLabels;
 
   constructor(options: GatewayMetricsOptions = {}) {
+    this.#labels = options.config ? configuredMetricLabels(options.config) : PASS_THROUGH_LABELS;
+    const labels = this.#labels;
     const registers = [this.registry];
     this.#requests = new Counter({
       name: "detour_requests_total",
@@ -114,8 +121,9 @@ export class GatewayMetrics {
         if (!profileStates) return;
         const counts = new Map<string, { provider: string; state: ProfileState; count: number }>();
         for (const sample of await profileStates()) {
-          const key = `${sample.provider}\u0000${sample.state}`;
-          const entry = counts.get(key) ?? { provider: sample.provider, state: sample.state, count: 0 };
+          const provider = labels.provider(sample.provider);
+          const key = `${provider}\u0000${sample.state}`;
+          const entry = counts.get(key) ?? { provider, state: sample.state, count: 0 };
           entry.count += 1;
           counts.set(key, entry);
         }
@@ -128,16 +136,18 @@ export class GatewayMetrics {
   observeEvent(event: DetourEvent): void {
     switch (event.type) {
       case "run_finished":
-        this.#requests.inc({ agent: event.agentId, outcome: event.outcome });
+        this.#requests.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
         return;
       case "attempt_finished": {
+        const provider = this.#labels.provider(event.provider);
+        const model = this.#labels.model(event.provider, event.model);
         this.#attempts.inc({
-          provider: event.provider,
-          model: event.model,
+          provider,
+          model,
           reason: event.outcome === "succeeded" ? "none" : (event.reason ?? event.outcome),
         });
         this.#upstreamLatency.observe(
-          { provider: event.provider, model: event.model, outcome: event.outcome },
+          { provider, model, outcome: event.outcome },
           event.durationMs / 1000,
         );
         this.#addUpstreamTime(event.runId, event.durationMs);
@@ -146,15 +156,15 @@ export class GatewayMetrics {
       case "model_fallback_decision":
         if (event.fallbackStepFinalOutcome === "next_fallback" && event.nextCandidate !== null) {
           this.#fallbacks.inc({
-            agent: event.agentId,
-            from_model: event.candidateModel,
-            to_model: event.nextCandidate,
+            agent: this.#labels.agent(event.agentId),
+            from_model: this.#labels.modelRef(event.candidateModel),
+            to_model: this.#labels.modelRef(event.nextCandidate),
             reason: event.reason ?? "unknown",
           });
         }
         return;
       case "profile_rotated":
-        this.#rotations.inc({ provider: event.provider, reason: event.reason });
+        this.#rotations.inc({ provider: this.#labels.provider(event.provider), reason: event.reason });
         return;
       case "notice":
         this.#notices.inc({ kind: event.kind });
@@ -175,15 +185,15 @@ export class GatewayMetrics {
   }
 
   observeTimeToFirstToken(provider: string, model: string, milliseconds: number): void {
-    this.#timeToFirstToken.observe({ provider, model }, milliseconds / 1000);
+    this.#timeToFirstToken.observe(this.#providerModel(provider, model), milliseconds / 1000);
   }
 
   observePostCommitFailure(provider: string, model: string): void {
-    this.#postCommitFailures.inc({ provider, model });
+    this.#postCommitFailures.inc(this.#providerModel(provider, model));
   }
 
   observeMalformedChunks(provider: string, model: string, count: number): void {
-    if (count > 0) this.#malformedChunks.inc({ provider, model }, count);
+    if (count > 0) this.#malformedChunks.inc(this.#providerModel(provider, model), count);
   }
 
   /** Prometheus text exposition. */
@@ -193,6 +203,10 @@ export class GatewayMetrics {
 
   get contentType(): string {
     return this.registry.contentType;
+  }
+
+  #providerModel(provider: string, model: string): { provider: string; model: string } {
+    return { provider: this.#labels.provider(provider), model: this.#labels.model(provider, model) };
   }
 
   #addUpstreamTime(runId: string, durationMs: number): void {

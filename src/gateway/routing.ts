@@ -59,6 +59,23 @@ function parseSource(text: string | undefined): RoutingOptions["source"] {
 }
 
 /**
+ * R-GW-8: an agent id from a client must name a configured agent (or `main`). Checked before anything is
+ * opened, so an unknown id creates no store, folder or file.
+ */
+export function requireKnownAgent(agentId: string, knownAgentIds: readonly string[], path = "x-detour-agent"): string {
+  if (!AGENT_ID_PATTERN.test(agentId)) {
+    throw new RoutingError(path, "expected an agent id of letters, digits, '.', '_' or '-'.");
+  }
+  if (!knownAgentIds.includes(agentId)) {
+    throw new RoutingError(
+      path,
+      `no agent ${JSON.stringify(agentId)} is configured; known agents: ${knownAgentIds.join(", ")} (add it to agents.list to use it).`,
+    );
+  }
+  return agentId;
+}
+
+/**
  * Reads the routing headers and the `model` field. `knownAgentIds` are the agents of the config: a `model`
  * naming one of them (or `detour`) asks for that agent's configured chain.
  */
@@ -68,9 +85,7 @@ export function resolveRouting(
   knownAgentIds: readonly string[],
 ): RoutingOptions {
   const headerAgent = single(headers, "x-detour-agent");
-  if (headerAgent !== undefined && !AGENT_ID_PATTERN.test(headerAgent)) {
-    throw new RoutingError("x-detour-agent", "expected an agent id of letters, digits, '.', '_' or '-'.");
-  }
+  if (headerAgent !== undefined) requireKnownAgent(headerAgent, knownAgentIds);
   const sessionKey = single(headers, "x-detour-session");
   const fallbacks = parseFallbacks(single(headers, "x-detour-fallbacks"));
   const source = parseSource(single(headers, "x-detour-source"));

@@ -33,7 +33,7 @@ const ALLOWED: Record<string, string[]> = {
   runner: ["core", "ports", "runner"],
   state: ["core", "ports", "state"],
   providers: ["core", "ports", "providers"],
-  config: ["core", "config"],
+  config: ["core", "config", "catalogue"],
   testing: ["core", "ports", "testing", "providers", "state", "config"],
 };
 

@@ -63,6 +63,8 @@ export const openAIDialect: GatewayDialect = {
   },
 
   renderValidationError(issues) {
-    return renderOpenAIValidationError(issues);
+    // docs/errors.md: a schema violation is DETOUR_BAD_REQUEST, like every other 400 the gateway decides itself.
+    const body = renderOpenAIValidationError(issues);
+    return { error: { ...body.error, code: "DETOUR_BAD_REQUEST" } };
   },
 };

@@ -28,7 +28,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: GatewayContex
   const { detour } = context;
 
   app.get<{ Params: { key: string } }>("/admin/sessions/:key", async (request, reply) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
     const session = await detour.sessions.get(request.params.key, { agentId });
     if (!session) {
       return sendGatewayError(reply, openAIDialect, notFound(`No session "${request.params.key}" exists for agent ${agentId}.`));
@@ -37,7 +37,7 @@ export function registerAdminRoutes(app: FastifyInstance, context: GatewayContex
   });
 
   app.patch<{ Params: { key: string } }>("/admin/sessions/:key", async (request, reply) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
     const parsed = sessionPatchSchema.safeParse(request.body ?? {});
     if (!parsed.success) {
       const issues = toDialectIssues(parsed.error.issues);
@@ -52,19 +52,19 @@ export function registerAdminRoutes(app: FastifyInstance, context: GatewayContex
   });
 
   app.post<{ Params: { key: string } }>("/admin/sessions/:key/reset", async (request) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
     const session = await detour.sessions.reset(request.params.key, { agentId });
     return { agentId, reset: true, session: session ?? null };
   });
 
   app.get("/admin/profiles", async (request) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
     const profiles = await detour.profiles.list({ agentId });
     return { agentId, profiles: profiles.map(publicProfile) };
   });
 
   app.post<{ Params: { id: string } }>("/admin/profiles/:id/reset", async (request, reply) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
     const profiles = await detour.profiles.list({ agentId });
     const profile = profiles.find((candidate) => candidate.id === request.params.id);
     if (!profile) {

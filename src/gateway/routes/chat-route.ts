@@ -7,14 +7,14 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentSettings } from "../../config/index.js";
-import { encodeNoticeHeader } from "../../core/notices.js";
 import { DetourError } from "../../core/errors.js";
 import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { RunOutcome } from "../../runner/attempt.js";
 import type { CanonicalStreamResult } from "../../engine/run-canonical.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { badRequest, describeRunError, type GatewayError } from "../http-errors.js";
+import { badRouting, describeRunError, type GatewayError } from "../http-errors.js";
+import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js";
 import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
 import { SseWriter } from "../sse-writer.js";
@@ -25,15 +25,6 @@ export const GATEWAY_MODEL = "detour";
 export function sendGatewayError(reply: FastifyReply, dialect: GatewayDialect, error: GatewayError): FastifyReply {
   if (error.retryAfterSeconds !== undefined) reply.header("retry-after", String(error.retryAfterSeconds));
   return reply.code(error.status).type("application/json; charset=utf-8").send(dialect.renderError(error));
-}
-
-function outcomeHeaders(outcome: RunOutcome<unknown>): Record<string, string> {
-  return {
-    "x-detour-model": `${outcome.provider}/${outcome.model}`,
-    // Every candidate that failed or was skipped, plus the one that answered.
-    "x-detour-attempts": String(outcome.attempts.length + 1),
-    ...(outcome.notice ? { "x-detour-notice": encodeNoticeHeader(outcome.notice) } : {}),
-  };
 }
 
 function slashAnswer(text: string): CanonicalResponse {
@@ -88,7 +79,7 @@ class ChatExchange {
       try {
         routing = resolveRouting(this.request.headers, parsed.value.model, this.context.knownAgentIds);
       } catch (error) {
-        if (error instanceof RoutingError) return sendGatewayError(this.reply, this.dialect, badRequest(error.message, error.path));
+        if (error instanceof RoutingError) return sendGatewayError(this.reply, this.dialect, badRouting(error));
         throw error;
       }
       const command = parseSlashCommand(parsed.value.request);

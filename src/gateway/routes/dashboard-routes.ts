@@ -46,7 +46,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: GatewayCo
   app.get("/dashboard/activity", async (_request, reply) => reply.header("cache-control", "no-store").send(activity.snapshot()));
 
   app.get("/", async (request, reply) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
     const status = await context.detour.status({ agentId });
     const agent = status.agents[0];
     const chains: DashboardChain[] = context.knownAgentIds.map((id) => ({ agentId: id, models: chainOf(context.config, id) }));

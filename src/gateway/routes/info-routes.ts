@@ -9,6 +9,7 @@ import type { ProfileStatus } from "../../engine/status.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { profileStateOf } from "../metrics.js";
 import { DETOUR_MODEL_KEYWORD } from "../routing.js";
+import { pageOfSessions, parseSessionPage, type SessionPageRequest } from "../status-page/session-page.js";
 import { agentOf } from "./agent-of.js";
 
 /** The public view of a profile: what R-AP-4 stores, plus whether it may be used right now. */
@@ -45,6 +46,13 @@ function listedModels(context: GatewayContext): { id: string; ownedBy: string }[
   return [...seen].map(([id, ownedBy]) => ({ id, ownedBy }));
 }
 
+/** `?sessionsOffset=&sessionsLimit=` (R-GW-8); a bad value throws a RoutingError-like 400 (app.ts maps it). */
+function sessionPageOf(request: FastifyRequest): SessionPageRequest {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === "string" ? value : undefined);
+  return parseSessionPage({ offset: text(query.sessionsOffset), limit: text(query.sessionsLimit) });
+}
+
 function speaksAnthropic(request: FastifyRequest): boolean {
   return request.headers["anthropic-version"] !== undefined;
 }
@@ -53,7 +61,8 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
   app.get("/healthz", async () => ({ status: "ok" }));
 
   app.get("/status", async (request) => {
-    const agentId = agentOf(request);
+    const agentId = agentOf(request, context.knownAgentIds);
+    const page = sessionPageOf(request);
     const status = await context.detour.status({ agentId });
     const agent = status.agents[0];
     return {
@@ -66,7 +75,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         lastGood: profile.lastGood,
       })),
       lastGood: agent?.lastGood ?? {},
-      sessions: agent?.sessions ?? [],
+      ...pageOfSessions(agent?.sessions ?? [], page),
     };
   });
 

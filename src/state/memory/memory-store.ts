@@ -20,11 +20,8 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
-<<<<<<< HEAD
 import { applySessionCas } from "../session-writes.js";
-=======
 import type { HeadroomReading } from "../../core/headroom/reading.js";
->>>>>>> i-headroom
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
 import { MemoryHeadroomReadings } from "./headroom-readings.js";
 
