@@ -2,7 +2,17 @@
  * Child process of the crash test (R-SB-3): records failures and session compare-and-sets in a tight loop
  * and prints every update once the store acknowledged it. The parent kills it with SIGKILL at random.
  */
+import { writeSync } from "node:fs";
 import { CHILD_COOLDOWNS, type ChildStoreSpec, openChildStore } from "./open-child-store.js";
+
+/**
+ * An acknowledgement counts only once the parent can read it: written synchronously, because a loop whose
+ * store calls settle without yielding to the event loop would otherwise keep console.log's pipe writes
+ * queued in this process, and a SIGKILL would drop acknowledgements of updates that did commit.
+ */
+function acknowledge(line: string): void {
+  writeSync(1, `${line}\n`);
+}
 
 const { store: spec, profileId, sessionKey } = JSON.parse(process.argv[2] ?? "{}") as {
   store: ChildStoreSpec;
@@ -11,7 +21,7 @@ const { store: spec, profileId, sessionKey } = JSON.parse(process.argv[2] ?? "{}
 };
 
 const store = await openChildStore(spec);
-console.log("ready");
+acknowledge("ready");
 let previous: string | undefined;
 for (let index = 1; ; index += 1) {
   await store.recordFailure(profileId, {
@@ -20,7 +30,7 @@ for (let index = 1; ; index += 1) {
     now: 1_000_000 + index,
     cooldowns: CHILD_COOLDOWNS,
   });
-  console.log(`failure ${index}`);
+  acknowledge(`failure ${index}`);
   const value = `model-${index}`;
   const result = await store.compareAndSetSession(sessionKey, [
     { field: "modelOverride", expected: previous, value },
@@ -28,5 +38,5 @@ for (let index = 1; ; index += 1) {
   ]);
   if (result.conflicted.length > 0) throw new Error(`unexpected conflict at ${index}`);
   previous = value;
-  console.log(`session ${index}`);
+  acknowledge(`session ${index}`);
 }
