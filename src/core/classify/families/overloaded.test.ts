@@ -34,6 +34,8 @@ const rows = [
     "overloaded",
     "overloaded/server-busy",
   ),
+  row("R-EC-5: overloaded · OpenRouter high load", { provider: "openrouter", message: "The service is currently experiencing high load and cannot process your request." }, "overloaded", "overloaded/high-demand"),
+  row("R-EC-5: overloaded · GLM 1305 访问量过大 (too many visits)", { provider: "zai", message: "[1305][该模型当前访问量过大，请您稍后再试]" }, "overloaded", "overloaded/cjk-overloaded"),
 ];
 
 describe("overloaded family", () => {
