@@ -3,6 +3,7 @@
  * status beats message text (a 401 that mentions a rate limit is `auth`). Context overflow and content
  * filter were already decided before these rows are read (R-EC-2).
  */
+import { EXPLICIT_BILLING_TEXTS } from "./families/billing.js";
 import { USAGE_WINDOW_TEXTS } from "./families/usage-window.js";
 import type { StatusRule } from "./rule-types.js";
 
@@ -15,19 +16,9 @@ const RETRYABLE_USAGE_WINDOW: readonly RegExp[] = [
   ...USAGE_WINDOW_TEXTS,
 ];
 
-/**
- * Texts that say the account cannot pay, whatever else they say: a 402 carrying them stays billing even
- * when it adds "try again" (e.g. "Insufficient balance, top up and try again").
- */
-const EXPLICIT_BILLING: readonly RegExp[] = [
-  /\binsufficient[ _](?:[\w-]+[ _])?(?:credits?|balance|funds|quota)\b/i,
-  /\bcredit balance\b/i,
-  /\bbalance\b[^\n]{0,20}?\b(?:insufficient|not enough|too low)\b/i,
-  /\b(?:add more credits|recharge|top[ -]?up)\b|余额不足|请充值/i,
-];
 
 export const STATUS_RULES: readonly StatusRule[] = [
-  { id: "status/402-usage-window", statuses: [402], when: { textMatches: RETRYABLE_USAGE_WINDOW }, unless: { textMatches: EXPLICIT_BILLING }, then: { reason: "rate_limit" } },
+  { id: "status/402-usage-window", statuses: [402], when: { textMatches: RETRYABLE_USAGE_WINDOW }, unless: { textMatches: EXPLICIT_BILLING_TEXTS }, then: { reason: "rate_limit" } },
   { id: "status/402", statuses: [402], then: { reason: "billing" } },
   // A usage window that offers to "purchase more credits" is still a window (R-EC-3, R-EC-5).
   { id: "status/429-billing", statuses: [429], when: { signals: "billing" }, unless: { textMatches: USAGE_WINDOW_TEXTS }, then: { reason: "billing" } },

@@ -9,6 +9,18 @@ import type { MessageRule } from "../rule-types.js";
 
 const row = (id: string, pattern: RegExp, extra: Partial<MessageRule> = {}): MessageRule => ({ id: `billing/${id}`, reason: "billing", pattern, ...extra });
 
+/**
+ * Texts that say the account cannot pay, whatever else they say. A usage-window row yields to them, and a
+ * 402 carrying them stays billing even when it adds "try again" ("Insufficient balance, top up and try
+ * again").
+ */
+export const EXPLICIT_BILLING_TEXTS: readonly RegExp[] = [
+  /\binsufficient[ _](?:[\w-]+[ _])?(?:credits?|balance|funds|quota)\b/i,
+  /\bcredit balance\b/i,
+  /\bbalance\b[^\n]{0,20}?\b(?:insufficient|not enough|too low)\b/i,
+  /\b(?:add more credits|recharge|top[ -]?up)\b|余额不足|请充值/i,
+];
+
 export const BILLING_RULES: readonly MessageRule[] = [
   row("insufficient-credits", /\binsufficient[ _]credits?\b/i),
   // `insufficient balance`, `Insufficient account balance`, `insufficient USD or Diem balance`.

@@ -22,6 +22,7 @@ const rows = [
   row("R-EC-5: rate_limit window · limit will reset, upgrade offered", { provider: "kimi", message: "Plan limit hit. Your limit will reset in 3 hours; upgrade for more." }, "rate_limit", "rate_limit/limit-resets"),
   row("R-EC-5: rate_limit window · try again at a time", { provider: "minimax", message: "Too much for now, purchase credits or try again at 8:19 PM" }, "rate_limit", "rate_limit/come-back-at"),
   row("R-EC-5: rate_limit window · a monthly spending limit is billing, not a window", { provider: "xai", message: "reached its monthly spending limit, please purchase more credits" }, "billing", "billing/purchase-credits"),
+  row("R-EC-5: rate_limit window · explicit billing text wins over a usage limit", { provider: "relay", message: "Insufficient balance to continue past your usage limit" }, "billing", "billing/insufficient-quota-or-balance"),
 ];
 
 describe("rate_limit usage-window family", () => {

@@ -5,8 +5,12 @@
  * patterns tell the 402 and 429 status rows that a text is a window (status-rules.ts).
  */
 import type { MessageRule } from "../rule-types.js";
+import { EXPLICIT_BILLING_TEXTS } from "./billing.js";
 
-const row = (id: string, pattern: RegExp): MessageRule => ({ id: `rate_limit/${id}`, reason: "rate_limit", pattern });
+/** "Insufficient balance … your usage limit" is a billing stop: the explicit billing text wins. */
+const EXPLICIT_BILLING = new RegExp(EXPLICIT_BILLING_TEXTS.map((pattern) => pattern.source).join("|"), "i");
+
+const row = (id: string, pattern: RegExp): MessageRule => ({ id: `rate_limit/${id}`, reason: "rate_limit", pattern, unless: EXPLICIT_BILLING });
 
 const PERIOD = String.raw`(?:hourly|daily|weekly|monthly|\d+[- ]?(?:hour|hr|h|day)|five[- ]hour|rolling)`;
 const TIME_OR_DATE = String.raw`(?:\d|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|tomorrow|midnight|noon)`;
