@@ -92,6 +92,10 @@ const rows = [
   row("R-EC-5: billing · Moonshot exceeded_current_quota_error", { provider: "moonshot", message: '{"error":{"message":"quota","type":"exceeded_current_quota_error"}}' }, "billing", "billing/exceeded-current-quota-error"),
   row("R-EC-5: billing · 'Billing: please upgrade your plan'", { provider: "relay", message: "Billing: please upgrade your plan to continue" }, "billing", "billing/billing-head"),
   row("R-EC-5: billing · Moonshot account suspended over billing", { provider: "moonshot", message: "Your account ak-1 is suspended, please check your plan and billing details" }, "billing", "billing/account-suspended-billing"),
+  row("R-EC-5: billing · Anthropic request would exceed the credit balance", { provider: "anthropic", message: "This request would exceed your account's credit balance" }, "billing", "billing/credit-balance-too-low"),
+  row("R-EC-5: billing · credits have run out", { provider: "relay", message: "Your credits have run out. Upgrade to continue." }, "billing", "billing/credits-exhausted"),
+  row("R-EC-5: billing · relay prepaid quota with money left stated", { provider: "relay", message: "用户额度不足, 剩余额度: $0.00" }, "billing", "billing/cjk-prepaid-quota"),
+  row("R-EC-5: billing · 额度已用尽 without money words stays a rate limit", { provider: "relay", message: "该令牌额度已用尽" }, "rate_limit", "rate_limit/cjk-rate-limit"),
   row("R-EC-5: billing · 余额不足 (balance insufficient)", { provider: "relay", message: "余额不足，请充值后再试" }, "billing", "billing/cjk-billing"),
 ];
 

@@ -25,7 +25,7 @@ export const BILLING_RULES: readonly MessageRule[] = [
   row("insufficient-credits", /\binsufficient[ _]credits?\b/i),
   // `insufficient balance`, `Insufficient account balance`, `insufficient USD or Diem balance`.
   row("insufficient-quota-or-balance", /\binsufficient[ _](?:[\w-]+[ _](?:or[ _][\w-]+[ _])?)?(?:quota|balance|funds)\b/i),
-  row("credit-balance-too-low", /\bcredit balance (?:is )?too low\b/i),
+  row("credit-balance-too-low", /\bcredit balance (?:is )?too low\b|\bexceeds? (?:your |the )?(?:account(?:\x27s|’s)? )?credit balance\b/i),
   // `account balance is insufficient`, `balance too low`, `balance not enough`, `your balance is negative`.
   row("balance-insufficient", /\bbalance\b[^\n]{0,20}?\b(?:is |was |has been )?(?:insufficient|not enough|too low|exhausted|depleted|negative|below (?:zero|the minimum))\b|\b(?:not enough|no remaining|zero|low) (?:account |wallet )?balance\b/i),
   row("payment-required", /\bpayment[ _]required\b/i),
@@ -36,7 +36,7 @@ export const BILLING_RULES: readonly MessageRule[] = [
   row("requires-more-credits", /\brequires? more credits\b/i),
   row("out-of-credits", /\bused all available credits\b|\b(?:run|ran|running) out of credits\b|\bout of credits\b|\b(?:doesn't|does not) have any credits\b|\bno (?:remaining |more |available )?credits(?: (?:left|remaining|available))?\b/i),
   // `credits exhausted`, `credits have been used up`, `credit limit exceeded`, `not enough credits`.
-  row("credits-exhausted", /\bcredits?\b[^\n]{0,30}?\b(?:exhausted|depleted|used up|(?:has|have) expired)\b|\bcredit limit\b[^\n]{0,20}?\b(?:reached|exceeded|hit)\b|\bexceeded (?:your |the )?credit limit\b|\bnot enough credits?\b|\bcredits_exhausted\b/i),
+  row("credits-exhausted", /\bcredits?\b[^\n]{0,30}?\b(?:exhausted|depleted|used up|(?:has|have) expired|(?:have |has )?(?:run|ran) out)\b|\bcredit limit\b[^\n]{0,20}?\b(?:reached|exceeded|hit)\b|\bexceeded (?:your |the )?credit limit\b|\bnot enough credits?\b|\bcredits_exhausted\b/i),
   row("billing-not-active", /\bbilling[ _](?:not[ _]active|error)\b/i),
   // Google `BILLING_DISABLED`, "requires billing to be enabled".
   row("billing-disabled", /\bbilling[ _](?:disabled|not enabled|account (?:is )?(?:disabled|closed|not found))\b|\bbilling to be enabled\b/i),
@@ -57,4 +57,6 @@ export const BILLING_RULES: readonly MessageRule[] = [
   row("billing-head", /^(?:error[:\s-]+)?billing(?:\s+error)?(?:[:\s-]+|$)/i, { bare: true, requires: /\b(?:upgrade|credits?|payment|plan|purchase|subscription)\b/i }),
   // Chinese providers and relays: "balance insufficient", "account in arrears", "please recharge".
   row("cjk-billing", /余额不足|余额已用完|账户余额|欠费|请充值|充值后/),
+  // A relay's prepaid quota (额度) that is gone and states money left: "用户额度不足, 剩余额度: $0.00".
+  row("cjk-prepaid-quota", /(?:额度|配额)(?:不足|已用尽|已用完)/, { requires: /[$¥￥]\s*\d|\d\s*元|充值|余额/ }),
 ];

@@ -16,6 +16,6 @@ export const OVERLOADED_RULES: readonly MessageRule[] = [
   row("service-unavailable-exception", /\bserviceunavailableexception\b/i),
   row("capacity-exceeded", /\bcapacity exceeded\b|\b(?:insufficient|no|out of) capacity\b/i),
   // Chinese providers: service overloaded, load too high, too many visits (GLM 1305).
-  row("cjk-overloaded", /服务过载|负载过高|访问量过大|系统繁忙/),
+  row("cjk-overloaded", /服务过载|负载过高|负载已饱和|访问量过大|系统繁忙/),
   row("server-busy", /\bserver (?:is )?busy\b|\bmaximum pending requests exceeded\b/i),
 ];

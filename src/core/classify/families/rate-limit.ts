@@ -23,6 +23,9 @@ export const RATE_LIMIT_RULES: readonly MessageRule[] = [
   row("quota-exceeded", /\bquota\b[^\n]{0,40}?\bexceeded\b/i),
   // AWS: `ServiceQuotaExceededException`; Bedrock/Azure: `Rate exceeded`, `request limit exceeded`.
   row("service-quota-exceeded", /quotaexceeded(?:exception)?\b|\brate exceeded\b|\b(?:request|requests|token|call) limit (?:reached|exceeded|hit)\b/i),
+  // Moonshot "request reached organization max concurrency: 50", "reached max request: 3"; Z.ai 1302
+  // "High concurrency usage of this API, please reduce concurrency".
+  row("max-requests-reached", /\breached (?:\w+ )?max(?:imum)? (?:request|requests|concurrency|rpm|tpm|tokens?)\b|\b(?:high|reduce) concurrency\b|并发数过高/i),
   row("quota-exhausted", /\bquota[ _-]?(?:(?:has been|is|was) )?(?:exhausted|depleted|used up|reached)\b/i),
   // Chinese providers and relays (Qwen, GLM, Kimi, DeepSeek): "requests too frequent", "call frequency",
   // "frequency limit", "quota insufficient/used up", "rate limiting".

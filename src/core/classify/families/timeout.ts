@@ -24,7 +24,7 @@ export const TIMEOUT_RULES: readonly MessageRule[] = [
   row("no-chunks", /\bwithout (?:sending|receiving|any) (?:any )?chunks?\b|\bno chunks? (?:were |was )?(?:sent|received)\b|\bended without (?:sending |receiving )?any (?:data|events?|content)\b/i),
   // The fetch/undici abort text when our own watchdog fired (a caller abort is flagged and handled first, R-EC-7).
   row("operation-aborted", /\boperation was aborted\b/i),
-  row("other-side-closed", /\bother side closed\b|\bpremature close\b|\bERR_STREAM_PREMATURE_CLOSE\b/i),
+  row("other-side-closed", /\bother side closed\b|\b(?:socket|connection|stream|websocket)\b[^\n]{0,30}?\bclosed unexpectedly\b|\bpremature close\b|\bERR_STREAM_PREMATURE_CLOSE\b/i),
   row("terminated", /\bterminated\b/i),
   row("network-code-in-text", /\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|ECONNRESET|ECONNABORTED|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|EHOSTDOWN|ENETRESET|EPIPE|EAI_AGAIN|UND_ERR_[A-Z_]+)\b/),
   // DNS: `getaddrinfo ENOTFOUND api.example.com`, "Could not resolve host".

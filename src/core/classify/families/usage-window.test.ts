@@ -21,6 +21,8 @@ const rows = [
   ),
   row("R-EC-5: rate_limit window · limit will reset, upgrade offered", { provider: "kimi", message: "Plan limit hit. Your limit will reset in 3 hours; upgrade for more." }, "rate_limit", "rate_limit/limit-resets"),
   row("R-EC-5: rate_limit window · try again at a time", { provider: "minimax", message: "Too much for now, purchase credits or try again at 8:19 PM" }, "rate_limit", "rate_limit/come-back-at"),
+  row("R-EC-5: rate_limit window · Copilot premium request allowance", { provider: "github-copilot", message: "You have exceeded your premium request allowance. We have automatically switched you to GPT-4.1" }, "rate_limit", "rate_limit/allowance-exceeded"),
+  row("R-EC-5: rate_limit window · Copilot token usage", { provider: "github-copilot", message: "Sorry, you have exceeded your Copilot token usage." }, "rate_limit", "rate_limit/allowance-exceeded"),
   row("R-EC-5: rate_limit window · a monthly spending limit is billing, not a window", { provider: "xai", message: "reached its monthly spending limit, please purchase more credits" }, "billing", "billing/purchase-credits"),
   row("R-EC-5: rate_limit window · explicit billing text wins over a usage limit", { provider: "relay", message: "Insufficient balance to continue past your usage limit" }, "billing", "billing/insufficient-quota-or-balance"),
 ];

@@ -29,6 +29,8 @@ export const USAGE_WINDOW_RULES: readonly MessageRule[] = [
   row("usage-limit", /\busage[ _-]limits?\b|\busage_limit_exceeded\b/i),
   row("limit-resets", LIMIT_RESETS),
   row("come-back-at", COME_BACK_AT),
+  // GitHub Copilot: "exceeded your Copilot token usage", "exceeded your premium request allowance".
+  row("allowance-exceeded", /\bexceeded (?:your |the )?[\w -]{0,30}?\b(?:usage|allowance)\b/i),
 ];
 
 /** Texts the status rows treat as a retryable window (R-EC-3's 402 exception, 429 billing exception). */
