@@ -131,9 +131,9 @@ describe("R-EC-6 reset hints from usage-limit texts", () => {
     expect(parseResetHints(undefined, text, NOW)).toEqual({ resetAt: NOW + ms, retryAfterMs: ms });
   });
 
-  it("R-EC-6: ChatGPT usage_limit_reached resets_in_seconds and resets_at: the latest wins", () => {
+  it("R-EC-6: ChatGPT usage_limit_reached resets_in_seconds and resets_at: the exact timestamp wins over the rounded delay", () => {
     const body = `{"error":{"type":"usage_limit_reached","message":"The usage limit has been reached","plan_type":"free","resets_at":${NOW / 1000 + 600},"resets_in_seconds":602}}`;
-    expect(parseResetHints(undefined, body, NOW)).toEqual({ resetAt: NOW + 602_000, retryAfterMs: 602_000 });
+    expect(parseResetHints(undefined, body, NOW)).toEqual({ resetAt: NOW + 600_000, retryAfterMs: 600_000 });
   });
 
   it("R-EC-6: resets_in_seconds alone", () => {
@@ -150,7 +150,7 @@ describe("R-EC-6 reset hints from usage-limit texts", () => {
     expect(parseResetHints(undefined, "Please try again in 1m30.5s.", NOW)).toEqual({ resetAt: NOW + 90_500, retryAfterMs: 90_500 });
   });
 
-  it("R-EC-6: Gemini 'Please retry in 35.5s' and RetryInfo retryDelay: the latest wins", () => {
+  it("R-EC-6: Gemini 'Please retry in 35.5s' and RetryInfo retryDelay: the more precise wins", () => {
     const body = '{"error":{"code":429,"message":"Quota exceeded. Please retry in 35.515986898s.","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"35s"}]}}';
     expect(parseResetHints(undefined, body, NOW)).toEqual({ resetAt: NOW + 35_516, retryAfterMs: 35_516 });
   });
@@ -163,14 +163,64 @@ describe("R-EC-6 reset hints from usage-limit texts", () => {
     expect(parseResetHints(undefined, "Your weekly limit resets at 2026-01-06T00:00:00Z.", NOW)).toEqual({ resetAt: Date.UTC(2026, 0, 6), retryAfterMs: Date.UTC(2026, 0, 6) - NOW });
   });
 
-  it("R-EC-6: texts combine with headers and the latest applicable reset wins", () => {
-    expect(parseResetHints({ "retry-after": "10" }, "try again in 1 minute", NOW)).toEqual({ resetAt: NOW + 60_000, retryAfterMs: 60_000 });
+  it("R-EC-6: texts combine with headers and the most precise hint wins (seconds over a whole minute)", () => {
+    expect(parseResetHints({ "retry-after": "10" }, "try again in 1 minute", NOW)).toEqual({ resetAt: NOW + 10_000, retryAfterMs: 10_000 });
   });
 
   it("R-EC-6: vague or unparseable texts give no hint", () => {
     for (const text of ["try again in a few minutes", "try again at 3:04 PM", "try again at 10 de jul. de 2026, 11:52", "please try again later", "try again in 2 or 3 minutes"]) {
       expect(parseResetHints(undefined, text, NOW)).toEqual({});
     }
+  });
+});
+
+describe("R-EC-6 the most precise hint wins, not the latest", () => {
+  it("R-EC-6: retry-after-ms 200 beats retry-after 1 (the old behaviour waited the full second)", () => {
+    expect(parseResetHints({ "retry-after-ms": "200", "retry-after": "1" }, "", NOW)).toEqual({ resetAt: NOW + 200, retryAfterMs: 200 });
+    expect(parseResetHints({ "retry-after": "1", "retry-after-ms": "200" }, "")).toEqual({ retryAfterMs: 200 });
+  });
+
+  it("R-EC-6: an exact reset timestamp beats a delay rounded to the same unit", () => {
+    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 12:00:07 GMT" }, "Please retry in 9 seconds", NOW)).toEqual({ resetAt: NOW + 7000, retryAfterMs: 7000 });
+  });
+
+  it("R-EC-6: a fractional delay beats a whole-second one", () => {
+    expect(parseResetHints({ "retry-after": "3" }, "Please try again in 2.35s.", NOW)).toEqual({ resetAt: NOW + 2350, retryAfterMs: 2350 });
+  });
+
+  it("R-EC-6: a delay in seconds beats a date stated to the minute", () => {
+    const text = "You've hit your usage limit, try again at Jan 5th, 2026 1:00 PM. resets_in_seconds: 3540";
+    expect(parseResetHints(undefined, text, NOW)).toEqual({ resetAt: NOW + 3_540_000, retryAfterMs: 3_540_000 });
+  });
+
+  it("R-EC-6: equally precise hints still give the latest", () => {
+    expect(parseResetHints({ "retry-after": ["5", "9"] }, "", NOW)).toEqual({ resetAt: NOW + 9000, retryAfterMs: 9000 });
+  });
+});
+
+describe("R-EC-6 relayed reset texts", () => {
+  it("R-EC-6: 'reset after 4s' as relayed by other gateways", () => {
+    expect(parseResetHints(undefined, "429 all credentials are cooling down, reset after 4s", NOW)).toEqual({ resetAt: NOW + 4000, retryAfterMs: 4000 });
+  });
+
+  it("R-EC-6: 'resets in 2m 13s'", () => {
+    expect(parseResetHints(undefined, "quota exhausted, limit resets in 2m 13s", NOW)).toEqual({ resetAt: NOW + 133_000, retryAfterMs: 133_000 });
+  });
+
+  it("R-EC-6: 'retry after 2m 13s'", () => {
+    expect(parseResetHints(undefined, "concurrency limit reached, retry after 2m 13s", NOW)).toEqual({ resetAt: NOW + 133_000, retryAfterMs: 133_000 });
+  });
+
+  it("R-EC-6: Z.ai 'Your limit will reset at 2026-01-05 13:53:48'", () => {
+    expect(parseResetHints(undefined, "Usage limit reached for 5 hour. Your limit will reset at 2026-01-05 13:53:48", NOW)).toEqual({
+      resetAt: Date.UTC(2026, 0, 5, 13, 53, 48),
+      retryAfterMs: Date.UTC(2026, 0, 5, 13, 53, 48) - NOW,
+    });
+  });
+
+  it("R-EC-6: relayed JSON retry_after and retry_after_ms fields", () => {
+    expect(parseResetHints(undefined, '{"error":{"message":"slow down","retry_after":12}}', NOW)).toEqual({ resetAt: NOW + 12_000, retryAfterMs: 12_000 });
+    expect(parseResetHints(undefined, '{"retry_after_ms": 250, "retry_after": 1}', NOW)).toEqual({ resetAt: NOW + 250, retryAfterMs: 250 });
   });
 });
 

@@ -7,10 +7,12 @@
  * `anthropic-ratelimit-*-reset`); providers send them on every response, so they apply only when no
  * explicit hint exists, and then only the buckets reported empty (`…-remaining: 0`) when any is.
  *
- * Among the applicable hints the LATEST reset wins. That is the conservative choice: a request needs
- * every exhausted budget back, so retrying at the earliest reset risks another 429 — which lengthens the
- * cooldown ladder (R-CD) — while waiting until the latest one costs at most the difference, and
- * cooldown windows never shrink anyway.
+ * Explicit hints all describe the same moment, stated with different precision, so the MOST PRECISE one
+ * wins (R-EC-6): `retry-after-ms: 200` over `retry-after: 1` (which providers round up to whole seconds),
+ * an exact reset timestamp over a delay of the same granularity, `try again in 8.57s` over
+ * `retryDelay: 9s`. Only between equally precise hints does the latest win. Bucket hints describe
+ * different budgets, and a request needs every exhausted one back, so among buckets the LATEST reset
+ * wins: retrying at the earliest risks another 429, which lengthens the cooldown ladder (R-CD).
  *
  * Pure and tolerant: never throws, never reads the clock (`now` is a parameter).
  */
@@ -24,6 +26,8 @@ export interface ResetHints {
 interface Hint {
   atMs?: number;
   afterMs?: number;
+  /** The granularity the hint was stated in (ms): 1 for `retry-after-ms`, 1000 for whole seconds, … */
+  resolutionMs: number;
 }
 
 interface BucketHint extends Hint {
@@ -43,11 +47,19 @@ export function parseResetHints(headers: unknown, message: unknown, now?: number
   try {
     const table = headerTable(headers);
     const explicit = [...headerRetryHints(table), ...textHints(typeof message === "string" ? message.slice(0, MAX_TEXT_CHARS) : "")];
-    const chosen = explicit.length > 0 ? explicit : applicableBuckets(bucketHints(table));
+    const chosen = explicit.length > 0 ? mostPrecise(explicit) : applicableBuckets(bucketHints(table));
     return combine(chosen, typeof now === "number" && Number.isFinite(now) ? now : undefined);
   } catch {
     return {};
   }
+}
+
+/** The finest-grained hints; among those, exact timestamps over delays (ties keep all, the latest wins). */
+function mostPrecise(hints: readonly Hint[]): Hint[] {
+  const finest = Math.min(...hints.map((hint) => hint.resolutionMs));
+  const precise = hints.filter((hint) => hint.resolutionMs === finest);
+  const exact = precise.filter((hint) => hint.atMs !== undefined);
+  return exact.length > 0 ? exact : precise;
 }
 
 function combine(hints: readonly Hint[], now: number | undefined): ResetHints {
@@ -68,10 +80,10 @@ function combine(hints: readonly Hint[], now: number | undefined): ResetHints {
 
 function headerRetryHints(table: ReadonlyMap<string, readonly string[]>): Hint[] {
   const hints: Hint[] = [];
-  for (const value of table.get("retry-after-ms") ?? []) pushHint(hints, afterHint(plainNumber(value)));
+  for (const value of table.get("retry-after-ms") ?? []) pushHint(hints, afterHint(plainNumber(value), numberResolution(value, 1)));
   for (const value of table.get("retry-after") ?? []) {
     const seconds = plainNumber(value);
-    pushHint(hints, seconds !== undefined ? afterHint(seconds * 1000) : atHint(parseCalendarDate(value)));
+    pushHint(hints, seconds !== undefined ? afterHint(seconds * 1000, numberResolution(value, 1000)) : calendarHint(value));
   }
   return hints;
 }
@@ -103,8 +115,8 @@ function applicableBuckets(hints: readonly BucketHint[]): Hint[] {
 /** `6m0s`, `1.5s`, `20ms` (OpenAI, Groq); RFC 3339 (Anthropic); epoch seconds/ms or plain seconds. */
 function bucketValue(value: string): Hint | undefined {
   const number = plainNumber(value);
-  if (number !== undefined) return number >= 1e9 ? atHint(epochMs(number)) : afterHint(number * 1000);
-  return afterHint(parseDurationMs(value, true)) ?? atHint(parseCalendarDate(value));
+  if (number !== undefined) return number >= 1e9 ? epochHint(number) : afterHint(number * 1000, numberResolution(value, 1000));
+  return durationHint(value, true) ?? calendarHint(value);
 }
 
 /** Case-insensitive header lookup over plain objects, [name, value] tuples, raw header arrays and Headers/Map. */
@@ -156,19 +168,23 @@ interface TextHintPattern {
 
 const TEXT_HINT_PATTERNS: readonly TextHintPattern[] = [
   // Codex/ChatGPT: "… or try again at Jul 5th, 2026 8:19 PM."
-  { pattern: /\b(?:try again|resets?|available again) (?:at|on)\s+([^\n]{4,80})/gi, read: (text) => atHint(parseCalendarDate(sentenceOf(text))) },
+  { pattern: /\b(?:try again|resets?|available again) (?:at|on)\s+([^\n]{4,80})/gi, read: (text) => calendarHint(sentenceOf(text)) },
   // OpenAI/Groq "Please try again in 8.57s", Gemini "Please retry in 35.5s", Codex "try again in 5 days 22 hours".
   {
+    // Relays: "reset after 4s", "limit resets in 2m 13s".
     pattern: /\b(?:try again|retry|retrying|resets?) (?:in|after)\s+([^\n]{1,80})/gi,
-    read: (text) => afterHint(parseDurationMs(text, false)) ?? atHint(parseCalendarDate(sentenceOf(text))),
+    read: (text) => durationHint(text, false) ?? calendarHint(sentenceOf(text)),
   },
   // ChatGPT usage_limit_reached bodies (possibly JSON-escaped inside an aggregator's raw field).
-  { pattern: /resets_in_seconds\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi, read: (text) => afterHint(Number(text) * 1000) },
+  { pattern: /resets_in_seconds\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi, read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)) },
   { pattern: /resets_at\\?"?\s*[:=]\s*\\?"?([^\s",}\\]{4,40})/gi, read: (text) => epochOrDate(text) },
+  // Relayed JSON fields: `"retry_after": 4`, `retry_after_seconds=4`, `"retry_after_ms": 250`.
+  { pattern: /\bretry[_-]after(?:[_-]seconds)?\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*ms)/gi, read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)) },
+  { pattern: /\bretry[_-]after[_-]ms\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi, read: (text) => afterHint(Number(text), numberResolution(text, 1)) },
   // Google RetryInfo detail.
-  { pattern: /retryDelay\\?"?\s*[:=]\s*\\?"?(\d+(?:\.\d+)?)s\b/gi, read: (text) => afterHint(Number(text) * 1000) },
+  { pattern: /retryDelay\\?"?\s*[:=]\s*\\?"?(\d+(?:\.\d+)?)s\b/gi, read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)) },
   // Claude subscription: "Claude AI usage limit reached|1760000000".
-  { pattern: /\busage limit reached\|(\d{9,13})\b/gi, read: (text) => atHint(epochMs(Number(text))) },
+  { pattern: /\busage limit reached\|(\d{9,13})\b/gi, read: (text) => epochHint(Number(text)) },
 ];
 
 function textHints(text: string): Hint[] {
@@ -192,7 +208,7 @@ function sentenceOf(text: string): string {
 
 function epochOrDate(text: string): Hint | undefined {
   const number = plainNumber(text);
-  return number !== undefined ? atHint(epochMs(number)) : atHint(parseCalendarDate(text));
+  return number !== undefined ? epochHint(number) : calendarHint(text);
 }
 
 // ---------------------------------------------------------------------------------------------- parsing
@@ -211,24 +227,31 @@ const UNIT_MS: Readonly<Record<string, number>> = {
  * `whole` demands that the entire text is a duration (header values); otherwise a leading duration is enough.
  */
 export function parseDurationMs(text: string, whole: boolean): number | undefined {
+  return parseDuration(text, whole)?.ms;
+}
+
+/** parseDurationMs plus the granularity it was stated in: the smallest unit, divided by its decimals. */
+function parseDuration(text: string, whole: boolean): { ms: number; resolutionMs: number } | undefined {
   const token = /(\d+(?:\.\d+)?)\s*([a-z]+)/iy;
   const separator = /\s*,\s*(?:and\s+)?|\s+and\s+|\s+/y;
   let index = 0;
   let total = 0;
   let tokens = 0;
+  let resolutionMs = Number.POSITIVE_INFINITY;
   while (tokens < 8) {
     token.lastIndex = index;
     const match = token.exec(text);
     const unit = match ? UNIT_MS[(match[2] ?? "").toLowerCase()] : undefined;
     if (!match || unit === undefined) break;
     total += Number(match[1]) * unit;
+    resolutionMs = Math.min(resolutionMs, numberResolution(match[1] ?? "", unit));
     tokens += 1;
     index = token.lastIndex;
     separator.lastIndex = index;
     if (separator.exec(text)) index = separator.lastIndex;
   }
   if (tokens === 0 || (whole && text.slice(index).trim() !== "")) return undefined;
-  return total;
+  return { ms: total, resolutionMs };
 }
 
 /**
@@ -244,6 +267,20 @@ export function parseCalendarDate(text: string): number | undefined {
   const candidate = hasZone ? cleaned : isoDate ? `${cleaned}T00:00:00Z` : isoDateTime ? `${cleaned.replace(" ", "T")}Z` : `${cleaned} UTC`;
   const ms = Date.parse(candidate);
   return plausibleEpoch(ms) ? ms : undefined;
+}
+
+/** The resolution of a decimal stated in `unitMs` units: "1" s → 1000, "8.57" s → 10, "200" ms → 1. */
+function numberResolution(value: string, unitMs: number): number {
+  const decimals = /\.(\d+)/.exec(value.trim())?.[1]?.length ?? 0;
+  return Math.max(1, unitMs / 10 ** decimals);
+}
+
+/** The resolution of a written date: to the millisecond, second, minute or day it states. */
+function calendarResolution(text: string): number {
+  if (/:\d{2}:\d{2}[.,]\d/.test(text)) return 1;
+  if (/:\d{2}:\d{2}/.test(text)) return 1000;
+  if (/\d{1,2}:\d{2}/.test(text)) return 60_000;
+  return 86_400_000;
 }
 
 function plainNumber(value: string): number | undefined {
@@ -262,12 +299,26 @@ function plausibleEpoch(ms: number): boolean {
   return Number.isFinite(ms) && ms >= MIN_EPOCH_MS && ms <= MAX_EPOCH_MS;
 }
 
-function afterHint(ms: number | undefined): Hint | undefined {
-  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_WAIT_MS ? { afterMs: Math.round(ms) } : undefined;
+function afterHint(ms: number | undefined, resolutionMs: number): Hint | undefined {
+  return ms !== undefined && Number.isFinite(ms) && ms >= 0 && ms <= MAX_WAIT_MS ? { afterMs: Math.round(ms), resolutionMs } : undefined;
 }
 
-function atHint(ms: number | undefined): Hint | undefined {
-  return ms === undefined ? undefined : { atMs: ms };
+function atHint(ms: number | undefined, resolutionMs: number): Hint | undefined {
+  return ms === undefined ? undefined : { atMs: ms, resolutionMs };
+}
+
+function durationHint(text: string, whole: boolean): Hint | undefined {
+  const duration = parseDuration(text, whole);
+  return duration ? afterHint(duration.ms, duration.resolutionMs) : undefined;
+}
+
+function calendarHint(text: string): Hint | undefined {
+  return atHint(parseCalendarDate(text), calendarResolution(text));
+}
+
+/** Epoch seconds are exact to the second, epoch milliseconds to the millisecond. */
+function epochHint(value: number): Hint | undefined {
+  return atHint(epochMs(value), value >= 1e12 ? 1 : 1000);
 }
 
 function pushHint(hints: Hint[], hint: Hint | undefined): void {

@@ -57,6 +57,8 @@ const rows = [
   row("R-EC-4: DEADLINE_EXCEEDED code without a status → timeout", { provider: "google", code: "DEADLINE_EXCEEDED", message: "Deadline expired before operation could complete." }, "timeout", "code/DEADLINE_EXCEEDED"),
   row("R-EC-7: our watchdog's TimeoutError is a timeout, not an abort", { provider: "openai", errorType: "TimeoutError", message: "The operation was aborted due to timeout" }, "timeout", "code/TimeoutError"),
   row("R-EC-4: codes come after the status: ECONNRESET with 401 is auth", { provider: "openai", status: 401, code: "ECONNRESET" }, "auth", "status/401-403"),
+  row("R-EC-4: ENOTFOUND (DNS) → timeout", { provider: "anthropic", code: "ENOTFOUND", message: "getaddrinfo ENOTFOUND api.anthropic.com" }, "timeout", "code/ENOTFOUND"),
+  row("R-EC-4: ERR_STREAM_PREMATURE_CLOSE → timeout", { provider: "openai", code: "ERR_STREAM_PREMATURE_CLOSE", message: "Premature close" }, "timeout", "code/ERR_STREAM_PREMATURE_CLOSE"),
 ];
 
 describe("R-EC-4 code rules", () => {

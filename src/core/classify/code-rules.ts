@@ -24,6 +24,8 @@ const NETWORK_CODES = [
   "ENETRESET",
   "EPIPE",
   "EAI_AGAIN",
+  "ENOTFOUND",
+  "ERR_STREAM_PREMATURE_CLOSE",
 ] as const;
 
 export const CODE_RULES: readonly CodeRule[] = [

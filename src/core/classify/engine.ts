@@ -71,7 +71,9 @@ function messageRuleApplies(rule: MessageRule, facts: FailureFacts): boolean {
 }
 
 function statusRuleApplies(rule: StatusRule, facts: FailureFacts): boolean {
-  return statusIn(rule.statuses, facts.status) && (rule.when === undefined || conditionHolds(rule.when, facts));
+  if (!statusIn(rule.statuses, facts.status)) return false;
+  if (rule.when !== undefined && !conditionHolds(rule.when, facts)) return false;
+  return rule.unless === undefined || !conditionHolds(rule.unless, facts);
 }
 
 function conditionHolds(condition: StatusCondition, facts: FailureFacts): boolean {

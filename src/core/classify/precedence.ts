@@ -1,7 +1,7 @@
 /**
  * R-EC-2 as data: which families are read before the status, and in which order message families are
- * tried afterwards (first match wins). Specific before generic: permanent auth before auth, billing before
- * quota texts, structured server errors before transient texts, and `format` last.
+ * tried afterwards (first match wins). Specific before generic: permanent auth before auth, usage windows and relayed
+ * cooldowns before billing (their texts offer to "purchase credits"), billing before quota texts, structured server errors before transient texts, and `format` last.
  */
 import type { FailoverReason } from "../reasons.js";
 import type { MessageRule } from "./rule-types.js";
@@ -16,9 +16,11 @@ import { NO_ERROR_DETAILS_RULES } from "./families/no-error-details.js";
 import { OVERLOADED_RULES } from "./families/overloaded.js";
 import { PROVIDER_SCOPED_RULES } from "./families/provider-scoped.js";
 import { RATE_LIMIT_RULES } from "./families/rate-limit.js";
+import { RELAYED_COOLDOWN_RULES } from "./families/relayed-cooldown.js";
 import { SERVER_ERROR_RULES } from "./families/server-error.js";
 import { SESSION_EXPIRED_RULES } from "./families/session-expired.js";
 import { TIMEOUT_RULES } from "./families/timeout.js";
+import { USAGE_WINDOW_RULES } from "./families/usage-window.js";
 
 /** Reasons decided before the status: the run must not fail over on them (R-EC-2). */
 export const EARLY_REASONS: ReadonlySet<FailoverReason> = new Set(["context_overflow", "content_filter"]);
@@ -28,6 +30,8 @@ export const EARLY_MESSAGE_RULES: readonly MessageRule[] = [...CONTEXT_OVERFLOW_
 export const MESSAGE_RULES: readonly MessageRule[] = [
   ...NO_ERROR_DETAILS_RULES,
   ...AUTH_PERMANENT_RULES,
+  ...USAGE_WINDOW_RULES,
+  ...RELAYED_COOLDOWN_RULES,
   ...BILLING_RULES,
   ...AUTH_RULES,
   ...RATE_LIMIT_RULES,

@@ -5,6 +5,7 @@
  */
 import { extractErrorBody, type ErrorBody } from "./error-body.js";
 import { readHtmlPage, type HtmlPage } from "./html-page.js";
+import { statusInText } from "./status-in-text.js";
 
 /** Patterns only ever see this much of a message, which bounds regex work on huge bodies. */
 export const MAX_MATCH_CHARS = 16 * 1024;
@@ -15,7 +16,7 @@ const MAX_CODE_CHARS = 100;
 export interface FailureFacts {
   /** Lower-cased provider id. */
   readonly provider?: string;
-  /** The HTTP status: the adapter's, else one stated in the body, else an SDK's `429 …` prefix. */
+  /** The HTTP status: the adapter's, else one stated in the body, else one stated in the text (status-in-text.ts). */
   readonly status?: number;
   /** The code reported back in the Classification. */
   readonly code?: string;
@@ -46,7 +47,7 @@ export function readFailure(input: unknown): FailureFacts {
   const providerValue = read(input, "provider");
   const provider = typeof providerValue === "string" && providerValue.trim() !== "" ? providerValue.trim().toLowerCase() : undefined;
   const nowValue = read(input, "now");
-  const status = statusOf(read(input, "status")) ?? body?.httpStatus ?? leadingStatusOf(text);
+  const status = statusOf(read(input, "status")) ?? body?.httpStatus ?? statusInText(text);
 
   const bodyCodes = body ? [body.code, body.type, body.status, ...body.reasons] : [];
   const codes = [inputCode, errorType, ...bodyCodes].filter((code): code is string => code !== undefined && code !== "");
@@ -72,17 +73,6 @@ export function readFailure(input: unknown): FailureFacts {
 
 /** The OpenAI and Anthropic SDKs say this when the upstream response had no body. */
 const SDK_NO_BODY = /^\d{3} status code \(no body\)$/i;
-
-/**
- * The OpenAI and Anthropic SDKs prefix messages with the status (`429 Rate limit…`, `400 {"type":…}`,
- * `429 status code (no body)`); used only when the adapter passed no status.
- */
-const LEADING_STATUS = /^(?:[A-Za-z]*Error:\s*)?(?:HTTP\/?[\d.]*\s+)?([45]\d\d)(?=\s+(?:status code\b|[{["]|[A-Z][a-z]))/;
-
-function leadingStatusOf(text: string): number | undefined {
-  const match = LEADING_STATUS.exec(text.slice(0, 200));
-  return match?.[1] === undefined ? undefined : Number(match[1]);
-}
 
 function buildHaystack(text: string, body: ErrorBody | undefined, errorType?: string, inputCode?: string): string {
   const lines = [text];

@@ -59,6 +59,8 @@ export interface StatusRule {
   readonly id: string;
   readonly statuses: StatusSet;
   readonly when?: StatusCondition;
+  /** The row does not apply when this holds (e.g. a 429 billing row yields to a usage-window text). */
+  readonly unless?: StatusCondition;
   readonly then: StatusOutcome;
 }
 

@@ -19,6 +19,13 @@ const rows = [
   ),
   row("R-EC-3: 402 DeepSeek Insufficient Balance → billing", { provider: "deepseek", status: 402, message: "Insufficient Balance" }, "billing", "status/402"),
   row("R-EC-3: 402 with an empty body → billing", { provider: "openrouter", status: 402 }, "billing", "status/402"),
+  row(
+    "R-EC-3: 402 Payment Required weekly usage limit offering an upgrade → rate_limit",
+    { provider: "minimax", status: 402, message: "Payment Required: weekly usage limit exhausted, resets Monday. Upgrade or purchase more credits." },
+    "rate_limit",
+    "status/402-usage-window",
+  ),
+  row("R-EC-3: 402 insufficient balance that says 'try again' stays billing", { provider: "deepseek", status: 402, message: "Insufficient Balance. Please top up and try again." }, "billing", "status/402"),
   // 429
   row(
     "R-EC-3: 429 OpenAI insufficient_quota (billing text with 429) → billing",
@@ -80,6 +87,12 @@ const rows = [
   row("R-EC-3: 429 Bedrock ModelNotReadyException: the status beats the overloaded text", { provider: "bedrock", status: 429, message: "ModelNotReadyException: Model is not ready for inference." }, "rate_limit", "status/429"),
   row("R-EC-3: 429 Ollama cloud weekly usage limit → rate_limit", { provider: "ollama", status: 429, message: "you've reached your weekly usage limit, please upgrade" }, "rate_limit", "status/429"),
   row("R-EC-3: 429 status as a string is still 429", { provider: "openai", status: "429" as unknown as number, message: "Too Many Requests" }, "rate_limit", "status/429"),
+  row(
+    "R-EC-3: 429 usage window that offers to purchase credits → rate_limit, not billing",
+    { provider: "openai-codex", status: 429, message: "You've hit your usage limit. Purchase more credits or try again at Jul 5th, 2026 8:19 PM." },
+    "rate_limit",
+    "status/429",
+  ),
   // 401 / 403
   row("R-EC-3: 401 with rate-limit text is auth (status beats message)", { provider: "openai", status: 401, message: "rate limit exceeded for this key" }, "auth", "status/401-403"),
   row("R-EC-3: 401 Anthropic invalid x-api-key → auth", { provider: "anthropic", status: 401, message: '{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}' }, "auth", "status/401-403"),

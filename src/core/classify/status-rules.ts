@@ -3,6 +3,8 @@
  * status beats message text (a 401 that mentions a rate limit is `auth`). Context overflow and content
  * filter were already decided before these rows are read (R-EC-2).
  */
+import { EXPLICIT_BILLING_TEXTS } from "./families/billing.js";
+import { USAGE_WINDOW_TEXTS } from "./families/usage-window.js";
 import type { StatusRule } from "./rule-types.js";
 
 /** A 402 that reads as a usage window that reopens by itself is a rate limit, not a billing stop. */
@@ -11,12 +13,15 @@ const RETRYABLE_USAGE_WINDOW: readonly RegExp[] = [
   /\btry again\b/i,
   /\bresets?\b/i,
   /\b(?:organization|organisation|workspace)(?:'s)?\b[^\n]{0,20}?\bspending limit\b[^\n]{0,20}?\bexceeded\b/i,
+  ...USAGE_WINDOW_TEXTS,
 ];
 
+
 export const STATUS_RULES: readonly StatusRule[] = [
-  { id: "status/402-usage-window", statuses: [402], when: { textMatches: RETRYABLE_USAGE_WINDOW }, then: { reason: "rate_limit" } },
+  { id: "status/402-usage-window", statuses: [402], when: { textMatches: RETRYABLE_USAGE_WINDOW }, unless: { textMatches: EXPLICIT_BILLING_TEXTS }, then: { reason: "rate_limit" } },
   { id: "status/402", statuses: [402], then: { reason: "billing" } },
-  { id: "status/429-billing", statuses: [429], when: { signals: "billing" }, then: { reason: "billing" } },
+  // A usage window that offers to "purchase more credits" is still a window (R-EC-3, R-EC-5).
+  { id: "status/429-billing", statuses: [429], when: { signals: "billing" }, unless: { textMatches: USAGE_WINDOW_TEXTS }, then: { reason: "billing" } },
   { id: "status/429", statuses: [429], then: { reason: "rate_limit" } },
   { id: "status/401-403-revoked", statuses: [401, 403], when: { signals: "auth_permanent" }, then: { reason: "auth_permanent" } },
   { id: "status/401-403-billing", statuses: [401, 403], when: { signals: "billing" }, then: { reason: "billing" } },

@@ -42,6 +42,14 @@ const rows = [
     "auth_permanent",
     "auth_permanent/oauth-refresh-rejected",
   ),
+  row(
+    "R-EC-5: auth_permanent · Anthropic OAuth not allowed for this organization",
+    { provider: "anthropic", message: '{"type":"error","error":{"type":"permission_error","message":"OAuth authentication is currently not allowed for this organization."}}' },
+    "auth_permanent",
+    "auth_permanent/not-allowed-for-organization",
+  ),
+  row("R-EC-5: auth_permanent · key was blocked", { provider: "openrouter", message: "This API key was blocked by the account owner" }, "auth_permanent", "auth_permanent/key-has-been-disabled"),
+  row("R-EC-5: auth_permanent · account suspended over billing is not auth_permanent", { provider: "moonshot", message: "Your account ak-1 is suspended, please check your plan and billing details" }, "billing", "billing/account-suspended-billing"),
 ];
 
 describe("auth_permanent family", () => {

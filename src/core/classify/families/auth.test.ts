@@ -63,6 +63,14 @@ const rows = [
     "auth/aws-access-denied",
   ),
   row("R-EC-5: auth · Google UNAUTHENTICATED", { provider: "google", message: "UNAUTHENTICATED: missing credentials" }, "auth", "auth/unauthenticated"),
+  row("R-EC-5: auth · no credentials found for profile", { provider: "anthropic", message: "No credentials found for profile anthropic:default." }, "auth", "auth/no-api-key"),
+  row("R-EC-5: auth · no API key found for provider", { provider: "openai", message: 'No API key found for provider "openai".' }, "auth", "auth/no-api-key"),
+  row("R-EC-5: auth · API key is missing", { provider: "mistral", message: "API key is missing from the request" }, "auth", "auth/no-api-key"),
+  row("R-EC-5: auth · access denied", { provider: "azure", message: "Access denied due to invalid subscription key or wrong API endpoint." }, "auth", "auth/access-denied"),
+  row("R-EC-5: auth · insufficient permissions / missing scopes", { provider: "openai", message: "You have insufficient permissions for this operation. Missing scopes: api.model.read" }, "auth", "auth/access-denied"),
+  row("R-EC-5: auth · could not validate credentials", { provider: "vllm", message: "Could not validate credentials" }, "auth", "auth/access-denied"),
+  row("R-EC-5: auth · OAuth token refresh failed", { provider: "openai-codex", message: "OAuth token refresh failed for openai-codex; re-authenticate" }, "auth", "auth/access-denied"),
+  row("R-EC-5: auth · Chinese provider authentication failed", { provider: "qwen", message: "认证失败，请检查您的 API Key" }, "auth", "auth/cjk-auth"),
 ];
 
 describe("auth family", () => {

@@ -106,6 +106,15 @@ const rows = [
     "rate_limit",
     "rate_limit/per-minute-quota",
   ),
+  row("R-EC-5: context_overflow · request exceeds the model context window", { provider: "openai-compatible", message: "The request exceeds the model's maximum context window" }, "context_overflow", "context_overflow/exceeds-context-window"),
+  row("R-EC-5: context_overflow · Bedrock too many input tokens", { provider: "bedrock", message: "ModelStreamErrorException: too many input tokens" }, "context_overflow", "context_overflow/exceeds-context-window"),
+  row("R-EC-5: context_overflow · 413 Request Entity Too Large (status in text)", { provider: "anthropic", message: "413 Request Entity Too Large" }, "context_overflow", "context_overflow/payload-too-large-413"),
+  row(
+    "R-EC-5: context_overflow · a 413 that names TPM stays a rate limit",
+    { provider: "groq", message: "413 Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit 12000, Requested 19384" },
+    "rate_limit",
+    "rate_limit/per-minute-quota",
+  ),
 ];
 
 describe("context_overflow family", () => {

@@ -8,11 +8,12 @@ import type { MessageRule } from "../rule-types.js";
 /** OpenAI/Groq/Anthropic per-minute token quotas: never a context overflow. */
 const PER_MINUTE_TOKEN_QUOTA = /tokens per min|\bTPM\b/i;
 
-const row = (id: string, pattern: RegExp): MessageRule => ({
+const row = (id: string, pattern: RegExp, extra: Partial<MessageRule> = {}): MessageRule => ({
   id: `context_overflow/${id}`,
   reason: "context_overflow",
   pattern,
   unless: PER_MINUTE_TOKEN_QUOTA,
+  ...extra,
 });
 
 export const CONTEXT_OVERFLOW_RULES: readonly MessageRule[] = [
@@ -25,5 +26,8 @@ export const CONTEXT_OVERFLOW_RULES: readonly MessageRule[] = [
   row("input-too-long-for-model", /\binput (?:is )?too long for (?:the )?(?:requested )?model\b/i),
   row("context-window-exceeded", /context[ _]window[ _]exceeded\b|\bexceeds the context window\b/i),
   row("maximum-prompt-length", /\bmaximum prompt length is\b/i),
-  row("available-context-size", /\bexceeds the available context size\b/i),
+  row("available-context-size", /\bexceeds (?:the )?available context size\b|\bconfigured context size is\b/i),
+  row("exceeds-context-window", /\bexceeds? (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:window|length|size)\b|\brequest exceeds the maximum size\b|\btoo many input tokens\b/i),
+  // A 413 whose text says the request is too large (Anthropic `request_too_large` page, proxies' own 413).
+  row("payload-too-large-413", /\btoo large\b/i, { statuses: [413] }),
 ];

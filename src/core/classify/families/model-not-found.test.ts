@@ -57,6 +57,13 @@ const rows = [
     "model_not_found",
     "model_not_found/bedrock-model-identifier",
   ),
+  row("R-EC-5: model_not_found · Groq model_is_deactivated", { provider: "groq", message: '{"error":{"message":"The model `mixtral-8x7b-32768` is deactivated","code":"model_is_deactivated"}}' }, "model_not_found", "model_not_found/model-retired"),
+  row("R-EC-5: model_not_found · bare model_decommissioned code", { provider: "groq", code: "model_decommissioned", message: "gone" }, "model_not_found", "model_not_found/model-retired-code"),
+  row("R-EC-5: model_not_found · Qwen Model not exist", { provider: "qwen", message: "Model not exist." }, "model_not_found", "model_not_found/model-does-not-exist"),
+  row("R-EC-5: model_not_found · Bedrock end of life", { provider: "bedrock", message: "This model version has reached the end of its life." }, "model_not_found", "model_not_found/model-retired"),
+  row("R-EC-5: model_not_found · Azure DeploymentNotFound", { provider: "azure", message: "The API deployment for this resource does not exist." }, "model_not_found", "model_not_found/deployment-not-found"),
+  row("R-EC-5: model_not_found · Together unable to access model", { provider: "together", message: "Unable to access model meta-llama/Llama-99." }, "model_not_found", "model_not_found/deployment-not-found"),
+  row("R-EC-5: model_not_found · no such model", { provider: "lmstudio", message: "No such model: qwen-9b" }, "model_not_found", "model_not_found/unknown-model"),
 ];
 
 describe("model_not_found family", () => {

@@ -34,6 +34,9 @@ const rows = [
     "overloaded",
     "overloaded/server-busy",
   ),
+  row("R-EC-5: overloaded · OpenRouter high load", { provider: "openrouter", message: "The service is currently experiencing high load and cannot process your request." }, "overloaded", "overloaded/high-demand"),
+  row("R-EC-5: overloaded · relay upstream load saturated (负载已饱和)", { provider: "relay", message: "当前分组上游负载已饱和，请稍后再试" }, "overloaded", "overloaded/cjk-overloaded"),
+  row("R-EC-5: overloaded · GLM 1305 访问量过大 (too many visits)", { provider: "zai", message: "[1305][该模型当前访问量过大，请您稍后再试]" }, "overloaded", "overloaded/cjk-overloaded"),
 ];
 
 describe("overloaded family", () => {

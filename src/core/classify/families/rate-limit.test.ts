@@ -104,6 +104,12 @@ const rows = [
     "rate_limit",
     "rate_limit/quota-exceeded",
   ),
+  row("R-EC-5: rate_limit · Fireworks concurrency limit has been reached", { provider: "fireworks", message: "concurrency limit has been reached for your account" }, "rate_limit", "rate_limit/concurrency-limit"),
+  row("R-EC-5: rate_limit · Bedrock ServiceQuotaExceededException", { provider: "bedrock", message: "ServiceQuotaExceededException: You have exceeded the service quota for on-demand tokens" }, "rate_limit", "rate_limit/service-quota-exceeded"),
+  row("R-EC-5: rate_limit · quota exhausted without billing words", { provider: "minimax", message: "Plan quota exhausted for this hour" }, "rate_limit", "rate_limit/quota-exhausted"),
+  row("R-EC-5: rate_limit · Moonshot reached max concurrency", { provider: "moonshot", message: "Your account org-1 request reached organization max concurrency: 50, please try again after 1 seconds" }, "rate_limit", "rate_limit/max-requests-reached"),
+  row("R-EC-5: rate_limit · Z.ai 1302 high concurrency", { provider: "zai", message: "High concurrency usage of this API, please reduce concurrency or contact customer service to increase limits" }, "rate_limit", "rate_limit/max-requests-reached"),
+  row("R-EC-5: rate_limit · Chinese provider requests too frequent", { provider: "qwen", message: "请求过于频繁，请稍后再试" }, "rate_limit", "rate_limit/cjk-rate-limit"),
 ];
 
 describe("rate_limit family", () => {

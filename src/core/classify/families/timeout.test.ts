@@ -47,6 +47,14 @@ const rows = [
   row("R-EC-5: timeout · plain service unavailable without capacity words", { provider: "groq", message: "Service Unavailable" }, "timeout", "timeout/transient-server-text"),
   row("R-EC-5: timeout · HTML error page with status 499", { provider: "openai", status: 499, message: html("499 Client Closed Request") }, "timeout", "timeout/html-error-page"),
   row("R-EC-5: timeout · HTML page without a status is not a timeout by itself", { provider: "openai", message: html("Just a moment...") }, "unclassified", "fallback/unclassified"),
+  row("R-EC-5: timeout · socket connection closed unexpectedly", { provider: "bun", message: "The socket connection was closed unexpectedly" }, "timeout", "timeout/other-side-closed"),
+  row("R-EC-5: timeout · stream ended without sending any chunks", { provider: "openai-compatible", message: "Request ended without sending any chunks" }, "timeout", "timeout/no-chunks"),
+  row("R-EC-5: timeout · getaddrinfo ENOTFOUND", { provider: "anthropic", message: "getaddrinfo ENOTFOUND api.anthropic.com" }, "timeout", "timeout/dns-failure"),
+  row("R-EC-5: timeout · could not resolve host", { provider: "ollama", message: "Could not resolve host: ollama.internal" }, "timeout", "timeout/dns-failure"),
+  row("R-EC-5: timeout · the operation was aborted (our watchdog)", { provider: "ollama", message: "This operation was aborted" }, "timeout", "timeout/operation-aborted"),
+  row("R-EC-5: timeout · Envoy upstream connect error", { provider: "openai", message: "upstream connect error or disconnect/reset before headers" }, "timeout", "timeout/connection-error"),
+  row("R-EC-5: timeout · stop reason: network_error", { provider: "openai-compatible", message: "stop reason: network_error" }, "timeout", "timeout/stop-reason-error"),
+  row("R-EC-5: timeout · Chinese provider request timed out", { provider: "qwen", message: "请求超时，请稍后重试" }, "timeout", "timeout/cjk-transient"),
 ];
 
 describe("timeout family", () => {
