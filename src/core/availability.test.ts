@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { BILLING_PROBE_MARGIN_MS, decideCandidateAvailability, type CandidateAvailabilityInput } from "./availability.js";
+import {
+  BILLING_PROBE_MARGIN_MS,
+  decideCandidateAvailability,
+  ladderCooldownRecovery,
+  pickLastResort,
+  type CandidateAvailabilityInput,
+} from "./availability.js";
 import { FAILOVER_REASONS, REASON_POLICY, type FailoverReason } from "./reasons.js";
 import type { UsageStats } from "./types.js";
 
@@ -162,5 +168,39 @@ describe("R-FB-3 availability", () => {
   it("R-FB-3: probe failures with model_not_found, format, auth, auth_permanent or session_expired keep the slot", () => {
     const keeps = FAILOVER_REASONS.filter((r) => REASON_POLICY[r].keepsProbeSlot && REASON_POLICY[r].advanceToNextModel);
     expect([...keeps].sort()).toEqual(["auth", "auth_permanent", "format", "incompatible", "model_not_found", "session_expired"]);
+  });
+});
+
+describe("last resort (R-FB-9)", () => {
+  const NOW = 1_000_000;
+  it.each([
+    ["a ladder cooldown of a transient reason", { cooldownUntil: NOW + 30_000, cooldownReason: "rate_limit" as const }, NOW + 30_000],
+    ["a provider-stated reset", { blockedUntil: NOW + 30_000, blockedReason: "rate_limit" as const }, undefined],
+    ["a disable", { disabledUntil: NOW + 30_000, disabledReason: "billing" as const }, undefined],
+    ["an auth cooldown", { cooldownUntil: NOW + 30_000, cooldownReason: "auth" as const }, undefined],
+    ["a model_not_found cooldown", { cooldownUntil: NOW + 30_000, cooldownReason: "model_not_found" as const, cooldownModel: "m" }, undefined],
+    ["a ladder cooldown next to a stated reset", {
+      cooldownUntil: NOW + 30_000,
+      cooldownReason: "overloaded" as const,
+      blockedUntil: NOW + 10_000,
+      blockedReason: "rate_limit" as const,
+    }, undefined],
+  ])("R-FB-9: a profile kept out by %s", (_name, stats, expected) => {
+    expect(ladderCooldownRecovery([{ id: "p", stats }], "m", NOW)).toBe(expected);
+  });
+
+  it("R-FB-9: the soonest ladder window of the provider's profiles counts", () => {
+    const profiles = [
+      { id: "a", stats: { cooldownUntil: NOW + 60_000, cooldownReason: "timeout" as const } },
+      { id: "b", stats: { cooldownUntil: NOW + 20_000, cooldownReason: "server_error" as const } },
+      { id: "c", stats: { disabledUntil: NOW + 5_000, disabledReason: "billing" as const } },
+    ];
+    expect(ladderCooldownRecovery(profiles, "m", NOW)).toBe(NOW + 20_000);
+  });
+
+  it("R-FB-9: the candidate whose window ends soonest is chosen; ties go to the earlier one", () => {
+    expect(pickLastResort([{ index: 0, recovery: 50 }, { index: 2, recovery: 20 }, { index: 3 }])).toBe(2);
+    expect(pickLastResort([{ index: 1, recovery: 20 }, { index: 2, recovery: 20 }])).toBe(1);
+    expect(pickLastResort([{ index: 0 }])).toBeUndefined();
   });
 });

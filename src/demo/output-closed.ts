@@ -4,7 +4,7 @@
  * that stops the servers and removes the temp dir. Listening for it turns a closed output into an ordinary
  * stop of the demo.
  */
-import type { OutputStream } from "../cli/output.js";
+import type { OutputStream } from "../terminal/output.js";
 
 type ErrorEmitter = {
   on(event: "error", listener: (error: Error) => void): unknown;

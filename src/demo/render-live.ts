@@ -4,7 +4,7 @@
  * timers, printed whenever a profile's state changes. On a TTY the panel's timers tick in place while the
  * demo clock skips ahead; elsewhere every line is printed once, plain, with no escape codes.
  */
-import type { CliOutput, OutputStream } from "../cli/output.js";
+import type { CliOutput, OutputStream } from "../terminal/output.js";
 import type { DemoEvent, DemoSink, ProfilesEvent, RotationEvent, ProfileFailureEvent, RouteEvent } from "./demo-events.js";
 import { formatDuration } from "./format-duration.js";
 import type { ProfileState } from "./profile-states.js";

@@ -1,5 +1,5 @@
 /** `detour demo --json`: one JSON object per line for every demo event, nothing else on stdout. */
-import type { OutputStream } from "../cli/output.js";
+import type { OutputStream } from "../terminal/output.js";
 import type { DemoEvent, DemoSink } from "./demo-events.js";
 
 export class NdjsonSink implements DemoSink {

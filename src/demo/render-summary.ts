@@ -1,5 +1,5 @@
 /** The closing summary for people: the storyline's totals, then every profile's final state, as tables. */
-import { renderTable, type CliOutput } from "../cli/output.js";
+import { renderTable, type CliOutput } from "../terminal/output.js";
 import type { ProfileSummary, SummaryEvent } from "./demo-events.js";
 import { formatDuration } from "./format-duration.js";
 

@@ -13,6 +13,9 @@ import type { EventHub } from "./event-hub.js";
 import type { CanonicalRunner } from "./run-canonical.js";
 import type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
 
+/** The runner's attempt and outcome shapes, for front ends that must not import runner/ (DESIGN §1). */
+export type { AttemptContext, AttemptFn, AttemptProfile, RunOutcome } from "../runner/attempt.js";
+
 export interface CreateDetourOptions {
   /** A config object (validated here, R-CF-2). Without it, `configPath` or the usual lookup applies (R-CF-1). */
   config?: DetourConfigInput | DetourConfig;

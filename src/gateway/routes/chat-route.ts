@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentSettings } from "../../config/index.js";
 import { DetourError } from "../../core/errors.js";
 import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
-import type { RunOutcome } from "../../runner/attempt.js";
+import type { RunOutcome } from "../../engine/detour-api.js";
 import type { CanonicalStreamResult } from "../../engine/run-canonical.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";

@@ -1,0 +1,6 @@
+/**
+ * The state-store entry points front ends may use directly (`detour doctor` opens a store to check it and
+ * previews a legacy import): re-exported here so cli/ reaches state/ only through the engine (DESIGN §1).
+ */
+export { openStateStore } from "../state/open-store.js";
+export { importLegacyOpenClaw, type LegacyImportReport } from "../state/legacy-import.js";
