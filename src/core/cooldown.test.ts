@@ -277,7 +277,7 @@ describe("R-CD-3 disabled lane", () => {
 });
 
 describe("R-CD-4 model scope", () => {
-  it.each(["rate_limit", "timeout", "model_not_found"] as const)(
+  it.each(["rate_limit", "overloaded", "server_error", "timeout", "model_not_found"] as const)(
     "R-CD-4: %s with a known model opens a window scoped to that model",
     (reason) => {
       const stats = fail(undefined, reason, T0, { model: "gpt-5" });
@@ -298,7 +298,7 @@ describe("R-CD-4 model scope", () => {
     expect(isUsable(stats, "gpt-5-mini", T0 + 1)).toBe(false);
   });
 
-  it.each(["overloaded", "server_error", "auth", "unclassified"] as const)(
+  it.each(["auth", "unclassified", "empty_response", "no_error_details"] as const)(
     "R-CD-4: %s carries no model scope even with a model",
     (reason) => {
       const stats = fail(undefined, reason, T0, { model: "gpt-5" });
@@ -327,9 +327,30 @@ describe("R-CD-4 model scope", () => {
   it("R-CD-4: a reason without model scope inside the window widens it", () => {
     const stats = failures([
       ["rate_limit", T0, { model: "gpt-5" }],
-      ["overloaded", T0 + 5 * SECOND, { model: "gpt-5" }],
+      ["unclassified", T0 + 5 * SECOND, { model: "gpt-5" }],
     ]);
     expect(stats.cooldownModel).toBeUndefined();
+  });
+
+  it("R-CD-4: a 503 (overloaded) on one model leaves the key usable for the provider's other models", () => {
+    const stats = failures([
+      ["overloaded", T0, { model: "gpt-5" }],
+      ["overloaded", T0 + 5 * SECOND, { model: "gpt-5" }],
+      ["server_error", T0 + 10 * SECOND, { model: "gpt-5" }],
+    ]);
+    expect(stats.cooldownModel).toBe("gpt-5");
+    expect(isUsable(stats, "gpt-5", T0 + 11 * SECOND)).toBe(false);
+    expect(isUsable(stats, "gpt-5-mini", T0 + 11 * SECOND)).toBe(true);
+    expect(isUsable(stats, "o3", T0 + 11 * SECOND)).toBe(true);
+  });
+
+  it("R-CD-4: a server error of another model inside an overloaded window widens it", () => {
+    const stats = failures([
+      ["overloaded", T0, { model: "gpt-5" }],
+      ["server_error", T0 + 5 * SECOND, { model: "o3" }],
+    ]);
+    expect(stats.cooldownModel).toBeUndefined();
+    expect(isUsable(stats, "gpt-5-mini", T0 + 6 * SECOND)).toBe(false);
   });
 
   it("R-CD-4: a disable-lane failure inside a scoped cooldown widens it too", () => {
@@ -385,7 +406,7 @@ describe("R-CD-6 provider-stated resets", () => {
   });
 
   it("R-CD-6: a reason without model scope blocks the whole profile", () => {
-    const stats = fail(undefined, "overloaded", T0, { model: "gpt-5", resetAt: T0 + HOUR });
+    const stats = fail(undefined, "unclassified", T0, { model: "gpt-5", resetAt: T0 + HOUR });
     expect(stats.blockedModel).toBeUndefined();
     expect(isUsable(stats, "gpt-5-mini", T0 + MINUTE)).toBe(false);
   });

@@ -98,8 +98,11 @@ export function usageStatsContract(context: ContractContext): void {
       expect(same.cooldownModel).toBe("gpt-4o");
       const widened = await store.recordFailure("openai:a", failure("rate_limit", { model: "gpt-5", now: NOW + 2 }));
       expect(widened.cooldownModel).toBeUndefined();
-      const unscoped = await store.recordFailure("openai:b", failure("overloaded", { model: "gpt-4o" }));
+      const unscoped = await store.recordFailure("openai:b", failure("unclassified", { model: "gpt-4o" }));
       expect(unscoped.cooldownModel).toBeUndefined();
+      // R-CD-4: overloaded (503/529) and server errors are model-scoped too.
+      const overloaded = await store.recordFailure("openai:c", failure("overloaded", { model: "gpt-4o" }));
+      expect(overloaded.cooldownModel).toBe("gpt-4o");
     });
 
     it("R-CD-5: format, context_overflow, content_filter and session_expired are not recorded", async () => {
