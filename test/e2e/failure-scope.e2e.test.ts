@@ -128,7 +128,11 @@ describe("failure scope and counting through the gateway", () => {
     expect(mock.counts().byKeyModel[OPENAI_KEY]?.["mock-b"]).toBe(24);
     expect(mock.counts().byKeyModel[OPENAI_KEY]?.["mock-c"]).toBe(24);
 
-    // The storm ends; only mock-a traffic now (no sibling success clears anything on its behalf).
+    // The last storm answer leaves mock-a cooling down; from here on only mock-a traffic, so no sibling's
+    // success clears its window (R-CD-7): the recovery has to be found by the primary's probe (R-FB-3).
+    expect(await ask(openai, "openai/mock-a")).toBe("anthropic/mock-claude");
+    expect(await profileStats(gateway, "openai:a")).toMatchObject({ cooldownReason: "overloaded", cooldownModel: "mock-a" });
+    clock.skewMs += 5_000;
     mock.setScenario("healthy");
     const recoveredAt = clock.now();
     let foundAfterMs: number | undefined;
