@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   MAX_STATED_BLOCK_MS,
   clearExpired,
+  isStatedResetTrusted,
   isUsable,
   markUsed,
   recordFailure,
@@ -277,7 +278,7 @@ describe("R-CD-3 disabled lane", () => {
 });
 
 describe("R-CD-4 model scope", () => {
-  it.each(["rate_limit", "timeout", "model_not_found"] as const)(
+  it.each(["rate_limit", "overloaded", "server_error", "timeout", "model_not_found"] as const)(
     "R-CD-4: %s with a known model opens a window scoped to that model",
     (reason) => {
       const stats = fail(undefined, reason, T0, { model: "gpt-5" });
@@ -298,7 +299,7 @@ describe("R-CD-4 model scope", () => {
     expect(isUsable(stats, "gpt-5-mini", T0 + 1)).toBe(false);
   });
 
-  it.each(["overloaded", "server_error", "auth", "unclassified"] as const)(
+  it.each(["auth", "unclassified", "empty_response", "no_error_details"] as const)(
     "R-CD-4: %s carries no model scope even with a model",
     (reason) => {
       const stats = fail(undefined, reason, T0, { model: "gpt-5" });
@@ -327,9 +328,30 @@ describe("R-CD-4 model scope", () => {
   it("R-CD-4: a reason without model scope inside the window widens it", () => {
     const stats = failures([
       ["rate_limit", T0, { model: "gpt-5" }],
-      ["overloaded", T0 + 5 * SECOND, { model: "gpt-5" }],
+      ["unclassified", T0 + 5 * SECOND, { model: "gpt-5" }],
     ]);
     expect(stats.cooldownModel).toBeUndefined();
+  });
+
+  it("R-CD-4: a 503 (overloaded) on one model leaves the key usable for the provider's other models", () => {
+    const stats = failures([
+      ["overloaded", T0, { model: "gpt-5" }],
+      ["overloaded", T0 + 5 * SECOND, { model: "gpt-5" }],
+      ["server_error", T0 + 10 * SECOND, { model: "gpt-5" }],
+    ]);
+    expect(stats.cooldownModel).toBe("gpt-5");
+    expect(isUsable(stats, "gpt-5", T0 + 11 * SECOND)).toBe(false);
+    expect(isUsable(stats, "gpt-5-mini", T0 + 11 * SECOND)).toBe(true);
+    expect(isUsable(stats, "o3", T0 + 11 * SECOND)).toBe(true);
+  });
+
+  it("R-CD-4: a server error of another model inside an overloaded window widens it", () => {
+    const stats = failures([
+      ["overloaded", T0, { model: "gpt-5" }],
+      ["server_error", T0 + 5 * SECOND, { model: "o3" }],
+    ]);
+    expect(stats.cooldownModel).toBeUndefined();
+    expect(isUsable(stats, "gpt-5-mini", T0 + 6 * SECOND)).toBe(false);
   });
 
   it("R-CD-4: a disable-lane failure inside a scoped cooldown widens it too", () => {
@@ -385,7 +407,7 @@ describe("R-CD-6 provider-stated resets", () => {
   });
 
   it("R-CD-6: a reason without model scope blocks the whole profile", () => {
-    const stats = fail(undefined, "overloaded", T0, { model: "gpt-5", resetAt: T0 + HOUR });
+    const stats = fail(undefined, "unclassified", T0, { model: "gpt-5", resetAt: T0 + HOUR });
     expect(stats.blockedModel).toBeUndefined();
     expect(isUsable(stats, "gpt-5-mini", T0 + MINUTE)).toBe(false);
   });
@@ -439,6 +461,142 @@ describe("R-CD-6 provider-stated resets", () => {
     const stats = fail(undefined, "rate_limit", T0, { resetAt: T0 - SECOND });
     expect(stats.blockedUntil).toBeUndefined();
     expect(stats.cooldownUntil).toBe(T0 + 30 * SECOND);
+  });
+});
+
+describe("R-CD-1 one incident, one step", () => {
+  it("R-CD-1: ten concurrent timeouts of one hung upstream leave the profile on the first ladder step", () => {
+    // All ten attempts started at T0 and were cut by the watchdog 5 s later, one after another.
+    let stats: UsageStats | undefined;
+    for (let i = 0; i < 10; i += 1) stats = fail(stats, "timeout", T0 + 5 * SECOND + i, { attemptStartedAt: T0, model: "gpt-5" });
+    expect(stats?.errorCount).toBe(1);
+    expect(stats?.failureCounts).toEqual({ timeout: 10 });
+    expect(stats?.lastFailureAt).toBe(T0 + 5 * SECOND);
+    expect(stats?.cooldownUntil).toBe(T0 + 5 * SECOND + 10 * SECOND);
+  });
+
+  it("R-CD-1: without the one-incident rule the same ten failures would climb to the top of the ladder", () => {
+    let stats: UsageStats | undefined;
+    for (let i = 0; i < 10; i += 1) stats = fail(stats, "timeout", T0 + 5 * SECOND + i);
+    expect(stats?.errorCount).toBe(10);
+    expect((stats?.cooldownUntil ?? 0) - (T0 + 5 * SECOND + 9)).toBe(300 * SECOND);
+  });
+
+  it("R-CD-1: a same-incident failure neither extends the window nor changes its reason", () => {
+    const opened = fail(undefined, "rate_limit", T0, { attemptStartedAt: T0 - SECOND });
+    const late = fail(opened, "overloaded", T0 + 20 * SECOND, { attemptStartedAt: T0 - 2 * SECOND });
+    expect(late.cooldownUntil).toBe(T0 + 30 * SECOND);
+    expect(late.cooldownReason).toBe("rate_limit");
+    expect(late.errorCount).toBe(1);
+    expect(late.failureCounts).toEqual({ rate_limit: 1, overloaded: 1 });
+  });
+
+  it("R-CD-1: an attempt that started after the window opened is a new incident and climbs", () => {
+    const opened = fail(undefined, "rate_limit", T0, { attemptStartedAt: T0 - SECOND });
+    const next = fail(opened, "rate_limit", T0 + 20 * SECOND, { attemptStartedAt: T0 + 10 * SECOND });
+    expect(next.errorCount).toBe(2);
+    expect(next.cooldownUntil).toBe(T0 + 20 * SECOND + 60 * SECOND);
+  });
+
+  it("R-CD-1: once the window has ended, an old attempt's failure opens a new one", () => {
+    const opened = fail(undefined, "rate_limit", T0, { attemptStartedAt: T0 - SECOND });
+    const after = fail(opened, "rate_limit", T0 + 31 * SECOND, { attemptStartedAt: T0 - SECOND });
+    expect(after.errorCount).toBe(2);
+    expect(after.cooldownUntil).toBe(T0 + 31 * SECOND + 60 * SECOND);
+  });
+
+  it("R-CD-1: a same-incident failure of another model still widens a model-scoped window (R-CD-4)", () => {
+    const opened = fail(undefined, "overloaded", T0, { model: "gpt-5", attemptStartedAt: T0 - SECOND });
+    const other = fail(opened, "overloaded", T0 + SECOND, { model: "o3", attemptStartedAt: T0 - SECOND });
+    expect(other.cooldownModel).toBeUndefined();
+    expect(other.cooldownUntil).toBe(T0 + 30 * SECOND);
+    expect(other.errorCount).toBe(1);
+  });
+
+  it("R-CD-1: a billing failure during a cooldown is not the cooldown's incident: it still disables", () => {
+    const opened = fail(undefined, "rate_limit", T0, { attemptStartedAt: T0 - SECOND });
+    const billing = fail(opened, "billing", T0 + SECOND, { attemptStartedAt: T0 - SECOND });
+    expect(billing.disabledUntil).toBe(T0 + SECOND + 5 * HOUR);
+  });
+
+  it("R-CD-1: the next timeout incident takes the second step, not the eleventh", () => {
+    let stats: UsageStats | undefined;
+    for (let i = 0; i < 10; i += 1) stats = fail(stats, "timeout", T0 + 5 * SECOND + i, { attemptStartedAt: T0 });
+    const later = T0 + MINUTE;
+    const next = fail(stats, "timeout", later, { attemptStartedAt: later - 5 * SECOND });
+    expect(next.errorCount).toBe(2);
+    expect(next.cooldownUntil).toBe(later + 20 * SECOND);
+  });
+});
+
+describe("R-CD-6 trust-once", () => {
+  const RESET = (now: number) => ({ resetAt: now + SECOND });
+
+  it("R-CD-6: the first stated reset is trusted; the refusal right after it ran out gets the ladder step", () => {
+    const first = fail(undefined, "rate_limit", T0, RESET(T0));
+    expect(first.blockedUntil).toBe(T0 + SECOND);
+    expect(first.cooldownUntil).toBeUndefined();
+    const again = T0 + SECOND + 10;
+    const second = fail(clearExpired(first, again), "rate_limit", again, RESET(again));
+    expect(second.blockedUntil).toBe(again + SECOND);
+    // errorCount 2 → the second ladder step, 60 s, is longer than the stated second.
+    expect(second.cooldownUntil).toBe(again + 60 * SECOND);
+    expect(unusableUntil(second, undefined, again)).toBe(again + 60 * SECOND);
+  });
+
+  it("R-CD-6: a newly stated time longer than the ladder step wins", () => {
+    const first = fail(undefined, "rate_limit", T0, RESET(T0));
+    const again = T0 + 2 * SECOND;
+    const second = fail(first, "rate_limit", again, { resetAt: again + 10 * MINUTE });
+    expect(second.blockedUntil).toBe(again + 10 * MINUTE);
+    expect(unusableUntil(second, undefined, again)).toBe(again + 10 * MINUTE);
+  });
+
+  it("R-CD-6: a failure long after the last one (beyond the next ladder step) trusts the stated reset again", () => {
+    const first = fail(undefined, "rate_limit", T0, RESET(T0));
+    const much = T0 + 10 * MINUTE;
+    const second = fail(clearExpired(first, much), "rate_limit", much, RESET(much));
+    expect(second.blockedUntil).toBe(much + SECOND);
+    expect(second.cooldownUntil).toBeUndefined();
+  });
+
+  it("R-CD-6: inside a stated window a new stated reset is trusted as before", () => {
+    const first = fail(undefined, "rate_limit", T0, { resetAt: T0 + MINUTE });
+    const second = fail(first, "rate_limit", T0 + SECOND, { resetAt: T0 + 2 * MINUTE });
+    expect(second.blockedUntil).toBe(T0 + 2 * MINUTE);
+    expect(second.cooldownUntil).toBeUndefined();
+  });
+
+  it("R-CD-6: a failure right after a waited-out stated reset (R-RN-6) is not trusted even on fresh stats", () => {
+    const waited = fail(undefined, "rate_limit", T0, { ...RESET(T0), afterStatedWait: true });
+    expect(waited.blockedUntil).toBe(T0 + SECOND);
+    expect(waited.cooldownUntil).toBe(T0 + 30 * SECOND);
+    expect(isStatedResetTrusted(undefined, { reason: "rate_limit", now: T0, config: SETTINGS })).toBe(true);
+  });
+
+  it("R-CD-6: isStatedResetTrusted says whether the next stated reset would be trusted", () => {
+    const first = fail(undefined, "rate_limit", T0, RESET(T0));
+    const ask = (now: number, reason: FailoverReason = "rate_limit") =>
+      isStatedResetTrusted(clearExpired(first, now), { reason, now, config: SETTINGS });
+    expect(ask(T0 + SECOND / 2)).toBe(true); // still inside the stated window
+    expect(ask(T0 + 2 * SECOND)).toBe(false); // ran out, refused again
+    expect(ask(T0 + 2 * SECOND, "overloaded")).toBe(true); // another reason
+    expect(ask(T0 + 2 * MINUTE)).toBe(true); // long after
+  });
+
+  it("R-CD-6: a provider answering 429 + Retry-After: 1 every second is held back for minutes, not seconds", () => {
+    let stats: UsageStats | undefined;
+    let now = T0;
+    let calls = 0;
+    while (now < T0 + 10 * MINUTE) {
+      if (stats === undefined || isUsable(stats, "gpt-5", now)) {
+        calls += 1;
+        stats = fail(stats ? clearExpired(stats, now) : undefined, "rate_limit", now, { model: "gpt-5", ...RESET(now) });
+      }
+      now += SECOND;
+    }
+    // Trusting every stated second would call it ~300 times; trust-once follows the ladder: 0 s, 1 s, +60 s, +300 s…
+    expect(calls).toBeLessThanOrEqual(5);
   });
 });
 

@@ -26,6 +26,17 @@ export interface RecordFailureParams {
   /** Absolute provider-stated reset (R-EC-6); replaces the ladder when it lies in the future (R-CD-6). */
   resetAt?: number;
   config: CooldownSettings;
+  /**
+   * When the failing attempt started (R-CD-1: one incident, one step). An attempt that started before the
+   * profile's current window was opened is the same incident: it is counted but moves no window.
+   * Absent = a new incident.
+   */
+  attemptStartedAt?: number;
+  /**
+   * The attempt ran right after the runner waited out a stated reset of this reason on this profile
+   * (R-RN-6), so its failure comes right after a stated reset ran out (R-CD-6 trust-once).
+   */
+  afterStatedWait?: boolean;
 }
 
 /** One window that currently keeps a profile from being used. */
@@ -72,7 +83,10 @@ function cooldownLadder(
   if (reason === "timeout") {
     const ladder =
       config.timeoutLadderSeconds.length > 0 ? config.timeoutLadderSeconds : DEFAULT_TIMEOUT_LADDER_SECONDS;
-    return { ladderSeconds: ladder, step: stats.failureCounts?.timeout ?? 1 };
+    // R-CD-1: same-incident timeouts are counted in failureCounts.timeout without climbing; errorCount counts
+    // incidents only, so it bounds the step and ten timeouts of one outage stay one step.
+    const timeouts = stats.failureCounts?.timeout ?? 1;
+    return { ladderSeconds: ladder, step: Math.min(timeouts, stats.errorCount ?? timeouts) };
   }
   const ladder = config.ladderSeconds.length > 0 ? config.ladderSeconds : DEFAULT_LADDER_SECONDS;
   return { ladderSeconds: ladder, step: stats.errorCount ?? 1 };
@@ -100,7 +114,7 @@ function copyStats(stats: UsageStats | undefined): UsageStats {
  * merely because a cooldown expired — that is what lets the ladder climb on repeated failures.
  */
 function countFailure(stats: UsageStats, reason: FailoverReason, now: number, failureWindowHours: number): UsageStats {
-  const stale = typeof stats.lastFailureAt === "number" && now - stats.lastFailureAt > failureWindowHours * HOUR_MS;
+  const stale = isStale(stats, now, failureWindowHours);
   const failureCounts = stale ? {} : { ...stats.failureCounts };
   failureCounts[reason] = (failureCounts[reason] ?? 0) + 1;
   return {
@@ -185,6 +199,76 @@ function statedResetUntil(resetAt: number | undefined, now: number): number | un
   return Math.min(resetAt, now + MAX_STATED_BLOCK_MS);
 }
 
+function isStale(stats: UsageStats, now: number, failureWindowHours: number): boolean {
+  return typeof stats.lastFailureAt === "number" && now - stats.lastFailureAt > failureWindowHours * HOUR_MS;
+}
+
+/** The window a failure of this reason would open or extend is open now (any model). */
+function ownLaneWindowActive(stats: UsageStats, reason: FailoverReason, now: number): boolean {
+  if (REASON_POLICY[reason].lane === "disabled") return isActive(stats.disabledUntil, now);
+  return isActive(stats.cooldownUntil, now) || isActive(stats.blockedUntil, now);
+}
+
+/**
+ * R-CD-1: the attempt started before the profile's current window was opened (`lastFailureAt` dates the
+ * opening: same-incident failures leave it alone), so its failure is the outage already on record.
+ */
+function isSameIncident(stats: UsageStats, p: RecordFailureParams): boolean {
+  if (p.attemptStartedAt === undefined || typeof stats.lastFailureAt !== "number") return false;
+  if (p.attemptStartedAt >= stats.lastFailureAt) return false;
+  return ownLaneWindowActive(stats, p.reason, p.now);
+}
+
+/** R-CD-1 + R-CD-4: counted in failureCounts, no ladder step, no extension — but another model still widens. */
+function countSameIncident(stats: UsageStats, p: RecordFailureParams, failureScopeModel: string | undefined): UsageStats {
+  const failureCounts = { ...stats.failureCounts };
+  failureCounts[p.reason] = (failureCounts[p.reason] ?? 0) + 1;
+  let next: UsageStats = widenActiveCooldown({ ...stats, failureCounts }, failureScopeModel, p.now);
+  if (isActive(next.blockedUntil, p.now) && next.blockedModel !== undefined) {
+    next = withScope(next, "blockedModel", nextScope(true, next.blockedModel, failureScopeModel));
+  }
+  return next;
+}
+
+function blockCovers(stats: UsageStats, model: string | undefined, now: number): boolean {
+  return isActive(stats.blockedUntil, now) && coversModel(stats.blockedModel, model);
+}
+
+export interface StatedResetTrustInput {
+  reason: FailoverReason;
+  model?: string;
+  now: number;
+  config: CooldownSettings;
+}
+
+/**
+ * R-CD-6 trust-once, read from the stored counters: the profile already failed with this reason inside the
+ * failure window, no stated reset covers the model any more, and the failure comes sooner after the last one
+ * than the next ladder step — the provider's stated time ran out and it refused again. Such a failure's window
+ * is the longer of the new stated time and the ladder step, and it is not waited out (R-RN-6).
+ */
+export function isStatedResetTrusted(stats: UsageStats | undefined, input: StatedResetTrustInput): boolean {
+  const base = stats ?? {};
+  if (REASON_POLICY[input.reason].lane !== "cooldown") return true;
+  if (blockCovers(base, input.model, input.now)) return true;
+  if ((base.failureCounts?.[input.reason] ?? 0) < 1 || typeof base.lastFailureAt !== "number") return true;
+  if (isStale(base, input.now, input.config.failureWindowHours)) return true;
+  const counted = countFailure(base, input.reason, input.now, input.config.failureWindowHours);
+  const { ladderSeconds, step } = cooldownLadder(input.reason, counted, input.config);
+  return input.now - base.lastFailureAt >= ladderStepMs(ladderSeconds, step);
+}
+
+/** R-CD-6: a stated reset after one that ran out gets the ladder step when that is longer than the stated time. */
+function applyDistrustedReset(
+  blocked: UsageStats,
+  p: RecordFailureParams,
+  statedUntil: number,
+  failureScopeModel: string | undefined,
+): UsageStats {
+  const withLadder = applyCooldown(blocked, p, failureScopeModel);
+  return (withLadder.cooldownUntil ?? 0) > statedUntil ? withLadder : blocked;
+}
+
 /**
  * Record one failure on a profile's stats (R-CD-1…R-CD-6). Reasons that are not recorded on the profile
  * (R-CD-5: format, context overflow, content filter, session expired) return an unchanged copy.
@@ -195,11 +279,15 @@ export function recordFailure(stats: UsageStats | undefined, p: RecordFailurePar
   if (!policy.recordOnProfile || policy.lane === "none") return base;
 
   const failureScopeModel = policy.modelScoped && p.model ? p.model : undefined;
+  if (isSameIncident(base, p)) return countSameIncident(base, p, failureScopeModel);
+  const trusted = !p.afterStatedWait && isStatedResetTrusted(base, p);
   const counted = countFailure(base, p.reason, p.now, p.config.failureWindowHours);
 
   const statedUntil = statedResetUntil(p.resetAt, p.now);
   if (statedUntil !== undefined) {
-    return applyStatedBlock(widenActiveCooldown(counted, failureScopeModel, p.now), p, statedUntil, failureScopeModel);
+    const blocked = applyStatedBlock(widenActiveCooldown(counted, failureScopeModel, p.now), p, statedUntil, failureScopeModel);
+    if (trusted || policy.lane !== "cooldown") return blocked;
+    return applyDistrustedReset(blocked, p, statedUntil, failureScopeModel);
   }
   if (policy.lane === "disabled" && isDisabledReason(p.reason)) {
     return applyDisable(widenActiveCooldown(counted, failureScopeModel, p.now), { ...p, reason: p.reason });

@@ -49,8 +49,11 @@ export interface ReasonPolicy {
    * marker lives (R-FB-2, auth-class failures). Absent = false.
    */
   readonly marksSessionSkipCache?: boolean;
-  /** Timeouts retry the same profile first (R-RN-4). */
-  readonly retrySameProfileFirst: boolean;
+  /**
+   * Weak, transient signals retry the same profile first (R-RN-4); names the
+   * `agents.defaults.modelFailover` key that caps the retries. Absent = no retry gate.
+   */
+  readonly retryGateKey?: "retrySameProfileOnTimeout" | "retrySameProfileOnServerError";
   /** Rotation is capped when a fallback exists (R-RN-3); names the config key of the cap. */
   readonly rotationCapKey?: "overloadedProfileRotations" | "rateLimitedProfileRotations";
   /** A short provider-stated wait may be waited out on the same profile (R-RN-6). */
@@ -70,7 +73,6 @@ const transientCooldown = {
   rotateProfile: true,
   advanceToNextModel: true,
   stopRun: false,
-  retrySameProfileFirst: false,
   shortWaitEligible: false,
   explainRank: 0,
   transient: true,
@@ -84,7 +86,6 @@ const notRecorded = {
   modelScoped: false,
   rotateProfile: false,
   shortWaitEligible: false,
-  retrySameProfileFirst: false,
   explainRank: 0,
   transient: false,
   keepsProbeSlot: true,
@@ -93,34 +94,36 @@ const notRecorded = {
 export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Object.freeze({
   auth: {
     recordOnProfile: true, lane: "cooldown", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
-    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 7, transient: false,
+    stopRun: false, shortWaitEligible: false, explainRank: 7, transient: false,
     keepsProbeSlot: true, marksSessionSkipCache: true,
   },
   auth_permanent: {
     recordOnProfile: true, lane: "disabled", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
-    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 8, transient: false,
+    stopRun: false, shortWaitEligible: false, explainRank: 8, transient: false,
     keepsProbeSlot: true, marksSessionSkipCache: true,
   },
   billing: {
     recordOnProfile: true, lane: "disabled", modelScoped: false, rotateProfile: true, advanceToNextModel: true,
-    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 6, transient: false,
+    stopRun: false, shortWaitEligible: false, explainRank: 6, transient: false,
     keepsProbeSlot: false,
   },
   rate_limit: {
     ...transientCooldown, modelScoped: true, rotationCapKey: "rateLimitedProfileRotations", shortWaitEligible: true,
     explainRank: 1,
   },
+  // R-CD-4: providers overload and fail per model far more often than per account.
   overloaded: {
-    ...transientCooldown, rotationCapKey: "overloadedProfileRotations", shortWaitEligible: true, explainRank: 3,
+    ...transientCooldown, modelScoped: true, rotationCapKey: "overloadedProfileRotations", shortWaitEligible: true,
+    explainRank: 3,
   },
-  timeout: { ...transientCooldown, modelScoped: true, retrySameProfileFirst: true, explainRank: 2 },
-  server_error: { ...transientCooldown },
+  timeout: { ...transientCooldown, modelScoped: true, retryGateKey: "retrySameProfileOnTimeout", explainRank: 2 },
+  server_error: { ...transientCooldown, modelScoped: true, retryGateKey: "retrySameProfileOnServerError" },
   unclassified: { ...transientCooldown },
   empty_response: { ...transientCooldown },
   no_error_details: { ...transientCooldown },
   model_not_found: {
     recordOnProfile: true, lane: "cooldown", modelScoped: true, rotateProfile: false, advanceToNextModel: true,
-    stopRun: false, retrySameProfileFirst: false, shortWaitEligible: false, explainRank: 4, transient: false,
+    stopRun: false, shortWaitEligible: false, explainRank: 4, transient: false,
     keepsProbeSlot: true,
   },
   format: { ...notRecorded, advanceToNextModel: true, stopRun: false, explainRank: 5 },

@@ -16,6 +16,7 @@ export function runnerSettingsFromConfig(config: DetourConfig): RunnerSettings {
     cooldowns: resolveCooldownSettings(config),
     modelFailover: {
       retrySameProfileOnTimeout: failover.retrySameProfileOnTimeout,
+      retrySameProfileOnServerError: failover.retrySameProfileOnServerError,
       retryBackoffMs: [
         failover.retryBackoffMs[0] ?? DEFAULT_MODEL_FAILOVER.retryBackoffMs[0],
         failover.retryBackoffMs[1] ?? DEFAULT_MODEL_FAILOVER.retryBackoffMs[1],

@@ -144,6 +144,29 @@ export interface TimeoutRetriesExhaustedEvent extends RunScoped {
   maxRetries: number;
 }
 
+/** R-RN-4: a server error (500/502/504 or in-band) retries the same profile after a jittered pause, no cooldown written. */
+export interface ServerErrorRetryScheduledEvent extends RunScoped {
+  type: "server_error_retry_scheduled";
+  provider: string;
+  model: string;
+  profileId: string;
+  /** The upstream HTTP status; null for an in-band error. */
+  status: number | null;
+  retry: number;
+  maxRetries: number;
+  delayMs: number;
+}
+
+/** R-RN-4: the server-error retries are used up; the failure is recorded and the profile rotated. */
+export interface ServerErrorRetriesExhaustedEvent extends RunScoped {
+  type: "server_error_retries_exhausted";
+  provider: string;
+  model: string;
+  profileId: string;
+  status: number | null;
+  maxRetries: number;
+}
+
 /** R-RN-6: a short provider-stated wait is waited out on the same profile. */
 export interface ShortWaitEvent extends RunScoped {
   type: "short_wait";
@@ -210,6 +233,8 @@ export type DetourEvent =
   | ProfileRotatedEvent
   | TimeoutRetryScheduledEvent
   | TimeoutRetriesExhaustedEvent
+  | ServerErrorRetryScheduledEvent
+  | ServerErrorRetriesExhaustedEvent
   | ShortWaitEvent
   | OverloadedBackoffEvent
   | NoAvailableProfileEvent

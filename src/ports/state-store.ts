@@ -22,6 +22,10 @@ export interface RecordFailureParams {
   /** Provider-stated reset (R-CD-6). */
   resetAt?: number;
   cooldowns: CooldownSettings;
+  /** When the failing attempt started: one incident, one step (R-CD-1). */
+  attemptStartedAt?: number;
+  /** The runner waited out a stated reset on this profile just before the attempt (R-RN-6, R-CD-6 trust-once). */
+  afterStatedWait?: boolean;
 }
 
 /**

@@ -27,6 +27,19 @@ describe("runner log lines", () => {
     ).toBe("Cooldown applied: 10000ms for timeout reason");
   });
 
+  it("R-RN-4: server errors log the same lines with the status", () => {
+    const where = { ...base, profileId: "openai-codex:default" };
+    expect(describeEvent({ type: "server_error_retry_scheduled", ...where, status: 502, retry: 1, maxRetries: 1, delayMs: 612 }).message).toBe(
+      "Profile openai-codex:default failed (502). Retry 1/1 in 612ms…",
+    );
+    expect(describeEvent({ type: "server_error_retries_exhausted", ...where, status: 500, maxRetries: 1 }).message).toBe(
+      "Profile openai-codex:default failed (500) (1 retries exhausted). Trying next account...",
+    );
+    expect(describeEvent({ type: "server_error_retry_scheduled", ...where, status: null, retry: 1, maxRetries: 2, delayMs: 300 }).message).toBe(
+      "Profile openai-codex:default failed (server_error). Retry 1/2 in 300ms…",
+    );
+  });
+
   it("R-RN-5: the all-unusable line reads exactly as specified", () => {
     const line = describeEvent({ type: "no_available_profile", ...base, reason: "rate_limit", until: null });
     expect(line).toMatchObject({ level: "warn", message: "No available auth profile for openai-codex (all in cooldown or unavailable)." });

@@ -31,6 +31,18 @@ export function describeEvent(event: DetourEvent): LogLine {
         message: `Profile ${event.profileId} timed out (${event.maxRetries} retries exhausted). Trying next account...`,
         fields,
       };
+    case "server_error_retry_scheduled":
+      return {
+        level: "debug",
+        message: `Profile ${event.profileId} failed (${event.status ?? "server_error"}). Retry ${event.retry}/${event.maxRetries} in ${event.delayMs}ms…`,
+        fields,
+      };
+    case "server_error_retries_exhausted":
+      return {
+        level: "info",
+        message: `Profile ${event.profileId} failed (${event.status ?? "server_error"}) (${event.maxRetries} retries exhausted). Trying next account...`,
+        fields,
+      };
     case "profile_failure_recorded":
       return { level: "info", message: `Cooldown applied: ${event.cooldownMs}ms for ${event.reason} reason`, fields };
     case "no_available_profile":

@@ -17,6 +17,10 @@ export interface RecordProfileFailureInput {
   profileId: string | undefined;
   classification: Classification;
   now: number;
+  /** When the failing attempt (with its same-profile retries) started: one incident, one step (R-CD-1). */
+  attemptStartedAt?: number;
+  /** The attempt followed a waited-out stated reset on this profile (R-RN-6, R-CD-6 trust-once). */
+  afterStatedWait?: boolean;
 }
 
 export interface ProfileFailureDeps {
@@ -43,6 +47,8 @@ export async function recordProfileFailure(
     now: input.now,
     resetAt: classification.resetAt,
     cooldowns: deps.cooldowns,
+    attemptStartedAt: input.attemptStartedAt,
+    afterStatedWait: input.afterStatedWait,
   });
   const until = unusableUntil(stats, input.model, input.now);
   deps.events.emit({

@@ -4,7 +4,10 @@ import type { CooldownSettings } from "../core/types.js";
 import { SeededRandom } from "../testing/seeded-random.js";
 import { decideRotation, decideSameProfileRetry, jitteredDelayMs } from "./retry-decisions.js";
 
-const FAILOVER = { retrySameProfileOnTimeout: 1, retryBackoffMs: [300, 1200] as const, shortWaitSeconds: 3, waitForCooldownMaxSeconds: 10 };
+const FAILOVER = {
+  retrySameProfileOnTimeout: 1,
+  retrySameProfileOnServerError: 1,
+  retryBackoffMs: [300, 1200] as const, shortWaitSeconds: 3, waitForCooldownMaxSeconds: 10 };
 const COOLDOWNS: CooldownSettings = {
   billingBackoffHours: 5,
   billingBackoffHoursByProvider: {},
@@ -24,21 +27,40 @@ function retry(reason: keyof typeof REASON_POLICY, extra: Partial<Parameters<typ
     policy: REASON_POLICY[reason],
     classification: { reason, preview: "" },
     now: 0,
-    timeoutRetriesUsed: 0,
+    gateRetriesUsed: 0,
     modelFailover: FAILOVER,
     random: new SeededRandom(3),
     laterProfiles: 0,
     alreadyShortWaited: false,
+    statedResetTrusted: true,
     ...extra,
   });
 }
 
 describe("retry decisions", () => {
   it("R-RN-4: a timeout retries until the gate is used up; 0 disables it; rate limits never take it", () => {
-    expect(retry("timeout")).toMatchObject({ kind: "timeout_retry", retry: 1, maxRetries: 1 });
-    expect(retry("timeout", { timeoutRetriesUsed: 1 })).toEqual({ kind: "none", timeoutRetriesExhausted: 1 });
+    expect(retry("timeout")).toMatchObject({ kind: "gate_retry", retry: 1, maxRetries: 1 });
+    expect(retry("timeout", { gateRetriesUsed: 1 })).toEqual({ kind: "none", retriesExhausted: 1 });
     expect(retry("timeout", { modelFailover: { ...FAILOVER, retrySameProfileOnTimeout: 0 } })).toEqual({ kind: "none" });
     expect(retry("rate_limit")).toEqual({ kind: "none" });
+  });
+
+  it("R-RN-4: a server error takes the gate with retrySameProfileOnServerError; overloaded never does", () => {
+    expect(retry("server_error")).toMatchObject({ kind: "gate_retry", retry: 1, maxRetries: 1 });
+    expect(retry("server_error", { gateRetriesUsed: 1 })).toEqual({ kind: "none", retriesExhausted: 1 });
+    const twice = { ...FAILOVER, retrySameProfileOnServerError: 2 };
+    expect(retry("server_error", { gateRetriesUsed: 1, modelFailover: twice })).toMatchObject({ kind: "gate_retry", retry: 2, maxRetries: 2 });
+    const off = { ...FAILOVER, retrySameProfileOnServerError: 0 };
+    expect(retry("server_error", { modelFailover: off })).toEqual({ kind: "none" });
+    // The server-error key does not reach timeouts, and overloaded (503/529) cools down at once.
+    expect(retry("timeout", { modelFailover: off })).toMatchObject({ kind: "gate_retry" });
+    expect(retry("overloaded")).toEqual({ kind: "none" });
+  });
+
+  it("R-CD-6: a stated reset that is no longer trusted is not waited out", () => {
+    const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 1_000 };
+    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: 1_000 });
+    expect(retry("rate_limit", { classification: stated, statedResetTrusted: false })).toEqual({ kind: "none" });
   });
 
   it("R-RN-4: the jitter is uniform over retryBackoffMs", () => {

@@ -1,7 +1,8 @@
 /**
  * The auth-profile runner's decisions after a failed attempt, as pure functions of the policy, the settings,
  * the Random and what happened so far in the run:
- *  - retry the same profile first? (R-RN-4 timeout gate with jittered pause; R-RN-6 short stated wait)
+ *  - retry the same profile first? (R-RN-4 timeout / server-error gate with jittered pause; R-RN-6 short
+ *    stated wait, unless the stated time is no longer trusted, R-CD-6)
  *  - rotate to the next profile or fail the candidate, and after which pause? (R-RN-3)
  */
 import type { ReasonPolicy } from "../core/reasons.js";
@@ -10,40 +11,47 @@ import type { Random } from "../ports/random.js";
 import type { ModelFailoverSettings } from "./runner-deps.js";
 
 export type SameProfileRetry =
-  | { kind: "timeout_retry"; retry: number; maxRetries: number; delayMs: number }
+  /** R-RN-4: the same profile again after a jittered pause, nothing recorded. */
+  | { kind: "gate_retry"; retry: number; maxRetries: number; delayMs: number }
   | { kind: "short_wait"; waitMs: number }
-  /** `timeoutRetriesExhausted`: the timeout gate was open and is now used up (its retry count). */
-  | { kind: "none"; timeoutRetriesExhausted?: number };
+  /** `retriesExhausted`: the retry gate was open and is now used up (its retry count). */
+  | { kind: "none"; retriesExhausted?: number };
 
 export function decideSameProfileRetry(input: {
   policy: ReasonPolicy;
   classification: Classification;
   now: number;
-  /** Timeout retries this profile already had in this run. */
-  timeoutRetriesUsed: number;
+  /** Retry-gate retries this profile already had for this reason in this run. */
+  gateRetriesUsed: number;
   modelFailover: ModelFailoverSettings;
   random: Random;
   /** Profiles after this one in the run's list: a short wait only makes sense on the last one. */
   laterProfiles: number;
   alreadyShortWaited: boolean;
+  /**
+   * R-CD-6 trust-once: false when the profile's previous stated reset of this reason just ran out and it
+   * refused again; such a time is not waited out (R-RN-6), the failure gets the ladder step instead.
+   */
+  statedResetTrusted: boolean;
 }): SameProfileRetry {
   const { policy, modelFailover } = input;
-  if (policy.retrySameProfileFirst) {
-    const allowed = modelFailover.retrySameProfileOnTimeout;
-    if (input.timeoutRetriesUsed < allowed) {
+  if (policy.retryGateKey) {
+    const allowed = modelFailover[policy.retryGateKey];
+    if (input.gateRetriesUsed < allowed) {
       return {
-        kind: "timeout_retry",
-        retry: input.timeoutRetriesUsed + 1,
+        kind: "gate_retry",
+        retry: input.gateRetriesUsed + 1,
         maxRetries: allowed,
         delayMs: jitteredDelayMs(modelFailover.retryBackoffMs, input.random),
       };
     }
-    return allowed > 0 ? { kind: "none", timeoutRetriesExhausted: allowed } : { kind: "none" };
+    return allowed > 0 ? { kind: "none", retriesExhausted: allowed } : { kind: "none" };
   }
   const waitMs = statedWaitMs(input.classification, input.now);
   const limitMs = modelFailover.shortWaitSeconds * 1000;
   if (
     policy.shortWaitEligible &&
+    input.statedResetTrusted &&
     input.laterProfiles === 0 &&
     !input.alreadyShortWaited &&
     waitMs !== undefined &&

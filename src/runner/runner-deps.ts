@@ -14,6 +14,8 @@ import type { SkipCache } from "./skip-cache.js";
 /** `agents.defaults.modelFailover` (R-CF-3) with defaults applied. */
 export interface ModelFailoverSettings {
   retrySameProfileOnTimeout: number;
+  /** R-RN-4: 500/502/504 and in-band equivalents. */
+  retrySameProfileOnServerError: number;
   retryBackoffMs: readonly [number, number];
   shortWaitSeconds: number;
   waitForCooldownMaxSeconds: number;

@@ -263,4 +263,124 @@ describe("auth-profile runner", () => {
     expect(h.provider("openai").calls.map((call) => call.at)).toEqual([start, start]);
     expect(h.eventsOf("short_wait")).toHaveLength(0);
   });
+
+  const SERVER_ERROR = httpError(500, '{"error":{"type":"server_error","message":"The server had an error while processing your request."}}');
+
+  it("R-RN-4: a 500 server error retries the same profile after a jittered pause, writes no cooldown, then succeeds", async () => {
+    const h = await makeHarness();
+    h.provider("openai").script({ profileId: "openai:a" }, SERVER_ERROR, success("second time lucky"));
+    const start = h.clock.now();
+    const out = succeeded(await h.runToEnd());
+    const delay = expectedJitterMs();
+    expect(out.profileId).toBe("openai:a");
+    expect(h.provider("openai").calls.map((call) => [call.profileId, call.at])).toEqual([
+      ["openai:a", start],
+      ["openai:a", start + delay],
+    ]);
+    expect(h.messages()).toContain(`Profile openai:a failed (500). Retry 1/1 in ${delay}ms…`);
+    expect(h.eventsOf("server_error_retry_scheduled")).toMatchObject([{ profileId: "openai:a", status: 500, retry: 1, maxRetries: 1 }]);
+    expect(h.eventsOf("profile_failure_recorded")).toHaveLength(0);
+    expect((await h.store.getUsageStats("openai:a"))?.errorCount ?? 0).toBe(0);
+  });
+
+  it("R-RN-4: server-error retries used up: recorded on the ladder and rotated, with the specified lines", async () => {
+    const h = await makeHarness();
+    h.provider("openai").always({ profileId: "openai:a" }, SERVER_ERROR);
+    const out = succeeded(await h.runToEnd());
+    expect(out.profileId).toBe("openai:b");
+    expect(h.provider("openai").calls.map((call) => call.profileId)).toEqual(["openai:a", "openai:a", "openai:b"]);
+    const messages = h.messages();
+    const retry = messages.findIndex((line) => /^Profile openai:a failed \(500\)\. Retry 1\/1 in \d+ms…$/.test(line));
+    const exhausted = messages.indexOf("Profile openai:a failed (500) (1 retries exhausted). Trying next account...");
+    const cooldown = messages.indexOf("Cooldown applied: 30000ms for server_error reason");
+    expect(retry).toBeGreaterThanOrEqual(0);
+    expect(exhausted).toBeGreaterThan(retry);
+    expect(cooldown).toBeGreaterThan(exhausted);
+    expect(await h.store.getUsageStats("openai:a")).toMatchObject({ cooldownReason: "server_error", errorCount: 1, cooldownModel: "gpt-5" });
+  });
+
+  it("R-RN-4: retrySameProfileOnServerError sets the retries (0 disables) and is counted apart from timeouts", async () => {
+    const config = (retries: number) => ({
+      agents: { defaults: { model: { primary: PRIMARY, fallbacks: [FALLBACK] }, modelFailover: { retrySameProfileOnServerError: retries } } },
+    });
+    const off = await makeHarness({ config: config(0) });
+    off.provider("openai").script({ profileId: "openai:a" }, SERVER_ERROR);
+    expect(succeeded(await off.runToEnd()).profileId).toBe("openai:b");
+    expect(off.provider("openai").calls.map((call) => call.profileId)).toEqual(["openai:a", "openai:b"]);
+    expect(off.eventsOf("server_error_retry_scheduled")).toHaveLength(0);
+
+    const twice = await makeHarness({ config: config(2) });
+    // One timeout retry and two server-error retries on the same profile: the counters do not share a budget.
+    twice.provider("openai").script({ profileId: "openai:a" }, networkError("ETIMEDOUT"), SERVER_ERROR, SERVER_ERROR, success("at last"));
+    expect(succeeded(await twice.runToEnd()).profileId).toBe("openai:a");
+    expect(twice.provider("openai").calls).toHaveLength(4);
+    expect(twice.eventsOf("server_error_retry_scheduled").map((event) => event.retry)).toEqual([1, 2]);
+    expect(twice.eventsOf("timeout_retry_scheduled")).toHaveLength(1);
+  });
+
+  it("R-RN-4: a 503 or 529 is overloaded and never takes the server-error retry gate", async () => {
+    const h = await makeHarness();
+    h.provider("openai").script({ profileId: "openai:a" }, httpError(503, "Service Unavailable"));
+    expect(succeeded(await h.runToEnd()).profileId).toBe("openai:b");
+    expect(h.provider("openai").calls.map((call) => call.profileId)).toEqual(["openai:a", "openai:b"]);
+    expect(h.eventsOf("server_error_retry_scheduled")).toHaveLength(0);
+    expect((await h.store.getUsageStats("openai:a"))?.cooldownReason).toBe("overloaded");
+  });
+
+  it("R-CD-4: a 503 on one model of a single key leaves the key serving the provider's other models", async () => {
+    const h = await makeHarness({ profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! } });
+    h.provider("openai").always({ model: "gpt-5" }, httpError(503, "Service Unavailable: the model is overloaded"));
+    const stormed = succeeded(await h.runToEnd({ model: "openai/gpt-5" }));
+    expect(stormed.provider).toBe("anthropic");
+    expect(await h.store.getUsageStats("openai:a")).toMatchObject({ cooldownReason: "overloaded", cooldownModel: "gpt-5" });
+
+    // The other models of the same key answer from openai at once, without a probe or a fallback.
+    for (const model of ["openai/gpt-5-mini", "openai/o3"]) {
+      const out = succeeded(await h.runToEnd({ model }));
+      expect(out).toMatchObject({ provider: "openai", profileId: "openai:a", attempts: [] });
+    }
+    expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-5", "gpt-5-mini", "o3"]);
+  });
+
+  it("R-CD-1: ten concurrent runs caught by one hung upstream leave the profile on the first ladder step", async () => {
+    const h = await makeHarness({
+      profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! },
+      config: {
+        agents: { defaults: { model: { primary: PRIMARY, fallbacks: [FALLBACK] } } },
+        models: { providers: { openai: { timeoutSeconds: 5 } } },
+      },
+    });
+    h.provider("openai").always({}, hang());
+    const runs = Array.from({ length: 10 }, () => h.run());
+    const outcomes = succeeded(await h.drive(Promise.all(runs)));
+    expect(outcomes.every((out) => out.provider === "anthropic")).toBe(true);
+    // Every run tried the key twice (R-RN-4), all twenty attempts hung on the same outage.
+    expect(h.provider("openai").calls).toHaveLength(20);
+    const stats = await h.store.getUsageStats("openai:a");
+    expect(stats).toMatchObject({ errorCount: 1, failureCounts: { timeout: 10 }, cooldownReason: "timeout" });
+    expect((stats?.cooldownUntil ?? 0) - (stats?.lastFailureAt ?? 0)).toBe(10_000);
+  });
+
+  it("R-CD-6: a primary answering 429 + Retry-After: 1 with a healthy fallback gets ≤ 1.05 calls per request over a minute", async () => {
+    const h = await makeHarness({ profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! } });
+    h.provider("openai").always({}, httpError(429, "Rate limit reached for requests", { "retry-after": "1" }));
+    const start = h.clock.now();
+    const latencies: number[] = [];
+    let requests = 0;
+    while (h.clock.now() - start < 60_000) {
+      const began = h.clock.now();
+      const out = succeeded(await h.runToEnd());
+      expect(out.provider).toBe("anthropic");
+      latencies.push(h.clock.now() - began);
+      requests += 1;
+      // Two requests per second of traffic.
+      await h.clock.advanceAsync(Math.max(0, 500 - (h.clock.now() - began)));
+    }
+    const upstream = h.provider("openai").calls.length + h.provider("anthropic").calls.length;
+    expect(upstream / requests).toBeLessThanOrEqual(1.05);
+    // Only the very first refusal is waited out (R-RN-6): once a stated second has run out, it is not trusted again.
+    expect(h.eventsOf("short_wait")).toHaveLength(1);
+    expect(latencies.filter((ms) => ms >= 1_000)).toHaveLength(1);
+    expect(h.eventsOf("cooldown_wait")).toHaveLength(0);
+  });
 });

@@ -25,7 +25,10 @@ describe("concurrency", () => {
         "openai:b": apiKey("openai", "sk-b"),
         "openai:c": apiKey("openai", "sk-c"),
       },
-      config: { agents: { defaults: { model: { primary: PRIMARY, fallbacks: [FALLBACK] } } } },
+      // Every call here is recorded: no R-RN-4 same-profile retry holds a server error back.
+      config: {
+        agents: { defaults: { model: { primary: PRIMARY, fallbacks: [FALLBACK] }, modelFailover: { retrySameProfileOnServerError: 0 } } },
+      },
     });
     const random = new SeededRandom(2024);
     const reasonOfCall: FailoverReason[] = [];

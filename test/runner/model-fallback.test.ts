@@ -63,7 +63,15 @@ describe("fallback runner", () => {
   it("R-FB-2: a non-primary auth failure is skipped in the session while the marker lives; the primary never is", async () => {
     const h = await makeHarness({
       env: { OPENCLAW_FALLBACK_SKIP_TTL_MS: "5" },
-      config: chainConfig(PRIMARY, [FALLBACK, "google/gemini-2.5-pro"]),
+      // No R-RN-4 server-error retry pauses: the 1 s skip marker must outlive the walk to the fallback.
+      config: {
+        agents: {
+          defaults: {
+            model: { primary: PRIMARY, fallbacks: [FALLBACK, "google/gemini-2.5-pro"] },
+            modelFailover: { retrySameProfileOnServerError: 0 },
+          },
+        },
+      },
       profiles: { ...DEFAULT_PROFILES, "google:a": apiKey("google", "g-key") },
     });
     h.provider("openai").always({}, httpError(500, '{"error":{"type":"server_error","message":"boom"}}'));

@@ -130,6 +130,8 @@ export class MemoryStateStore implements StateStore {
       now: params.now,
       resetAt: params.resetAt,
       config: params.cooldowns,
+      attemptStartedAt: params.attemptStartedAt,
+      afterStatedWait: params.afterStatedWait,
     });
     this.#usageStats.set(profileId, clone(next));
     return clone(next);

@@ -320,6 +320,8 @@ export class RemoteRedisState implements StateStore {
         now: params.now,
         resetAt: params.resetAt,
         config: params.cooldowns,
+        attemptStartedAt: params.attemptStartedAt,
+        afterStatedWait: params.afterStatedWait,
       }),
       lastUsed: "keep",
     }), isAbandoned);

@@ -293,6 +293,8 @@ export class SqliteStateStore implements StateStore {
         now: params.now,
         resetAt: params.resetAt,
         config: params.cooldowns,
+        attemptStartedAt: params.attemptStartedAt,
+        afterStatedWait: params.afterStatedWait,
       });
       this.#writeStats(profileId, next);
       return next;

@@ -59,6 +59,22 @@ export function sharedStateContract(context: ContractContext): void {
       expect((await other.getUsageStats("openai:a"))?.errorCount).toBe(20);
     });
 
+    it("R-CD-1: one incident seen through two handles at once is still one ladder step", async () => {
+      const other = await sibling();
+      await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          (index % 2 === 0 ? store : other).recordFailure(
+            "openai:a",
+            failure("overloaded", { now: NOW + SECOND + index, attemptStartedAt: NOW }),
+          ),
+        ),
+      );
+      const stats = await other.getUsageStats("openai:a");
+      expect(stats?.errorCount).toBe(1);
+      expect(stats?.failureCounts?.overloaded).toBe(10);
+      expect(stats?.cooldownUntil).toBe((stats?.lastFailureAt ?? 0) + 30 * SECOND);
+    });
+
     it("R-SB-2: a session compare-and-set through two handles loses no concurrent change", async () => {
       const other = await sibling();
       await store.patchSession("s1", { modelOverride: "gpt-4o", authProfileOverride: "openai:a" });

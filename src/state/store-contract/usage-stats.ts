@@ -98,8 +98,11 @@ export function usageStatsContract(context: ContractContext): void {
       expect(same.cooldownModel).toBe("gpt-4o");
       const widened = await store.recordFailure("openai:a", failure("rate_limit", { model: "gpt-5", now: NOW + 2 }));
       expect(widened.cooldownModel).toBeUndefined();
-      const unscoped = await store.recordFailure("openai:b", failure("overloaded", { model: "gpt-4o" }));
+      const unscoped = await store.recordFailure("openai:b", failure("unclassified", { model: "gpt-4o" }));
       expect(unscoped.cooldownModel).toBeUndefined();
+      // R-CD-4: overloaded (503/529) and server errors are model-scoped too.
+      const overloaded = await store.recordFailure("openai:c", failure("overloaded", { model: "gpt-4o" }));
+      expect(overloaded.cooldownModel).toBe("gpt-4o");
     });
 
     it("R-CD-5: format, context_overflow, content_filter and session_expired are not recorded", async () => {
@@ -219,6 +222,43 @@ export function usageStatsContract(context: ContractContext): void {
       expect(next.failureCounts?.billing).toBe(3);
       await store.replaceUsageStats("openai:a", undefined);
       expect(await store.getUsageStats("openai:a")).toBeUndefined();
+    });
+
+    it("R-CD-1: concurrent failures of attempts that started before the window opened are one incident, one step", async () => {
+      // Ten requests caught by one hung upstream: all started at NOW, all cut by the watchdog 5 s later.
+      await Promise.all(
+        Array.from({ length: 10 }, (_, index) =>
+          store.recordFailure("openai:a", failure("timeout", { model: "gpt-4o", now: NOW + 5 * SECOND + index, attemptStartedAt: NOW })),
+        ),
+      );
+      const stats = await store.getUsageStats("openai:a");
+      expect(stats?.errorCount).toBe(1);
+      expect(stats?.failureCounts).toEqual({ timeout: 10 });
+      const opened = stats?.lastFailureAt ?? 0;
+      expect(opened).toBeGreaterThanOrEqual(NOW + 5 * SECOND);
+      expect(opened).toBeLessThanOrEqual(NOW + 5 * SECOND + 9);
+      // The first step of the timeout ladder (10 s), not the top.
+      expect(stats?.cooldownUntil).toBe(opened + 10 * SECOND);
+      // An attempt that started after the window opened is a new incident and climbs.
+      const next = await store.recordFailure(
+        "openai:a",
+        failure("timeout", { model: "gpt-4o", now: opened + 8 * SECOND, attemptStartedAt: opened + 3 * SECOND }),
+      );
+      expect(next.errorCount).toBe(2);
+      expect(next.cooldownUntil).toBe(opened + 8 * SECOND + 20 * SECOND);
+    });
+
+    it("R-CD-6: a stated reset that ran out is trusted once; the refusal right after it gets the ladder step", async () => {
+      await store.recordFailure("openai:a", failure("rate_limit", { resetAt: NOW + SECOND }));
+      await store.clearExpired("openai:a", NOW + 2 * SECOND);
+      const again = await store.recordFailure("openai:a", failure("rate_limit", { now: NOW + 2 * SECOND, resetAt: NOW + 3 * SECOND }));
+      expect(again.blockedUntil).toBe(NOW + 3 * SECOND);
+      expect(again.cooldownUntil).toBe(NOW + 2 * SECOND + 60 * SECOND);
+      const waited = await store.recordFailure(
+        "openai:b",
+        failure("rate_limit", { resetAt: NOW + SECOND, afterStatedWait: true }),
+      );
+      expect(waited.cooldownUntil).toBe(NOW + 30 * SECOND);
     });
 
     it("R-SB-2: concurrent failures on one profile all count", async () => {

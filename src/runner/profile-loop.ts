@@ -1,0 +1,320 @@
+/**
+ * The rotation over one candidate's profiles (SPEC §6) as small steps: `next(loop, step) → step` until a step
+ * is `done`. Entering a profile, one attempt, the decision after a failure (R-RN-4 retry gate, R-RN-6 short
+ * wait) and recording + rotating (§5, R-RN-2, R-RN-3) are one function each.
+ */
+import { activeWindows, isStatedResetTrusted } from "../core/cooldown.js";
+import { LiveSessionModelSwitchError } from "../core/errors.js";
+import { FAILOVER_REASONS, REASON_POLICY, type FailoverReason } from "../core/reasons.js";
+import type { Classification, Credential } from "../core/types.js";
+import type { AttemptProfile } from "./attempt.js";
+import { classifyAttemptError } from "./failure.js";
+import { recordProfileFailure } from "./profile-failures.js";
+import type { ProviderView } from "./provider-view.js";
+import { decideRotation, decideSameProfileRetry, statedWaitMs } from "./retry-decisions.js";
+import type { RunnerDeps } from "./runner-deps.js";
+import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
+import { allUnusable } from "./unavailable-outcomes.js";
+
+/** Stands in for the profile id of a provider that runs without a credential (R-RN-1). */
+export const KEYLESS = "(keyless)";
+
+export interface ListMode {
+  strict: boolean;
+  pinned?: "auto" | "user";
+  pinnedId?: string;
+}
+
+type Failed<T> = Extract<AuthProfilesOutcome<T>, { kind: "failed" }>;
+
+interface Loop<T> {
+  deps: RunnerDeps;
+  input: AuthProfilesRunInput<T>;
+  list: readonly (string | undefined)[];
+  mode: ListMode;
+  /** R-RN-3: rotations made in this candidate, per reason. */
+  rotations: Map<FailoverReason, number>;
+  shortWaited: Set<string | undefined>;
+  last?: Failed<T>;
+}
+
+/** The profile the loop is on. */
+interface OnProfile {
+  index: number;
+  profileId: string | undefined;
+  /** Start of the first attempt on this profile: its same-profile retries belong to that attempt (R-CD-1). */
+  firstStartedAt?: number;
+  /** The reason whose stated reset was just waited out on this profile (R-RN-6, R-CD-6 trust-once). */
+  waitedOut?: FailoverReason;
+}
+
+interface AttemptFailure {
+  error: unknown;
+  classification: Classification;
+  finishedAt: number;
+}
+
+type Step<T> =
+  | { kind: "enter"; index: number }
+  | { kind: "attempt"; on: OnProfile }
+  | { kind: "failed"; on: OnProfile; failure: AttemptFailure }
+  | { kind: "done"; outcome: AuthProfilesOutcome<T> };
+
+export async function tryProfiles<T>(
+  deps: RunnerDeps,
+  input: AuthProfilesRunInput<T>,
+  list: readonly (string | undefined)[],
+  mode: ListMode,
+): Promise<AuthProfilesOutcome<T>> {
+  const loop: Loop<T> = { deps, input, list, mode, rotations: new Map(), shortWaited: new Set() };
+  let step: Step<T> = { kind: "enter", index: 0 };
+  while (step.kind !== "done") step = await next(loop, step);
+  return step.outcome;
+}
+
+function next<T>(loop: Loop<T>, step: Exclude<Step<T>, { kind: "done" }>): Promise<Step<T>> {
+  switch (step.kind) {
+    case "enter":
+      return enterProfile(loop, step.index);
+    case "attempt":
+      return attemptOnce(loop, step.on);
+    case "failed":
+      return afterFailure(loop, step.on, step.failure);
+  }
+}
+
+/** The first profile from `from` on that is still usable (the first of the list is always tried). */
+async function enterProfile<T>(loop: Loop<T>, from: number): Promise<Step<T>> {
+  const index = from === 0 && loop.list.length > 0 ? 0 : await nextUsableIndex(loop, from);
+  if (index === undefined) {
+    // Every later profile cooled down meanwhile (concurrent runs) before any attempt ran.
+    const ids = loop.list.filter((id): id is string => id !== undefined);
+    return { kind: "done", outcome: loop.last ?? allUnusable(loop.deps, loop.input, ids) };
+  }
+  return { kind: "attempt", on: { index, profileId: loop.list[index] } };
+}
+
+/** Re-reads later profiles' stats: a concurrent run may have cooled them down since the order was made. */
+async function nextUsableIndex<T>(loop: Loop<T>, from: number): Promise<number | undefined> {
+  const { deps, input, list } = loop;
+  for (let index = from; index < list.length; index += 1) {
+    const id = list[index];
+    if (id === undefined) continue;
+    const stats = await deps.store.getUsageStats(id);
+    if (activeWindows(stats, input.candidate.model, deps.clock.now()).length === 0) return index;
+  }
+  return undefined;
+}
+
+function attemptProfile(mode: ListMode, profileId: string | undefined): AttemptProfile | undefined {
+  if (profileId === undefined) return undefined;
+  const pinned = mode.pinned && (mode.strict || profileId === mode.pinnedId) ? { pinned: mode.pinned } : {};
+  return { id: profileId, ...pinned };
+}
+
+async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
+  const { deps, input } = loop;
+  const { candidate } = input;
+  const { profileId } = on;
+  const profile = attemptProfile(loop.mode, profileId);
+  const startedAt = deps.clock.now();
+  deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
+  const settlement = await input.guard.attempt(
+    async (signal) => {
+      const credential = await attemptCredential(deps, input.view, profileId, signal);
+      return input.attempt({
+        provider: candidate.provider,
+        model: candidate.model,
+        ...(profile ? { profile, profileId: profile.id } : {}),
+        ...(credential ? { credential } : {}),
+        signal,
+        runId: input.runId,
+        candidateIndex: input.candidateIndex + 1,
+        probe: input.probe,
+      });
+    },
+    input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
+  );
+  const finishedAt = deps.clock.now();
+  const durationMs = finishedAt - startedAt;
+
+  if (settlement.kind === "ok") {
+    emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs);
+    clearGateCounters(loop, profileId);
+    if (profileId !== undefined) await deps.store.recordSuccess(profileId, { provider: candidate.provider, now: finishedAt });
+    return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId } };
+  }
+  if (settlement.error instanceof LiveSessionModelSwitchError) {
+    emitAttemptFinished(loop, profileId, "failed", undefined, durationMs);
+    return { kind: "done", outcome: { kind: "live_switch", error: settlement.error, profileId } };
+  }
+  const classification = classifyAttemptError(settlement.error, candidate.provider, finishedAt);
+  emitAttemptFinished(loop, profileId, "failed", classification, durationMs);
+  const failure = { error: settlement.error, classification, finishedAt };
+  return { kind: "failed", on: { ...on, firstStartedAt: on.firstStartedAt ?? startedAt }, failure };
+}
+
+/** Same-profile retries first (R-RN-4 retry gate, R-RN-6 short wait); otherwise record and rotate. */
+async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFailure): Promise<Step<T>> {
+  const { deps, input, list } = loop;
+  const { classification } = failure;
+  const { reason } = classification;
+  const policy = REASON_POLICY[reason];
+  const counterKey = gateCounterKey(reason, on.profileId);
+  const retry = decideSameProfileRetry({
+    policy,
+    classification,
+    now: failure.finishedAt,
+    gateRetriesUsed: input.timeoutRetries.get(counterKey) ?? 0,
+    modelFailover: deps.settings.modelFailover,
+    random: deps.random,
+    laterProfiles: list.length - on.index - 1,
+    alreadyShortWaited: loop.shortWaited.has(on.profileId),
+    statedResetTrusted: await statedResetTrusted(loop, on.profileId, failure),
+  });
+  const at = { ...where(loop), profileId: on.profileId ?? KEYLESS };
+  const status = classification.status ?? null;
+  if (retry.kind === "gate_retry") {
+    input.timeoutRetries.set(counterKey, retry.retry);
+    const { retry: attempt, maxRetries, delayMs } = retry;
+    if (reason === "server_error") {
+      deps.events.emit({ type: "server_error_retry_scheduled", ...at, status, retry: attempt, maxRetries, delayMs });
+    } else {
+      deps.events.emit({ type: "timeout_retry_scheduled", ...at, retry: attempt, maxRetries, delayMs });
+    }
+    await input.guard.sleep(delayMs);
+    return { kind: "attempt", on };
+  }
+  if (retry.kind === "short_wait") {
+    loop.shortWaited.add(on.profileId);
+    deps.events.emit({ type: "short_wait", ...at, reason, waitMs: retry.waitMs });
+    await input.guard.sleep(retry.waitMs);
+    return { kind: "attempt", on: { ...on, waitedOut: reason } };
+  }
+  if (retry.retriesExhausted !== undefined) {
+    const maxRetries = retry.retriesExhausted;
+    if (reason === "server_error") deps.events.emit({ type: "server_error_retries_exhausted", ...at, status, maxRetries });
+    else deps.events.emit({ type: "timeout_retries_exhausted", ...at, maxRetries });
+  }
+  return recordAndRotate(loop, on, failure);
+}
+
+/**
+ * R-CD-6 trust-once, asked only when a short wait could follow: a stated reset of this reason that already ran
+ * out once on this profile is not waited out again.
+ */
+async function statedResetTrusted<T>(loop: Loop<T>, profileId: string | undefined, failure: AttemptFailure): Promise<boolean> {
+  const { classification, finishedAt } = failure;
+  if (profileId === undefined || !REASON_POLICY[classification.reason].shortWaitEligible) return true;
+  if (statedWaitMs(classification, finishedAt) === undefined) return true;
+  const { deps, input } = loop;
+  if (!deps.settings.providerRecordsCooldowns(input.candidate.provider)) return true;
+  return isStatedResetTrusted(await deps.store.getUsageStats(profileId), {
+    reason: classification.reason,
+    model: input.candidate.model,
+    now: finishedAt,
+    config: deps.settings.cooldowns,
+  });
+}
+
+async function recordAndRotate<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFailure): Promise<Step<T>> {
+  const { deps, input } = loop;
+  const { classification } = failure;
+  const policy = REASON_POLICY[classification.reason];
+  const { settings } = deps;
+  await recordProfileFailure(
+    {
+      store: deps.store,
+      events: deps.events,
+      cooldowns: settings.cooldowns,
+      providerRecordsCooldowns: (provider) => settings.providerRecordsCooldowns(provider),
+    },
+    {
+      agentId: deps.agentId,
+      runId: input.runId,
+      provider: input.candidate.provider,
+      model: input.candidate.model,
+      profileId: on.profileId,
+      classification,
+      now: failure.finishedAt,
+      attemptStartedAt: on.firstStartedAt,
+      afterStatedWait: on.waitedOut === classification.reason,
+    },
+  );
+  const last: Failed<T> = { kind: "failed", error: failure.error, classification, profileId: on.profileId, allInCooldown: false };
+  loop.last = last;
+  if (!policy.rotateProfile || loop.mode.strict) return { kind: "done", outcome: last };
+
+  const nextIndex = await nextUsableIndex(loop, on.index + 1);
+  const rotationsDone = loop.rotations.get(classification.reason) ?? 0;
+  const rotation = decideRotation({
+    policy,
+    hasFallback: input.hasFallback,
+    hasNextProfile: nextIndex !== undefined,
+    rotationsDone,
+    cooldowns: settings.cooldowns,
+  });
+  if (rotation.pauseMs > 0) await pause(loop, on.profileId, rotation.pauseMs);
+  if (rotation.kind === "fail" || nextIndex === undefined) return { kind: "done", outcome: last };
+  loop.rotations.set(classification.reason, rotationsDone + 1);
+  const toProfileId = loop.list[nextIndex];
+  if (on.profileId !== undefined && toProfileId !== undefined) {
+    deps.events.emit({ type: "profile_rotated", ...where(loop), fromProfileId: on.profileId, toProfileId, reason: classification.reason });
+  }
+  return { kind: "attempt", on: { index: nextIndex, profileId: toProfileId } };
+}
+
+/** R-RN-4: retry counters are per profile, per reason and per run; the run's map holds them all. */
+function gateCounterKey(reason: FailoverReason, profileId: string | undefined): string {
+  return `${reason}\u0000${profileId ?? KEYLESS}`;
+}
+
+const GATED_REASONS = FAILOVER_REASONS.filter((reason) => REASON_POLICY[reason].retryGateKey !== undefined);
+
+/** R-RN-4: a success clears the profile's retry counters. */
+function clearGateCounters<T>(loop: Loop<T>, profileId: string | undefined): void {
+  for (const reason of GATED_REASONS) loop.input.timeoutRetries.delete(gateCounterKey(reason, profileId));
+}
+
+function where<T>(loop: Loop<T>) {
+  const { deps, input } = loop;
+  return { runId: input.runId, agentId: deps.agentId, provider: input.candidate.provider, model: input.candidate.model };
+}
+
+/**
+ * Resolved inside the attempt so that a refresh (R-AP-5) is bounded by the attempt's watchdog and its failure
+ * is classified, recorded and rotated away from like any failed attempt.
+ */
+async function attemptCredential(
+  deps: RunnerDeps,
+  view: ProviderView,
+  profileId: string | undefined,
+  signal: AbortSignal,
+): Promise<Credential | undefined> {
+  const listed = profileId !== undefined ? view.credentials.get(profileId) : undefined;
+  if (profileId === undefined || listed === undefined || !deps.profiles.credentialForAttempt) return listed;
+  return deps.profiles.credentialForAttempt(profileId, listed, signal);
+}
+
+async function pause<T>(loop: Loop<T>, profileId: string | undefined, waitMs: number): Promise<void> {
+  loop.deps.events.emit({ type: "overloaded_backoff", ...where(loop), profileId: profileId ?? KEYLESS, waitMs });
+  await loop.input.guard.sleep(waitMs);
+}
+
+function emitAttemptFinished<T>(
+  loop: Loop<T>,
+  profileId: string | undefined,
+  outcome: "succeeded" | "failed",
+  classification: Classification | undefined,
+  durationMs: number,
+): void {
+  loop.deps.events.emit({
+    type: "attempt_finished",
+    ...where(loop),
+    profileId: profileId ?? null,
+    outcome,
+    reason: classification?.reason ?? null,
+    status: classification?.status ?? null,
+    durationMs,
+  });
+}
