@@ -27,5 +27,6 @@ export function runnerSettingsFromConfig(config: DetourConfig): RunnerSettings {
     attemptTimeoutMs: (id) => (provider(id)?.timeoutSeconds ?? DEFAULT_PROVIDER_TIMEOUT_SECONDS) * 1000,
     runTimeoutMs: config.agents.defaults.timeoutSeconds * 1000,
     contextWindow: (ref) => modelDeclaration(config, ref.provider, ref.model).contextWindow,
+    headroom: { minRemaining: config.auth.headroom.minRemaining, strategy: config.auth.headroom.strategy },
   };
 }

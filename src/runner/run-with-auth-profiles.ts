@@ -10,6 +10,7 @@ import { resolveSessionPin } from "../core/session-pin.js";
 import type { Classification, Credential, ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn, AttemptProfile } from "./attempt.js";
 import { classifyAttemptError } from "./failure.js";
+import { emitHeadroomDecisions } from "./headroom-events.js";
 import { recordProfileFailure } from "./profile-failures.js";
 import type { ProviderView } from "./provider-view.js";
 import { decideRotation, decideSameProfileRetry } from "./retry-decisions.js";
@@ -89,7 +90,9 @@ export async function runWithAuthProfiles<T>(
     ordered: view.ordered,
     usable: view.usable,
     profileProviders: view.profileProviders,
+    nearlySpent: view.nearlySpent,
   });
+  emitHeadroomDecisions(deps, input, view, pin);
   if (pin.write && input.transaction && input.sessionKey) {
     const values =
       pin.write === "clear"

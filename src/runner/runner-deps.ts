@@ -2,6 +2,7 @@
  * What the runner needs from the outside world. The runner imports no config: engine/ resolves the config
  * into these plain settings, so the runner stays pure sequencing over injected ports.
  */
+import type { HeadroomSettings } from "../core/headroom/assess.js";
 import type { CooldownSettings, Credential, ModelRef, ProfileConfig } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { EventSink } from "../ports/events.js";
@@ -29,6 +30,8 @@ export interface RunnerSettings {
   runTimeoutMs?: number;
   /** Declared `contextWindow` of a model (R-CF-3 `models[]`); undefined when not declared (R-FB-5). */
   contextWindow(ref: ModelRef): number | undefined;
+  /** `auth.headroom` (R-PO-7); absent = profiles are ordered without rate-limit readings. */
+  headroom?: HeadroomSettings;
 }
 
 /** Every profile that could serve a provider, with the inputs of `orderProfiles` (R-PO-1). */
