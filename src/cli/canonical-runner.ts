@@ -7,6 +7,7 @@ import type { DetourConfig } from "../config/index.js";
 import type { Detour } from "../engine/create-detour.js";
 import { discoverCredentials, type CredentialDiscovery } from "../engine/discover-credentials.js";
 import { providersFromConfig } from "../engine/providers-from-config.js";
+import { createHeadroomRecorder } from "../engine/headroom-recorder.js";
 import { createCanonicalRunner, type CanonicalRunner } from "../engine/run-canonical.js";
 import { systemClock } from "../ports/system-clock.js";
 
@@ -36,6 +37,7 @@ export async function prepareCanonicalRunner(
     clock: systemClock,
     ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
     streamStallSeconds: config.gateway.streamStallSeconds,
+    headroom: createHeadroomRecorder({ store: (agentId) => detour.store(agentId), clock: systemClock }),
   });
   return { discovery, runner };
 }

@@ -35,6 +35,7 @@ import { RunTracer } from "./tracing.js";
 import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
+import { createHeadroomRecorder } from "./headroom-recorder.js";
 import { createCanonicalRunner } from "./run-canonical.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
@@ -263,6 +264,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     clock,
     ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
     streamStallSeconds: config.gateway.streamStallSeconds,
+    headroom: createHeadroomRecorder({ store: async (agentId) => (await agent(agentId)).store, clock, logger }),
   });
 
   const on: EventHub["on"] = hub.on.bind(hub);

@@ -17,6 +17,7 @@ import { soonestRecoveryOf } from "../runner/exhaustion.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { Detour, RunWithOptions } from "./create-detour.js";
 import { requestFacts } from "./request-facts.js";
+import type { HeadroomRecorder } from "./headroom-recorder.js";
 import { commitStream } from "./stream-commit.js";
 
 export type ProviderLookup = ReadonlyMap<string, Provider> | ((providerId: string) => Provider | undefined);
@@ -27,6 +28,8 @@ export interface CanonicalRunnerSettings {
   ttftTimeoutSeconds: number;
   /** `gateway.streamStallSeconds` (R-ST-1, R-ST-2). */
   streamStallSeconds: number;
+  /** R-PO-7: reads every upstream response's rate-limit headers into the store. */
+  headroom?: HeadroomRecorder;
 }
 
 export interface CanonicalRunOptions {
@@ -83,11 +86,16 @@ function missingProvider(context: AttemptContext): FailoverError {
 }
 
 /** The profile id rides along for providers that care (test doubles script outcomes per profile). */
-function callContext(context: AttemptContext, signal: AbortSignal): ProviderCallContext & { profileId?: string } {
+function callContext(
+  context: AttemptContext,
+  signal: AbortSignal,
+  onUpstreamHeaders?: ProviderCallContext["onUpstreamHeaders"],
+): ProviderCallContext & { profileId?: string } {
   return {
     model: context.model,
     ...(context.credential ? { credential: context.credential } : {}),
     ...(context.profileId !== undefined ? { profileId: context.profileId } : {}),
+    ...(onUpstreamHeaders ? { onUpstreamHeaders } : {}),
     signal,
   };
 }
@@ -153,7 +161,7 @@ export function createCanonicalRunner(
           if (!provider) throw missingProvider(context);
           return provider.complete(
             { ...options.request, model: context.model, stream: false },
-            callContext(context, context.signal),
+            callContext(context, context.signal, settings.headroom?.(options.agentId, context)),
           );
         }),
       );
@@ -179,7 +187,7 @@ export function createCanonicalRunner(
             open: (signal) =>
               provider.stream(
                 { ...options.request, model: context.model, stream: true },
-                { ...callContext(context, signal), onMalformedChunk },
+                { ...callContext(context, signal, settings.headroom?.(options.agentId, context)), onMalformedChunk },
               ),
             clock,
             ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,

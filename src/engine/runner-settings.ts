@@ -30,5 +30,6 @@ export function runnerSettingsFromConfig(config: DetourConfig): RunnerSettings {
     runTimeoutMs: config.agents.defaults.timeoutSeconds * 1000,
     // Config declarations win over the catalogue (R-FB-5, R-FB-8).
     modelFacts: (ref) => describeModel(ref.provider, ref.model, modelDeclaration(config, ref.provider, ref.model)),
+    headroom: { minRemaining: config.auth.headroom.minRemaining, strategy: config.auth.headroom.strategy },
   };
 }

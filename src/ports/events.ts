@@ -223,6 +223,27 @@ export interface SessionOverrideEvent {
   conflicted: string[];
 }
 
+/**
+ * R-PO-7: a nearly spent profile was passed over for one with headroom before any attempt — either the
+ * order without headroom would have tried it first, or the session's auto pin moved off it.
+ */
+export interface HeadroomPassedOverEvent extends RunScoped {
+  type: "headroom_passed_over";
+  sessionId: string | null;
+  provider: string;
+  model: string;
+  profileId: string;
+  /** The profile with headroom the run starts with instead. */
+  toProfileId: string | null;
+  why: "below_min_remaining" | "window_status";
+  /** The binding window (`requests`, `tokens`, `unified-5h`, `codex-primary`, …) and its state. */
+  window: string;
+  remainingShare: number | null;
+  resetAt: number;
+  /** The session's auto pin moved off the profile before this turn (R-PO-5 with R-PO-7). */
+  pinMoved: boolean;
+}
+
 export type DetourEvent =
   | ModelFallbackDecisionEvent
   | RunStartedEvent
@@ -240,7 +261,8 @@ export type DetourEvent =
   | NoAvailableProfileEvent
   | CooldownWaitEvent
   | NoticeEvent
-  | SessionOverrideEvent;
+  | SessionOverrideEvent
+  | HeadroomPassedOverEvent;
 
 export type DetourEventType = DetourEvent["type"];
 export type DetourEventOf<T extends DetourEventType> = Extract<DetourEvent, { type: T }>;

@@ -73,6 +73,16 @@ export function describeEvent(event: DetourEvent): LogLine {
       return { level: "info", message: `Every candidate is cooling down; waiting ${event.waitMs}ms for the soonest`, fields };
     case "run_finished":
       return { level: event.outcome === "failed" ? "warn" : "debug", message: `Run ${event.outcome}`, fields };
+    case "headroom_passed_over":
+      return {
+        level: "info",
+        message:
+          `Profile ${event.profileId} is nearly spent (${event.window}` +
+          (event.remainingShare !== null ? ` ${Math.round(event.remainingShare * 1000) / 10}% left` : "") +
+          `, ${event.why === "window_status" ? "window status warns" : "below auth.headroom.minRemaining"}); ` +
+          `${event.pinMoved ? "moving the session pin" : "using"} ${event.toProfileId ?? "another profile"} before the limit`,
+        fields,
+      };
     case "run_started":
     case "attempt_started":
     case "attempt_finished":

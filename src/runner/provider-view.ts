@@ -1,7 +1,9 @@
 /**
- * One provider's profiles as the runner sees them at one moment: ordered (R-PO-1…R-PO-4) with their
- * stats. Expired windows found while ordering are cleared in the store too (R-PO-4), atomically per profile.
+ * One provider's profiles as the runner sees them at one moment: ordered (R-PO-1…R-PO-4, R-PO-7) with their
+ * stats and headroom. Expired windows found while ordering are cleared in the store too (R-PO-4), atomically
+ * per profile.
  */
+import type { ProfileHeadroom } from "../core/headroom/assess.js";
 import { orderProfiles } from "../core/order-profiles.js";
 import type { Credential, ModelRef, UsageStats } from "../core/types.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -19,10 +21,16 @@ export interface ProviderView {
   profileProviders: Record<string, string>;
   /** No profile names this provider at all: it runs once without a credential (R-RN-1). */
   keyless: boolean;
+  /** R-PO-7: what fresh rate-limit readings say per profile (only profiles with one). */
+  headroom: Record<string, ProfileHeadroom>;
+  /** R-PO-7: usable but nearly spent (at the end of `usable`). */
+  nearlySpent: string[];
+  /** R-PO-7: nearly spent profiles the order without headroom would have tried first. */
+  passedOver: string[];
 }
 
 export async function loadProviderView(
-  deps: Pick<RunnerDeps, "store" | "profiles">,
+  deps: Pick<RunnerDeps, "store" | "profiles"> & { settings?: Pick<RunnerDeps["settings"], "headroom"> },
   ref: ModelRef,
   now: number,
 ): Promise<ProviderView> {
@@ -44,7 +52,11 @@ export async function loadProviderView(
     ...(source.configuredOrder ?? []),
   ]);
   const stats: Record<string, UsageStats | undefined> = {};
-  await Promise.all([...ids].map(async (id) => void (stats[id] = await deps.store.getUsageStats(id))));
+  const headroomSettings = deps.settings?.headroom;
+  const [readings] = await Promise.all([
+    headroomSettings ? deps.store.headroomReadings([...ids], now) : Promise.resolve(undefined),
+    ...[...ids].map(async (id) => void (stats[id] = await deps.store.getUsageStats(id))),
+  ]);
 
   const order = orderProfiles({
     provider: ref.provider,
@@ -55,6 +67,7 @@ export async function loadProviderView(
     configuredProfiles: source.configuredProfiles,
     profiles: source.profiles,
     usageStats: stats,
+    ...(headroomSettings && readings ? { headroom: { readings, settings: headroomSettings } } : {}),
   });
   await Promise.all(
     Object.keys(order.clearedStats).map(async (id) => void (stats[id] = await deps.store.clearExpired(id, now))),
@@ -71,5 +84,8 @@ export async function loadProviderView(
     credentials,
     profileProviders,
     keyless: order.ordered.length === 0 && order.dropped.length === 0,
+    headroom: order.headroom,
+    nearlySpent: order.nearlySpent,
+    passedOver: order.passedOver,
   };
 }

@@ -9,6 +9,7 @@ import type { LiveSessionModelSwitchError } from "../core/errors.js";
 import { resolveSessionPin } from "../core/session-pin.js";
 import type { Classification, ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn } from "./attempt.js";
+import { emitHeadroomDecisions } from "./headroom-events.js";
 import { tryProfiles } from "./profile-loop.js";
 import type { ProviderView } from "./provider-view.js";
 import type { RunGuard } from "./run-guard.js";
@@ -84,7 +85,9 @@ export async function runWithAuthProfiles<T>(
     ordered: view.ordered,
     usable: view.usable,
     profileProviders: view.profileProviders,
+    nearlySpent: view.nearlySpent,
   });
+  emitHeadroomDecisions(deps, input, view, pin);
   if (pin.write && input.transaction && input.sessionKey) {
     const values =
       pin.write === "clear"

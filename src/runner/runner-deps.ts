@@ -3,6 +3,7 @@
  * into these plain settings, so the runner stays pure sequencing over injected ports.
  */
 import type { ModelFitFacts } from "../core/fit.js";
+import type { HeadroomSettings } from "../core/headroom/assess.js";
 import type { CooldownSettings, Credential, ModelRef, ProfileConfig } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { EventSink } from "../ports/events.js";
@@ -35,6 +36,8 @@ export interface RunnerSettings {
    * context-overflow walk (R-FB-5) and the pre-call fit (R-FB-8). Unknown fields are absent.
    */
   modelFacts(ref: ModelRef): ModelFitFacts;
+  /** `auth.headroom` (R-PO-7); absent = profiles are ordered without rate-limit readings. */
+  headroom?: HeadroomSettings;
 }
 
 /** Every profile that could serve a provider, with the inputs of `orderProfiles` (R-PO-1). */

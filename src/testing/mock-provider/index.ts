@@ -35,3 +35,13 @@ export {
 export { NO_KEY, type MockCounts, type RecordedRequest } from "./request-log.js";
 export { fingerprintKey } from "./reply.js";
 export { ERROR_PRESET_TABLE } from "./error-presets.js";
+export {
+  MOCK_BUDGET_HEADER_STYLES,
+  MOCK_SUBSCRIPTION_HEADER_STYLES,
+  mockBudgetSchema,
+  mockBudgetsSchema,
+  type MockBudget,
+  type MockBudgets,
+  type MockBudgetsInput,
+} from "./budget-schema.js";
+export type { BudgetKeyState, BudgetWindowState } from "./budget-book.js";

@@ -12,6 +12,9 @@ import { RequestLog, withoutKeyParameter, withoutSecretHeaders, type MockCounts,
 import { buildMockReply, fingerprintKey } from "./reply.js";
 import { sendJson, serveStep } from "./serve-step.js";
 import { TimerSet } from "./timer-set.js";
+import { BudgetBook, type BudgetKeyState } from "./budget-book.js";
+import { mockBudgetsSchema, type MockBudgetsInput } from "./budget-schema.js";
+import { allowedBudgetHeaders, budgetRejection, scenarioBudgets } from "./budget-step.js";
 import { anthropicWire } from "./wire/anthropic-wire.js";
 import { googleWire } from "./wire/google-wire.js";
 import type { MockWire, WireRoute } from "./wire/mock-wire.js";
@@ -37,6 +40,10 @@ export interface MockProviderOptions {
   recordLimit?: number;
   /** Largest accepted request body (default 10 MiB). */
   maxBodyBytes?: number;
+  /** Rate-limit budgets per key (R-PO-7); a scenario's own `budgets` win. See docs/mock-provider.md. */
+  budgets?: MockBudgetsInput;
+  /** Time for the budget windows (default: the system clock); a FakeClock runs a minute in milliseconds. */
+  clock?: { now(): number };
 }
 
 export interface MockProvider {
@@ -48,6 +55,8 @@ export interface MockProvider {
   requests(): RecordedRequest[];
   /** Clears counts and recordings and rewinds every rule to its first step. */
   reset(): void;
+  /** Budget windows per key: limit, used, reset, and how many requests were answered 429 for a spent one. */
+  budgets(): Record<string, BudgetKeyState>;
   /** Replaces the scenario (rules start from their first step); counts are kept. */
   setScenario(scenario: MockScenarioSelection): void;
   /** Stops listening, ends waiting faults, destroys open sockets. */
@@ -168,6 +177,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const sockets = new Set<Socket>();
   const closing = new AbortController();
   let ruleBook = new RuleBook(toRules(options.scenario ?? "healthy", named));
+  const now = () => (options.clock ? options.clock.now() : Date.now());
+  const givenBudgets = mockBudgetsSchema.parse(options.budgets ?? {});
+  let budgetsInUse = scenarioBudgets(options.scenario ?? "healthy", named) ?? givenBudgets;
+  let budgetBook = new BudgetBook(budgetsInUse, now);
 
   async function handleChat(request: IncomingMessage, response: ServerResponse, url: URL, target: Route): Promise<void> {
     const { wire } = target;
@@ -205,7 +218,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     const { info } = read;
     log.countChat(key, info.model);
-    const decision = ruleBook.next({ model: info.model, api: wire.api, ...(key === undefined ? {} : { key }) });
+    const budget = budgetBook.take(key);
+    const decision =
+      budget.kind === "rejected"
+        ? budgetRejection(budget, wire.api, now())
+        : ruleBook.next({ model: info.model, api: wire.api, ...(key === undefined ? {} : { key }) });
     log.record({
       ...recordBase,
       model: info.model,
@@ -223,13 +240,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     try {
       const keyFingerprint = fingerprintKey(key);
       const idPrefix = { openai: "chatcmpl-mock-", anthropic: "msg_mock_", google: "mock-response-", ollama: "" }[wire.api];
+      const reply = buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
+      const tokens = reply.usage.inputTokens + reply.usage.outputTokens;
+      const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, { ...(key === undefined ? {} : { key }), api: wire.api, tokens, now: now() });
       await serveStep(
         {
           request,
           response,
           wire,
           stream: info.stream,
-          reply: buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence }),
+          reply,
           replyContext: {
             id: `${idPrefix}${sequence}`,
             model: info.model,
@@ -242,6 +262,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
           headers: {
             [wire.api === "anthropic" ? "request-id" : "x-request-id"]: requestId,
             "x-mock-fault": decision.step.fault,
+            ...rateLimitHeaders,
           },
         },
         decision.step,
@@ -302,12 +323,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     port: address.port,
     counts: () => log.snapshotCounts(),
     requests: () => log.snapshotRequests(),
+    budgets: () => budgetBook.snapshot(),
     reset() {
       log.clear();
       ruleBook.rewind();
+      budgetBook = new BudgetBook(budgetsInUse, now);
     },
     setScenario(selection) {
       ruleBook = new RuleBook(toRules(selection, named));
+      budgetsInUse = scenarioBudgets(selection, named) ?? givenBudgets;
+      budgetBook = new BudgetBook(budgetsInUse, now);
     },
     close() {
       closed ??= new Promise<void>((resolve) => {

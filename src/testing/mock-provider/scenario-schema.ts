@@ -4,6 +4,7 @@
  * every field.
  */
 import { z } from "zod";
+import { mockBudgetsSchema, type MockBudgetsInput } from "./budget-schema.js";
 
 export const MOCK_WIRE_APIS = ["openai", "anthropic", "google", "ollama"] as const;
 export type MockWireApi = (typeof MOCK_WIRE_APIS)[number];
@@ -109,6 +110,8 @@ export const mockRuleSchema = z.strictObject({
 export const mockScenarioSchema = z.strictObject({
   description: z.string().optional(),
   rules: z.array(mockRuleSchema),
+  /** Rate-limit budgets per API key (R-PO-7): headers on every answer, 429 once a window is spent. */
+  budgets: mockBudgetsSchema.optional(),
 });
 
 export const mockScenarioCollectionSchema = z.strictObject({
@@ -127,5 +130,5 @@ export type MockStepInput = z.input<typeof stepObject> | ShorthandFault;
 export type MockRule = z.output<typeof mockRuleSchema>;
 export type MockRuleInput = Omit<z.input<typeof mockRuleSchema>, "steps"> & { steps: MockStepInput[] };
 export type MockScenario = z.output<typeof mockScenarioSchema>;
-export type MockScenarioInput = { description?: string; rules: MockRuleInput[] };
+export type MockScenarioInput = { description?: string; rules: MockRuleInput[]; budgets?: MockBudgetsInput };
 export type MockErrorStep = z.output<typeof errorStep>;
