@@ -15,23 +15,29 @@ describe("checkModelFlag", () => {
     ["openai/gpt-4o", "main", { provider: "openai", model: "gpt-4o" }],
     ["sonnet", "main", { provider: "anthropic", model: "claude-sonnet-4-6" }],
     ["gpt-4.1", "main", { provider: "openai", model: "gpt-4.1" }],
-    ["qwen-2", "local", { provider: "vllm", model: "qwen-2" }],
+    ["qwen", "local", { provider: "vllm", model: "qwen" }],
+    ["claude-sonnet-4", "main", { provider: "anthropic", model: "claude-sonnet-4" }],
     ["openrouter/meta-llama/llama-3.3-70b", "main", { provider: "openrouter", model: "meta-llama/llama-3.3-70b" }],
   ])("R-CH-2: --model %s (agent %s) resolves as the engine resolves it", (text, agentId, expected) => {
     expect(checkModelFlag(config, text, agentId)).toEqual(expected);
   });
 
   it.each([
-    ["foo/bar", /no provider "foo" is built in or configured \(known: .*openai.*vllm/],
+    ["foo/bar", /unknown provider "foo"; known providers: .*openai.*vllm/],
     ["openai/", /"openai\/" is not a model/],
+    ["qwen-2", /model "qwen-2" is not an alias and no known provider offers it/],
     ["two words", /"two words" is not a model/],
   ])("R-CL-1: --model %s is bad input naming the problem", (text, message) => {
     expect(() => checkModelFlag(config, text, "main")).toThrow(message);
     expect(() => checkModelFlag(config, text, "main")).toThrow(expect.objectContaining({ code: "DETOUR_CLI_BAD_INPUT" }));
   });
 
-  it("R-CL-1: a bare model id is bad input when no primary names its provider", () => {
+  it("R-GW-3: a bare model id that several known providers offer is refused with the candidates", () => {
     const bare = parseConfig({}).config;
-    expect(() => checkModelFlag(bare, "gpt-4o", "main")).toThrow(/"gpt-4o" is not a model: write "provider\/model"/);
+    expect(() => checkModelFlag(bare, "gpt-4o", "main")).toThrow(/offered by several providers \(openai-codex\/gpt-4o, openai\/gpt-4o\)|offered by several providers \(openai\/gpt-4o, openai-codex\/gpt-4o\)/);
+  });
+
+  it("R-GW-3: a bare model id is never sent to the primary's provider unless that provider offers it", () => {
+    expect(() => checkModelFlag(config, "qwen-2", "local")).toThrow(/write it as provider\/model/);
   });
 });

@@ -1,36 +1,34 @@
 /**
  * `--model` on `detour run` and `detour sessions patch` is typed by a person, so a model the engine could
  * never call is bad input (exit 2) caught before any store is opened or provider called: text that resolves
- * to no `provider/model`, or a provider that is neither built in nor configured.
+ * to no `provider/model`, a provider that is neither built in nor configured, or a bare name that no known
+ * provider offers or several do. Resolved by the resolver the config, `/model` and the gateway use (R-GW-3).
  */
-import { BUILT_IN_PROVIDERS, agentSettings, modelAliases, type DetourConfig } from "../config/index.js";
-import { resolveModelRef } from "../core/candidate-chain.js";
+import { knownProviderIds, modelAliases, resolveModelName, type DetourConfig } from "../config/index.js";
 import type { ModelRef } from "../core/types.js";
 import { CliUsageError } from "./output.js";
 
 /** Providers a model may name: the built-in defaults plus `models.providers`. */
 export function knownProviders(config: DetourConfig): string[] {
-  return [...new Set([...Object.keys(BUILT_IN_PROVIDERS), ...Object.keys(config.models.providers)])].sort();
+  return knownProviderIds(config);
 }
 
-/** Resolves `--model` as the engine will (aliases first, a bare id under the agent's primary provider). */
-export function checkModelFlag(config: DetourConfig, text: string, agentId: string, flag = "--model"): ModelRef {
-  const aliases = modelAliases(config);
-  const primary = agentSettings(config, agentId).model?.primary ?? config.agents.defaults.model.primary;
-  const defaultProvider = primary !== undefined ? resolveModelRef(primary, { aliases })?.provider : undefined;
-  const ref = /^\S+$/.test(text) ? resolveModelRef(text, { aliases, defaultProvider }) : undefined;
-  if (!ref) {
+/** Resolves `--model` to the one `provider/model` it means, or throws bad input naming the candidates. */
+export function checkModelFlag(config: DetourConfig, text: string, _agentId: string, flag = "--model"): ModelRef {
+  if (!/^\S+$/.test(text)) {
     throw new CliUsageError(
       `${flag} "${text}" is not a model: write "provider/model" (e.g. "openai/gpt-4o-mini") or use an alias ` +
         "from agents.defaults.models.",
     );
   }
-  const known = knownProviders(config);
-  if (!known.includes(ref.provider)) {
-    throw new CliUsageError(
-      `${flag} "${text}": no provider "${ref.provider}" is built in or configured (known: ${known.join(", ")}). ` +
-        `Add models.providers.${ref.provider} (api, baseUrl) to detour.json5, or pick a known provider.`,
-    );
-  }
-  return ref;
+  const resolution = resolveModelName(config, modelAliases(config), text);
+  if (!resolution.ok) throw new CliUsageError(`${flag} "${text}": ${resolution.message}.`);
+  const slash = resolution.ref.indexOf("/");
+  return { provider: resolution.ref.slice(0, slash), model: resolution.ref.slice(slash + 1) };
+}
+
+/** `provider/model` text of a checked flag. */
+export function checkedModelText(config: DetourConfig, text: string, agentId: string, flag = "--model"): string {
+  const ref = checkModelFlag(config, text, agentId, flag);
+  return `${ref.provider}/${ref.model}`;
 }

@@ -2,8 +2,9 @@
  * Rules that need more than one field (SPEC R-CF-2, R-CF-3). They run even when single fields already
  * failed, so the value may be partly invalid: every read here is defensive.
  */
+import { catalogueCandidates, unknownProviderMessage } from "./model-names.js";
 import { MODEL_REF_MESSAGE, isAliasWord, isProviderId, isProviderModelRef } from "./model-ref-syntax.js";
-import { builtInProviderDefaults } from "./provider-defaults.js";
+import { BUILT_IN_PROVIDERS, builtInProviderDefaults } from "./provider-defaults.js";
 
 export interface CustomIssue {
   [key: string]: unknown;
@@ -72,12 +73,24 @@ function checkModelAllowlist(config: unknown, report: Report): ReadonlySet<strin
   return new Set(aliases.keys());
 }
 
-/** A bare word is a valid model ref only when it names a declared alias. */
+/**
+ * A bare word is a valid model ref only when it names a declared alias (the hint names the providers whose
+ * catalogue offers it, R-GW-3); a `provider/model` must name a known provider, or the chain would fail on
+ * every run.
+ */
 function checkModelRefs(config: unknown, aliases: ReadonlySet<string>, report: Report): void {
+  const known = [...new Set([...Object.keys(BUILT_IN_PROVIDERS), ...entries(at(config, "models", "providers")).map(([id]) => id)])].sort();
   const check = (value: unknown, path: PropertyKey[]) => {
-    if (typeof value === "string" && !isProviderModelRef(value) && isAliasWord(value) && !aliases.has(value)) {
-      report(path, MODEL_REF_MESSAGE);
+    if (typeof value !== "string") return;
+    if (!isProviderModelRef(value)) {
+      if (isAliasWord(value) && !aliases.has(value)) {
+        const candidates = catalogueCandidates(known, value);
+        report(path, candidates.length > 0 ? `${MODEL_REF_MESSAGE} (a bare name must be an alias; write ${candidates.map((ref) => `"${ref}"`).join(" or ")})` : MODEL_REF_MESSAGE);
+      }
+      return;
     }
+    const provider = value.slice(0, value.indexOf("/"));
+    if (!known.includes(provider)) report(path, unknownProviderMessage(provider, known));
   };
   const checkSelection = (selection: unknown, path: PropertyKey[]) => {
     if (typeof selection === "string") return check(selection, path);

@@ -59,6 +59,11 @@ function catalogueOffers(provider: string, model: string): boolean {
   );
 }
 
+/** `provider/name` for each of `providers` whose catalogue offers `name`. */
+export function catalogueCandidates(providers: readonly string[], name: string): string[] {
+  return providers.filter((provider) => catalogueOffers(provider, name)).map((provider) => `${provider}/${name}`);
+}
+
 function providersOf(refs: readonly string[]): string[] {
   return [...new Set(refs.map((ref) => ref.slice(0, ref.indexOf("/"))))];
 }

@@ -98,7 +98,7 @@ describe("config schema", () => {
     ["ollama/qwen3.5:27b", true],
     ["google/gemini-2.5-pro", true],
     ["openai-codex/gpt-5.2", true],
-    ["gpt-4", false],
+    ["gpt-4o-nano-x", false],
     ["/gpt-4", false],
     ["openai/", false],
     ["open ai/gpt-4", false],
@@ -108,6 +108,23 @@ describe("config schema", () => {
   it.each(refTable)("R-CF-3: model ref %j valid=%s", (ref, valid) => {
     const problems = rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: [ref] } } } });
     expect(problems).toEqual(valid ? [] : ['agents.defaults.model.fallbacks[0]: expected "provider/model"']);
+  });
+
+  it("R-GW-3: a bare model name in the config is refused, naming the providers whose catalogue offers it", () => {
+    expect(rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["claude-sonnet-4"] } } } })).toEqual([
+      'agents.defaults.model.fallbacks[0]: expected "provider/model" (a bare name must be an alias; write "anthropic/claude-sonnet-4")',
+    ]);
+  });
+
+  it("R-GW-3: an unknown provider in a model chain is refused with the known providers", () => {
+    expect(
+      rejects({
+        models: { providers: { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1" } } },
+        agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["vllm/qwen", "nope/x"] } } },
+      }),
+    ).toEqual([
+      'agents.defaults.model.fallbacks[1]: unknown provider "nope"; known providers: anthropic, google, ollama, openai, openai-codex, openrouter, vllm (add models.providers.nope to use another)',
+    ]);
   });
 
   it("R-CF-3: a bare word is a valid model ref when it is an alias from agents.defaults.models", () => {

@@ -265,7 +265,7 @@ describe("gateway chat routes", () => {
       payload: openAIBody("/model anthropic/"),
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json().choices[0].message.content).toContain("Cannot resolve model");
+    expect(response.json().choices[0].message.content).toContain('Cannot use model "anthropic/"');
     const spaced = await app.inject({
       method: "POST",
       url: "/v1/chat/completions",

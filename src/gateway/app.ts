@@ -21,6 +21,7 @@ import { badRequest, badRouting, type GatewayError } from "./http-errors.js";
 import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";
 import { resolveRunModels } from "./run-models.js";
+import { checkedSessions } from "./session-patch-checks.js";
 import { SessionPageError } from "./status-page/session-page.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
@@ -100,8 +101,15 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
     const outcome = await detour.run(resolveRunModels(config, runOptions));
     return { ...outcome, upstreamAttempts: ledger.take(outcome.runId) };
   }) as CanonicalRunner["run"];
+  // R-SO-4 / R-PO-6: `/model` and the admin PATCH store only models and pins that can work.
+  const gatewayDetour: GatewayDetour = {
+    sessions: checkedSessions(detour.sessions, detour.profiles, config, "model"),
+    profiles: detour.profiles,
+    status: detour.status.bind(detour),
+    on: detour.on.bind(detour),
+  };
   const context: GatewayContext = {
-    detour,
+    detour: gatewayDetour,
     run,
     config,
     clock,

@@ -211,3 +211,42 @@ describe("documented codes, content types and outcome headers", () => {
     expect(JSON.stringify(response.headers)).not.toContain("sk-test");
   });
 });
+
+describe("R-SO-4: session choices are checked before they are stored", () => {
+  const chat = (text: string) => ({
+    method: "POST" as const,
+    url: "/v1/chat/completions",
+    headers: { "x-detour-session": "s-check" },
+    payload: openAIBody(text),
+  });
+
+  it("R-SO-4: /model refuses an unknown provider, an unknown bare name and a ghost profile pin, in the chat", async () => {
+    const { app, store, openai } = await start();
+    const unknown = await app.inject(chat("/model nope/x"));
+    expect(unknown.statusCode).toBe(200);
+    expect(unknown.json().choices[0].message.content).toContain('unknown provider "nope"; known providers: anthropic');
+    const ghost = await app.inject(chat("/model openai/gpt-a@openai:ghost"));
+    expect(ghost.json().choices[0].message.content).toContain('No profile "openai:ghost" exists for agent main (known: ');
+    const wrongProvider = await app.inject(chat("/model openai/gpt-a@anthropic:a"));
+    expect(wrongProvider.json().choices[0].message.content).toContain("belongs to anthropic, not to openai");
+    expect(await store.getSession("s-check")).toBeUndefined();
+    const bare = await app.inject(chat("/model claude-b"));
+    expect(bare.json().choices[0].message.content).toContain("Model set to anthropic/claude-b");
+    expect(openai.calls).toHaveLength(0);
+  });
+
+  it("R-SO-4: PATCH /admin/sessions/:key refuses unknown providers and ghost pins with a 400", async () => {
+    const { app, store } = await start();
+    const unknown = await app.inject({ method: "PATCH", url: "/admin/sessions/s1", payload: { model: "nope/x" } });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.code).toBe("DETOUR_MODEL_SELECTION_INVALID");
+    expect(unknown.json().error.message).toContain("known providers: anthropic, google, ollama, openai");
+    const ghost = await app.inject({ method: "PATCH", url: "/admin/sessions/s1", payload: { model: "openai/gpt-a", profile: "openai:ghost" } });
+    expect(ghost.statusCode).toBe(400);
+    expect(ghost.json().error.code).toBe("DETOUR_UNKNOWN_PROFILE");
+    expect(await store.getSession("s1")).toBeUndefined();
+    const good = await app.inject({ method: "PATCH", url: "/admin/sessions/s1", payload: { model: "gpt-a", profile: "openai:b" } });
+    expect(good.statusCode).toBe(200);
+    expect(good.json().session.selectedModel).toBe("openai/gpt-a");
+  });
+});

@@ -15,7 +15,7 @@ import { commandContext, loadCliConfig, withDetour, type CommandContext } from "
 import { CliUsageError } from "../output.js";
 import { createProgress } from "../progress.js";
 import { prepareCanonicalRunner } from "../canonical-runner.js";
-import { checkModelFlag } from "../model-flag.js";
+import { checkedModelText } from "../model-flag.js";
 import { readAll } from "../read-secret.js";
 import { withoutEvents } from "../stderr-logger.js";
 
@@ -80,7 +80,7 @@ export async function runPrompt(deps: CliDeps, command: Command, promptArgument:
   if (prompt.trim() === "") throw new CliUsageError("The prompt is empty.");
   const loaded = await loadCliConfig(context);
   // Before discovery and the store: a typo in --model is bad input, not an upstream call or a missing key.
-  if (flags.model !== undefined) checkModelFlag(loaded.config, flags.model, flags.agent);
+  const requestedModel = flags.model !== undefined ? checkedModelText(loaded.config, flags.model, flags.agent) : undefined;
   const config = withRunTimeout(loaded.config, flags.timeoutSeconds);
   const progress = createProgress(deps.stderr, { quietOffTty: true, env: deps.env });
   await withDetour(context, { discoverEnvCredentials: true, config: { ...loaded, config } }, async ({ detour }) => {
@@ -94,7 +94,7 @@ export async function runPrompt(deps: CliDeps, command: Command, promptArgument:
       progress.step(`Asking ${event.provider}/${event.model}${event.profileId ? ` [${event.profileId}]` : ""}…`),
     );
     try {
-      const model = flags.model ?? suggestedModel;
+      const model = requestedModel ?? suggestedModel;
       const outcome = await runner.run({
         agentId: flags.agent,
         ...(flags.session !== undefined ? { sessionKey: flags.session } : {}),

@@ -7,7 +7,8 @@ import type { Detour } from "../../engine/create-detour.js";
 import type { SessionStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, loadCliConfig, withDetour } from "../command-context.js";
-import { checkModelFlag } from "../model-flag.js";
+import { checkSessionPatch, UnknownProfileError } from "../../gateway/session-patch-checks.js";
+import { checkedModelText } from "../model-flag.js";
 import { CliUsageError, type CliOutput } from "../output.js";
 import { SESSION_TABLE_HEAD, sessionLines, sessionRow } from "../views/session-view.js";
 
@@ -78,15 +79,18 @@ export async function patchSession(deps: CliDeps, command: Command, key: string,
     throw new CliUsageError(`Invalid --profile "${options.profile}": expected "provider:name" or "none".`);
   }
   const loaded = await loadCliConfig(context);
-  if (options.model !== undefined && options.model !== "none") checkModelFlag(loaded.config, options.model, options.agent);
-  await withDetour(context, { config: loaded }, async ({ detour }) => {
-    const model = clearable(options.model);
+  const model = options.model !== undefined && options.model !== "none" ? checkedModelText(loaded.config, options.model, options.agent) : clearable(options.model);
+  await withDetour(context, { config: loaded, discoverEnvCredentials: true }, async ({ detour, config }) => {
     const profile = clearable(options.profile);
-    const updated = await detour.sessions.patch(
-      key,
+    // R-PO-6: a pin to a profile the agent does not have would be silently ignored on every turn.
+    const patch = await checkSessionPatch(
       { ...(model !== undefined ? { model } : {}), ...(profile !== undefined ? { profile } : {}) },
-      { agentId: options.agent },
-    );
+      { config, profiles: detour.profiles, agentId: options.agent, origin: "--model" },
+    ).catch((error: unknown) => {
+      if (error instanceof UnknownProfileError) throw new CliUsageError(`--profile: ${error.message}`);
+      throw error;
+    });
+    const updated = await detour.sessions.patch(key, patch, { agentId: options.agent });
     if (!options.json) context.out.line(`Patched session ${key}.`);
     printSession(context.out, updated, options.json, key);
   });

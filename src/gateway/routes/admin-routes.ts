@@ -10,6 +10,8 @@ import { toDialectIssues, describeDialectIssues } from "../dialects/shared/valid
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { badRequest, type GatewayError } from "../http-errors.js";
+import { ModelNameError } from "../../config/index.js";
+import { UnknownProfileError } from "../session-patch-checks.js";
 import { agentOf } from "./agent-of.js";
 import { sendGatewayError } from "./chat-route.js";
 import { publicProfile } from "./info-routes.js";
@@ -47,8 +49,15 @@ export function registerAdminRoutes(app: FastifyInstance, context: GatewayContex
       ...(parsed.data.model !== undefined ? { model: parsed.data.model } : {}),
       ...(parsed.data.profile !== undefined ? { profile: parsed.data.profile } : {}),
     };
-    const session = await detour.sessions.patch(request.params.key, patch, { agentId });
-    return { agentId, session };
+    try {
+      const session = await detour.sessions.patch(request.params.key, patch, { agentId });
+      return { agentId, session };
+    } catch (error) {
+      // An unknown provider, an unresolvable model or a ghost pin is the caller's to fix (R-SO-4, R-PO-6).
+      if (error instanceof ModelNameError) return sendGatewayError(reply, openAIDialect, { ...badRequest(error.message, "model"), code: error.code });
+      if (error instanceof UnknownProfileError) return sendGatewayError(reply, openAIDialect, { ...badRequest(error.message, "profile"), code: error.code });
+      throw error;
+    }
   });
 
   app.post<{ Params: { key: string } }>("/admin/sessions/:key/reset", async (request) => {
