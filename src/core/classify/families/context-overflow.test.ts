@@ -107,6 +107,8 @@ const rows = [
     "rate_limit/per-minute-quota",
   ),
   row("R-EC-5: context_overflow · request exceeds the model context window", { provider: "openai-compatible", message: "The request exceeds the model's maximum context window" }, "context_overflow", "context_overflow/exceeds-context-window"),
+  row("R-EC-5: context_overflow · Anthropic input length and max_tokens exceed context limit", { provider: "anthropic", status: 400, message: "input length and `max_tokens` exceed context limit: 197950 + 8192 > 200000, decrease input length or `max_tokens` and try again" }, "context_overflow", "context_overflow/exceeds-context-window"),
+  row("R-EC-5: context_overflow · input exceeds the model's maximum context limit", { provider: "litellm", message: "The input exceeds the model's maximum context limit of 8192 tokens." }, "context_overflow", "context_overflow/exceeds-context-window"),
   row("R-EC-5: context_overflow · Bedrock too many input tokens", { provider: "bedrock", message: "ModelStreamErrorException: too many input tokens" }, "context_overflow", "context_overflow/exceeds-context-window"),
   row("R-EC-5: context_overflow · 413 Request Entity Too Large (status in text)", { provider: "anthropic", message: "413 Request Entity Too Large" }, "context_overflow", "context_overflow/payload-too-large-413"),
   row(

@@ -27,7 +27,7 @@ export const CONTEXT_OVERFLOW_RULES: readonly MessageRule[] = [
   row("context-window-exceeded", /context[ _]window[ _]exceeded\b|\bexceeds the context window\b/i),
   row("maximum-prompt-length", /\bmaximum prompt length is\b/i),
   row("available-context-size", /\bexceeds (?:the )?available context size\b|\bconfigured context size is\b/i),
-  row("exceeds-context-window", /\bexceeds? (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:window|length|size)\b|\brequest exceeds the maximum size\b|\btoo many input tokens\b/i),
+  row("exceeds-context-window", /\bexceeds? (?:the )?(?:model(?:'s)? )?(?:maximum )?context (?:window|length|size|limit)\b|\brequest exceeds the maximum size\b|\btoo many input tokens\b/i),
   // A 413 whose text says the request is too large (Anthropic `request_too_large` page, proxies' own 413).
   row("payload-too-large-413", /\btoo large\b/i, { statuses: [413] }),
 ];
