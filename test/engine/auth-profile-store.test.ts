@@ -51,7 +51,7 @@ describe("auth profile store", () => {
       profiles: { "openai:a": apiKey("openai", "sk-a"), "openai:b": apiKey("openai", "sk-b") },
       config: { ...STRICT_OPENAI, auth: { order: { openai: ["openai:a", "openai:b"] } } },
     });
-    h.provider("openai").script({ profileId: "openai:a" }, httpError(500, '{"error":{"type":"server_error","message":"boom"}}'));
+    h.provider("openai").script({ profileId: "openai:a" }, httpError(429, "Rate limit reached for requests"));
     expect(succeeded(await h.runToEnd()).profileId).toBe("openai:b");
     expect(await h.store.getLastGood("openai")).toBe("openai:b");
 

@@ -16,7 +16,7 @@ export const BASE_CONFIG: DetourConfigInput = {
     defaults: {
       model: { primary: "openai/gpt-a", fallbacks: ["anthropic/claude-b"] },
       models: { "anthropic/claude-b": { alias: "claude" } },
-      modelFailover: { retrySameProfileOnTimeout: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+      modelFailover: { retrySameProfileOnTimeout: 0, retrySameProfileOnServerError: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
     },
     list: [{ id: "research", model: { primary: "anthropic/claude-b", fallbacks: [] } }],
   },
