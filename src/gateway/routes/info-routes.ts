@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { agentSettings, modelAliases } from "../../config/index.js";
+import { headroomText } from "../../engine/headroom-status.js";
 import type { ProfileStatus } from "../../engine/status.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { profileStateOf } from "../metrics.js";
@@ -65,6 +66,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         ...(profile.unusableUntil !== undefined ? { unusableUntil: profile.unusableUntil } : {}),
         ...(profile.unusableReason !== undefined ? { unusableReason: profile.unusableReason } : {}),
         lastGood: profile.lastGood,
+        ...(profile.headroom ? { headroom: profile.headroom } : {}),
       })),
       lastGood: agent?.lastGood ?? {},
       sessions: agent?.sessions ?? [],
@@ -110,6 +112,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         type: profile.type ?? "",
         usableNow: profile.usable,
         usageStats: profile.stats,
+        headroom: headroomText(profile.headroom),
       })),
       sessions: agent?.sessions ?? [],
     });

@@ -12,6 +12,8 @@ export interface StatusPageProfile {
   type: string;
   usableNow: boolean;
   usageStats: UsageStats;
+  /** R-PO-7: remaining share, window and reset as one line (empty without a reading). */
+  headroom?: string;
 }
 
 export interface StatusPageSession {
@@ -99,6 +101,7 @@ export function renderStatusPage(input: StatusPageInput): string {
       profile.usableNow ? "usable" : state === "usable" ? "unusable" : state,
       profileDetail(profile.usageStats, input.now),
       failureSummary(profile.usageStats),
+      profile.headroom ?? "",
       isoTime(profile.usageStats.lastUsed),
     ];
   });
@@ -129,7 +132,7 @@ export function renderStatusPage(input: StatusPageInput): string {
 <p class="meta">Agent <strong>${escapeHtml(input.agentId)}</strong> · ${escapeHtml(isoTime(input.now))} ·
 model chain: ${escapeHtml(chain.length > 0 ? chain.join(" → ") : "(none configured)")}</p>
 <h2>Auth profiles</h2>
-${table(["Profile", "Provider", "Type", "State", "Why", "Failures", "Last used"], profileRows, "No auth profiles are stored or configured.")}
+${table(["Profile", "Provider", "Type", "State", "Why", "Failures", "Headroom", "Last used"], profileRows, "No auth profiles are stored or configured.")}
 <h2>Sessions</h2>
 ${table(["Session", "Model override", "Source", "Fallback origin", "Profile pin", "Updated"], sessionRows, "No sessions yet.")}
 <p class="meta">JSON: <a href="/status">/status</a> · metrics: <a href="/metrics">/metrics</a></p>
