@@ -242,7 +242,13 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     const statuses = await Promise.all(
       ids.map(async (id) => {
         const context = await agent(id);
-        return agentStatus({ agentId: context.agentId, store: context.store, profiles: context.profileSource, now });
+        return agentStatus({
+          agentId: context.agentId,
+          store: context.store,
+          profiles: context.profileSource,
+          now,
+          minRemaining: config.auth.headroom.minRemaining,
+        });
       }),
     );
     return { now, agents: statuses };

@@ -7,6 +7,7 @@ import type { FailoverReason } from "../core/reasons.js";
 import type { CredentialType, SessionEntry, UsageStats } from "../core/types.js";
 import type { ProfileOrigin, AgentProfileSource } from "./profile-source.js";
 import type { StateStore } from "../ports/state-store.js";
+import { headroomStatusOf, type ProfileHeadroomStatus } from "./headroom-status.js";
 
 export interface ProfileStatus {
   id: string;
@@ -21,6 +22,8 @@ export interface ProfileStatus {
   /** `lastGood[provider]` names this profile (R-AP-3). */
   lastGood: boolean;
   stats: UsageStats;
+  /** R-PO-7: the tightest fresh rate-limit window the provider reported; absent without a reading. */
+  headroom?: ProfileHeadroomStatus;
 }
 
 export interface SessionStatus extends SessionEntry {
@@ -47,6 +50,8 @@ export async function agentStatus(input: {
   store: StateStore;
   profiles: AgentProfileSource;
   now: number;
+  /** `auth.headroom.minRemaining` (R-PO-7), to tell nearly spent profiles. */
+  minRemaining?: number;
 }): Promise<AgentStatus> {
   const [known, allStats, lastGood, sessions] = await Promise.all([
     input.profiles.all(),
@@ -54,6 +59,7 @@ export async function agentStatus(input: {
     input.store.getAllLastGood(),
     input.store.listSessions(),
   ]);
+  const readings = await input.store.headroomReadings(known.map((profile) => profile.id), input.now);
   const configured = input.profiles.configuredProfiles;
   const profiles = known.map((profile): ProfileStatus => {
     const stats = allStats[profile.id] ?? {};
@@ -72,9 +78,14 @@ export async function agentStatus(input: {
       ...(reason !== undefined ? { unusableReason: reason } : {}),
       lastGood: provider !== undefined && lastGood[provider] === profile.id,
       stats,
+      ...headroomField(headroomStatusOf(readings[profile.id], input.now, input.minRemaining ?? 0.05)),
     };
   });
   return { agentId: input.agentId, profiles, lastGood, sessions: sessions.map(sessionStatus) };
+}
+
+function headroomField(headroom: ProfileHeadroomStatus | undefined): { headroom?: ProfileHeadroomStatus } {
+  return headroom ? { headroom } : {};
 }
 
 export function sessionStatus(entry: SessionEntry): SessionStatus {

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import type { DetourConfig } from "../../config/index.js";
 import type { Detour } from "../../engine/create-detour.js";
+import { headroomText } from "../../engine/headroom-status.js";
 import type { ProfileStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
@@ -77,12 +78,13 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
       out.line("No profiles. Add one with `detour auth add <provider> --key -`, or export OPENAI_API_KEY & co.");
     } else {
       out.table(
-        ["profile", "provider", "type", "state", "errors", "last used", "last good"],
+        ["profile", "provider", "type", "state", "headroom", "errors", "last used", "last good"],
         agent.profiles.map((profile) => [
           profile.id,
           profile.provider,
           profile.type,
           colouredState(out, profile, now),
+          headroomText(profile.headroom),
           profile.stats.errorCount ?? 0,
           formatTimestamp(profile.stats.lastUsed, now),
           profile.lastGood ? "yes" : "",

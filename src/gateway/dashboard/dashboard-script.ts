@@ -53,10 +53,10 @@ export const DASHBOARD_SCRIPT = String.raw`
   function headroomText(profile) {
     const reading = profile.headroom;
     if (!reading) return "";
-    const share = typeof reading.remainingShare === "number" ? Math.round(reading.remainingShare * 100) + " % left" : "";
-    const window = reading.window ? " (" + reading.window + ")" : "";
-    const reset = reading.resetsAt ? " · resets " + clock(reading.resetsAt) : "";
-    return share + window + reset;
+    const share = typeof reading.remainingShare === "number" ? Math.round(reading.remainingShare * 100) + " % left" : "limit near";
+    const window = " of " + reading.window + (reading.model ? " (" + reading.model + ")" : "");
+    const reset = reading.resetAt ? " · resets " + clock(reading.resetAt) : "";
+    return (reading.nearlySpent ? "nearly spent: " : "") + share + window + reset;
   }
 
   async function resetProfile(id, button) {
@@ -86,7 +86,8 @@ export const DASHBOARD_SCRIPT = String.raw`
       return el("tr", { "data-profile": profile.id, "data-state": current.name },
         el("td", {}, profile.id), el("td", {}, profile.provider || ""), el("td", {}, profile.type || ""),
         el("td", {}, el("span", { class: "badge " + current.name }, current.name)),
-        el("td", {}, why), el("td", { class: "recovers" }, recovers), el("td", {}, headroomText(profile)),
+        el("td", {}, why), el("td", { class: "recovers" }, recovers),
+        el("td", { class: profile.headroom && profile.headroom.nearlySpent ? "headroom spent" : "headroom" }, headroomText(profile)),
         el("td", {}, failures), el("td", {}, profile.usageStats && profile.usageStats.lastUsed ? clock(profile.usageStats.lastUsed) : ""),
         el("td", {}, button));
     });

@@ -12,6 +12,8 @@ export interface DashboardProfile {
   provider: string;
   type: string;
   usageStats: UsageStats;
+  /** The headroom line (R-PO-7), e.g. "40% of unified-5h left, resets …"; absent without readings. */
+  headroom?: string;
 }
 
 export interface DashboardChain {
@@ -54,7 +56,7 @@ function profileRow(profile: DashboardProfile, now: number): string {
   return (
     `<tr data-profile="${escapeHtml(profile.id)}" data-state="${state.name}">${cells}` +
     `<td><span class="badge ${state.name}">${state.name}</span></td><td>${escapeHtml(state.why ?? "")}</td>` +
-    `<td class="recovers">${escapeHtml(recovers)}</td><td></td><td></td><td></td><td></td></tr>`
+    `<td class="recovers">${escapeHtml(recovers)}</td><td class="headroom">${escapeHtml(profile.headroom ?? "")}</td><td></td><td></td><td></td></tr>`
   );
 }
 
@@ -75,6 +77,7 @@ th{font-weight:600;color:#4b5563;font-size:.85rem}
 .badge.usable{background:#dcfce7;color:#166534}.badge.cooldown{background:#fef3c7;color:#92400e}
 .badge.disabled{background:#fee2e2;color:#991b1b}.badge.blocked{background:#ede9fe;color:#5b21b6}
 tr[data-state=cooldown] td.recovers{color:#92400e;font-weight:600}tr[data-state=disabled] td.recovers{color:#991b1b;font-weight:600}
+td.headroom.spent{color:#92400e;font-weight:600}
 button{padding:.15rem .6rem;border:1px solid #d1d5db;border-radius:4px;background:#f9fafb;cursor:pointer}
 button:disabled{opacity:.5;cursor:default}
 .chain{margin:.2rem 0}.chain code{background:#f3f4f6;padding:.05rem .35rem;border-radius:4px}

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { agentSettings, type DetourConfig } from "../../config/index.js";
+import { headroomText } from "../../engine/headroom-status.js";
 import { ActivityWindow } from "../dashboard/activity-window.js";
 import { dashboardContentSecurityPolicy, renderDashboard, type DashboardChain } from "../dashboard/render-dashboard.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -61,6 +62,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: GatewayCo
         provider: profile.provider ?? "",
         type: profile.type ?? "",
         usageStats: profile.stats,
+        ...(profile.headroom ? { headroom: headroomText(profile.headroom) } : {}),
       })),
       refreshMs: REFRESH_MS,
       nonce,

@@ -73,6 +73,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         ...(profile.unusableUntil !== undefined ? { unusableUntil: profile.unusableUntil } : {}),
         ...(profile.unusableReason !== undefined ? { unusableReason: profile.unusableReason } : {}),
         lastGood: profile.lastGood,
+        ...(profile.headroom ? { headroom: profile.headroom } : {}),
       })),
       lastGood: agent?.lastGood ?? {},
       ...pageOfSessions(agent?.sessions ?? [], page),

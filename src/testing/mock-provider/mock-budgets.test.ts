@@ -3,7 +3,7 @@ import { readHeadroom } from "../../core/headroom/header-readers.js";
 import { FakeClock } from "../fake-clock.js";
 import { authHeaders, chatBody, post } from "./__fixtures__/http-helpers.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
-import { parseScenarioFile } from "./scenario-file.js";
+import { loadScenarioFile, parseScenarioFile } from "./scenario-file.js";
 import type { MockWireApi } from "./scenario-schema.js";
 
 let mock: MockProvider | undefined;
@@ -109,5 +109,13 @@ describe("R-PO-7: mock provider budgets", () => {
     mock.reset();
     expect((await send(mock, "openai", "sk-a")).status).toBe(200);
     expect(() => parseScenarioFile(JSON.stringify({ rules: [], budgets: { "sk-a": { requests: 0 } } }))).toThrow(/budgets/);
+  });
+
+  it("R-PO-7: the example scenario file docs/scenarios/headroom.json5 loads and its budgets apply", async () => {
+    const set = await loadScenarioFile(new URL("../../../docs/scenarios/headroom.json5", import.meta.url).pathname);
+    expect(Object.keys(set.scenarios)).toEqual(["key-pool", "subscriptions"]);
+    mock = await startMockProvider({ clock: new FakeClock(), scenario: "subscriptions", scenarios: set.scenarios });
+    const answer = await send(mock, "anthropic", "sk-ant-acct-2");
+    expect(answer.headers["anthropic-ratelimit-unified-5h-utilization"]).toBe("0.1");
   });
 });
