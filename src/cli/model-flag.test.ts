@@ -32,9 +32,14 @@ describe("checkModelFlag", () => {
     expect(() => checkModelFlag(config, text, "main")).toThrow(expect.objectContaining({ code: "DETOUR_CLI_BAD_INPUT" }));
   });
 
-  it("R-GW-3: a bare model id that several known providers offer is refused with the candidates", () => {
+  it("R-GW-3: a bare model id resolves through the catalogue, a subscription twin yielding to the API provider", () => {
     const bare = parseConfig({}).config;
-    expect(() => checkModelFlag(bare, "gpt-4o", "main")).toThrow(/offered by several providers \(openai-codex\/gpt-4o, openai\/gpt-4o\)|offered by several providers \(openai\/gpt-4o, openai-codex\/gpt-4o\)/);
+    expect(checkModelFlag(bare, "gpt-4o", "main")).toEqual({ provider: "openai", model: "gpt-4o" });
+  });
+
+  it("R-GW-3: a bare model id that several configured providers offer is refused with the candidates", () => {
+    const two = parseConfig({ agents: { defaults: { model: { primary: "openai/shared-x", fallbacks: ["anthropic/shared-x"] } } } }).config;
+    expect(() => checkModelFlag(two, "shared-x", "main")).toThrow(/offered by several providers \(openai\/shared-x, anthropic\/shared-x\)/);
   });
 
   it("R-GW-3: a bare model id is never sent to the primary's provider unless that provider offers it", () => {

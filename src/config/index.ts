@@ -55,3 +55,4 @@ export {
   ModelNameError,
   type ModelNameResolution,
 } from "./model-names.js";
+export { missingEnvReferences, describeMissingEnvReference, type MissingEnvReference } from "./env-references.js";

@@ -59,9 +59,21 @@ function catalogueOffers(provider: string, model: string): boolean {
   );
 }
 
-/** `provider/name` for each of `providers` whose catalogue offers `name`. */
+/**
+ * Providers that share another's catalogue as a subscription twin (ChatGPT/Codex logins): a bare name means
+ * the API provider, unless the config itself names the twin's model.
+ */
+const CATALOGUE_TWINS: Readonly<Record<string, string>> = { "openai-codex": "openai" };
+
+/** `provider/name` for each of `providers` whose catalogue offers `name` (a twin yields to its original). */
 export function catalogueCandidates(providers: readonly string[], name: string): string[] {
-  return providers.filter((provider) => catalogueOffers(provider, name)).map((provider) => `${provider}/${name}`);
+  const offering = providers.filter((provider) => catalogueOffers(provider, name));
+  return offering
+    .filter((provider) => {
+      const original = Object.hasOwn(CATALOGUE_TWINS, provider) ? CATALOGUE_TWINS[provider] : undefined;
+      return original === undefined || !offering.includes(original);
+    })
+    .map((provider) => `${provider}/${name}`);
 }
 
 function providersOf(refs: readonly string[]): string[] {
@@ -80,8 +92,8 @@ function resolveBareName(config: DetourConfig, name: string): ModelNameResolutio
   const known = knownProviderIds(config);
   const tiers = [
     configured,
-    known.filter((provider) => usedProviders.has(provider) && catalogueOffers(provider, name)).map((provider) => `${provider}/${name}`),
-    known.filter((provider) => catalogueOffers(provider, name)).map((provider) => `${provider}/${name}`),
+    catalogueCandidates(known.filter((provider) => usedProviders.has(provider)), name),
+    catalogueCandidates(known, name),
   ];
   for (const tier of tiers) {
     const candidates = [...new Set(tier)];

@@ -38,7 +38,7 @@ describe("parseConfig", () => {
     const lines = issues.map((issue) => `${issue.path}: ${issue.message}`);
     expect(lines).toEqual(
       expect.arrayContaining([
-        'agents.defaults.model.fallbacks[2]: expected "provider/model" (a bare name must be an alias; write "openai/gpt-4" or "openai-codex/gpt-4")',
+        'agents.defaults.model.fallbacks[2]: expected "provider/model" (a bare name must be an alias; write "openai/gpt-4")',
         "agents.defaults.timeoutSeconds: expected a number greater than 0",
         "agents.list[0].model.primary: required: expected a string",
         'models.providers.openai.api: expected one of "openai-completions", "anthropic-messages", "google-generative-ai", "ollama"',

@@ -83,7 +83,8 @@ function dropReason(
   config: ProfileConfig | undefined,
   now: number,
 ): string | undefined {
-  if (!credential) return "missing credential";
+  // R-AP-2: say which variable to set, not just that something is missing.
+  if (!credential) return config?.keyRef ? `environment variable ${config.keyRef.env} is not set` : "missing credential";
   if (credential.provider !== provider || (config && config.provider !== provider)) {
     const owner = config && config.provider !== provider ? config.provider : credential.provider;
     return `provider mismatch (belongs to ${owner})`;

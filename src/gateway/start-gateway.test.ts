@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { GatewayBindError } from "./auth.js";
-import { startGateway, type RunningGateway } from "./start-gateway.js";
+import { GatewayPortInUseError, startGateway, type RunningGateway } from "./start-gateway.js";
 
 let running: RunningGateway | undefined;
 afterEach(async () => {
@@ -36,5 +36,14 @@ describe("startGateway", () => {
     });
     const unauthorized = await fetch(`http://127.0.0.1:${running.port}/v1/models`);
     expect(unauthorized.status).toBe(401);
+  });
+
+  it("R-GW-1: a port in use is a clear error naming the port and --port", async () => {
+    running = await startGateway({ config, port: 0, env: {} });
+    const error = await startGateway({ config, port: running.port, env: {} }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(GatewayPortInUseError);
+    expect((error as Error).message).toContain(`Port ${running.port} on 127.0.0.1 is already in use`);
+    expect((error as Error).message).toContain("--port");
+    expect((error as { code: string }).code).toBe("DETOUR_GATEWAY_PORT_IN_USE");
   });
 });

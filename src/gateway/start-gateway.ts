@@ -5,7 +5,14 @@
  * refused before anything listens (R-GW-5).
  */
 import type { FastifyInstance } from "fastify";
-import { loadConfig, parseConfig, type DetourConfig, type DetourConfigInput } from "../config/index.js";
+import {
+  describeMissingEnvReference,
+  loadConfig,
+  missingEnvReferences,
+  parseConfig,
+  type DetourConfig,
+  type DetourConfigInput,
+} from "../config/index.js";
 import { createDetour, type CreateDetourOptions, type Detour } from "../engine/create-detour.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
@@ -52,6 +59,23 @@ async function resolveConfig(options: StartGatewayOptions, logger: Logger): Prom
   return config;
 }
 
+/** Another process already listens on the port the gateway was asked to bind. */
+export class GatewayPortInUseError extends Error {
+  readonly code = "DETOUR_GATEWAY_PORT_IN_USE";
+  readonly host: string;
+  readonly port: number;
+  constructor(host: string, port: number, cause: unknown) {
+    super(
+      `Port ${port} on ${host} is already in use (another gateway, or another program). Stop it, or start this ` +
+        `one on another port with \`detour gateway --port <port>\` (or set gateway.port in detour.json5).`,
+      { cause },
+    );
+    this.name = "GatewayPortInUseError";
+    this.host = host;
+    this.port = port;
+  }
+}
+
 function urlHost(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
@@ -62,6 +86,10 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const host = options.host ?? config.gateway.host;
   const port = options.port ?? config.gateway.port;
   assertSafeBinding(host, config.gateway.auth);
+  // R-AP-2: said once at start, naming variable and profile, rather than discovered by every request.
+  for (const missing of missingEnvReferences(config, options.env ?? process.env)) {
+    logger.log("warn", describeMissingEnvReference(missing), { profileId: missing.profileId, variable: missing.variable });
+  }
 
   const ownsDetour = options.detour === undefined;
   const detour =
@@ -86,7 +114,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
       logger,
       ...(options.clock ? { clock: options.clock } : {}),
     });
-    await app.listen({ host, port });
+    await app.listen({ host, port }).catch((error: unknown) => {
+      throw (error as NodeJS.ErrnoException).code === "EADDRINUSE" ? new GatewayPortInUseError(host, port, error) : error;
+    });
     const address = app.server.address();
     const boundPort = typeof address === "object" && address !== null ? address.port : port;
     const url = `http://${urlHost(host)}:${boundPort}`;

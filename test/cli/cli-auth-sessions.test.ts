@@ -165,7 +165,7 @@ describe("detour sessions", () => {
   it.each([
     [["sessions", "patch", "chat-1"], /needs --model and\/or --profile/],
     [["sessions", "patch", "chat-1", "--model", "no-slash"], /no-slash/],
-    [["sessions", "patch", "chat-1", "--model", "acme/gpt-9"], /no provider "acme" is built in or configured/],
+    [["sessions", "patch", "chat-1", "--model", "acme/gpt-9"], /unknown provider "acme"; known providers: /],
     [["sessions", "patch", "chat-1", "--profile", "nocolon"], /Invalid --profile "nocolon"/],
     [["sessions", "show", "ghost"], /No session "ghost"/],
     [["sessions", "reset", "ghost"], /No session "ghost"/],

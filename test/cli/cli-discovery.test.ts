@@ -38,7 +38,7 @@ describe("R-CF-5 credential discovery", () => {
   it("R-CL-1: a --model naming an unknown provider is bad input (exit 2), reported before missing credentials", async () => {
     const result = await sandbox.run(["run", "hello", "--model", "acme/gpt-9"]);
     expect(result.code, result.stderr).toBe(2);
-    expect(result.stderr).toContain('no provider "acme" is built in or configured');
+    expect(result.stderr).toContain('unknown provider "acme"; known providers: ');
     expect(result.stderr).not.toContain("no credential");
   });
 

@@ -123,7 +123,7 @@ describe("detour run", () => {
     expect(badModel.stderr).toContain("not a model");
     const unknownProvider = await detour(["run", "hi", "--model", "acme/gpt-9"]);
     expect(unknownProvider.code, unknownProvider.stderr).toBe(2);
-    expect(unknownProvider.stderr).toContain('--model "acme/gpt-9": no provider "acme" is built in or configured');
+    expect(unknownProvider.stderr).toContain('--model "acme/gpt-9": unknown provider "acme"; known providers: ');
     const empty = await detour(["run", "-"], { stdin: "  \n" });
     expect(empty.code, empty.stderr).toBe(2);
     expect(empty.stderr).toContain("The prompt is empty");

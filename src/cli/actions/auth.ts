@@ -23,6 +23,8 @@ export interface AgentFlags {
 
 export interface AddFlags extends AgentFlags {
   key: string;
+  /** Replace a profile that already exists (without it, `auth add` refuses: exit 2). */
+  force?: boolean;
   type: CredentialType;
   id?: string;
   email?: string;
@@ -51,23 +53,47 @@ function requireProfileId(id: string, provider?: string): string {
   return id;
 }
 
+/** An OpenAI / Anthropic API key pasted as `--type oauth` would be refreshed against the vendor on every request. */
+const API_KEY_SHAPE = /^sk-(?!ant-ort)/;
+const OAUTH_FIELDS: ReadonlySet<string> = new Set(["access", "refresh", "expires", "email", "accountId", "projectId", "type", "provider"]);
+
 function parseOAuthSecret(secret: string, provider: string, email: string | undefined): Credential {
   const trimmed = secret.trim();
-  if (!trimmed.startsWith("{")) return { type: "oauth", provider, refresh: trimmed, ...(email ? { email } : {}) };
+  if (!trimmed.startsWith("{")) {
+    if (trimmed === "" || /\s/.test(trimmed)) throw new CliUsageError("--type oauth: the refresh token is empty or contains spaces.");
+    if (API_KEY_SHAPE.test(trimmed)) {
+      throw new CliUsageError("--type oauth: this looks like an API key, not a refresh token; store it with --type api_key.");
+    }
+    return { type: "oauth", provider, refresh: trimmed, ...(email ? { email } : {}) };
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(trimmed);
   } catch {
     throw new CliUsageError("--type oauth: the key is neither a refresh token nor valid JSON ({ access, refresh, expires, email }).");
   }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw new CliUsageError("--type oauth: the JSON must be an object { access, refresh, expires, email }.");
+  }
   const value = parsed as Record<string, unknown>;
+  const unknown = Object.keys(value).filter((field) => !OAUTH_FIELDS.has(field));
+  if (unknown.length > 0) {
+    throw new CliUsageError(`--type oauth: unexpected field(s) ${unknown.join(", ")}; an OAuth login has access, refresh, expires and email.`);
+  }
+  for (const field of ["access", "refresh", "email"]) {
+    if (value[field] !== undefined && typeof value[field] !== "string") throw new CliUsageError(`--type oauth: \`${field}\` must be a string.`);
+  }
   const text = (field: string) => (typeof value[field] === "string" && value[field] !== "" ? (value[field] as string) : undefined);
   const access = text("access");
   const refresh = text("refresh");
   if (!access && !refresh) throw new CliUsageError("--type oauth: the JSON needs an access or a refresh token.");
   const expires = value.expires;
-  if (expires !== undefined && (typeof expires !== "number" || !Number.isFinite(expires))) {
+  if (expires !== undefined && (typeof expires !== "number" || !Number.isFinite(expires) || expires < 0)) {
     throw new CliUsageError("--type oauth: `expires` must be epoch milliseconds.");
+  }
+  if (access && !refresh && expires === undefined) {
+    // Without a refresh token and an expiry nobody can tell when the access token stops working.
+    throw new CliUsageError("--type oauth: an access token without a refresh token needs `expires` (epoch milliseconds).");
   }
   const credentialEmail = email ?? text("email");
   const accountId = text("accountId");
@@ -134,7 +160,15 @@ export async function addProfile(deps: CliDeps, command: Command, provider: stri
       );
     }
     const store = await detour.store(options.agent);
-    const replaced = (await store.getProfile(profileId)) !== undefined;
+    const existing = await store.getProfile(profileId);
+    const replaced = existing !== undefined;
+    if (replaced && !options.force) {
+      throw new CliUsageError(
+        `Profile ${profileId} already exists in agent ${options.agent} (${existing.credential.type}, ` +
+          `${credentialFingerprint(existing.credential) ?? "no secret"}); nothing was changed. Pass --force to replace it, ` +
+          "or choose another id with --id <provider>:<name>.",
+      );
+    }
     await store.upsertProfile({ id: profileId, credential });
     const fingerprint = credentialFingerprint(credential);
     if (options.json) {
@@ -149,7 +183,7 @@ export async function addProfile(deps: CliDeps, command: Command, provider: stri
 
 export async function listProfiles(deps: CliDeps, command: Command, options: AgentFlags & { provider?: string }): Promise<void> {
   const context = commandContext(deps, command);
-  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour }) => {
+  await withDetour(context, { discoverEnvCredentials: true, readOnly: true }, async ({ detour }) => {
     const store = await detour.store(options.agent);
     const [statuses, stored] = await Promise.all([
       detour.profiles.list({ agentId: options.agent, ...(options.provider ? { provider: options.provider } : {}) }),

@@ -1,6 +1,6 @@
 /** What `detour config check | schema` do (R-CF-2). */
 import type { Command } from "commander";
-import { toJsonSchema } from "../../config/index.js";
+import { describeMissingEnvReference, missingEnvReferences, toJsonSchema } from "../../config/index.js";
 import { ConfigError } from "../../core/errors.js";
 import type { CliDeps } from "../cli-deps.js";
 import { ReportedFailure } from "../cli-errors.js";
@@ -11,13 +11,17 @@ export async function checkConfig(deps: CliDeps, command: Command, options: { js
   const context = commandContext(deps, command);
   try {
     const loaded = await loadCliConfig(context);
+    // R-AP-2: a keyRef whose variable is not set here leaves its profile without a key.
+    const missing = missingEnvReferences(loaded.config, deps.env).map(describeMissingEnvReference);
+    for (const warning of missing) context.out.error(`detour: warning: ${warning}`);
+    const warnings = [...loaded.warnings, ...missing];
     if (options.json) {
-      context.out.json({ ok: true, path: loaded.path ?? null, warnings: loaded.warnings });
+      context.out.json({ ok: true, path: loaded.path ?? null, warnings });
       return;
     }
     context.out.line(
       loaded.path
-        ? `Config OK: ${loaded.path}${loaded.warnings.length > 0 ? ` (${loaded.warnings.length} warning(s) above)` : ""}`
+        ? `Config OK: ${loaded.path}${warnings.length > 0 ? ` (${warnings.length} warning(s) above)` : ""}`
         : "No config file found (./detour.json5, $DETOUR_HOME/detour.json5): every default applies.",
     );
   } catch (error) {

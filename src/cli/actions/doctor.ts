@@ -4,7 +4,7 @@
  * when everything is healthy (or was fixed), 1 when a problem remains, 2 when the config is invalid.
  */
 import type { Command } from "commander";
-import { readEnvKnobs } from "../../config/index.js";
+import { describeMissingEnvReference, missingEnvReferences, readEnvKnobs } from "../../config/index.js";
 import { ConfigError } from "../../core/errors.js";
 import type { CliDeps } from "../cli-deps.js";
 import { ReportedFailure } from "../cli-errors.js";
@@ -74,6 +74,13 @@ export async function runDoctor(deps: CliDeps, command: Command, flags: DoctorFl
     out.error(`detour: ${error.message}`);
     return finish(undefined, EXIT_BAD_INPUT);
   }
+
+  const missingEnv = missingEnvReferences(loaded.config, deps.env);
+  checks.push(
+    missingEnv.length === 0
+      ? { name: "key variables", status: "ok", detail: "every auth.profiles keyRef.env variable is set" }
+      : { name: "key variables", status: "problem", detail: missingEnv.map(describeMissingEnvReference).join("; ") },
+  );
 
   const knobs = readEnvKnobs(deps.env, { cwd: deps.cwd });
   progress.step("Checking file modes…");

@@ -8,11 +8,14 @@ import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
 import { CliUsageError, type CliOutput } from "../output.js";
 import { formatTimestamp, profileStateText } from "../views/profile-view.js";
+import { pageOfSessions, parseSessionPage, SessionPageError } from "../../gateway/status-page/session-page.js";
 import { SESSION_TABLE_HEAD, sessionLines, sessionRow } from "../views/session-view.js";
 
 export interface StatusFlags {
   agent: string;
   session?: string;
+  sessionsLimit?: string;
+  sessionsOffset?: string;
   json?: boolean;
 }
 
@@ -51,7 +54,17 @@ function colouredState(out: CliOutput, profile: ProfileStatus, now: number): str
 export async function showStatus(deps: CliDeps, command: Command, options: StatusFlags): Promise<void> {
   const context = commandContext(deps, command);
   const { out } = context;
-  await withDetour(context, { discoverEnvCredentials: true }, async ({ detour, config, configFile }) => {
+  let pageRequest;
+  try {
+    pageRequest = parseSessionPage(
+      { offset: options.sessionsOffset, limit: options.sessionsLimit },
+      { offset: "--sessions-offset", limit: "--sessions-limit" },
+    );
+  } catch (error) {
+    if (error instanceof SessionPageError) throw new CliUsageError(error.message);
+    throw error;
+  }
+  await withDetour(context, { discoverEnvCredentials: true, readOnly: true }, async ({ detour, config, configFile }) => {
     const snapshot = await detour.status({ agentId: options.agent });
     const agent = snapshot.agents[0];
     if (!agent) throw new Error(`No status for agent ${options.agent}.`);
@@ -68,7 +81,7 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
         profiles: agent.profiles,
         order: orders,
         lastGood: agent.lastGood,
-        sessions: session ? [session] : agent.sessions,
+        ...(session ? { sessions: [session] } : pageOfSessions(agent.sessions, pageRequest)),
       });
       return;
     }
@@ -99,9 +112,20 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
       for (const line of sessionLines(session, now)) out.line(line);
       return;
     }
-    if (agent.sessions.length > 0) {
+    // R-GW-8: a page of sessions with the total, never all of them.
+    const page = pageOfSessions(agent.sessions, pageRequest);
+    if (page.sessions.length > 0) {
       out.line();
-      out.table([...SESSION_TABLE_HEAD], agent.sessions.map((entry) => sessionRow(entry, now)));
+      out.table([...SESSION_TABLE_HEAD], page.sessions.map((entry) => sessionRow(entry, now)));
+    }
+    if (page.sessionsTotal > page.sessions.length) {
+      const first = page.sessionsOffset + 1;
+      const shown = page.sessions.length > 0 ? `${first}–${page.sessionsOffset + page.sessions.length}` : "none";
+      out.line(
+        out.colors.dim(
+          `Sessions ${shown} of ${page.sessionsTotal}, newest first; see more with --sessions-offset ${page.sessionsOffset + page.sessionsLimit} or \`detour sessions list\`.`,
+        ),
+      );
     }
   });
 }

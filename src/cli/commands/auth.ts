@@ -20,6 +20,7 @@ function registerAdd(auth: Command, deps: CliDeps): void {
     .addOption(new Option("--type <type>", "credential type").choices(CREDENTIAL_TYPES).default("api_key"))
     .option("--id <profileId>", 'profile id (default "<provider>:default", or "<provider>:<email>" for OAuth)')
     .option("--email <email>", "account email of an OAuth login")
+    .option("--force", "replace the profile when one with this id already exists")
     .addOption(agentOption())
     .addOption(jsonOption())
     .action(async (provider: string, options: AddFlags, command: Command) => (await actions()).addProfile(deps, command, provider, options));
