@@ -8,6 +8,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
 import type { Detour } from "../engine/create-detour.js";
 import type { CanonicalRunner } from "../engine/run-canonical.js";
+import type { PassThroughRunner } from "../engine/run-pass-through.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { systemClock } from "../ports/system-clock.js";
@@ -31,6 +32,8 @@ export interface BuildGatewayAppOptions {
   host?: string;
   clock?: Clock;
   logger?: Logger;
+  /** The same-wire lane (R-GW-6); without it every request takes the canonical path. */
+  passThrough?: PassThroughRunner;
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -97,6 +100,7 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
     metrics,
     logger,
     knownAgentIds: [...new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)])],
+    ...(options.passThrough ? { passThrough: options.passThrough } : {}),
   };
 
   // fastify's own logger stays off: request logs would carry Authorization headers (R-OB-2).
