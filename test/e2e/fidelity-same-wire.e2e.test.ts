@@ -303,7 +303,7 @@ describe("same-wire lane, Anthropic client → Anthropic wire", () => {
     expect(text).toBe(ANTHROPIC_EVENTS.join("").replace('"model":"up-claude-20250101"', '"model":"anthropic/up-claude"'));
   });
 
-  it("R-GW-6: the SDK reads the passed-through stream: thinking, text and the cache usage (R-GW-7)", async () => {
+  it("R-GW-7: on the same-wire lane the Anthropic SDK gets cache-read and cache-write tokens of a stream, as the provider sent them", async () => {
     const stream = anthropicClient().messages.stream(anthropicRequest());
     const message = await stream.finalMessage();
     expect(message.model).toBe("anthropic/up-claude");
