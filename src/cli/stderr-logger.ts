@@ -40,6 +40,7 @@ function createJsonLogger(stderr: OutputStream, minLevel: LogLevel): Logger {
     log(level, message, fields) {
       logger[level](fields ?? {}, message);
     },
+    isLevelEnabled: (level) => logger.isLevelEnabled(level),
   };
 }
 
@@ -48,6 +49,7 @@ const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30
 export function createStderrLogger(stderr: OutputStream, minLevel: LogLevel, format: "text" | "json" = "text"): Logger {
   if (format === "json") return createJsonLogger(stderr, minLevel);
   return {
+    isLevelEnabled: (level) => RANK[level] >= RANK[minLevel],
     log(level, message, fields) {
       if (RANK[level] < RANK[minLevel]) return;
       // Structured fields (full decision events) are for debugging; a person reads the message.

@@ -3,7 +3,7 @@
  * A listener that throws never breaks a run: its error is logged and the next listener still runs.
  */
 import { silentLogger, type DetourEvent, type DetourEventOf, type DetourEventType, type EventSink, type Logger } from "../ports/events.js";
-import { describeEvent } from "../runner/log-lines.js";
+import { describeEvent, eventLevel } from "../runner/log-lines.js";
 
 export type DetourEventListener<E extends DetourEvent = DetourEvent> = (event: E) => void;
 
@@ -30,7 +30,8 @@ export class EventHub implements EventSink {
 
   emit(event: DetourEvent): void {
     // Building the log line is most of an event's cost; a library user without a logger pays nothing for it.
-    if (this.#logger !== silentLogger) {
+    // A line below the logger's level is not built at all (most of a healthy request's events are debug).
+    if (this.#logger !== silentLogger && (this.#logger.isLevelEnabled?.(eventLevel(event)) ?? true)) {
       const line = describeEvent(event);
       this.#logger.log(line.level, line.message, line.fields);
     }

@@ -61,18 +61,18 @@ export interface CanonicalRunner {
   run(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse | CanonicalStreamResult>>;
 }
 
-type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
+export type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
 
 /** Allocated once: aborting with no reason would build a DOMException (and its stack) per stream. */
 const CONSUMER_STOPPED_IN_HEAD = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 /** What a streamed attempt hands the runner: the committed stream before the run's failure reporting wraps it. */
-type CommittedAttempt = Omit<CanonicalStreamResult, "events"> & {
+export type CommittedAttempt = Omit<CanonicalStreamResult, "events"> & {
   head: readonly CanonicalStreamEvent[];
   rest: AsyncIterable<CanonicalStreamEvent>;
 };
 
-function lookup(providers: ProviderLookup, id: string): Provider | undefined {
+export function lookup(providers: ProviderLookup, id: string): Provider | undefined {
   return typeof providers === "function" ? providers(id) : providers.get(id);
 }
 
@@ -86,7 +86,7 @@ function missingProvider(context: AttemptContext): FailoverError {
 }
 
 /** The profile id rides along for providers that care (test doubles script outcomes per profile). */
-function callContext(
+export function callContext(
   context: AttemptContext,
   signal: AbortSignal,
   onUpstreamHeaders?: ProviderCallContext["onUpstreamHeaders"],
@@ -108,7 +108,7 @@ function isAbort(error: unknown): boolean {
  * Front ends see a classified error: the runner rethrows a single attempt's own error (R-FB-6), which may be
  * a raw provider failure.
  */
-function normalizeRunError(error: unknown, clock: Clock, lastAttempt: AttemptContext | undefined): unknown {
+export function normalizeRunError(error: unknown, clock: Clock, lastAttempt: AttemptContext | undefined): unknown {
   if (error instanceof DetourError || isAbort(error)) return error;
   const provider = lastAttempt?.provider ?? "unknown";
   const classification = classifyAttemptError(error, provider, clock.now());
@@ -128,6 +128,66 @@ function normalizeRunError(error: unknown, clock: Clock, lastAttempt: AttemptCon
     resetAt,
     cause: error,
   });
+}
+
+/** One non-streamed canonical attempt on the provider the runner picked. */
+export function completeCanonicalAttempt(
+  providers: ProviderLookup,
+  request: CanonicalRequest,
+  context: AttemptContext,
+  onUpstreamHeaders?: ProviderCallContext["onUpstreamHeaders"],
+): Promise<CanonicalResponse> {
+  const provider = lookup(providers, context.provider);
+  if (!provider) throw missingProvider(context);
+  return provider.complete({ ...request, model: context.model, stream: false }, callContext(context, context.signal, onUpstreamHeaders));
+}
+
+/** One streamed canonical attempt: resolves at the commit point (R-ST-1). */
+export async function streamCanonicalAttempt(
+  providers: ProviderLookup,
+  request: CanonicalRequest,
+  context: AttemptContext,
+  settings: CanonicalRunnerSettings,
+  callerSignal: AbortSignal | undefined,
+  onUpstreamHeaders?: ProviderCallContext["onUpstreamHeaders"],
+): Promise<CommittedAttempt> {
+  const provider = lookup(providers, context.provider);
+  if (!provider) throw missingProvider(context);
+  let malformed = 0;
+  const onMalformedChunk = (_chunk: MalformedChunk) => {
+    malformed += 1;
+  };
+  const committed = await commitStream({
+    open: (signal) =>
+      provider.stream({ ...request, model: context.model, stream: true }, { ...callContext(context, signal, onUpstreamHeaders), onMalformedChunk }),
+    clock: settings.clock,
+    ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
+    stallTimeoutMs: settings.streamStallSeconds * 1000,
+    attemptSignal: context.signal,
+    ...(callerSignal ? { callerSignal } : {}),
+    provider: context.provider,
+    model: context.model,
+  });
+  return {
+    head: committed.head,
+    rest: committed.rest,
+    timeToFirstTokenMs: committed.timeToFirstTokenMs,
+    malformedChunks: () => malformed,
+    abort: committed.abort,
+  };
+}
+
+/** A committed canonical attempt wrapped for its consumer: post-commit failures are recorded (R-ST-2). */
+export function canonicalStreamResult(
+  answered: CommittedAttempt,
+  report: PostCommitReport,
+): CanonicalStreamResult {
+  return {
+    events: reportingFailures(answered.head, answered.rest, answered.abort, report),
+    timeToFirstTokenMs: answered.timeToFirstTokenMs,
+    malformedChunks: answered.malformedChunks,
+    abort: answered.abort,
+  };
 }
 
 export function createCanonicalRunner(
@@ -157,12 +217,7 @@ export function createCanonicalRunner(
       return await detour.runWith(
         runOptions(options, async (context) => {
           lastAttempt = context;
-          const provider = lookup(providers, context.provider);
-          if (!provider) throw missingProvider(context);
-          return provider.complete(
-            { ...options.request, model: context.model, stream: false },
-            callContext(context, context.signal, settings.headroom?.(options.agentId, context)),
-          );
+          return completeCanonicalAttempt(providers, options.request, context, settings.headroom?.(options.agentId, context));
         }),
       );
     } catch (error) {
@@ -177,55 +232,23 @@ export function createCanonicalRunner(
       outcome = await detour.runWith(
         runOptions(options, async (context): Promise<CommittedAttempt> => {
           lastAttempt = context;
-          const provider = lookup(providers, context.provider);
-          if (!provider) throw missingProvider(context);
-          let malformed = 0;
-          const onMalformedChunk = (_chunk: MalformedChunk) => {
-            malformed += 1;
-          };
-          const committed = await commitStream({
-            open: (signal) =>
-              provider.stream(
-                { ...options.request, model: context.model, stream: true },
-                { ...callContext(context, signal, settings.headroom?.(options.agentId, context)), onMalformedChunk },
-              ),
-            clock,
-            ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
-            stallTimeoutMs: settings.streamStallSeconds * 1000,
-            attemptSignal: context.signal,
-            ...(options.signal ? { callerSignal: options.signal } : {}),
-            provider: context.provider,
-            model: context.model,
-          });
-          return {
-            head: committed.head,
-            rest: committed.rest,
-            timeToFirstTokenMs: committed.timeToFirstTokenMs,
-            malformedChunks: () => malformed,
-            abort: committed.abort,
-          };
+          return streamCanonicalAttempt(providers, options.request, context, settings, options.signal, settings.headroom?.(options.agentId, context));
         }),
       );
     } catch (error) {
       throw normalizeRunError(error, clock, lastAttempt);
     }
-    const answered = outcome.result;
     return {
       ...outcome,
-      result: {
-        events: reportingFailures(answered.head, answered.rest, answered.abort, {
-          detour,
-          agentId: options.agentId,
-          runId: outcome.runId,
-          provider: outcome.provider,
-          model: outcome.model,
-          profileId: outcome.profileId,
-          signal: options.signal,
-        }),
-        timeToFirstTokenMs: answered.timeToFirstTokenMs,
-        malformedChunks: answered.malformedChunks,
-        abort: answered.abort,
-      },
+      result: canonicalStreamResult(outcome.result, {
+        detour,
+        agentId: options.agentId,
+        runId: outcome.runId,
+        provider: outcome.provider,
+        model: outcome.model,
+        profileId: outcome.profileId,
+        signal: options.signal,
+      }),
     };
   }
 
@@ -243,20 +266,22 @@ export function createCanonicalRunner(
  * R-ST-2: a failure after the commit is recorded on the profile that answered, then rethrown so the front end
  * ends the client stream with an explicit error. A client that went away is not a failure (R-EC-7).
  */
-async function* reportingFailures(
-  head: readonly CanonicalStreamEvent[],
-  rest: AsyncIterable<CanonicalStreamEvent>,
+export interface PostCommitReport {
+  detour: RunnerDetour;
+  agentId?: string;
+  runId: string;
+  provider: string;
+  model: string;
+  profileId?: string;
+  signal?: AbortSignal;
+}
+
+export async function* reportingFailures<T>(
+  head: readonly T[],
+  rest: AsyncIterable<T>,
   stopUpstream: (reason?: unknown) => void,
-  report: {
-    detour: RunnerDetour;
-    agentId?: string;
-    runId: string;
-    provider: string;
-    model: string;
-    profileId?: string;
-    signal?: AbortSignal;
-  },
-): AsyncGenerator<CanonicalStreamEvent> {
+  report: PostCommitReport,
+): AsyncGenerator<T> {
   let restReached = false;
   try {
     for (const event of head) yield event;

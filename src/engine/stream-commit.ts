@@ -41,7 +41,7 @@ export interface CommittedStream {
   abort(reason?: unknown): void;
 }
 
-const TIMED_OUT = Symbol("timed-out");
+export const TIMED_OUT = Symbol("timed-out");
 /**
  * Why the upstream call is aborted once the consumer is done with it. Allocated once: a finished stream aborts
  * its upstream on every request, and a fresh DOMException captures a stack trace each time.
@@ -60,21 +60,21 @@ function failureOfErrorEvent(provider: string, error: unknown): Error {
   return new UpstreamFailure(`${provider} reported an error mid-stream: ${message}`, { provider, message }, error);
 }
 
-function watchdogFailure(provider: string, model: string, message: string): UpstreamFailure {
+export function watchdogFailure(provider: string, model: string, message: string): UpstreamFailure {
   // ETIMEDOUT classifies as `timeout` (R-EC-4): a watchdog is our own timer, not a caller abort (R-EC-7).
   return new UpstreamFailure(`${provider}/${model}: ${message}`, { provider, code: "ETIMEDOUT", message });
 }
 
-function cutFailure(provider: string, model: string, message: string): UpstreamFailure {
+export function cutFailure(provider: string, model: string, message: string): UpstreamFailure {
   return new UpstreamFailure(`${provider}/${model}: ${message}`, { provider, code: "ECONNRESET", message });
 }
 
 /** Cancels the stream's watchdog sleep; allocated once because `abort()` without a reason builds a DOMException. */
 const WATCHDOG_NO_LONGER_NEEDED = new DOMException("The stream's watchdog is no longer needed.", "AbortError");
 
-interface PendingPull {
+interface PendingPull<T> {
   deadline: number;
-  settle(result: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT): void;
+  settle(result: IteratorResult<T> | typeof TIMED_OUT): void;
   fail(error: unknown): void;
 }
 
@@ -87,11 +87,11 @@ interface PendingPull {
  * it was armed) it sleeps the rest, so a pull still times out exactly `budget` after it started. A pull rejects
  * as soon as `upstream` aborts, so a provider that ignores its signal cannot hold the stream open.
  */
-class DeadlinePuller {
-  readonly #iterator: AsyncIterator<CanonicalStreamEvent>;
+export class DeadlinePuller<T = CanonicalStreamEvent> {
+  readonly #iterator: AsyncIterator<T>;
   readonly #clock: Clock;
   readonly #upstream: AbortSignal;
-  #pending: PendingPull | undefined;
+  #pending: PendingPull<T> | undefined;
   /** The running sleep: when it is due and how to cancel it; undefined while no timer runs. */
   #armed: { dueAt: number; cancel: AbortController } | undefined;
   #closed = false;
@@ -104,7 +104,7 @@ class DeadlinePuller {
     pull?.fail(this.#upstream.reason);
   };
 
-  constructor(iterator: AsyncIterator<CanonicalStreamEvent>, clock: Clock, upstream: AbortSignal) {
+  constructor(iterator: AsyncIterator<T>, clock: Clock, upstream: AbortSignal) {
     this.#iterator = iterator;
     this.#clock = clock;
     this.#upstream = upstream;
@@ -112,15 +112,15 @@ class DeadlinePuller {
   }
 
   /** Resolves with the next event, or TIMED_OUT when `budgetMs` passes first. */
-  next(budgetMs: number): Promise<IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT> {
+  next(budgetMs: number): Promise<IteratorResult<T> | typeof TIMED_OUT> {
     if (this.#upstream.aborted) return Promise.reject(this.#upstream.reason);
     if (!(budgetMs > 0)) return Promise.resolve(TIMED_OUT);
     const deadline = this.#clock.now() + budgetMs;
     return new Promise((resolve, reject) => {
-      const pull: PendingPull = { deadline, settle: resolve, fail: reject };
+      const pull: PendingPull<T> = { deadline, settle: resolve, fail: reject };
       this.#pending = pull;
       this.#arm(deadline);
-      let upstreamNext: Promise<IteratorResult<CanonicalStreamEvent>>;
+      let upstreamNext: Promise<IteratorResult<T>>;
       try {
         upstreamNext = this.#iterator.next();
       } catch (error) {
@@ -193,7 +193,7 @@ class DeadlinePuller {
   }
 }
 
-function secondsText(ms: number): string {
+export function secondsText(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 

@@ -8,6 +8,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
 import type { Detour } from "../engine/create-detour.js";
 import type { CanonicalRunner } from "../engine/run-canonical.js";
+import type { PassThroughRunner } from "../engine/run-pass-through.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { systemClock } from "../ports/system-clock.js";
@@ -36,6 +37,8 @@ export interface BuildGatewayAppOptions {
   host?: string;
   clock?: Clock;
   logger?: Logger;
+  /** The same-wire lane (R-GW-6); without it every request takes the canonical path. */
+  passThrough?: PassThroughRunner;
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -88,6 +91,23 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
   };
 }
 
+/**
+ * The same-wire lane resolves models and counts attempts exactly like the canonical `run` (R-GW-3,
+ * `x-detour-attempts`): both lanes answer the same request the same way.
+ */
+function laneWithResolvedModels(lane: PassThroughRunner, config: DetourConfig, ledger: AttemptLedger): PassThroughRunner {
+  return {
+    async complete(runOptions) {
+      const outcome = await lane.complete(resolveRunModels(config, runOptions));
+      return { ...outcome, upstreamAttempts: ledger.take(outcome.runId) };
+    },
+    async stream(runOptions) {
+      const outcome = await lane.stream(resolveRunModels(config, runOptions));
+      return { ...outcome, upstreamAttempts: ledger.take(outcome.runId) };
+    },
+  };
+}
+
 export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<FastifyInstance> {
   const { detour, config } = options;
   const clock = options.clock ?? systemClock;
@@ -116,6 +136,7 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
     metrics,
     logger,
     knownAgentIds: [...new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)])],
+    ...(options.passThrough ? { passThrough: laneWithResolvedModels(options.passThrough, config, ledger) } : {}),
   };
 
   // fastify's own logger stays off: request logs would carry Authorization headers (R-OB-2).

@@ -2,6 +2,7 @@
 import type { DetourConfig } from "../config/index.js";
 import type { Detour } from "../engine/create-detour.js";
 import type { CanonicalRunner } from "../engine/run-canonical.js";
+import type { PassThroughRunner } from "../engine/run-pass-through.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
 import type { GatewayMetrics } from "./metrics.js";
@@ -18,4 +19,6 @@ export interface GatewayContext {
   logger: Logger;
   /** `main` plus every agent of `agents.list`: a `model` naming one selects its chain (R-GW-3). */
   knownAgentIds: readonly string[];
+  /** The same-wire lane (R-GW-6); absent for an engine without config-built providers (the canonical path). */
+  passThrough?: PassThroughRunner;
 }

@@ -4,9 +4,14 @@
  * ambiguous name is a 400 listing what would work — never silently the primary's provider.
  */
 import { modelAliases, requireModelName, type DetourConfig } from "../config/index.js";
-import type { CanonicalRunOptions } from "../engine/run-canonical.js";
 
-export function resolveRunModels<T extends CanonicalRunOptions>(config: DetourConfig, options: T): T {
+/** What both lanes' run options share: the models a request names. */
+interface NamedModels {
+  model?: string;
+  fallbacks?: readonly string[] | "none";
+}
+
+export function resolveRunModels<T extends NamedModels>(config: DetourConfig, options: T): T {
   const aliases = modelAliases(config);
   const model = options.model !== undefined ? requireModelName(config, aliases, options.model, "model") : undefined;
   const fallbacks = Array.isArray(options.fallbacks)

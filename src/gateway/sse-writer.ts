@@ -35,6 +35,12 @@ export class SseWriter {
     }
   }
 
+  /** One upstream read as one client write (the same-wire lane). */
+  async writeBytes(chunk: Buffer): Promise<void> {
+    if (!this.open) return;
+    if (!this.#raw.write(chunk)) await this.#drained();
+  }
+
   end(): void {
     if (this.open) this.#raw.end();
   }

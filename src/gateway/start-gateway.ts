@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import {
+  DEFAULT_AGENT_ID,
   describeMissingEnvReference,
   loadConfig,
   missingEnvReferences,
@@ -17,6 +18,9 @@ import { createDetour, type CreateDetourOptions, type Detour } from "../engine/c
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
+import { createPassThroughRunner, passThroughTargetsFromConfig, type PassThroughRunner } from "../engine/run-pass-through.js";
+import { createHeadroomRecorder } from "../engine/headroom-recorder.js";
+import { systemClock } from "../ports/system-clock.js";
 import { buildGatewayApp, type BuildGatewayAppOptions } from "./app.js";
 import { assertSafeBinding } from "./auth.js";
 
@@ -76,6 +80,36 @@ export class GatewayPortInUseError extends Error {
   }
 }
 
+/**
+ * The same-wire lane needs the whole engine (`runWith`, post-commit reporting) and its config-built providers;
+ * an engine that is only a canonical `run` (test doubles) is served on the canonical path alone.
+ */
+function passThroughOf(
+  detour: StartGatewayOptions["detour"] | Detour,
+  config: DetourConfig,
+  clock: Clock,
+  logger: Logger,
+): PassThroughRunner | undefined {
+  const full = detour as Partial<Detour>;
+  if (typeof full.runWith !== "function" || typeof full.reportPostCommitFailure !== "function" || !(full.providers instanceof Map)) return undefined;
+  const targets = passThroughTargetsFromConfig(config, full.providers);
+  if (targets.size === 0) return undefined;
+  return createPassThroughRunner(
+    { runWith: full.runWith.bind(full), reportPostCommitFailure: full.reportPostCommitFailure.bind(full) },
+    full.providers,
+    targets,
+    {
+      clock,
+      ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
+      streamStallSeconds: config.gateway.streamStallSeconds,
+      // R-PO-7: the lane's upstream responses are read for rate-limit headroom too.
+      ...(typeof full.store === "function"
+        ? { headroom: createHeadroomRecorder({ store: (agentId) => full.store!(agentId ?? DEFAULT_AGENT_ID), clock, logger }) }
+        : {}),
+    },
+  );
+}
+
 function urlHost(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
@@ -107,11 +141,13 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     }));
 
   try {
+    const passThrough = passThroughOf(detour, config, options.clock ?? systemClock, logger);
     const app = await buildGatewayApp({
       detour,
       config,
       host,
       logger,
+      ...(passThrough ? { passThrough } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     });
     await app.listen({ host, port }).catch((error: unknown) => {

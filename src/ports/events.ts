@@ -10,6 +10,8 @@ export type LogLevel = "debug" | "info" | "warn" | "error";
 
 export interface Logger {
   log(level: LogLevel, message: string, fields?: Record<string, unknown>): void;
+  /** False when entries of `level` are dropped: callers skip building them (the gateway hot path). */
+  isLevelEnabled?(level: LogLevel): boolean;
 }
 
 export const silentLogger: Logger = { log() {} };

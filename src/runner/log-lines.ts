@@ -3,7 +3,7 @@
  * contract and are reproduced exactly (R-RN-4, R-RN-5); `model_fallback_decision` is logged as a structured
  * event with every field (R-OB-1).
  */
-import type { DetourEvent, LogLevel } from "../ports/events.js";
+import type { DetourEvent, LogLevel, ModelFallbackDecisionEvent } from "../ports/events.js";
 
 export interface LogLine {
   level: LogLevel;
@@ -14,6 +14,34 @@ export interface LogLine {
 function fieldsOf(event: DetourEvent): Record<string, unknown> {
   const { type, ...rest } = event;
   return { event: type, ...rest };
+}
+
+/**
+ * A healthy request's one decision is per-request detail (debug); failures, skips and a success after a
+ * fallback are what an operator reads (info).
+ */
+function decisionLevel(event: ModelFallbackDecisionEvent): LogLevel {
+  return event.decision === "candidate_succeeded" && event.fallbackStepFromModel === null ? "debug" : "info";
+}
+
+/** The level `describeEvent` gives an event, without building its line. */
+export function eventLevel(event: DetourEvent): LogLevel {
+  switch (event.type) {
+    case "timeout_retry_scheduled":
+    case "run_started":
+    case "attempt_started":
+    case "attempt_finished":
+    case "session_override":
+      return "debug";
+    case "no_available_profile":
+      return "warn";
+    case "run_finished":
+      return event.outcome === "failed" ? "warn" : "debug";
+    case "model_fallback_decision":
+      return decisionLevel(event);
+    default:
+      return "info";
+  }
 }
 
 export function describeEvent(event: DetourEvent): LogLine {
@@ -52,7 +80,7 @@ export function describeEvent(event: DetourEvent): LogLine {
         fields,
       };
     case "model_fallback_decision":
-      return { level: "info", message: "model_fallback_decision", fields };
+      return { level: decisionLevel(event), message: "model_fallback_decision", fields };
     case "notice":
       return { level: "info", message: event.text, fields };
     case "profile_rotated":

@@ -7,13 +7,20 @@
 import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentSettings } from "../../config/index.js";
-import { DetourError } from "../../core/errors.js";
+import { DetourError, FailoverError } from "../../core/errors.js";
 import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { RunOutcome } from "../../engine/detour-api.js";
 import type { CanonicalStreamResult } from "../../engine/run-canonical.js";
+import type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "../../engine/run-pass-through.js";
+import { FORWARDED_RESPONSE_HEADERS } from "../../providers/shared/pass-through-call.js";
+import { silentLogger } from "../../ports/events.js";
+import { inlineNotice } from "../dialect.js";
+import { accessLogLine } from "../lane/access-log.js";
+import { clientWantsUsage, laneShapeOk, mayBeSlashCommand, upstreamBodyFor, withAnsweringModel } from "../lane/lane-request.js";
+import { scanChatBody, type ScannedChatBody } from "../lane/scan-chat-body.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { badRouting, describeRunError, type GatewayError } from "../http-errors.js";
+import { badRequest, badRouting, describeRunError, type GatewayError } from "../http-errors.js";
 import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js";
 import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
@@ -71,6 +78,9 @@ class ChatExchange {
 
   async handle(): Promise<FastifyReply | void> {
     try {
+      const raw = this.request.body;
+      // The raw body parser is registered only with a lane (registerChatRoute).
+      if (Buffer.isBuffer(raw) && this.context.passThrough) return await this.#handleLane(raw, this.context.passThrough);
       const parsed = this.dialect.parse(this.request.body);
       if (!parsed.ok) {
         return this.reply.code(400).type("application/json; charset=utf-8").send(this.dialect.renderValidationError(parsed.issues));
@@ -87,15 +97,33 @@ class ChatExchange {
       return await this.#run(routing, parsed.value);
     } finally {
       this.reply.raw.off("close", this.#onClose);
+      this.#logAccess();
     }
+  }
+
+  /** Who answered, for the access line. */
+  #answered: { model: string; attempts: number } | undefined;
+
+  #logAccess(): void {
+    const { logger, clock } = this.context;
+    if (logger === silentLogger || logger.isLevelEnabled?.("info") === false) return;
+    const line = accessLogLine({
+      method: this.request.method,
+      path: this.request.routeOptions.url ?? this.request.url,
+      status: this.reply.raw.statusCode,
+      model: this.#answered?.model ?? null,
+      attempts: this.#answered?.attempts ?? 0,
+      durationMs: clock.now() - this.#receivedAt,
+    });
+    logger.log("info", line.message, line.fields);
   }
 
   get #clientGone(): boolean {
     return this.#abort.signal.aborted;
   }
 
-  #streamContext(model: string, parsed: ParsedChatRequest): StreamContext {
-    return { model, createdSeconds: this.#createdSeconds, includeUsage: parsed.includeUsage };
+  #streamContext(model: string, includeUsage: boolean): StreamContext {
+    return { model, createdSeconds: this.#createdSeconds, includeUsage };
   }
 
   async #answerCommand(command: SlashCommand, routing: RoutingOptions, parsed: ParsedChatRequest) {
@@ -128,7 +156,7 @@ class ChatExchange {
     this.reply.hijack();
     const writer = new SseWriter(this.reply.raw);
     writer.start(headers);
-    const encoder = this.dialect.createStreamEncoder(this.#streamContext(GATEWAY_MODEL, parsed));
+    const encoder = this.dialect.createStreamEncoder(this.#streamContext(GATEWAY_MODEL, parsed.includeUsage));
     for (const event of answerAsEvents(response)) await writer.write(encoder.encode(event));
     writer.end();
   }
@@ -158,7 +186,7 @@ class ChatExchange {
       return sendGatewayError(this.reply, this.dialect, described);
     }
     return parsed.stream
-      ? this.#stream(outcome as RunOutcome<CanonicalStreamResult>, parsed)
+      ? this.#stream(outcome as RunOutcome<CanonicalStreamResult>, parsed.includeUsage)
       : this.#respond(outcome as RunOutcome<CanonicalResponse>);
   }
 
@@ -168,6 +196,7 @@ class ChatExchange {
 
   #respond(outcome: RunOutcome<CanonicalResponse>) {
     const model = `${outcome.provider}/${outcome.model}`;
+    this.#answered = { model, attempts: outcome.attempts.length + 1 };
     // R-ST-3: the answer names the model that actually answered, not the one requested.
     const response: CanonicalResponse = { ...outcome.result, model };
     const notice = this.#notice(outcome);
@@ -179,9 +208,10 @@ class ChatExchange {
     return this.reply.code(200).headers(outcomeHeaders(outcome)).send(body);
   }
 
-  async #stream(outcome: RunOutcome<CanonicalStreamResult>, parsed: ParsedChatRequest) {
+  async #stream(outcome: RunOutcome<CanonicalStreamResult>, includeUsage: boolean) {
     const { metrics, clock } = this.context;
     const model = `${outcome.provider}/${outcome.model}`;
+    this.#answered = { model, attempts: outcome.attempts.length + 1 };
     const answer = outcome.result;
     metrics.observeTimeToFirstToken(outcome.provider, outcome.model, answer.timeToFirstTokenMs);
     metrics.observeGatewayOverhead(this.dialect.name, clock.now() - this.#receivedAt, outcome.runId);
@@ -193,7 +223,7 @@ class ChatExchange {
     this.reply.hijack();
     const writer = new SseWriter(this.reply.raw);
     writer.start(outcomeHeaders(outcome));
-    const context = this.#streamContext(model, parsed);
+    const context = this.#streamContext(model, includeUsage);
     const encoder = this.dialect.createStreamEncoder(context);
     const notice = this.#notice(outcome);
     if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
@@ -220,6 +250,164 @@ class ChatExchange {
     }
   }
 
+  /**
+   * The same-wire lane (SPEC R-GW-6): a targeted scan instead of a full parse; the full dialect parse runs
+   * only for a body the scan does not vouch for (its 400 is the canonical path's) or a possible slash command.
+   */
+  async #handleLane(bytes: Buffer, lane: PassThroughRunner) {
+    const scan = scanChatBody(bytes);
+    if (!scan.ok) {
+      const error = scan.problem === "the request body is empty"
+        ? badRequest("The request body is empty; send a JSON object.", "(body)")
+        : badRequest(`The request body is not valid JSON: ${scan.problem}.`, "(body)");
+      return sendGatewayError(this.reply, this.dialect, error);
+    }
+    const body = scan.body;
+    let parsed: ParsedChatRequest | undefined;
+    if (!laneShapeOk(this.dialect.name, body) || mayBeSlashCommand(body)) {
+      const full = this.dialect.parse(JSON.parse(bytes.toString("utf8")));
+      if (!full.ok) {
+        return this.reply.code(400).type("application/json; charset=utf-8").send(this.dialect.renderValidationError(full.issues));
+      }
+      parsed = full.value;
+    }
+    let routing: RoutingOptions;
+    try {
+      routing = resolveRouting(this.request.headers, parsed?.model ?? (body.model?.value as string), this.context.knownAgentIds);
+    } catch (error) {
+      if (error instanceof RoutingError) return sendGatewayError(this.reply, this.dialect, badRouting(error));
+      throw error;
+    }
+    if (parsed) {
+      const command = parseSlashCommand(parsed.request);
+      if (command) return await this.#answerCommand(command, routing, parsed);
+    }
+    const request = this.#passThroughRequest(body, parsed);
+    const options = {
+      agentId: routing.agentId,
+      ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
+      ...(routing.model !== undefined ? { model: routing.model } : {}),
+      ...(routing.fallbacks !== undefined ? { fallbacks: routing.fallbacks } : {}),
+      ...(routing.source !== undefined ? { source: routing.source } : {}),
+      signal: this.#abort.signal,
+      request,
+    };
+    try {
+      if (request.stream) {
+        const outcome = await lane.stream(options);
+        const answer = outcome.result;
+        return answer.lane === "same-wire"
+          ? await this.#streamRaw({ ...outcome, result: answer.stream })
+          : await this.#stream({ ...outcome, result: answer.stream }, request.clientWantsUsage);
+      }
+      const outcome = await lane.complete(options);
+      const answer = outcome.result;
+      return answer.lane === "same-wire"
+        ? this.#respondRaw({ ...outcome, result: answer })
+        : this.#respond({ ...outcome, result: answer.response });
+    } catch (error) {
+      if (this.#clientGone) return this.#dropClient();
+      const described = describeRunError(error, this.context.clock.now());
+      if (described.kind === "internal") {
+        this.context.logger.log("error", "Gateway request failed internally", { error: described.message });
+      }
+      return sendGatewayError(this.reply, this.dialect, described);
+    }
+  }
+
+  #passThroughRequest(body: ScannedChatBody, parsed: ParsedChatRequest | undefined): PassThroughRequest {
+    const openai = this.dialect.name === "openai";
+    const stream = parsed?.stream ?? body.stream?.value === true;
+    const headers = this.request.headers;
+    let canonical = parsed?.request;
+    const dialect = this.dialect;
+    return {
+      api: openai ? "openai-completions" : "anthropic-messages",
+      stream,
+      // The lane needs every stream's usage (R-ST-3); a client that did not ask never sees the usage chunk.
+      bodyFor: (model) => upstreamBodyFor(body, model, openai && stream),
+      clientWantsUsage: openai ? stream && clientWantsUsage(body) : true,
+      ...(openai
+        ? {}
+        : {
+            clientHeaders: {
+              ...(typeof headers["anthropic-version"] === "string" ? { "anthropic-version": headers["anthropic-version"] } : {}),
+              ...(typeof headers["anthropic-beta"] === "string" ? { "anthropic-beta": headers["anthropic-beta"] } : {}),
+            },
+          }),
+      canonical() {
+        if (canonical) return canonical;
+        const full = dialect.parse(JSON.parse(body.bytes.toString("utf8")));
+        if (!full.ok) {
+          // Only a cross-wire candidate needs the canonical form; the client's body does not fit it.
+          const problems = full.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
+          throw new FailoverError(`The request cannot be translated for another wire format: ${problems}`, { reason: "format", status: 400 });
+        }
+        canonical = full.value.request;
+        return canonical;
+      },
+    };
+  }
+
+  #respondRaw(outcome: RunOutcome<Extract<LaneResponse, { lane: "same-wire" }>>) {
+    const model = `${outcome.provider}/${outcome.model}`;
+    this.#answered = { model, attempts: outcome.attempts.length + 1 };
+    const answer = outcome.result;
+    const scanned = scanChatBody(answer.body);
+    // R-ST-3: the answer names the model that answered; every other byte is the provider's.
+    let body = (scanned.ok ? withAnsweringModel(scanned.body, model) : undefined) ?? answer.body;
+    const notice = this.#notice(outcome);
+    if (notice !== undefined) {
+      // Rare (a fallback just happened, notices inline): the one case the lane rewrites the answer.
+      const json = JSON.parse(body.toString("utf8")) as Record<string, unknown>;
+      body = Buffer.from(JSON.stringify({ ...json, detour_notice: inlineNotice(notice) }));
+    }
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED_RESPONSE_HEADERS) {
+      const value = answer.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    headers["content-type"] ??= "application/json";
+    this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
+    return this.reply.code(answer.status).headers({ ...headers, ...outcomeHeaders(outcome) }).send(body);
+  }
+
+  /** A same-wire stream: each upstream read is one client write (SPEC R-GW-6, R-ST-2). */
+  async #streamRaw(outcome: RunOutcome<RawStreamResult>) {
+    const { metrics, clock } = this.context;
+    const model = `${outcome.provider}/${outcome.model}`;
+    this.#answered = { model, attempts: outcome.attempts.length + 1 };
+    const answer = outcome.result;
+    metrics.observeTimeToFirstToken(outcome.provider, outcome.model, answer.timeToFirstTokenMs);
+    metrics.observeGatewayOverhead(this.dialect.name, clock.now() - this.#receivedAt, outcome.runId);
+    if (this.#clientGone) {
+      answer.abort(this.#abort.signal.reason);
+      return this.#dropClient();
+    }
+    this.reply.hijack();
+    const writer = new SseWriter(this.reply.raw);
+    writer.start(outcomeHeaders(outcome));
+    const context = this.#streamContext(model, true);
+    const notice = this.#notice(outcome);
+    if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
+    try {
+      for await (const chunk of answer.chunks) {
+        await writer.writeBytes(chunk);
+        // Leaving the loop returns the iterator, which stops the upstream call.
+        if (!writer.open) break;
+      }
+    } catch (error) {
+      if (!this.#clientGone) {
+        // R-ST-2: after the commit a failure ends the stream with an explicit error, never a clean finish.
+        metrics.observePostCommitFailure(outcome.provider, outcome.model);
+        await writer.write(this.dialect.createStreamEncoder(context).encode({ type: "error", error }));
+      }
+    } finally {
+      metrics.observeMalformedChunks(outcome.provider, outcome.model, answer.scanner.malformedChunks);
+      writer.end();
+    }
+  }
+
   #dropClient() {
     if (!this.reply.sent) this.reply.hijack();
     this.reply.raw.destroy();
@@ -227,5 +415,14 @@ class ChatExchange {
 }
 
 export function registerChatRoute(app: FastifyInstance, path: string, dialect: GatewayDialect, context: GatewayContext): void {
-  app.post(path, (request, reply) => new ChatExchange(context, dialect, request, reply).handle());
+  if (!context.passThrough) {
+    app.post(path, (request, reply) => new ChatExchange(context, dialect, request, reply).handle());
+    return;
+  }
+  // The lane forwards the client's bytes (R-GW-6): the route gets the body as a Buffer and reads it itself.
+  void app.register(async (scope) => {
+    scope.removeContentTypeParser("application/json");
+    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    scope.post(path, (request, reply) => new ChatExchange(context, dialect, request, reply).handle());
+  });
 }

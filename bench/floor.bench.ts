@@ -1,0 +1,306 @@
+/**
+ * Detour against the floor (issue 9 item 7): the gateway and a minimal `node:http` + undici pass-through proxy
+ * (bench/floor-proxy.child.ts), each pinned to the same core with `taskset`, driven by this process in the
+ * same interleaved reps, against one mock upstream in its own process. CPU per request is the target
+ * process's own CPU time (/proc/<pid>/stat) over the requests it served; added latency is the target's p50
+ * (or time to first byte) minus the upstream's own, measured direct in the same rep.
+ *
+ *   npm run bench                 every benchmark; this one with 3 reps of 5 s
+ *   BENCH_SHORT=1 npm run bench:floor   1 rep of 2 s, for development
+ *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { Pool } from "undici";
+
+const SHORT = process.env.BENCH_SHORT === "1";
+const REPS = Number(process.env.BENCH_REPS ?? (SHORT ? 1 : 3));
+const DURATION_MS = Number(process.env.BENCH_DURATION_SECONDS ?? (SHORT ? 2 : 5)) * 1000;
+const GATEWAY_CORE = process.env.BENCH_CORE ?? "1";
+const UPSTREAM_CORE = process.env.BENCH_UPSTREAM_CORE ?? "0";
+const CLOCK_TICK_MS = 10;
+
+interface Child {
+  url: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+async function startChild(script: string, args: string[], core: string, nodeFlags: string[] = []): Promise<Child> {
+  const path = new URL(script, import.meta.url).pathname;
+  const child: ChildProcess = spawn("taskset", ["-c", core, process.execPath, ...nodeFlags, "--import", "tsx", path, ...args], {
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buffered = "";
+    child.on("error", reject);
+    child.on("exit", (code) => reject(new Error(`${script} exited early (code ${code})`)));
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString("utf8");
+      const newline = buffered.indexOf("\n");
+      if (newline !== -1) resolve(buffered.slice(0, newline).trim());
+    });
+  });
+  return {
+    url,
+    pid: child.pid as number,
+    async close() {
+      child.stdin?.end();
+      if (child.exitCode === null) await once(child, "exit");
+    },
+  };
+}
+
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+}
+
+function memoryMb(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+interface Request {
+  path: string;
+  body: string;
+}
+
+interface LoadResult {
+  requests: number;
+  seconds: number;
+  latencies: number[];
+  ttfbs: number[];
+  failures: number;
+}
+
+async function send(pool: Pool, request: Request): Promise<{ ok: boolean; latencyMs: number; ttfbMs: number }> {
+  const started = performance.now();
+  let ttfb = Number.NaN;
+  try {
+    const answer = await pool.request({ path: request.path, method: "POST", headers: { "content-type": "application/json" }, body: request.body });
+    for await (const _chunk of answer.body) {
+      if (Number.isNaN(ttfb)) ttfb = performance.now() - started;
+    }
+    return { ok: answer.statusCode === 200, latencyMs: performance.now() - started, ttfbMs: ttfb };
+  } catch {
+    return { ok: false, latencyMs: performance.now() - started, ttfbMs: ttfb };
+  }
+}
+
+async function closedLoop(url: string, request: Request, connections: number, durationMs: number): Promise<LoadResult> {
+  const pool = new Pool(url, { connections, pipelining: 1 });
+  const result: LoadResult = { requests: 0, seconds: durationMs / 1000, latencies: [], ttfbs: [], failures: 0 };
+  const until = performance.now() + durationMs;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const one = await send(pool, request);
+        if (one.ok) result.requests += 1;
+        else result.failures += 1;
+      }
+    }),
+  );
+  await pool.close();
+  return result;
+}
+
+async function openLoop(url: string, request: Request, rate: number, durationMs: number): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: 64, pipelining: 1 });
+  const result: LoadResult = { requests: 0, seconds: durationMs / 1000, latencies: [], ttfbs: [], failures: 0 };
+  const interval = 1000 / rate;
+  const started = performance.now();
+  const pending: Promise<void>[] = [];
+  for (let index = 0; index < Math.round((durationMs / 1000) * rate); index += 1) {
+    const due = started + index * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    pending.push(
+      send(pool, request).then((one) => {
+        if (!one.ok) {
+          result.failures += 1;
+          return;
+        }
+        result.requests += 1;
+        result.latencies.push(one.latencyMs);
+        result.ttfbs.push(one.ttfbMs);
+      }),
+    );
+  }
+  await Promise.all(pending);
+  await pool.close();
+  return result;
+}
+
+function median(values: number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+}
+
+const openaiBody = (model: string, stream: boolean) =>
+  JSON.stringify({ model, ...(stream ? { stream: true } : {}), messages: [{ role: "user", content: "hello" }] });
+
+/** A long agent conversation of about 1 MB: many turns of text with escapes, as agents send them. */
+function megabyteBody(): string {
+  const turn = 'Here is the file you asked for:\n```ts\nexport const value = "x";\n```\nand a "quoted" note.\t'.repeat(40);
+  const messages: { role: string; content: string }[] = [{ role: "system", content: "You are a coding agent." }];
+  while (JSON.stringify(messages).length < 1024 * 1024) {
+    messages.push({ role: "user", content: turn }, { role: "assistant", content: turn });
+  }
+  messages.push({ role: "user", content: "continue" });
+  return JSON.stringify({ model: "openai/bench-gpt", messages });
+}
+
+interface Scenario {
+  name: string;
+  /** What the floor is sent (it cannot translate: cross-wire is compared with the same-wire floor). */
+  floor: Request;
+  detour: Request;
+  /** Upstream path for the direct baseline. */
+  direct: Request;
+  load: { kind: "closed"; connections: number } | { kind: "open"; rate: number };
+  figures: readonly ("reqPerSec" | "cpuPerReq" | "addedP50" | "addedTtfb" | "peakRss")[];
+}
+
+const CHAT = "/v1/chat/completions";
+const scenarios: Scenario[] = [
+  {
+    name: "same-wire, closed loop 32 connections",
+    floor: { path: CHAT, body: openaiBody("bench-gpt", false) },
+    detour: { path: CHAT, body: openaiBody("openai/bench-gpt", false) },
+    direct: { path: CHAT, body: openaiBody("bench-gpt", false) },
+    load: { kind: "closed", connections: 32 },
+    figures: ["reqPerSec", "cpuPerReq", "peakRss"],
+  },
+  {
+    name: "same-wire, 100 req/s",
+    floor: { path: CHAT, body: openaiBody("bench-gpt", false) },
+    detour: { path: CHAT, body: openaiBody("openai/bench-gpt", false) },
+    direct: { path: CHAT, body: openaiBody("bench-gpt", false) },
+    load: { kind: "open", rate: 100 },
+    figures: ["cpuPerReq", "addedP50"],
+  },
+  {
+    name: "same-wire streamed (20 chunks), 50 req/s",
+    floor: { path: CHAT, body: openaiBody("bench-gpt", true) },
+    detour: { path: CHAT, body: openaiBody("openai/bench-gpt", true) },
+    direct: { path: CHAT, body: openaiBody("bench-gpt", true) },
+    load: { kind: "open", rate: 50 },
+    figures: ["cpuPerReq", "addedTtfb"],
+  },
+  {
+    name: "cross-wire (OpenAI client, Anthropic wire), 100 req/s",
+    floor: { path: CHAT, body: openaiBody("bench-gpt", false) },
+    detour: { path: CHAT, body: openaiBody("anthropic/bench-claude", false) },
+    direct: { path: CHAT, body: openaiBody("bench-gpt", false) },
+    load: { kind: "open", rate: 100 },
+    figures: ["cpuPerReq", "addedP50"],
+  },
+  {
+    name: "cross-wire streamed, 50 req/s",
+    floor: { path: CHAT, body: openaiBody("bench-gpt", true) },
+    detour: { path: CHAT, body: openaiBody("anthropic/bench-claude", true) },
+    direct: { path: CHAT, body: openaiBody("bench-gpt", true) },
+    load: { kind: "open", rate: 50 },
+    figures: ["cpuPerReq", "addedTtfb"],
+  },
+  {
+    name: "same-wire 1 MB request body, 20 req/s",
+    floor: { path: CHAT, body: megabyteBody().replace('"openai/bench-gpt"', '"bench-gpt"') },
+    detour: { path: CHAT, body: megabyteBody() },
+    direct: { path: CHAT, body: megabyteBody().replace('"openai/bench-gpt"', '"bench-gpt"') },
+    load: { kind: "open", rate: 20 },
+    figures: ["cpuPerReq", "addedP50"],
+  },
+];
+
+type Figures = Partial<Record<Scenario["figures"][number], number>>;
+
+async function runLoad(url: string, request: Request, load: Scenario["load"], durationMs: number): Promise<LoadResult> {
+  return load.kind === "closed" ? closedLoop(url, request, load.connections, durationMs) : openLoop(url, request, load.rate, durationMs);
+}
+
+async function measureTarget(target: Child, request: Request, scenario: Scenario, direct: LoadResult): Promise<Figures> {
+  const cpuBefore = cpuMs(target.pid);
+  const result = await runLoad(target.url, request, scenario.load, DURATION_MS);
+  const cpu = cpuMs(target.pid) - cpuBefore;
+  if (result.failures > 0) throw new Error(`${scenario.name}: ${result.failures} requests failed`);
+  return {
+    reqPerSec: result.requests / result.seconds,
+    cpuPerReq: cpu / Math.max(1, result.requests),
+    addedP50: median(result.latencies) - median(direct.latencies),
+    addedTtfb: median(result.ttfbs) - median(direct.ttfbs),
+    peakRss: memoryMb(target.pid).peak,
+  };
+}
+
+const FORMAT: Record<Scenario["figures"][number], (value: number) => string> = {
+  reqPerSec: (value) => `${value.toFixed(0)} req/s`,
+  cpuPerReq: (value) => `${value.toFixed(3)} ms CPU/req`,
+  addedP50: (value) => `+${value.toFixed(2)} ms p50`,
+  addedTtfb: (value) => `+${value.toFixed(2)} ms TTFB`,
+  peakRss: (value) => `${value.toFixed(0)} MB peak RSS`,
+};
+
+export async function benchFloor(): Promise<void> {
+  const upstream = await startChild("./upstream.child.ts", [], UPSTREAM_CORE);
+  const floor = await startChild("./floor-proxy.child.ts", [upstream.url], GATEWAY_CORE);
+  const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
+  const gateway = await startChild("./gateway.child.ts", [upstream.url], GATEWAY_CORE, profile);
+  const samples = new Map<string, { floor: Figures[]; detour: Figures[] }>();
+  try {
+    const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
+    // Warm JIT and connection pools of every path before measuring.
+    for (const scenario of scenarios) {
+      for (const [target, request] of [[floor, scenario.floor], [gateway, scenario.detour]] as const) {
+        await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
+      }
+    }
+    for (let rep = 0; rep < REPS; rep += 1) {
+      for (const scenario of scenarios) {
+        const direct = await runLoad(upstream.url, scenario.direct, scenario.load, Math.min(DURATION_MS, 2000));
+        const entry = samples.get(scenario.name) ?? { floor: [], detour: [] };
+        samples.set(scenario.name, entry);
+        // Alternate which target goes first, so drift on the shared machine does not favour one.
+        const order = rep % 2 === 0 ? (["floor", "detour"] as const) : (["detour", "floor"] as const);
+        for (const which of order) {
+          const figures = await measureTarget(which === "floor" ? floor : gateway, which === "floor" ? scenario.floor : scenario.detour, scenario, direct);
+          entry[which].push(figures);
+        }
+      }
+    }
+    console.log(`\nDetour vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`);
+    console.log("median of the reps; [min–max] across reps shows the noise\n");
+    for (const scenario of scenarios) {
+      const entry = samples.get(scenario.name) as { floor: Figures[]; detour: Figures[] };
+      console.log(scenario.name);
+      for (const figure of scenario.figures) {
+        const floorValues = entry.floor.map((sample) => sample[figure] as number);
+        const detourValues = entry.detour.map((sample) => sample[figure] as number);
+        const f = median(floorValues);
+        const d = median(detourValues);
+        const ratio = figure.startsWith("added") ? `Detour − floor ${(d - f).toFixed(2)} ms` : `Detour ÷ floor ${(d / f).toFixed(2)}×`;
+        const spread = (values: number[]) => `[${FORMAT[figure](Math.min(...values))} – ${FORMAT[figure](Math.max(...values))}]`;
+        console.log(`  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${ratio}`);
+        if (REPS > 1) console.log(`  ${"".padEnd(10)} floor ${spread(floorValues)}  Detour ${spread(detourValues)}`);
+      }
+    }
+    const after = { floor: memoryMb(floor.pid), detour: memoryMb(gateway.pid) };
+    console.log(
+      `idle RSS (after start): floor ${idle.floor.toFixed(0)} MB, Detour ${idle.detour.toFixed(0)} MB; ` +
+        `peak RSS over the whole run: floor ${after.floor.peak.toFixed(0)} MB, Detour ${after.detour.peak.toFixed(0)} MB`,
+    );
+  } finally {
+    await gateway.close();
+    await floor.close();
+    await upstream.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchFloor();
+}

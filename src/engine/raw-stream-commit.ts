@@ -1,0 +1,150 @@
+/**
+ * The streaming commit point of the same-wire lane (SPEC R-ST-1…R-ST-3 on bytes, R-GW-6): the upstream's
+ * reads are scanned, not translated. Until the scanner sees the first content every read is held and every
+ * failure (an error status, an in-band error event, no first token in time, a stall, a cut) is thrown so the
+ * runner fails over; after it each upstream read becomes one buffer for one client write. Watchdogs sleep on
+ * the injected Clock through the same DeadlinePuller as the canonical commit point.
+ */
+import type { Clock } from "../ports/clock.js";
+import type { RawStreamScanner } from "../providers/shared/sse-bytes.js";
+import { cutFailure, DeadlinePuller, secondsText, TIMED_OUT, watchdogFailure } from "./stream-commit.js";
+import { UpstreamFailure } from "../ports/provider.js";
+
+export interface RawStreamCommitOptions {
+  /** Opens the upstream call with the signal the commit point controls and yields its body reads. */
+  open: (signal: AbortSignal) => AsyncIterable<Buffer>;
+  scanner: RawStreamScanner;
+  /** Turns an in-band error event's payload into the classifier's input. */
+  failureOf: (error: unknown) => Error;
+  clock: Clock;
+  ttftTimeoutMs: number;
+  stallTimeoutMs: number;
+  /** Obeyed only until the commit (the runner's watchdog must not cut a live stream). */
+  attemptSignal?: AbortSignal;
+  /** The client's own signal: obeyed for the whole stream. */
+  callerSignal?: AbortSignal;
+  provider: string;
+  model: string;
+}
+
+export interface CommittedRawStream {
+  /** The held reads up to and including the first content, as one buffer. */
+  head: Buffer;
+  /** One buffer per later upstream read; throws on an error event, stall or cut (R-ST-2). */
+  rest: AsyncIterable<Buffer>;
+  scanner: RawStreamScanner;
+  timeToFirstTokenMs: number;
+  abort(reason?: unknown): void;
+}
+
+const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
+
+export async function commitRawStream(options: RawStreamCommitOptions): Promise<CommittedRawStream> {
+  const { clock, provider, model, scanner } = options;
+  const upstream = new AbortController();
+  const abort = (reason?: unknown) => {
+    if (!upstream.signal.aborted) upstream.abort(reason);
+  };
+  const onCallerAbort = () => abort(options.callerSignal?.reason);
+  const onAttemptAbort = () => abort(options.attemptSignal?.reason);
+  if (options.callerSignal?.aborted) onCallerAbort();
+  if (options.attemptSignal?.aborted) onAttemptAbort();
+  options.callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
+  options.attemptSignal?.addEventListener("abort", onAttemptAbort, { once: true });
+  const releaseCaller = () => options.callerSignal?.removeEventListener("abort", onCallerAbort);
+  const releaseAttempt = () => options.attemptSignal?.removeEventListener("abort", onAttemptAbort);
+
+  let watchdogError: UpstreamFailure | undefined;
+  const trip = (failure: UpstreamFailure): never => {
+    watchdogError = failure;
+    abort(failure);
+    throw failure;
+  };
+  const translate = (error: unknown): unknown => watchdogError ?? error;
+
+  const startedAt = clock.now();
+  const ttftDeadline = startedAt + options.ttftTimeoutMs;
+  const held: Buffer[] = [];
+  let iterator: AsyncIterator<Buffer> | undefined;
+  let puller: DeadlinePuller<Buffer> | undefined;
+  const closeUpstream = () => {
+    puller?.close();
+    abort(CONSUMER_STOPPED);
+    iterator?.return?.()?.catch(() => {});
+  };
+
+  try {
+    iterator = options.open(upstream.signal)[Symbol.asyncIterator]();
+    puller = new DeadlinePuller<Buffer>(iterator, clock, upstream.signal);
+    for (;;) {
+      const ttftLeftMs = ttftDeadline - clock.now();
+      let step: IteratorResult<Buffer> | typeof TIMED_OUT;
+      try {
+        step = await puller.next(Math.min(ttftLeftMs, options.stallTimeoutMs));
+      } catch (error) {
+        throw translate(error);
+      }
+      if (step === TIMED_OUT) {
+        trip(
+          ttftLeftMs <= options.stallTimeoutMs
+            ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
+            : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} before the first token (streamStallSeconds)`),
+        );
+      }
+      const result = step as IteratorResult<Buffer>;
+      if (result.done) {
+        const end = scanner.end();
+        if (!end.complete || !scanner.committed) throw cutFailure(provider, model, "stream closed before any content");
+        if (end.forward) held.push(end.forward);
+        return finishCommit(true);
+      }
+      const scanned = scanner.push(result.value);
+      if (scanned.forward) held.push(scanned.forward);
+      if (scanned.failure !== undefined) throw options.failureOf(scanned.failure);
+      if (scanner.committed) return finishCommit(scanner.complete);
+    }
+  } catch (error) {
+    releaseCaller();
+    releaseAttempt();
+    closeUpstream();
+    throw error;
+  }
+
+  function finishCommit(finished: boolean): CommittedRawStream {
+    releaseAttempt();
+    const pull = puller as DeadlinePuller<Buffer>;
+    pull.pause();
+    const committedAt = clock.now();
+    async function* rest(): AsyncGenerator<Buffer> {
+      try {
+        while (!finished && !scanner.complete) {
+          let step: IteratorResult<Buffer> | typeof TIMED_OUT;
+          try {
+            step = await pull.next(options.stallTimeoutMs);
+          } catch (error) {
+            throw translate(error);
+          }
+          if (step === TIMED_OUT) {
+            trip(watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`));
+          }
+          const result = step as IteratorResult<Buffer>;
+          if (result.done) {
+            const end = scanner.end();
+            if (!end.complete) throw cutFailure(provider, model, "stream closed before it finished");
+            if (end.forward) yield end.forward;
+            return;
+          }
+          const scanned = scanner.push(result.value);
+          if (scanned.forward) yield scanned.forward;
+          if (scanned.failure !== undefined) throw options.failureOf(scanned.failure);
+        }
+      } finally {
+        releaseCaller();
+        // A complete answer is finalised at once (R-ST-2); nothing left upstream is waited for.
+        closeUpstream();
+      }
+    }
+    const head = held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held);
+    return { head, rest: rest(), scanner, timeToFirstTokenMs: committedAt - startedAt, abort };
+  }
+}

@@ -1,0 +1,258 @@
+/**
+ * The same-wire lane (SPEC R-GW-6): a chat request whose client dialect is a candidate's wire format goes to
+ * that candidate as the client's bytes (only `model` replaced, credentials swapped) and its answer comes back
+ * as bytes. The runner still decides everything — order, rotation, failover, notices, the commit point —
+ * through `detour.runWith`; this module only picks, per attempt, whether the candidate is called raw or,
+ * across wires, through the canonical path (parsed lazily, on the first candidate that needs it).
+ */
+import { resolveProviderSettings, type DetourConfig } from "../config/index.js";
+import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js";
+import type { Provider } from "../ports/provider.js";
+import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
+import { AnthropicProvider } from "../providers/anthropic/anthropic-provider.js";
+import {
+  anthropicPassThroughTarget,
+  describeAnthropicPassThroughStreamError,
+  type AnthropicClientHeaders,
+} from "../providers/anthropic/anthropic-pass-through.js";
+import { OpenAiProvider } from "../providers/openai/openai-provider.js";
+import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
+import {
+  openPassThrough,
+  readPassThroughBody,
+  type PassThroughResponse,
+  type PassThroughTarget,
+} from "../providers/shared/pass-through-call.js";
+import type { ResponseHeaders } from "../providers/shared/http-client.js";
+import type { ProviderSettings } from "../providers/shared/provider-settings.js";
+import type { RawStreamScanner } from "../providers/shared/sse-bytes.js";
+import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
+import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
+import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
+import { commitRawStream } from "./raw-stream-commit.js";
+import {
+  callContext,
+  canonicalStreamResult,
+  completeCanonicalAttempt,
+  normalizeRunError,
+  reportingFailures,
+  streamCanonicalAttempt,
+  type CanonicalRunnerSettings,
+  type CanonicalRunOptions,
+  type CanonicalStreamResult,
+  type ProviderLookup,
+  type RunnerDetour,
+} from "./run-canonical.js";
+
+export type PassThroughApi = "openai-completions" | "anthropic-messages";
+
+/** A chat request as the lane holds it: the client's bytes, and what the runner and the wire need. */
+export interface PassThroughRequest {
+  /** The client's wire format. */
+  api: PassThroughApi;
+  stream: boolean;
+  /** The bytes for one candidate: the client's body with only `model` (and the usage option) changed. */
+  bodyFor(model: string): Buffer;
+  /** OpenAI: the client asked for `stream_options.include_usage` itself. */
+  clientWantsUsage: boolean;
+  /** Anthropic version and beta flags the client chose. */
+  clientHeaders?: AnthropicClientHeaders;
+  /** The canonical request, for a cross-wire candidate; throws a `format` FailoverError when it does not fit. */
+  canonical(): CanonicalRequest;
+}
+
+export type PassThroughRunOptions = Omit<CanonicalRunOptions, "request" | "stream"> & { request: PassThroughRequest };
+
+/** A non-streamed answer: the upstream's bytes, or a canonical response from a cross-wire candidate. */
+export type LaneResponse =
+  | { lane: "same-wire"; status: number; headers: ResponseHeaders; body: Buffer }
+  | { lane: "canonical"; response: CanonicalResponse };
+
+/** A committed same-wire stream: `chunks` starts with the held head; one buffer per upstream read. */
+export interface RawStreamResult {
+  chunks: AsyncIterable<Buffer>;
+  /** What the scanner found: finish reason, usage, malformed chunks, the delivered text (for continuations). */
+  scanner: RawStreamScanner;
+  timeToFirstTokenMs: number;
+  abort(reason?: unknown): void;
+}
+
+export type LaneStream = { lane: "same-wire"; stream: RawStreamResult } | { lane: "canonical"; stream: CanonicalStreamResult };
+
+/** The providers the lane can call raw, by id: only the built-in wire implementations, from the config. */
+export interface PassThroughTargets {
+  get(providerId: string): { api: PassThroughApi; settings: ProviderSettings } | undefined;
+}
+
+export function passThroughTargetsFromConfig(
+  config: DetourConfig,
+  providers: ReadonlyMap<string, Provider>,
+): ReadonlyMap<string, { api: PassThroughApi; settings: ProviderSettings }> {
+  const targets = new Map<string, { api: PassThroughApi; settings: ProviderSettings }>();
+  for (const [id, provider] of providers) {
+    // Injected providers (test doubles, custom adapters) keep their own behaviour: the canonical path.
+    if (!(provider instanceof OpenAiProvider) && !(provider instanceof AnthropicProvider)) continue;
+    const resolved = resolveProviderSettings(config, id);
+    if (!resolved || resolved.api !== provider.api) continue;
+    targets.set(id, {
+      api: provider.api,
+      settings: { id, api: resolved.api, baseUrl: resolved.baseUrl, headers: resolved.headers, timeoutSeconds: resolved.timeoutSeconds },
+    });
+  }
+  return targets;
+}
+
+function targetFor(entry: { api: PassThroughApi; settings: ProviderSettings }, context: AttemptContext, request: PassThroughRequest): PassThroughTarget {
+  return entry.api === "openai-completions"
+    ? openAiPassThroughTarget(entry.settings, context.credential, request.stream)
+    : anthropicPassThroughTarget(entry.settings, context.credential, request.stream, request.clientHeaders);
+}
+
+function looksLikeJsonObject(body: Buffer): boolean {
+  let start = 0;
+  let end = body.length - 1;
+  while (start <= end && body[start] !== undefined && (body[start] as number) <= 0x20) start += 1;
+  while (end >= start && (body[end] as number) <= 0x20) end -= 1;
+  return body[start] === 0x7b && body[end] === 0x7d;
+}
+
+export interface PassThroughRunner {
+  complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>>;
+  stream(options: PassThroughRunOptions): Promise<RunOutcome<LaneStream>>;
+}
+
+export function createPassThroughRunner(
+  detour: RunnerDetour,
+  providers: ProviderLookup,
+  targets: PassThroughTargets,
+  settings: CanonicalRunnerSettings,
+): PassThroughRunner {
+  const { clock } = settings;
+
+  function runOptions(options: PassThroughRunOptions) {
+    return {
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      ...(options.sessionKey !== undefined ? { sessionKey: options.sessionKey } : {}),
+      ...(options.model !== undefined ? { model: options.model } : {}),
+      ...(options.fallbacks !== undefined ? { fallbacks: options.fallbacks } : {}),
+      ...(options.source !== undefined ? { source: options.source } : {}),
+      ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    };
+  }
+
+  function sameWire(context: AttemptContext, request: PassThroughRequest) {
+    const entry = targets.get(context.provider);
+    return entry && entry.api === request.api ? targetFor(entry, context, request) : undefined;
+  }
+
+  async function complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>> {
+    const request = options.request;
+    let lastAttempt: AttemptContext | undefined;
+    try {
+      return await detour.runWith<LaneResponse>({
+        ...runOptions(options),
+        attempt: async (context) => {
+          lastAttempt = context;
+          const target = sameWire(context, request);
+          const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
+          if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, onUpstreamHeaders) };
+          const call = callContext(context, context.signal, onUpstreamHeaders);
+          const response: PassThroughResponse = await openPassThrough(target, request.bodyFor(context.model), call);
+          const body = await readPassThroughBody(target, response, context.signal);
+          // A 200 that is not an answer (an HTML page, a cut body) fails over like on the canonical path.
+          if (!looksLikeJsonObject(body)) throw unreadableResponseFailure(target.provider, "the body is not a JSON object", body.toString("utf8", 0, 500));
+          return { lane: "same-wire", status: response.status, headers: response.headers, body };
+        },
+      });
+    } catch (error) {
+      throw normalizeRunError(error, clock, lastAttempt);
+    }
+  }
+
+  function scannerFor(api: PassThroughApi, shownModel: string, request: PassThroughRequest): RawStreamScanner {
+    return api === "openai-completions"
+      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: request.clientWantsUsage })
+      : new AnthropicStreamScanner({ shownModel });
+  }
+
+  type Attempt = { lane: "same-wire"; committed: Awaited<ReturnType<typeof commitRawStream>> } | { lane: "canonical"; committed: Awaited<ReturnType<typeof streamCanonicalAttempt>> };
+
+  async function stream(options: PassThroughRunOptions): Promise<RunOutcome<LaneStream>> {
+    const request = options.request;
+    let lastAttempt: AttemptContext | undefined;
+    let outcome: RunOutcome<Attempt>;
+    try {
+      outcome = await detour.runWith<Attempt>({
+        ...runOptions(options),
+        attempt: async (context) => {
+          lastAttempt = context;
+          const target = sameWire(context, request);
+          // R-PO-7: rate-limit readings are taken on this lane exactly as on the canonical one.
+          const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
+          if (!target) {
+            return {
+              lane: "canonical",
+              committed: await streamCanonicalAttempt(providers, request.canonical(), context, settings, options.signal, onUpstreamHeaders),
+            };
+          }
+          const body = request.bodyFor(context.model);
+          const describe = request.api === "openai-completions" ? describeOpenAiStreamError : describeAnthropicPassThroughStreamError;
+          let headers: ResponseHeaders | undefined;
+          const committed = await commitRawStream({
+            async *open(signal) {
+              const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
+              headers = response.headers;
+              try {
+                for await (const chunk of response.body) yield chunk as Buffer;
+              } catch (error) {
+                throw failureFromNetworkError(error, { provider: target.provider, signal });
+              } finally {
+                if (!response.body.destroyed) response.body.destroy();
+              }
+            },
+            scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
+            failureOf: (error) =>
+              failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
+            clock,
+            ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
+            stallTimeoutMs: settings.streamStallSeconds * 1000,
+            attemptSignal: context.signal,
+            ...(options.signal ? { callerSignal: options.signal } : {}),
+            provider: context.provider,
+            model: context.model,
+          });
+          return { lane: "same-wire", committed };
+        },
+      });
+    } catch (error) {
+      throw normalizeRunError(error, clock, lastAttempt);
+    }
+    const report = {
+      detour,
+      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+      runId: outcome.runId,
+      provider: outcome.provider,
+      model: outcome.model,
+      ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}),
+      ...(options.signal !== undefined ? { signal: options.signal } : {}),
+    };
+    const answered = outcome.result;
+    if (answered.lane === "canonical") return { ...outcome, result: { lane: "canonical", stream: canonicalStreamResult(answered.committed, report) } };
+    const raw = answered.committed;
+    return {
+      ...outcome,
+      result: {
+        lane: "same-wire",
+        stream: {
+          chunks: reportingFailures([raw.head], raw.rest, raw.abort, report),
+          scanner: raw.scanner,
+          timeToFirstTokenMs: raw.timeToFirstTokenMs,
+          abort: raw.abort,
+        },
+      },
+    };
+  }
+
+  return { complete, stream };
+}

@@ -1,0 +1,103 @@
+/**
+ * From a scanned request body to what the same-wire lane needs (SPEC R-GW-6): a shape check cheap enough for
+ * every request (the full dialect parse answers whatever it does not like, with the exact 400), the bytes
+ * for one candidate with only `model` replaced and, for OpenAI streams, `stream_options.include_usage` added,
+ * and the last message for slash commands.
+ */
+import { lastMessageOf, streamOptionsOf, type ScannedChatBody } from "./scan-chat-body.js";
+
+const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
+const ANTHROPIC_ROLES = new Set(["user", "assistant"]);
+
+/**
+ * True when the body has the shape the dialect requires at its top level; anything else goes through the full
+ * parse, so a request the canonical path would reject with a 400 is rejected the same way, before any call.
+ */
+export function laneShapeOk(dialect: "openai" | "anthropic", body: ScannedChatBody): boolean {
+  if (typeof body.model?.value !== "string") return false;
+  if (body.stream !== undefined && typeof body.stream.value !== "boolean") return false;
+  const messages = body.messages;
+  if (!messages || messages.count === 0) return false;
+  const roles = dialect === "openai" ? OPENAI_ROLES : ANTHROPIC_ROLES;
+  if (!messages.roles.every((role) => typeof role === "string" && roles.has(role))) return false;
+  if (dialect === "anthropic") {
+    const maxTokens = maxTokensOf(body);
+    if (maxTokens === undefined) return false;
+  }
+  return true;
+}
+
+/** Anthropic requires `max_tokens`; it is found without parsing by a targeted look at the top level. */
+function maxTokensOf(body: ScannedChatBody): number | undefined {
+  return typeof body.maxTokens?.value === "number" ? body.maxTokens.value : undefined;
+}
+
+/** The last message might be a slash command (R-GW-3): only then is the body parsed in full. */
+export function mayBeSlashCommand(body: ScannedChatBody): boolean {
+  const last = body.messages?.last;
+  if (!last) return false;
+  // Fast reject: a command is short, and its text starts with '/'.
+  if (body.bytes.indexOf(0x2f, last.start) === -1) return false;
+  const message = lastMessageOf(body) as { role?: unknown; content?: unknown } | undefined;
+  if (message?.role !== "user") return false;
+  const content = message.content;
+  const text =
+    typeof content === "string"
+      ? content
+      : Array.isArray(content)
+        ? content.map((part: { type?: unknown; text?: unknown }) => (part?.type === "text" && typeof part.text === "string" ? part.text : "")).join("")
+        : "";
+  return text.trimStart().startsWith("/");
+}
+
+/** The client set `stream_options.include_usage: true` itself. */
+export function clientWantsUsage(body: ScannedChatBody): boolean {
+  const options = streamOptionsOf(body) as { include_usage?: unknown } | undefined;
+  return typeof options === "object" && options !== null && options.include_usage === true;
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/**
+ * The client's bytes for one candidate: `model` replaced; with `ensureUsage`, `stream_options.include_usage`
+ * set (the lane needs the usage of every stream, R-ST-3). Everything else is byte for byte as sent.
+ */
+export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsage: boolean): Buffer {
+  const edits: Edit[] = [];
+  const insertAt = body.objectStart + 1;
+  const modelJson = JSON.stringify(model);
+  if (body.model) edits.push({ start: body.model.start, end: body.model.end, text: modelJson });
+  else edits.push({ start: insertAt, end: insertAt, text: `"model":${modelJson},` });
+  if (ensureUsage) {
+    if (body.streamOptions) {
+      const options = streamOptionsOf(body);
+      if (typeof options !== "object" || options === null || Array.isArray(options)) {
+        edits.push({ start: body.streamOptions.start, end: body.streamOptions.end, text: '{"include_usage":true}' });
+      } else if ((options as { include_usage?: unknown }).include_usage !== true) {
+        edits.push({ start: body.streamOptions.start, end: body.streamOptions.end, text: JSON.stringify({ ...options, include_usage: true }) });
+      }
+    } else {
+      edits.push({ start: insertAt, end: insertAt, text: '"stream_options":{"include_usage":true},' });
+    }
+  }
+  edits.sort((a, b) => a.start - b.start);
+  const parts: Buffer[] = [];
+  let from = 0;
+  for (const edit of edits) {
+    parts.push(body.bytes.subarray(from, edit.start), Buffer.from(edit.text));
+    from = edit.end;
+  }
+  parts.push(body.bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/** A same-wire answer's bytes with the top-level `model` naming the model that answered (R-ST-3). */
+export function withAnsweringModel(scanned: ScannedChatBody | undefined, shownModel: string): Buffer | undefined {
+  if (!scanned?.model) return undefined;
+  const { bytes, model } = scanned;
+  return Buffer.concat([bytes.subarray(0, model.start), Buffer.from(JSON.stringify(shownModel)), bytes.subarray(model.end)]);
+}

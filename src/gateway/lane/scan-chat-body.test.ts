@@ -1,0 +1,77 @@
+import { fc, test } from "@fast-check/vitest";
+import { describe, expect, it } from "vitest";
+import { clientWantsUsage, laneShapeOk, mayBeSlashCommand, upstreamBodyFor } from "./lane-request.js";
+import { scanChatBody } from "./scan-chat-body.js";
+
+const scan = (text: string) => scanChatBody(Buffer.from(text));
+
+describe("scanChatBody (the same-wire lane's targeted read)", () => {
+  test.prop([fc.json()])("R-GW-6: accepts exactly the JSON texts JSON.parse accepts when they are objects", (text) => {
+    const result = scan(text);
+    const value = JSON.parse(text) as unknown;
+    const isObject = typeof value === "object" && value !== null && !Array.isArray(value);
+    expect(result.ok).toBe(isObject);
+  });
+
+  test.prop([fc.json().map((text) => text.slice(0, Math.max(0, text.length - 1)))])(
+    "R-GW-6: rejects what JSON.parse rejects (truncated bodies)",
+    (text) => {
+      let parses = true;
+      try {
+        JSON.parse(text);
+      } catch {
+        parses = false;
+      }
+      if (!parses) expect(scan(text).ok).toBe(false);
+    },
+  );
+
+  it.each([
+    ['{"model":"a","messages":[', "unterminated array"],
+    ['{"model":"a" "messages":[]}', "missing comma"],
+    ['{"model":"a\\"}', "unterminated string"],
+    ['{"model":01}', "leading zero"],
+    ['{"model":tru}', "bad literal"],
+    ['{"a":1} x', "trailing data"],
+    ["", "empty"],
+    ["[1]", "not an object"],
+  ])("R-GW-6: a malformed body is refused before any call: %s (%s)", (text) => {
+    expect(scan(text).ok).toBe(false);
+  });
+
+  it("R-GW-6: finds model, stream, stream_options and the last message without reading the rest", () => {
+    const text = '{ "messages" : [{"role":"system","content":"x \\"model\\": 1"},{"role":"user","content":"/new"}], "model":"openai/x", "stream":true, "stream_options":{"include_usage":true} }';
+    const result = scan(text);
+    if (!result.ok) throw new Error(result.problem);
+    const body = result.body;
+    expect(body.model?.value).toBe("openai/x");
+    expect(body.stream?.value).toBe(true);
+    expect(body.messages?.count).toBe(2);
+    expect(body.messages?.roles).toEqual(["system", "user"]);
+    expect(laneShapeOk("openai", body)).toBe(true);
+    expect(laneShapeOk("anthropic", body)).toBe(false);
+    expect(mayBeSlashCommand(body)).toBe(true);
+    expect(clientWantsUsage(body)).toBe(true);
+  });
+
+  it("R-GW-6: the upstream bytes differ from the client's only in model (and the usage option the lane adds)", () => {
+    const text = '{"model":"openai/x","messages":[{"role":"user","content":"hi"}],"seed":7,"stream":true}';
+    const result = scan(text);
+    if (!result.ok) throw new Error(result.problem);
+    expect(upstreamBodyFor(result.body, "x", false).toString()).toBe(text.replace('"openai/x"', '"x"'));
+    expect(upstreamBodyFor(result.body, "x", true).toString()).toBe(
+      '{"stream_options":{"include_usage":true},"model":"x","messages":[{"role":"user","content":"hi"}],"seed":7,"stream":true}',
+    );
+    const withOptions = scan('{"model":"m","messages":[],"stream_options":{"other":1}}');
+    if (!withOptions.ok) throw new Error(withOptions.problem);
+    expect(upstreamBodyFor(withOptions.body, "y", true).toString()).toBe('{"model":"y","messages":[],"stream_options":{"other":1,"include_usage":true}}');
+  });
+
+  it("R-GW-6: a body whose shape the scan does not vouch for goes to the full parse (unknown role, no max_tokens)", () => {
+    const wizard = scan('{"model":"m","messages":[{"role":"wizard","content":"?"}]}');
+    const noMax = scan('{"model":"m","messages":[{"role":"user","content":"?"}]}');
+    if (!wizard.ok || !noMax.ok) throw new Error("expected JSON");
+    expect(laneShapeOk("openai", wizard.body)).toBe(false);
+    expect(laneShapeOk("anthropic", noMax.body)).toBe(false);
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * The raw upstream call of the same-wire lane (SPEC R-GW-6): the client's body bytes (with only `model`
+ * replaced) go out as they are, and the answer comes back as bytes — no JSON round trip. Exactly one HTTP
+ * request per call (R-RA-1). Non-2xx answers become `UpstreamFailure` with the provider's own error mapper,
+ * so an upstream 400 is classified `format` like on the canonical path. undici's header and body timeouts
+ * are the attempt's transport watchdog: no timer of our own.
+ */
+import type { Dispatcher } from "undici";
+import { request } from "undici";
+import type { ProviderCallContext } from "../../ports/provider.js";
+import { getSharedAgent, type ResponseHeaders } from "./http-client.js";
+import { readBodyText } from "./read-body.js";
+import { abortReasonOf, failureFromHttpResponse, failureFromNetworkError, type WireErrorDetails } from "./upstream-failure.js";
+
+const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
+
+/** Where and how one provider is called on the lane; built per attempt by the provider's pass-through helper. */
+export interface PassThroughTarget {
+  provider: string;
+  url: string;
+  /** Auth, version and configured headers; never logged. */
+  headers: Readonly<Record<string, string>>;
+  /** Bounds the wait for headers and each gap between body chunks. */
+  timeoutMs: number;
+  dispatcher?: Dispatcher;
+  describeError: (bodyText: string) => WireErrorDetails;
+  /** Secrets to redact from error texts. */
+  secrets: readonly (string | undefined)[];
+}
+
+export interface PassThroughResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: Dispatcher.ResponseData["body"];
+}
+
+/**
+ * Sends the bytes and resolves with a 2xx response whose body is still unread. Reports every response's
+ * status and headers to `onUpstreamHeaders` (rate-limit readers) before reading its body.
+ */
+export async function openPassThrough(
+  target: PassThroughTarget,
+  body: Buffer,
+  context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
+): Promise<PassThroughResponse> {
+  const signal = context.signal;
+  if (signal.aborted) throw abortReasonOf(signal);
+  let response: Dispatcher.ResponseData;
+  try {
+    response = await request(target.url, {
+      method: "POST",
+      dispatcher: target.dispatcher ?? getSharedAgent(),
+      headers: target.headers,
+      body,
+      signal,
+      headersTimeout: target.timeoutMs,
+      bodyTimeout: target.timeoutMs,
+    });
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: target.provider, signal });
+  }
+  context.onUpstreamHeaders?.(response.statusCode, response.headers);
+  if (response.statusCode >= 200 && response.statusCode < 300) {
+    return { status: response.statusCode, headers: response.headers, body: response.body };
+  }
+  let bodyText: string;
+  try {
+    bodyText = await readBodyText(response.body, ERROR_BODY_LIMIT_BYTES);
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: target.provider, signal });
+  } finally {
+    // A cut error body must not keep the socket: undici reuses it only once the body is consumed or destroyed.
+    if (!response.body.destroyed) response.body.destroy();
+  }
+  throw failureFromHttpResponse({
+    provider: target.provider,
+    status: response.statusCode,
+    headers: response.headers,
+    details: target.describeError(bodyText),
+    secrets: target.secrets,
+  });
+}
+
+/** A whole 2xx body as bytes (undici collects it in one go). */
+export async function readPassThroughBody(
+  target: PassThroughTarget,
+  response: PassThroughResponse,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  try {
+    return Buffer.from(await response.body.arrayBuffer());
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: target.provider, signal });
+  }
+}
+
+/** Upstream response headers a client of the same wire may rely on; hop-by-hop and length headers are Node's. */
+export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "request-id", "openai-processing-ms"] as const;

@@ -1,0 +1,137 @@
+/**
+ * SSE framing on bytes, for the stream scanners of the same-wire lane (SPEC R-GW-6): finds where complete
+ * events end in an upstream read and where an event's `data:` payload sits, without decoding the read.
+ * A read may end inside an event; its tail waits for the next read.
+ */
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/** Offset just past the last complete event (`\n\n` or `\r\n\r\n`) in `bytes`, or 0 when there is none. */
+export function completeEventsEnd(bytes: Buffer): number {
+  for (let index = bytes.lastIndexOf(LF); index > 0; index = bytes.lastIndexOf(LF, index - 1)) {
+    const before = bytes[index - 1];
+    if (before === LF) return index + 1;
+    if (before === CR && bytes[index - 2] === LF) return index + 1;
+  }
+  return 0;
+}
+
+/** Calls `onEvent(start, end)` for each event of `bytes[0, end)` (end is a boundary from completeEventsEnd). */
+export function forEachEvent(bytes: Buffer, end: number, onEvent: (start: number, end: number) => void): void {
+  let start = 0;
+  let search = 0;
+  while (search < end) {
+    const lf = bytes.indexOf(LF, search);
+    if (lf === -1 || lf >= end) return;
+    const next = bytes[lf + 1];
+    let eventEnd = -1;
+    if (next === LF) eventEnd = lf + 2;
+    else if (next === CR && bytes[lf + 2] === LF) eventEnd = lf + 3;
+    if (eventEnd === -1) {
+      search = lf + 1;
+      continue;
+    }
+    if (eventEnd - start > 2) onEvent(start, eventEnd);
+    start = eventEnd;
+    search = eventEnd;
+  }
+}
+
+/** The value of the event's `field:` line (`data`, `event`) as text; multi-line data is joined with `\n`. */
+export function eventField(bytes: Buffer, start: number, end: number, field: "data" | "event"): string | undefined {
+  let found: string | undefined;
+  let lineStart = start;
+  while (lineStart < end) {
+    let lineEnd = bytes.indexOf(LF, lineStart);
+    if (lineEnd === -1 || lineEnd > end) lineEnd = end;
+    const contentEnd = lineEnd > lineStart && bytes[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
+    if (contentEnd - lineStart > field.length && bytes.toString("latin1", lineStart, lineStart + field.length + 1) === `${field}:`) {
+      let valueStart = lineStart + field.length + 1;
+      if (bytes[valueStart] === 0x20) valueStart += 1;
+      const value = bytes.toString("utf8", valueStart, contentEnd);
+      found = found === undefined ? value : `${found}\n${value}`;
+    }
+    lineStart = lineEnd + 1;
+  }
+  return found;
+}
+
+/** True when `needle` occurs in `bytes[start, end)`. */
+export function includesBetween(bytes: Buffer, needle: Buffer, start: number, end: number): boolean {
+  const at = bytes.indexOf(needle, start);
+  return at !== -1 && at + needle.length <= end;
+}
+
+/** The state every same-wire stream scanner keeps and reports (SPEC R-ST-1…R-ST-3). */
+export interface StreamScanStep {
+  /** Bytes of complete events to send on, as one write (transformed where the lane must: model, usage). */
+  forward: Buffer | undefined;
+  /** An in-band error event was seen; `forward` holds only what came before it. */
+  failure?: unknown;
+}
+
+export interface StreamScanEnd {
+  /** The answer had its finish: a missing terminal frame is supplied in `forward`. */
+  complete: boolean;
+  forward?: Buffer;
+}
+
+/** What the scanner saw of the answer so far: what a later continuation needs (the delivered part). */
+export interface DeliveredAnswer {
+  text: string;
+  toolCalls: { index: number; id?: string; name?: string; arguments: string }[];
+}
+
+export interface RawStreamScanner {
+  /** Scans one upstream read. */
+  push(chunk: Buffer): StreamScanStep;
+  /** The upstream body ended. */
+  end(): StreamScanEnd;
+  /** First content (text, tool call or reasoning delta) was seen: the commit point (R-ST-1). */
+  readonly committed: boolean;
+  /** The answer is complete (finish and usage, or the terminal frame): finalise at once (R-ST-2). */
+  readonly complete: boolean;
+  readonly finishReason: string | undefined;
+  /** The wire's usage object as the upstream sent it. */
+  readonly usage: unknown;
+  /** Events that were not JSON objects: skipped and counted, not forwarded (R-ST-2). */
+  readonly malformedChunks: number;
+  /** The bytes forwarded so far, decoded on demand. */
+  delivered(): DeliveredAnswer;
+}
+
+/** Bytes → text for the rare events the scanner must read (a mostly-ASCII JSON line). */
+export function parseEventJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Replaces every occurrence of `needle` in `bytes` (returns `bytes` itself when there is none). */
+export function replaceAll(bytes: Buffer, needle: Buffer, replacement: Buffer): Buffer {
+  let at = bytes.indexOf(needle);
+  if (at === -1) return bytes;
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (at !== -1) {
+    parts.push(bytes.subarray(from, at), replacement);
+    from = at + needle.length;
+    at = bytes.indexOf(needle, from);
+  }
+  parts.push(bytes.subarray(from));
+  return Buffer.concat(parts);
+}
+
+/** The exact `"model":"…"` bytes of a JSON event and the same with another model, for a byte-level swap. */
+export function modelSwap(eventText: string, shownModel: string): { needle: Buffer; replacement: Buffer } | undefined {
+  const match = /"model"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(eventText);
+  if (!match) return undefined;
+  const whole = match[0];
+  const head = whole.slice(0, whole.length - (match[1] as string).length - 2);
+  const replacementText = `${head}${JSON.stringify(shownModel)}`;
+  if (replacementText === whole) return undefined;
+  return { needle: Buffer.from(whole), replacement: Buffer.from(replacementText) };
+}

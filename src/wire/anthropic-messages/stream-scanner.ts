@@ -1,0 +1,211 @@
+/**
+ * The Anthropic Messages stream scanner of the same-wire lane (SPEC R-GW-6, R-ST-1…R-ST-3): finds the
+ * commit point, the stop reason, the usage, `event: error` and `message_stop` on the bytes of each upstream
+ * read. Events are told apart by their `event:` line; after the commit only `message_delta`,
+ * `message_stop` and `error` are parsed. One forwarded buffer per read; the one edit to the bytes is the
+ * `model` of `message_start`, which names the model that answered (R-ST-3).
+ */
+import {
+  completeEventsEnd,
+  eventField,
+  forEachEvent,
+  modelSwap,
+  parseEventJson,
+  replaceAll,
+  type DeliveredAnswer,
+  type RawStreamScanner,
+  type StreamScanEnd,
+  type StreamScanStep,
+} from "../../providers/shared/sse-bytes.js";
+
+export interface AnthropicScannerOptions {
+  /** `provider/model` shown in `message_start` (R-ST-3). */
+  shownModel: string;
+}
+
+export const ANTHROPIC_MESSAGE_STOP_BYTES = Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n');
+
+type Verdict = "keep" | "drop" | "fail" | { replace: Buffer };
+
+interface AnthropicEvent {
+  type?: unknown;
+  message?: { model?: unknown; usage?: Record<string, unknown> };
+  content_block?: { type?: unknown; text?: unknown; id?: unknown; name?: unknown };
+  delta?: { type?: unknown; text?: unknown; thinking?: unknown; partial_json?: unknown; stop_reason?: unknown };
+  usage?: Record<string, unknown>;
+  index?: unknown;
+  error?: unknown;
+}
+
+/** Event names the scanner acts on; anything else (ping, new types) passes as sent. */
+function eventNameOf(bytes: Buffer, start: number, end: number): string | undefined {
+  const head = bytes.toString("latin1", start, Math.min(end, start + 40));
+  if (!head.startsWith("event:")) return eventField(bytes, start, end, "event")?.trim();
+  const lineEnd = head.indexOf("\n");
+  return head.slice(6, lineEnd === -1 ? undefined : lineEnd).trim();
+}
+
+function isContentStart(event: AnthropicEvent): boolean {
+  const block = event.content_block;
+  if (!block) return false;
+  if (block.type === "text") return typeof block.text === "string" && block.text !== "";
+  // Tool calls (client or server tools) are content from their first frame on (R-ST-1).
+  return block.type === "tool_use" || block.type === "server_tool_use";
+}
+
+function isContentDelta(event: AnthropicEvent): boolean {
+  const delta = event.delta;
+  if (!delta) return false;
+  if (delta.type === "text_delta") return typeof delta.text === "string" && delta.text !== "";
+  // A thinking model streams its reasoning first; it reaches the client on this lane, so it commits.
+  if (delta.type === "thinking_delta") return typeof delta.thinking === "string" && delta.thinking !== "";
+  return delta.type === "input_json_delta";
+}
+
+export class AnthropicStreamScanner implements RawStreamScanner {
+  readonly #options: AnthropicScannerOptions;
+  #carry: Buffer | undefined;
+  #committed = false;
+  #complete = false;
+  #finishReason: string | undefined;
+  #usage: Record<string, unknown> | undefined;
+  #malformed = 0;
+  #failure: unknown;
+  readonly #forwarded: Buffer[] = [];
+
+  constructor(options: AnthropicScannerOptions) {
+    this.#options = options;
+  }
+
+  get committed(): boolean {
+    return this.#committed;
+  }
+  get complete(): boolean {
+    return this.#complete;
+  }
+  get finishReason(): string | undefined {
+    return this.#finishReason;
+  }
+  get usage(): unknown {
+    return this.#usage;
+  }
+  get malformedChunks(): number {
+    return this.#malformed;
+  }
+
+  push(chunk: Buffer): StreamScanStep {
+    const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
+    const end = completeEventsEnd(bytes);
+    this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
+    if (end === 0 || this.#complete) return { forward: undefined };
+    let parts: Buffer[] | undefined;
+    let from = 0;
+    let stopAt = end;
+    forEachEvent(bytes, end, (start, eventEnd) => {
+      if (stopAt !== end) return;
+      const verdict: Verdict = this.#complete ? "drop" : this.#scanEvent(bytes, start, eventEnd);
+      if (verdict === "keep") return;
+      if (verdict === "fail") {
+        stopAt = start;
+        return;
+      }
+      parts ??= [];
+      parts.push(bytes.subarray(from, start));
+      if (verdict !== "drop") parts.push(verdict.replace);
+      from = eventEnd;
+    });
+    let forward: Buffer;
+    if (parts) {
+      if (from < stopAt) parts.push(bytes.subarray(from, stopAt));
+      forward = Buffer.concat(parts);
+    } else {
+      forward = bytes.subarray(0, stopAt);
+    }
+    const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
+    if (step.forward) this.#forwarded.push(step.forward);
+    if (this.#failure !== undefined) step.failure = this.#failure;
+    return step;
+  }
+
+  end(): StreamScanEnd {
+    if (this.#complete) return { complete: true };
+    // R-ST-2: a stop reason without the closing frame is a complete answer.
+    if (this.#finishReason !== undefined) {
+      this.#complete = true;
+      this.#forwarded.push(ANTHROPIC_MESSAGE_STOP_BYTES);
+      return { complete: true, forward: ANTHROPIC_MESSAGE_STOP_BYTES };
+    }
+    return { complete: false };
+  }
+
+  delivered(): DeliveredAnswer {
+    const answer: DeliveredAnswer = { text: "", toolCalls: [] };
+    const bytes = Buffer.concat(this.#forwarded);
+    const toolOfBlock = new Map<number, DeliveredAnswer["toolCalls"][number]>();
+    forEachEvent(bytes, bytes.length, (start, end) => {
+      const data = eventField(bytes, start, end, "data");
+      const event = data === undefined ? undefined : (parseEventJson(data) as AnthropicEvent | undefined);
+      if (!event || typeof event.index !== "number") return;
+      if (event.type === "content_block_start" && event.content_block?.type === "tool_use") {
+        const call = {
+          index: toolOfBlock.size,
+          ...(typeof event.content_block.id === "string" ? { id: event.content_block.id } : {}),
+          ...(typeof event.content_block.name === "string" ? { name: event.content_block.name } : {}),
+          arguments: "",
+        };
+        toolOfBlock.set(event.index, call);
+        answer.toolCalls.push(call);
+      } else if (event.type === "content_block_delta") {
+        if (event.delta?.type === "text_delta" && typeof event.delta.text === "string") answer.text += event.delta.text;
+        const call = toolOfBlock.get(event.index);
+        if (call && event.delta?.type === "input_json_delta" && typeof event.delta.partial_json === "string") {
+          call.arguments += event.delta.partial_json;
+        }
+      }
+    });
+    return answer;
+  }
+
+  #scanEvent(bytes: Buffer, start: number, end: number): Verdict {
+    const name = eventNameOf(bytes, start, end);
+    const afterCommitQuiet = this.#committed && (name === "content_block_delta" || name === "content_block_stop" || name === "content_block_start");
+    if (afterCommitQuiet || name === "ping") return "keep";
+    const data = eventField(bytes, start, end, "data");
+    if (data === undefined) return "keep";
+    const event = parseEventJson(data) as AnthropicEvent | undefined;
+    if (event === undefined || typeof event !== "object" || event === null) {
+      this.#malformed += 1;
+      return "drop";
+    }
+    switch (name ?? event.type) {
+      case "message_start": {
+        const usage = event.message?.usage;
+        if (usage) this.#usage = { ...usage };
+        const swap = modelSwap(bytes.toString("utf8", start, end), this.#options.shownModel);
+        return swap ? { replace: replaceAll(bytes.subarray(start, end), swap.needle, swap.replacement) } : "keep";
+      }
+      case "content_block_start":
+        if (isContentStart(event)) this.#committed = true;
+        return "keep";
+      case "content_block_delta":
+        if (isContentDelta(event)) this.#committed = true;
+        return "keep";
+      case "message_delta":
+        if (typeof event.delta?.stop_reason === "string") {
+          this.#finishReason = event.delta.stop_reason;
+          this.#committed = true;
+        }
+        if (event.usage) this.#usage = { ...(this.#usage ?? {}), ...event.usage };
+        return "keep";
+      case "message_stop":
+        this.#complete = true;
+        this.#committed = true;
+        return "keep";
+      case "error":
+        this.#failure = event.error ?? event;
+        return "fail";
+      default:
+        return "keep";
+    }
+  }
+}
