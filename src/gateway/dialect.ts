@@ -5,7 +5,7 @@
  * to this one interface so the route has no dialect branches.
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
-import type { DialectIssue } from "./dialects/shared/validation-issues.js";
+import type { DialectIssue } from "../wire/shared/validation-issues.js";
 import type { GatewayError } from "./http-errors.js";
 
 export interface ParsedChatRequest {

@@ -5,14 +5,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CanonicalContentPart, CanonicalMessage, CanonicalRequest } from "../ports/canonical.js";
-import { toAnthropicRequest } from "./anthropic/anthropic-request.js";
-import { anthropicMessagesRequestSchema } from "./anthropic/anthropic-wire.js";
-import { toGoogleRequest } from "./google/google-request.js";
-import { googleGenerateContentRequestSchema } from "./google/google-wire.js";
-import { toOllamaRequest } from "./ollama/ollama-request.js";
-import { ollamaChatRequestSchema } from "./ollama/ollama-wire.js";
-import { toOpenAiRequest } from "./openai/openai-request.js";
-import { openAiChatRequestSchema } from "./openai/openai-wire.js";
+import { encodeAnthropicRequest } from "../wire/anthropic-messages/encode-request.js";
+import { anthropicMessagesRequestSchema } from "../wire/anthropic-messages/schemas.js";
+import { toGoogleRequest } from "../wire/google-generative-ai/encode-request.js";
+import { googleGenerateContentRequestSchema } from "../wire/google-generative-ai/schemas.js";
+import { toOllamaRequest } from "../wire/ollama/encode-request.js";
+import { ollamaChatRequestSchema } from "../wire/ollama/schemas.js";
+import { encodeOpenAiRequest } from "../wire/openai-chat/encode-request.js";
+import { openAiChatRequestSchema } from "../wire/openai-chat/schemas.js";
+import type { WireEncoding } from "../wire/shared/encoding.js";
+
+function bodyOf<Body>(encoding: WireEncoding<Body>): Body {
+  if (!encoding.ok) throw new Error(encoding.problem);
+  return encoding.body;
+}
+const toOpenAiRequest = (...args: Parameters<typeof encodeOpenAiRequest>) => bodyOf(encodeOpenAiRequest(...args));
+const toAnthropicRequest = (...args: Parameters<typeof encodeAnthropicRequest>) => bodyOf(encodeAnthropicRequest(...args));
 
 const identifier = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,15}$/);
 

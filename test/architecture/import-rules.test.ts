@@ -32,9 +32,10 @@ const ALLOWED: Record<string, string[]> = {
   ports: ["core", "ports"],
   runner: ["core", "ports", "runner"],
   state: ["core", "ports", "state"],
-  providers: ["core", "ports", "providers"],
+  wire: ["core", "ports", "wire"],
+  providers: ["core", "ports", "providers", "wire"],
   config: ["core", "config"],
-  testing: ["core", "ports", "testing", "providers", "state", "config"],
+  testing: ["core", "ports", "testing", "providers", "state", "config", "wire"],
 };
 
 const files = listSourceFiles(srcRoot);

@@ -5,8 +5,8 @@ import {
   renderAnthropicError,
   renderAnthropicMessage,
   renderAnthropicValidationError,
-} from "../dialects/anthropic/index.js";
-import { describeStreamError } from "../dialects/shared/stream-error.js";
+} from "../../wire/anthropic-messages/index.js";
+import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const anthropicDialect: GatewayDialect = {

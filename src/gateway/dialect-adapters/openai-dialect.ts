@@ -5,8 +5,8 @@ import {
   renderOpenAIChatCompletion,
   renderOpenAIError,
   renderOpenAIValidationError,
-} from "../dialects/openai/index.js";
-import { describeStreamError } from "../dialects/shared/stream-error.js";
+} from "../../wire/openai-chat/index.js";
+import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const openAIDialect: GatewayDialect = {
