@@ -109,6 +109,16 @@ function toAttempt(record: AttemptRecord): GatewayErrorAttempt {
  */
 function exhaustion(error: FallbackSummaryError, now: number): GatewayError {
   const attempts = error.attempts.map(toAttempt);
+  // R-GW-6: no candidate can express the request; retrying cannot help, the client must change it.
+  if (attempts.length > 0 && attempts.every((attempt) => attempt.reason === "incompatible")) {
+    return {
+      status: 400,
+      kind: "invalid_request",
+      message: `No model of the chain can take this request: ${attempts.map((attempt) => attempt.error).join(" | ")}`,
+      code: "incompatible",
+      attempts,
+    };
+  }
   const allRateLimited = attempts.length > 0 && attempts.every((attempt) => attempt.reason === "rate_limit");
   const status = allRateLimited ? 429 : 503;
   const retryAfter = retryAfterSeconds(error.soonestCooldownExpiry, now);
@@ -147,11 +157,14 @@ function singleFailure(error: FailoverError, now: number): GatewayError {
           error: error.message,
         }
       : undefined;
+  // R-GW-6: an incompatible candidate names the request field it cannot carry.
+  const field = (error as { field?: unknown }).field;
   return {
     status,
     kind: kindOfStatus(status),
     message: error.message,
     code: error.upstreamCode ?? error.reason,
+    ...(typeof field === "string" ? { param: field } : {}),
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(attempt ? { attempts: [attempt] } : {}),
   };
