@@ -6,7 +6,6 @@ import type { CanonicalFinishReason, CanonicalStreamEvent, CanonicalUsage } from
 import { toolArgumentsText } from "../shared/tool-arguments.js";
 import { mapAnthropicFinishReason } from "./finish-reasons.js";
 import type { AnthropicStreamEvent, AnthropicUsage } from "./schemas.js";
-import { anthropicInputTokens } from "./usage.js";
 
 type NonErrorEvent = Exclude<AnthropicStreamEvent, { type: "error" }>;
 
@@ -111,10 +110,9 @@ export class AnthropicStreamTranslator {
   }
 
   private takeUsage(usage: AnthropicUsage): void {
-    // message_delta usage is cumulative; input counts appear there only on newer API versions.
-    if (usage.input_tokens != null || usage.cache_read_input_tokens != null || usage.cache_creation_input_tokens != null) {
-      this.inputTokens = anthropicInputTokens(usage);
-    }
+    // message_delta usage is cumulative per field; input counts appear there only on newer API versions,
+    // so each field keeps its last stated value and the total is summed at the end.
+    if (usage.input_tokens != null) this.inputTokens = usage.input_tokens;
     if (usage.cache_read_input_tokens != null) this.cacheReadTokens = usage.cache_read_input_tokens;
     if (usage.cache_creation_input_tokens != null) this.cacheWriteTokens = usage.cache_creation_input_tokens;
     if (usage.output_tokens != null) this.outputTokens = usage.output_tokens;
@@ -122,7 +120,7 @@ export class AnthropicStreamTranslator {
 
   private finishEvent(reason: CanonicalFinishReason): CanonicalStreamEvent {
     const usage: CanonicalUsage = {
-      inputTokens: this.inputTokens,
+      inputTokens: this.inputTokens + (this.cacheReadTokens ?? 0) + (this.cacheWriteTokens ?? 0),
       outputTokens: this.outputTokens,
       ...(this.cacheReadTokens === undefined ? {} : { cacheReadTokens: this.cacheReadTokens }),
       ...(this.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: this.cacheWriteTokens }),
