@@ -1,4 +1,4 @@
-/** Binds the Anthropic messages dialect (`dialects/anthropic`) to the gateway's dialect interface. */
+/** Binds the Anthropic messages dialect (`wire/anthropic-messages`) to the gateway's dialect interface. */
 import {
   createAnthropicStreamEncoder,
   parseAnthropicMessagesRequest,

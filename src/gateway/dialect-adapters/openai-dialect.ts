@@ -1,4 +1,4 @@
-/** Binds the OpenAI chat-completions dialect (`dialects/openai`) to the gateway's dialect interface. */
+/** Binds the OpenAI chat-completions dialect (`wire/openai-chat`) to the gateway's dialect interface. */
 import {
   createOpenAIStreamEncoder,
   parseOpenAIChatRequest,
