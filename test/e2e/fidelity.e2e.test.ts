@@ -192,6 +192,21 @@ describe("R-GW-6: an OpenAI client served by the Anthropic wire", () => {
     });
   }
 
+  it("R-GW-6: a streamed request the Anthropic wire cannot express is a 400 before any upstream call, and a streamed answer names dropped hints", async () => {
+    const error = await openai.chat.completions
+      .create({ model: "to-anthropic", messages: [{ role: "user", content: "hi" }], stream: true, response_format: { type: "json_object" } })
+      .then(() => undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect(upstream.requests).toHaveLength(0);
+    const { data: stream, response } = await openai.chat.completions
+      .create({ model: "to-anthropic", messages: [{ role: "user", content: "hi" }], stream: true, seed: 3 })
+      .withResponse();
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe("Hi there");
+    expect(response.headers.get("x-detour-dropped")).toBe("seed");
+  });
+
   it("R-GW-7: usage comes back with cached tokens, plain and streamed; the cache writes count as input", async () => {
     const plain = await openai.chat.completions.create({ model: "to-anthropic", messages: [{ role: "user", content: "hi" }] });
     expect(plain.usage).toMatchObject({ prompt_tokens: 130, completion_tokens: 5, total_tokens: 135, prompt_tokens_details: { cached_tokens: 100 } });
