@@ -6,14 +6,20 @@ import { estimateInputTokens, type RequestFacts, type RequestModality } from "..
 import type { CanonicalRequest } from "../ports/canonical.js";
 
 export function requestFacts(request: CanonicalRequest): RequestFacts {
-  let textCharacters = request.system?.length ?? 0;
+  let textCharacters =
+    request.system?.length ?? (request.systemParts ?? []).reduce((sum, part) => sum + part.text.length, 0);
   let images = 0;
   for (const message of request.messages) {
     for (const part of message.content) {
       if (part.type === "text") textCharacters += part.text.length;
       else if (part.type === "image") images += 1;
       else if (part.type === "tool-call") textCharacters += part.name.length + part.arguments.length;
-      else textCharacters += part.content.length;
+      else if (part.type === "thinking") textCharacters += part.text.length;
+      else {
+        textCharacters += part.content.length;
+        // Images inside a tool result are input images too (R-FB-8 modalities).
+        for (const inner of part.parts ?? []) if (inner.type === "image") images += 1;
+      }
     }
   }
   for (const tool of request.tools ?? []) {

@@ -1,11 +1,11 @@
 /**
  * What the chat route needs from a client dialect (SPEC R-GW-2, R-GW-4): parse a body into the canonical
  * request, render a response, encode stream events as SSE frames, render errors, and carry a notice beside
- * the assistant text (R-NT-2). The wire details live in `dialects/`; the adapters in this folder bind them
+ * the assistant text (R-NT-2). The wire details live in `wire/<format>/`; the adapters in `dialect-adapters/` bind them
  * to this one interface so the route has no dialect branches.
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
-import type { DialectIssue } from "./dialects/shared/validation-issues.js";
+import type { DialectIssue } from "../wire/shared/validation-issues.js";
 import type { GatewayError } from "./http-errors.js";
 
 export interface ParsedChatRequest {

@@ -177,11 +177,14 @@ function singleFailure(error: FailoverError, now: number): GatewayError {
           error: error.message,
         }
       : undefined;
+  // R-GW-6: an incompatible candidate names the request field it cannot carry.
+  const field = (error as { field?: unknown }).field;
   return {
     status,
     kind: kindOfStatus(status),
     message: error.message,
     code: error.upstreamCode ?? error.reason,
+    ...(typeof field === "string" ? { param: field } : {}),
     ...(retryAfter !== undefined ? { retryAfterSeconds: retryAfter } : {}),
     ...(attempt ? { attempts: [attempt] } : {}),
   };

@@ -6,8 +6,12 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { DetourConfig } from "../config/index.js";
+import type { CanonicalUsage } from "../ports/canonical.js";
 import type { DetourEvent } from "../ports/events.js";
 import { configuredMetricLabels, PASS_THROUGH_LABELS, type MetricLabels } from "./metric-labels.js";
+
+/** R-GW-7: the token kinds counted per provider and model. */
+export type TokenKind = "input" | "output" | "cache_read" | "cache_write" | "reasoning";
 
 export type ProfileState = "usable" | "cooldown" | "disabled";
 
@@ -37,6 +41,7 @@ export class GatewayMetrics {
   readonly #notices: Counter<"kind">;
   readonly #postCommitFailures: Counter<"provider" | "model">;
   readonly #malformedChunks: Counter<"provider" | "model">;
+  readonly #tokens: Counter<"provider" | "model" | "kind">;
   readonly #upstreamLatency: Histogram<"provider" | "model" | "outcome">;
   readonly #gatewayOverhead: Histogram<"endpoint">;
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
@@ -87,6 +92,12 @@ export class GatewayMetrics {
       name: "detour_stream_malformed_chunks_total",
       help: "Upstream stream chunks skipped because they could not be parsed.",
       labelNames: ["provider", "model"],
+      registers,
+    });
+    this.#tokens = new Counter({
+      name: "detour_tokens_total",
+      help: "Tokens of answered requests, by provider, model and kind (input, output, cache_read, cache_write, reasoning).",
+      labelNames: ["provider", "model", "kind"],
       registers,
     });
     this.#upstreamLatency = new Histogram({
@@ -190,6 +201,20 @@ export class GatewayMetrics {
 
   observePostCommitFailure(provider: string, model: string): void {
     this.#postCommitFailures.inc(this.#providerModel(provider, model));
+  }
+
+  /** R-GW-7: `input` counts every input token, cache reads and writes included; `output` includes reasoning. */
+  observeTokens(provider: string, model: string, usage: CanonicalUsage): void {
+    const counts: [TokenKind, number | undefined][] = [
+      ["input", usage.inputTokens],
+      ["output", usage.outputTokens],
+      ["cache_read", usage.cacheReadTokens],
+      ["cache_write", usage.cacheWriteTokens],
+      ["reasoning", usage.reasoningTokens],
+    ];
+    for (const [kind, count] of counts) {
+      if (count !== undefined && count > 0) this.#tokens.inc({ provider, model, kind }, count);
+    }
   }
 
   observeMalformedChunks(provider: string, model: string, count: number): void {

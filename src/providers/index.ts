@@ -27,7 +27,7 @@ export {
   redactSecrets,
   type WireErrorDetails,
 } from "./shared/upstream-failure.js";
-export { openAiChatRequestSchema, openAiChatChunkSchema, openAiChatCompletionSchema } from "./openai/openai-wire.js";
-export { anthropicMessagesRequestSchema, anthropicMessageSchema, anthropicStreamEventSchema } from "./anthropic/anthropic-wire.js";
-export { googleGenerateContentRequestSchema, googleGenerateContentResponseSchema } from "./google/google-wire.js";
-export { ollamaChatRequestSchema, ollamaChatResponseSchema } from "./ollama/ollama-wire.js";
+export { openAiChatRequestSchema, openAiChatChunkSchema, openAiChatCompletionSchema } from "../wire/openai-chat/schemas.js";
+export { anthropicMessagesRequestSchema, anthropicMessageSchema, anthropicStreamEventSchema } from "../wire/anthropic-messages/schemas.js";
+export { googleGenerateContentRequestSchema, googleGenerateContentResponseSchema } from "../wire/google-generative-ai/schemas.js";
+export { ollamaChatRequestSchema, ollamaChatResponseSchema } from "../wire/ollama/schemas.js";

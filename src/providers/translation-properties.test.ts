@@ -5,14 +5,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CanonicalContentPart, CanonicalMessage, CanonicalRequest } from "../ports/canonical.js";
-import { toAnthropicRequest } from "./anthropic/anthropic-request.js";
-import { anthropicMessagesRequestSchema } from "./anthropic/anthropic-wire.js";
-import { toGoogleRequest } from "./google/google-request.js";
-import { googleGenerateContentRequestSchema } from "./google/google-wire.js";
-import { toOllamaRequest } from "./ollama/ollama-request.js";
-import { ollamaChatRequestSchema } from "./ollama/ollama-wire.js";
-import { toOpenAiRequest } from "./openai/openai-request.js";
-import { openAiChatRequestSchema } from "./openai/openai-wire.js";
+import { encodeAnthropicRequest } from "../wire/anthropic-messages/encode-request.js";
+import { anthropicMessagesRequestSchema } from "../wire/anthropic-messages/schemas.js";
+import { encodeGoogleRequest, toGoogleRequest } from "../wire/google-generative-ai/encode-request.js";
+import { googleGenerateContentRequestSchema } from "../wire/google-generative-ai/schemas.js";
+import { encodeOllamaRequest, toOllamaRequest } from "../wire/ollama/encode-request.js";
+import { ollamaChatRequestSchema } from "../wire/ollama/schemas.js";
+import { encodeOpenAiRequest } from "../wire/openai-chat/encode-request.js";
+import { openAiChatRequestSchema } from "../wire/openai-chat/schemas.js";
+import type { WireEncoding } from "../wire/shared/encoding.js";
+
+function bodyOf<Body>(encoding: WireEncoding<Body>): Body {
+  if (!encoding.ok) throw new Error(encoding.problem);
+  return encoding.body;
+}
+const toOpenAiRequest = (...args: Parameters<typeof encodeOpenAiRequest>) => bodyOf(encodeOpenAiRequest(...args));
+const toAnthropicRequest = (...args: Parameters<typeof encodeAnthropicRequest>) => bodyOf(encodeAnthropicRequest(...args));
 
 const identifier = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,15}$/);
 
@@ -115,4 +123,86 @@ describe("R-GW-2: canonical → wire translation properties", () => {
       }),
     );
   });
+});
+
+/** Hints with values no other field carries, so the wire body can be searched for them. */
+const hints = fc.record(
+  {
+    seed: fc.constant(424242),
+    topK: fc.constant(77),
+    frequencyPenalty: fc.constant(0.123),
+    presencePenalty: fc.constant(0.456),
+    user: fc.constant("user-sentinel"),
+    metadata: fc.constant({ team: "meta-sentinel" }),
+  },
+  { requiredKeys: [] },
+);
+
+const HINT_NAMES: Record<string, string> = {
+  seed: "seed",
+  topK: "top_k",
+  frequencyPenalty: "frequency_penalty",
+  presencePenalty: "presence_penalty",
+  user: "user",
+  metadata: "metadata",
+};
+
+const meaningful = fc.record(
+  {
+    logprobs: fc.constant(true),
+    responseFormat: fc.constant({ type: "json" as const }),
+    logitBias: fc.constant({ "50256": -100 }),
+  },
+  { requiredKeys: [] },
+);
+
+const ENCODERS: [string, (canonical: CanonicalRequest) => WireEncoding<unknown>][] = [
+  ["openai-chat", (canonical) => encodeOpenAiRequest(canonical, { model: "m", stream: false, maxTokensField: "max_tokens" })],
+  ["anthropic-messages", (canonical) => encodeAnthropicRequest(canonical, { model: "m", stream: false })],
+  ["google-generative-ai", (canonical) => encodeGoogleRequest(canonical)],
+  ["ollama", (canonical) => encodeOllamaRequest(canonical, { model: "m", stream: false })],
+];
+
+const HINT_VALUE: Record<string, string> = {
+  seed: "424242",
+  topK: "77",
+  frequencyPenalty: "0.123",
+  presencePenalty: "0.456",
+  user: "user-sentinel",
+  metadata: "meta-sentinel",
+};
+
+describe("R-GW-6: nothing is lost silently", () => {
+  for (const [format, encode] of ENCODERS) {
+    it(`R-GW-6: ${format}: every hint is carried or named in the dropped list`, () => {
+      fc.assert(
+        fc.property(request, hints, (canonical, extra) => {
+          const encoding = encode({ ...canonical, ...extra });
+          if (!encoding.ok) throw new Error(`hints alone must never make a candidate incompatible: ${encoding.problem}`);
+          const text = JSON.stringify(encoding.body);
+          for (const key of Object.keys(extra)) {
+            const carried = text.includes(HINT_VALUE[key] ?? "");
+            expect(carried || encoding.dropped.includes(HINT_NAMES[key] ?? "")).toBe(true);
+          }
+        }),
+      );
+    });
+
+    it(`R-GW-6: ${format}: a meaning-changing field is carried or makes the candidate incompatible naming a field`, () => {
+      fc.assert(
+        fc.property(request, meaningful, (canonical, extra) => {
+          const encoding = encode({ ...canonical, ...extra });
+          if (encoding.ok) {
+            const text = JSON.stringify(encoding.body);
+            if (extra.logitBias) expect(text).toContain("50256");
+            if (extra.logprobs) expect(text).toContain("logprobs");
+            if (extra.responseFormat) expect(text).toMatch(/json/);
+          } else {
+            expect(["logprobs", "response_format", "logit_bias"]).toContain(encoding.field);
+            expect(encoding.problem).toContain(`"${encoding.field}"`);
+          }
+        }),
+      );
+    });
+  }
 });

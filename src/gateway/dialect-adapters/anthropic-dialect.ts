@@ -1,12 +1,12 @@
-/** Binds the Anthropic messages dialect (`dialects/anthropic`) to the gateway's dialect interface. */
+/** Binds the Anthropic messages dialect (`wire/anthropic-messages`) to the gateway's dialect interface. */
 import {
   createAnthropicStreamEncoder,
   parseAnthropicMessagesRequest,
   renderAnthropicError,
   renderAnthropicMessage,
   renderAnthropicValidationError,
-} from "../dialects/anthropic/index.js";
-import { describeStreamError } from "../dialects/shared/stream-error.js";
+} from "../../wire/anthropic-messages/index.js";
+import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const anthropicDialect: GatewayDialect = {

@@ -1,12 +1,12 @@
-/** Binds the OpenAI chat-completions dialect (`dialects/openai`) to the gateway's dialect interface. */
+/** Binds the OpenAI chat-completions dialect (`wire/openai-chat`) to the gateway's dialect interface. */
 import {
   createOpenAIStreamEncoder,
   parseOpenAIChatRequest,
   renderOpenAIChatCompletion,
   renderOpenAIError,
   renderOpenAIValidationError,
-} from "../dialects/openai/index.js";
-import { describeStreamError } from "../dialects/shared/stream-error.js";
+} from "../../wire/openai-chat/index.js";
+import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const openAIDialect: GatewayDialect = {

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { z } from "zod";
-import { toDialectIssues, describeDialectIssues } from "../dialects/shared/validation-issues.js";
+import { toDialectIssues, describeDialectIssues } from "../../wire/shared/validation-issues.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { badRequest, type GatewayError } from "../http-errors.js";

@@ -25,6 +25,7 @@ import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js";
 import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
 import { SseWriter } from "../sse-writer.js";
+import { droppedHeader, takeDroppedHints } from "../dropped-hints.js";
 
 /** `x-detour-model` of answers the gateway gives itself (slash commands). */
 export const GATEWAY_MODEL = "detour";
@@ -205,7 +206,8 @@ class ChatExchange {
       ...(notice !== undefined ? { notice } : {}),
     });
     this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
-    return this.reply.code(200).headers(outcomeHeaders(outcome)).send(body);
+    this.context.metrics.observeTokens(outcome.provider, outcome.model, outcome.result.usage);
+    return this.reply.code(200).headers({ ...outcomeHeaders(outcome), ...droppedHeader(outcome.result.dropped) }).send(body);
   }
 
   async #stream(outcome: RunOutcome<CanonicalStreamResult>, includeUsage: boolean) {
@@ -220,16 +222,19 @@ class ChatExchange {
       return this.#dropClient();
     }
 
+    // R-GW-6: the dropped hints ride on the held message-start, so the header goes out with the others.
+    const hinted = await takeDroppedHints(answer.events);
     this.reply.hijack();
     const writer = new SseWriter(this.reply.raw);
-    writer.start(outcomeHeaders(outcome));
+    writer.start({ ...outcomeHeaders(outcome), ...droppedHeader(hinted.dropped) });
     const context = this.#streamContext(model, includeUsage);
     const encoder = this.dialect.createStreamEncoder(context);
     const notice = this.#notice(outcome);
     if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
     try {
-      for await (const event of answer.events) {
+      for await (const event of hinted.events) {
         const shown: CanonicalStreamEvent = event.type === "message-start" ? { ...event, model } : event;
+        if (event.type === "finish" && event.usage) metrics.observeTokens(outcome.provider, outcome.model, event.usage);
         await writer.write(encoder.encode(shown));
         // Leaving the loop returns the iterator, which stops the upstream call.
         if (encoder.finished || !writer.open) break;

@@ -5,10 +5,10 @@ import type { PassThroughTarget } from "../shared/pass-through-call.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
 import { timeoutMsOf } from "../shared/wire-call.js";
-import { validateWire } from "../shared/wire-json.js";
+import { validateWire } from "../../wire/shared/wire-json.js";
 import { anthropicAuthHeaders, anthropicMessagesUrl } from "./anthropic-provider.js";
 import { describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
-import { ANTHROPIC_VERSION, anthropicErrorObjectSchema } from "./anthropic-wire.js";
+import { ANTHROPIC_VERSION, anthropicErrorObjectSchema } from "../../wire/anthropic-messages/schemas.js";
 
 /** What the client sent that selects Anthropic API behaviour; forwarded so the body keeps its meaning. */
 export interface AnthropicClientHeaders {

@@ -10,7 +10,7 @@ import {
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { AnthropicProvider, anthropicMessagesUrl } from "./anthropic-provider.js";
-import { anthropicMessagesRequestSchema } from "./anthropic-wire.js";
+import { anthropicMessagesRequestSchema } from "../../wire/anthropic-messages/schemas.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "anthropic", key: "sk-ant-test-0123456789abcdef" };
@@ -102,14 +102,14 @@ describe("AnthropicProvider.complete", () => {
     expect(request?.body).toMatchObject({ max_tokens: 4096, tool_choice: { type: "any" }, top_p: 0.5, metadata: { user_id: "u-1" } });
   });
 
-  it("R-ST-3: reports the answering model and usage, counting cache tokens as input", async () => {
+  it("R-ST-3, R-GW-7: reports the answering model and usage, counting cache tokens as input and naming cache reads and writes", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("message-text.json") });
     expect(await provider(upstream.url).complete(simpleRequest, context())).toEqual({
       id: "msg_013Zva2CMHLNnXjNJJKqJ2EF",
       model: "claude-sonnet-4-5-20250929",
       content: [{ type: "text", text: "Hi! My name is Claude." }],
       finishReason: "stop",
-      usage: { inputTokens: 2200, outputTokens: 503 },
+      usage: { inputTokens: 2200, outputTokens: 503, cacheReadTokens: 5, cacheWriteTokens: 100 },
     });
   });
 
@@ -149,7 +149,7 @@ describe("AnthropicProvider.stream", () => {
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
     expect(events[0]).toEqual({ type: "message-start", id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", model: "claude-sonnet-4-5-20250929" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 25, outputTokens: 15 } });
+    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 25, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0 } });
     expect(upstream.requests[0]?.body).toMatchObject({ stream: true });
   });
 

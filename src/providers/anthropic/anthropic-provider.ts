@@ -15,17 +15,18 @@ import {
   streamErrorFailure,
   type WireCall,
 } from "../shared/wire-call.js";
-import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
-import { describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
-import { toAnthropicRequest } from "./anthropic-request.js";
-import { fromAnthropicResponse } from "./anthropic-response.js";
-import { AnthropicStreamTranslator } from "./anthropic-stream.js";
+import { parseJsonText, parseWireJson, validateWire } from "../../wire/shared/wire-json.js";
 import {
   ANTHROPIC_STREAM_EVENT_TYPES,
   ANTHROPIC_VERSION,
+  AnthropicStreamTranslator,
   anthropicMessageSchema,
   anthropicStreamEventSchema,
-} from "./anthropic-wire.js";
+  encodeAnthropicRequest,
+  fromAnthropicResponse,
+} from "../../wire/anthropic-messages/index.js";
+import { encodedOrThrow } from "../shared/incompatible.js";
+import { describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
 
 /** Claude subscription tokens (OAuth and setup tokens) are only accepted with this beta flag. */
 export const ANTHROPIC_OAUTH_BETA = "oauth-2025-04-20";
@@ -54,16 +55,18 @@ export class AnthropicProvider implements Provider {
   }
 
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
-    const { text } = await completeWireCall(this.wireCall(request, context, false));
+    const { call, dropped } = this.wireCall(request, context, false);
+    const { text } = await completeWireCall(call);
     const parsed = parseWireJson(text, anthropicMessageSchema);
     if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
-    return fromAnthropicResponse(parsed.value);
+    const response = fromAnthropicResponse(parsed.value);
+    return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
   async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
-    const call = this.wireCall(request, context, true);
+    const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    const translator = new AnthropicStreamTranslator();
+    const translator = new AnthropicStreamTranslator({ dropped });
     for await (const sse of guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal })) {
       const json = parseJsonText(sse.data);
       if (!json.ok) {
@@ -90,8 +93,14 @@ export class AnthropicProvider implements Provider {
     yield* finish;
   }
 
-  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
-    return {
+  /** Throws `IncompatibleRequestError` before any HTTP call when Anthropic cannot carry a field (R-GW-6). */
+  private wireCall(
+    request: CanonicalRequest,
+    context: ProviderCallContext,
+    stream: boolean,
+  ): { call: WireCall; dropped: readonly string[] } {
+    const { body, dropped } = encodedOrThrow(encodeAnthropicRequest(request, { model: context.model, stream }), this.id, context.model);
+    const call: WireCall = {
       settings: this.settings,
       context,
       url: this.url,
@@ -100,8 +109,9 @@ export class AnthropicProvider implements Provider {
         ...anthropicAuthHeaders(context.credential),
         accept: stream ? "text/event-stream" : "application/json",
       },
-      body: toAnthropicRequest(request, { model: context.model, stream }),
+      body,
       describeError: describeAnthropicError,
     };
+    return { call, dropped };
   }
 }

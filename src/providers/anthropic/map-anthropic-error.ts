@@ -4,8 +4,8 @@
  */
 import type { z } from "zod";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
-import { parseJsonText, validateWire } from "../shared/wire-json.js";
-import { anthropicErrorBodySchema, type anthropicErrorObjectSchema } from "./anthropic-wire.js";
+import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
+import { anthropicErrorBodySchema, type anthropicErrorObjectSchema } from "../../wire/anthropic-messages/schemas.js";
 
 /**
  * The HTTP status Anthropic documents for each error type. In-stream errors arrive after a 200, so

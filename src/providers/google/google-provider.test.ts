@@ -10,7 +10,7 @@ import {
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { GoogleProvider, googleMethodUrl } from "./google-provider.js";
-import { googleGenerateContentRequestSchema } from "./google-wire.js";
+import { googleGenerateContentRequestSchema } from "../../wire/google-generative-ai/schemas.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "google", key: "AIzaSy-test-0123456789abcdef" };
@@ -91,14 +91,14 @@ describe("GoogleProvider.complete", () => {
     });
   });
 
-  it("R-ST-3: reports the answering model and usage (thinking counts as output); thoughts are not relayed", async () => {
+  it("R-ST-3, R-GW-7: reports the answering model and usage (thinking counts as output and as reasoning tokens); thoughts are not relayed", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("generate-text.json") });
     expect(await provider(upstream.url).complete(simpleRequest, context())).toEqual({
       id: "Xv2laOKtD9OSz7IPnbS_yQk",
       model: "gemini-2.5-flash",
       content: [{ type: "text", text: "The image shows a wooden boardwalk through a green meadow." }],
       finishReason: "stop",
-      usage: { inputTokens: 265, outputTokens: 53 },
+      usage: { inputTokens: 265, outputTokens: 53, reasoningTokens: 41 },
     });
   });
 
@@ -149,7 +149,7 @@ describe("GoogleProvider.stream", () => {
     expect(upstream.requests[0]?.url).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(events[0]).toEqual({ type: "message-start", id: "streamResp01", model: "gemini-2.5-flash" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 8, outputTokens: 12 } });
+    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 8, outputTokens: 12, reasoningTokens: 3 } });
   });
 
   it("R-GW-2: a streamed function call is one complete tool-call delta; finish reason tool_calls", async () => {

@@ -7,7 +7,7 @@ import { joinUrl } from "../shared/http-client.js";
 import { responseIdFactory, toolCallIdFactory } from "../shared/ids.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { readSseEvents } from "../shared/sse.js";
-import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
+import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
 import {
   completeWireCall,
   guardTransport,
@@ -16,12 +16,13 @@ import {
   streamErrorFailure,
   type WireCall,
 } from "../shared/wire-call.js";
-import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../../wire/shared/wire-json.js";
+import { encodeGoogleRequest } from "../../wire/google-generative-ai/encode-request.js";
+import { fromGoogleResponse, type GoogleIds } from "../../wire/google-generative-ai/decode-response.js";
+import { GoogleStreamTranslator } from "../../wire/google-generative-ai/decode-stream.js";
+import { googleErrorObjectSchema, googleGenerateContentResponseSchema } from "../../wire/google-generative-ai/schemas.js";
+import { encodedOrThrow } from "../shared/incompatible.js";
 import { describeGoogleError, describeGoogleErrorObject } from "./map-google-error.js";
-import { toGoogleRequest } from "./google-request.js";
-import { fromGoogleResponse, type GoogleIds } from "./google-response.js";
-import { GoogleStreamTranslator } from "./google-stream.js";
-import { googleErrorObjectSchema, googleGenerateContentResponseSchema } from "./google-wire.js";
 
 export function googleAuthHeaders(credential: Credential | undefined): Record<string, string> {
   const secret = credentialSecret(credential);
@@ -54,16 +55,21 @@ export class GoogleProvider implements Provider {
   }
 
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
-    const { text } = await completeWireCall(this.wireCall(request, context, false));
+    const { call, dropped } = this.wireCall(request, context, false);
+    const { text } = await completeWireCall(call);
     const parsed = parseWireJson(text, googleGenerateContentResponseSchema);
     if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
-    return fromGoogleResponse(this.id, parsed.value, { model: context.model, ...this.ids() });
+    const response = fromGoogleResponse(parsed.value, { model: context.model, ...this.ids() });
+    if (response.finishReason === "error") {
+      throw errorStopReasonFailure(this.id, parsed.value.candidates?.[0]?.finishReason ?? "OTHER");
+    }
+    return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
   async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
-    const call = this.wireCall(request, context, true);
+    const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    const translator = new GoogleStreamTranslator(this.id, { model: context.model, ...this.ids() });
+    const translator = new GoogleStreamTranslator({ model: context.model, dropped, ...this.ids() });
     for await (const sse of guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal })) {
       const json = parseJsonText(sse.data);
       if (!json.ok) {
@@ -81,6 +87,7 @@ export class GoogleProvider implements Provider {
         continue;
       }
       yield* translator.accept(chunk.value);
+      if (translator.failedWith !== undefined) throw errorStopReasonFailure(this.id, translator.failedWith);
     }
     const finish = translator.finishAtEnd();
     if (!finish) throw streamEndedEarlyFailure(this.id);
@@ -91,14 +98,21 @@ export class GoogleProvider implements Provider {
     return { createToolCallId: toolCallIdFactory(this.settings), createResponseId: responseIdFactory(this.settings) };
   }
 
-  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
-    return {
+  /** Throws `IncompatibleRequestError` before any HTTP call when Gemini cannot carry a field (R-GW-6). */
+  private wireCall(
+    request: CanonicalRequest,
+    context: ProviderCallContext,
+    stream: boolean,
+  ): { call: WireCall; dropped: readonly string[] } {
+    const { body, dropped } = encodedOrThrow(encodeGoogleRequest(request), this.id, context.model);
+    const call: WireCall = {
       settings: this.settings,
       context,
       url: googleMethodUrl(this.settings.baseUrl, context.model, stream ? "streamGenerateContent" : "generateContent"),
       headers: { ...googleAuthHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
-      body: toGoogleRequest(request),
+      body,
       describeError: describeGoogleError,
     };
+    return { call, dropped };
   }
 }

@@ -5,8 +5,8 @@
  */
 import type { z } from "zod";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
-import { parseJsonText, validateWire } from "../shared/wire-json.js";
-import { googleErrorBodySchema, type googleErrorObjectSchema } from "./google-wire.js";
+import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
+import { googleErrorBodySchema, type googleErrorObjectSchema } from "../../wire/google-generative-ai/schemas.js";
 
 type GoogleErrorObject = z.infer<typeof googleErrorObjectSchema>;
 

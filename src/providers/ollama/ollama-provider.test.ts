@@ -10,7 +10,7 @@ import {
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { OllamaProvider, ollamaChatUrl } from "./ollama-provider.js";
-import { ollamaChatRequestSchema } from "./ollama-wire.js";
+import { ollamaChatRequestSchema } from "../../wire/ollama/schemas.js";
 
 const NDJSON = "application/x-ndjson";
 const fixture = (name: string) => readFixture(import.meta.url, name);

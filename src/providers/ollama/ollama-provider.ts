@@ -15,12 +15,13 @@ import {
   streamErrorFailure,
   type WireCall,
 } from "../shared/wire-call.js";
-import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../../wire/shared/wire-json.js";
+import { encodeOllamaRequest } from "../../wire/ollama/encode-request.js";
+import { fromOllamaResponse, type OllamaIds } from "../../wire/ollama/decode-response.js";
+import { OllamaStreamTranslator } from "../../wire/ollama/decode-stream.js";
+import { ollamaChatResponseSchema, ollamaErrorBodySchema } from "../../wire/ollama/schemas.js";
+import { encodedOrThrow } from "../shared/incompatible.js";
 import { describeOllamaError } from "./map-ollama-error.js";
-import { toOllamaRequest } from "./ollama-request.js";
-import { fromOllamaResponse, type OllamaIds } from "./ollama-response.js";
-import { OllamaStreamTranslator } from "./ollama-stream.js";
-import { ollamaChatResponseSchema, ollamaErrorBodySchema } from "./ollama-wire.js";
 
 /** Users often configure Ollama's OpenAI-compatible URL (`…/v1`); the native API lives beside it. */
 export function ollamaChatUrl(baseUrl: string): string {
@@ -36,16 +37,18 @@ export class OllamaProvider implements Provider {
   }
 
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
-    const { text } = await completeWireCall(this.wireCall(request, context, false));
+    const { call, dropped } = this.wireCall(request, context, false);
+    const { text } = await completeWireCall(call);
     const parsed = parseWireJson(text, ollamaChatResponseSchema);
     if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
-    return fromOllamaResponse(parsed.value, this.ids());
+    const response = fromOllamaResponse(parsed.value, this.ids());
+    return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
   async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
-    const call = this.wireCall(request, context, true);
+    const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    const translator = new OllamaStreamTranslator(this.ids());
+    const translator = new OllamaStreamTranslator({ ...this.ids(), dropped });
     for await (const line of guardTransport(readNdjsonLines(response.body), { provider: this.id, signal: context.signal })) {
       const json = parseJsonText(line);
       if (!json.ok) {
@@ -71,15 +74,23 @@ export class OllamaProvider implements Provider {
     return { createToolCallId: toolCallIdFactory(this.settings), createResponseId: responseIdFactory(this.settings) };
   }
 
-  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
-    return {
+  /** Throws `IncompatibleRequestError` before any HTTP call when Ollama cannot carry a field (R-GW-6). */
+  private wireCall(
+    request: CanonicalRequest,
+    context: ProviderCallContext,
+    stream: boolean,
+  ): { call: WireCall; dropped: readonly string[] } {
+    const encoding = encodeOllamaRequest(request, { model: context.model, stream });
+    const { body, dropped } = encodedOrThrow(encoding, this.id, context.model);
+    const call: WireCall = {
       settings: this.settings,
       context,
       url: ollamaChatUrl(this.settings.baseUrl),
       // Keyless unless a credential is configured (Ollama behind an authenticating proxy, or ollama.com).
       headers: { ...bearerHeaders(context.credential), accept: stream ? "application/x-ndjson" : "application/json" },
-      body: toOllamaRequest(request, { model: context.model, stream }),
+      body,
       describeError: describeOllamaError,
     };
+    return { call, dropped };
   }
 }

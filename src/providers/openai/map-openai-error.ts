@@ -6,8 +6,8 @@
  */
 import type { z } from "zod";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
-import { parseJsonText, validateWire } from "../shared/wire-json.js";
-import { openAiErrorBodySchema, type openAiErrorObjectSchema } from "./openai-wire.js";
+import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
+import { openAiErrorBodySchema, type openAiErrorObjectSchema } from "../../wire/openai-chat/schemas.js";
 
 type OpenAiErrorObject = z.infer<typeof openAiErrorObjectSchema>;
 

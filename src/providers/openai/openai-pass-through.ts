@@ -6,9 +6,9 @@ import type { PassThroughTarget } from "../shared/pass-through-call.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
 import { timeoutMsOf } from "../shared/wire-call.js";
-import { validateWire } from "../shared/wire-json.js";
+import { validateWire } from "../../wire/shared/wire-json.js";
 import { describeOpenAiError, describeOpenAiErrorObject } from "./map-openai-error.js";
-import { openAiErrorObjectSchema } from "./openai-wire.js";
+import { openAiErrorObjectSchema } from "../../wire/openai-chat/schemas.js";
 
 export function openAiPassThroughTarget(
   settings: ProviderSettings,

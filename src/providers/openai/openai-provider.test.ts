@@ -10,7 +10,7 @@ import {
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { OpenAiProvider } from "./openai-provider.js";
-import { openAiChatRequestSchema } from "./openai-wire.js";
+import { openAiChatRequestSchema } from "../../wire/openai-chat/schemas.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "openai", key: "sk-test-openai-0123456789abcdef" };
@@ -87,7 +87,7 @@ describe("OpenAiProvider.complete", () => {
     });
   });
 
-  it("R-ST-3: reports the answering model and its usage", async () => {
+  it("R-ST-3, R-GW-7: reports the answering model and its usage with cached and reasoning token details", async () => {
     const upstream = await serve({ kind: "json", body: readJsonFixture(import.meta.url, "completion-text.json") });
     const response = await provider(upstream.url).complete(simpleRequest, context());
     expect(response).toEqual({
@@ -95,7 +95,7 @@ describe("OpenAiProvider.complete", () => {
       model: "gpt-4o-2024-08-06",
       content: [{ type: "text", text: "The image shows a wooden boardwalk through a meadow." }],
       finishReason: "stop",
-      usage: { inputTokens: 1117, outputTokens: 46 },
+      usage: { inputTokens: 1117, outputTokens: 46, cacheReadTokens: 0, reasoningTokens: 0 },
     });
   });
 
@@ -106,7 +106,7 @@ describe("OpenAiProvider.complete", () => {
     expect(response.content).toEqual([
       { type: "tool-call", id: "call_abc123", name: "get_current_weather", arguments: '{\n"location": "Boston, MA"\n}' },
     ]);
-    expect(response.usage).toEqual({ inputTokens: 82, outputTokens: 17 });
+    expect(response.usage).toEqual({ inputTokens: 82, outputTokens: 17, reasoningTokens: 0 });
   });
 
   it("a 401 keeps status, code and type and never echoes the key", async () => {
@@ -155,7 +155,7 @@ describe("OpenAiProvider.stream", () => {
     expect(events[0]).toEqual({ type: "message-start", id: "chatcmpl-7ynRUcSsdVTYFvtRRR0q3rXsCiL8a", model: "gpt-4o-mini-2024-07-18" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
     expect(events.filter((event) => event.type === "text-delta").every((event) => event.type === "text-delta" && event.text !== "")).toBe(true);
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 19, outputTokens: 9 } });
+    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 19, outputTokens: 9, cacheReadTokens: 0, reasoningTokens: 0 } });
     expect(upstream.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     expect(upstream.requests[0]?.headers.accept).toBe("text/event-stream");
   });

@@ -9,7 +9,8 @@ import { joinUrl, type ResponseHeaders } from "../shared/http-client.js";
 import { responseIdFactory } from "../shared/ids.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { readSseEvents } from "../shared/sse.js";
-import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
+import { encodedOrThrow } from "../shared/incompatible.js";
+import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
 import {
   completeWireCall,
   guardTransport,
@@ -18,12 +19,18 @@ import {
   streamErrorFailure,
   type WireCall,
 } from "../shared/wire-call.js";
-import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../../wire/shared/wire-json.js";
+import {
+  decodeOpenAiResponse,
+  encodeOpenAiRequest,
+  maxTokensFieldFor,
+  openAiChatChunkSchema,
+  openAiChatCompletionSchema,
+  openAiErrorObjectSchema,
+  OpenAiStreamTranslator,
+  type MaxTokensField,
+} from "../../wire/openai-chat/index.js";
 import { describeOpenAiError, describeOpenAiErrorObject } from "./map-openai-error.js";
-import { maxTokensFieldFor, toOpenAiRequest, type MaxTokensField } from "./openai-request.js";
-import { fromOpenAiResponse } from "./openai-response.js";
-import { OpenAiStreamTranslator } from "./openai-stream.js";
-import { openAiChatChunkSchema, openAiChatCompletionSchema, openAiErrorObjectSchema } from "./openai-wire.js";
 
 export class OpenAiProvider implements Provider {
   readonly api = "openai-completions" as const;
@@ -39,19 +46,22 @@ export class OpenAiProvider implements Provider {
   }
 
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
-    const call = this.wireCall(request, context, false);
+    const { call, dropped } = this.wireCall(request, context, false);
     const { text } = await completeWireCall(call);
     const parsed = parseWireJson(text, openAiChatCompletionSchema);
     if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
-    return fromOpenAiResponse(this.id, parsed.value);
+    const { response, rawFinishReason } = decodeOpenAiResponse(parsed.value);
+    if (response.finishReason === "error") throw errorStopReasonFailure(this.id, rawFinishReason ?? "error");
+    return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
   async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
-    const call = this.wireCall(request, context, true);
+    const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    const translator = new OpenAiStreamTranslator(this.id, {
+    const translator = new OpenAiStreamTranslator({
       model: context.model,
       createId: responseIdFactory(this.settings),
+      dropped,
     });
     const events = guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal });
     for await (const event of events) {
@@ -73,6 +83,7 @@ export class OpenAiProvider implements Provider {
       }
       const step = translator.accept(chunk.value);
       yield* step.events;
+      if (step.failedWith !== undefined) throw errorStopReasonFailure(this.id, step.failedWith);
       if (step.complete) {
         // Finish reason and usage are in: finalise now rather than wait for a `[DONE]` that some
         // compatible servers never send (R-ST-2). Leaving the loop closes the upstream body.
@@ -99,14 +110,22 @@ export class OpenAiProvider implements Provider {
     throw streamErrorFailure(call, details, headers);
   }
 
-  private wireCall(request: CanonicalRequest, context: ProviderCallContext, stream: boolean): WireCall {
-    return {
+  /** Throws `IncompatibleRequestError` before any HTTP call when OpenAI cannot carry a field (R-GW-6). */
+  private wireCall(
+    request: CanonicalRequest,
+    context: ProviderCallContext,
+    stream: boolean,
+  ): { call: WireCall; dropped: readonly string[] } {
+    const encoding = encodeOpenAiRequest(request, { model: context.model, stream, maxTokensField: this.maxTokensField });
+    const { body, dropped } = encodedOrThrow(encoding, this.id, context.model);
+    const call: WireCall = {
       settings: this.settings,
       context,
       url: this.url,
       headers: { ...bearerHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
-      body: toOpenAiRequest(request, { model: context.model, stream, maxTokensField: this.maxTokensField }),
+      body,
       describeError: describeOpenAiError,
     };
+    return { call, dropped };
   }
 }

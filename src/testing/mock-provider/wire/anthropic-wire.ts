@@ -3,11 +3,12 @@
  * content_block_start/delta/stop, message_delta, message_stop); errors as
  * `{"type":"error","error":{"type","message"}}` and in-band `event: error`.
  */
+import { CANONICAL_TO_ANTHROPIC_STOP_REASON, renderAnthropicMessage, renderAnthropicUsage } from "../../../wire/anthropic-messages/index.js";
 import { messageFor } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
-import { isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
+import { canonicalReply, isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
 
-const STOP_REASON = { stop: "end_turn", tool_calls: "tool_use" } as const;
+const STOP_REASON = CANONICAL_TO_ANTHROPIC_STOP_REASON;
 
 function toolResultText(block: Record<string, unknown>): string {
   return typeof block.content === "string" ? block.content : textOf(block.content);
@@ -46,20 +47,6 @@ function readConversation(body: Record<string, unknown>): MockConversation {
   };
 }
 
-function contentBlocks(reply: MockReply): Record<string, unknown>[] {
-  const blocks: Record<string, unknown>[] = [];
-  if (reply.textTokens.length > 0) blocks.push({ type: "text", text: reply.textTokens.join("") });
-  if (reply.toolCall) {
-    blocks.push({
-      type: "tool_use",
-      id: reply.toolCall.id.replace(/^call_/, "toolu_"),
-      name: reply.toolCall.name,
-      input: JSON.parse(reply.toolCall.arguments) as unknown,
-    });
-  }
-  return blocks;
-}
-
 /**
  * Block stops ride on the block's last delta so that every element of `content` is one token: a fault
  * "after N tokens" then means N deltas, as the scenario author expects.
@@ -85,16 +72,10 @@ export const anthropicWire: MockWire = {
   },
 
   renderJson(reply, context) {
-    return {
-      id: context.id,
-      type: "message",
-      role: "assistant",
-      model: context.model,
-      content: contentBlocks(reply),
-      stop_reason: STOP_REASON[reply.finishReason],
-      stop_sequence: null,
-      usage: { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens },
-    };
+    const call = reply.toolCall;
+    // Anthropic names tool calls toolu_…; the reply's ids are OpenAI-style.
+    const anthropicReply = call ? { ...reply, toolCall: { ...call, id: call.id.replace(/^call_/, "toolu_") } } : reply;
+    return renderAnthropicMessage(canonicalReply(anthropicReply, context));
   },
 
   streamFrames(reply, context) {
@@ -156,7 +137,7 @@ export const anthropicWire: MockWire = {
       sseEvent("message_delta", {
         type: "message_delta",
         delta: { stop_reason: STOP_REASON[reply.finishReason], stop_sequence: null },
-        usage: { input_tokens: reply.usage.inputTokens, output_tokens: reply.usage.outputTokens },
+        usage: renderAnthropicUsage(reply.usage),
       }),
     );
     return { lead, content, finish, done: [sseEvent("message_stop", { type: "message_stop" })] };

@@ -2,6 +2,7 @@
  * What the server needs from each wire format: read a request, render a healthy answer as JSON or as
  * stream frames, and render errors (HTTP bodies and in-band stream events) in the provider's own shape.
  */
+import type { CanonicalResponse } from "../../../ports/canonical.js";
 import type { ResolvedMockError } from "../error-presets.js";
 import type { MockConversation, MockReply } from "../reply.js";
 import type { MockWireApi } from "../scenario-schema.js";
@@ -79,4 +80,12 @@ export function sseData(payload: unknown, lineEnd = "\n"): string {
 
 export function sseEvent(event: string, payload: unknown): string {
   return `event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`;
+}
+
+/** The reply as the canonical answer the shared wire module renders. */
+export function canonicalReply(reply: MockReply, context: ReplyContext): CanonicalResponse {
+  const content: CanonicalResponse["content"] = [];
+  if (reply.textTokens.length > 0) content.push({ type: "text", text: reply.textTokens.join("") });
+  if (reply.toolCall) content.push({ type: "tool-call", ...reply.toolCall });
+  return { id: context.id, model: context.model, content, finishReason: reply.finishReason, usage: reply.usage };
 }

@@ -2,9 +2,10 @@
  * OpenAI chat completions (`POST /v1/chat/completions`): JSON answers and SSE chunks ending in
  * `data: [DONE]`; errors as `{"error":{"message","type","param","code"}}`.
  */
+import { CANONICAL_TO_OPENAI_FINISH_REASON, renderOpenAIChatCompletion, renderOpenAIUsage } from "../../../wire/openai-chat/index.js";
 import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
-import { isRecord, sseData, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
+import { canonicalReply, isRecord, sseData, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
 
 function readConversation(messages: unknown[], tools: unknown): MockConversation {
   let inputCharacters = 0;
@@ -28,12 +29,9 @@ function readConversation(messages: unknown[], tools: unknown): MockConversation
 }
 
 function finishUsage(reply: MockReply) {
-  return {
-    prompt_tokens: reply.usage.inputTokens,
-    completion_tokens: reply.usage.outputTokens,
-    total_tokens: reply.usage.inputTokens + reply.usage.outputTokens,
-  };
+  return renderOpenAIUsage(reply.usage);
 }
+
 
 export const openAIWire: MockWire = {
   api: "openai",
@@ -58,36 +56,11 @@ export const openAIWire: MockWire = {
   },
 
   renderJson(reply, context: ReplyContext) {
-    const toolCalls = reply.toolCall
-      ? [
-          {
-            id: reply.toolCall.id,
-            type: "function",
-            function: { name: reply.toolCall.name, arguments: reply.toolCall.arguments },
-          },
-        ]
-      : undefined;
-    return {
-      id: context.id,
-      object: "chat.completion",
-      created: context.createdSeconds,
-      model: context.model,
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: "assistant",
-            content: reply.textTokens.length > 0 ? reply.textTokens.join("") : null,
-            refusal: null,
-            ...(toolCalls ? { tool_calls: toolCalls } : {}),
-          },
-          logprobs: null,
-          finish_reason: reply.finishReason,
-        },
-      ],
-      usage: finishUsage(reply),
-      system_fingerprint: "fp_mock",
-    };
+    const body = renderOpenAIChatCompletion(canonicalReply(reply, context), { createdSeconds: context.createdSeconds });
+    const [choice] = body.choices;
+    // A text-less answer carries null content, as OpenAI sends it.
+    const choices = choice && choice.message.content === "" ? [{ ...choice, message: { ...choice.message, content: null } }] : body.choices;
+    return { ...body, choices, system_fingerprint: "fp_mock" };
   },
 
   streamFrames(reply, context) {
@@ -112,7 +85,7 @@ export const openAIWire: MockWire = {
         ),
       );
     }
-    const finish = [chunk({}, reply.finishReason)];
+    const finish = [chunk({}, CANONICAL_TO_OPENAI_FINISH_REASON[reply.finishReason])];
     if (context.includeUsage) {
       finish.push(
         sseData({

@@ -1,0 +1,108 @@
+/**
+ * Canonical stream events → OpenAI SSE frames. Pure: the encoder only returns strings; the route writes
+ * them. Frames: a role delta first, content / tool_call deltas (with `index`), the finish chunk, a usage
+ * chunk when `stream_options.include_usage` was set, then `data: [DONE]`. An error event becomes an error
+ * chunk with no `[DONE]` after it (R-ST-2), and so does a `finish` whose reason is `error`.
+ */
+import type { CanonicalStreamEvent } from "../../ports/canonical.js";
+import { describeStreamError } from "../shared/stream-error.js";
+import { openAIStreamErrorFrame, type OpenAIErrorInput } from "./errors.js";
+import { CANONICAL_TO_OPENAI_FINISH_REASON } from "./finish-reasons.js";
+import { renderOpenAIUsage } from "./usage.js";
+
+export interface OpenAIStreamOptions {
+  includeUsage: boolean;
+  /** Used until a `message-start` event names them. */
+  id?: string;
+  model?: string;
+  createdSeconds?: number;
+  /** Turns an `error` event's payload into the error chunk's fields. */
+  describeError?: (error: unknown) => OpenAIErrorInput;
+}
+
+export interface OpenAIStreamEncoder {
+  encode(event: CanonicalStreamEvent): string[];
+  /** True after the finish or error frames were produced; later events produce nothing. */
+  readonly finished: boolean;
+}
+
+export const OPENAI_DONE_FRAME = "data: [DONE]\n\n";
+
+function defaultDescribeError(error: unknown): OpenAIErrorInput {
+  const { message, status, code } = describeStreamError(error);
+  return { message, status: status ?? 502, ...(code === undefined ? {} : { code }) };
+}
+
+export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIStreamEncoder {
+  let id = options.id ?? "chatcmpl-detour";
+  let model = options.model ?? "";
+  const created = options.createdSeconds ?? Math.floor(Date.now() / 1000);
+  const describeError = options.describeError ?? defaultDescribeError;
+  let roleSent = false;
+  let finished = false;
+
+  const frame = (payload: Record<string, unknown>) =>
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, ...payload })}\n\n`;
+  const deltaFrame = (delta: Record<string, unknown>, finishReason: string | null = null, logprobs: unknown = null) => {
+    const withRole = roleSent ? delta : { role: "assistant", ...delta };
+    roleSent = true;
+    return frame({ choices: [{ index: 0, delta: withRole, logprobs, finish_reason: finishReason }] });
+  };
+  const fail = (error: OpenAIErrorInput) => {
+    finished = true;
+    return [openAIStreamErrorFrame(error)];
+  };
+
+  return {
+    get finished() {
+      return finished;
+    },
+    encode(event) {
+      if (finished) return [];
+      switch (event.type) {
+        case "message-start":
+          id = event.id;
+          model = event.model;
+          return roleSent ? [] : [deltaFrame({ content: "" })];
+        case "text-delta":
+          return [deltaFrame({ content: event.text }, null, event.logprobs ?? null)];
+        case "thinking-delta":
+          // Chat completions has no reasoning content; the blocks stay with the wire that made them.
+          return [];
+        case "tool-call-delta":
+          return [
+            deltaFrame({
+              tool_calls: [
+                {
+                  index: event.index,
+                  ...(event.id === undefined ? {} : { id: event.id, type: "function" }),
+                  function: {
+                    ...(event.name === undefined ? {} : { name: event.name }),
+                    arguments: event.argumentsDelta ?? "",
+                  },
+                },
+              ],
+            }),
+          ];
+        case "finish": {
+          if (event.reason === "error") {
+            return fail({ message: "The upstream model stopped with an error.", status: 502 });
+          }
+          finished = true;
+          const frames = [deltaFrame({}, CANONICAL_TO_OPENAI_FINISH_REASON[event.reason])];
+          if (options.includeUsage && event.usage) frames.push(frame({ choices: [], usage: renderOpenAIUsage(event.usage) }));
+          frames.push(OPENAI_DONE_FRAME);
+          return frames;
+        }
+        case "error":
+          return fail(describeError(event.error));
+      }
+    },
+  };
+}
+
+/** All frames for a complete event sequence. */
+export function encodeOpenAIStream(events: Iterable<CanonicalStreamEvent>, options: OpenAIStreamOptions): string[] {
+  const encoder = createOpenAIStreamEncoder(options);
+  return [...events].flatMap((event) => encoder.encode(event));
+}
