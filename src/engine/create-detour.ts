@@ -30,6 +30,7 @@ import type {
   RunWithOptions,
 } from "./detour-api.js";
 import { DetourArgumentError, DetourClosedError, requireAgentId } from "./engine-errors.js";
+import { withBestEffortBookkeeping } from "./best-effort-bookkeeping.js";
 import { EventHub } from "./event-hub.js";
 import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
@@ -105,6 +106,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       secretKey: knobs.secretKey,
       logger,
       env: env as NodeJS.ProcessEnv,
+      sessionIdleTtlDays: config.sessions.idleTtlDays,
     });
     return { store, owns: true };
   }
@@ -130,7 +132,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       profileSource,
       deps: {
         agentId,
-        store,
+        store: withBestEffortBookkeeping(store, { agentId, events: hub }),
         clock,
         random,
         events: hub,

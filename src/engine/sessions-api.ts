@@ -44,7 +44,7 @@ export function createSessionsApi(deps: {
     async reset(sessionKey, opts) {
       const context = await agent(opts?.agentId);
       const entry = await context.store.getSession(sessionKey);
-      const result = await clearAutoOverrides(context.store, sessionKey, entry);
+      const result = await clearAutoOverrides(context.store, sessionKey, entry, { durability: "required" });
       emitSessionOverride(hub, { agentId: context.agentId, runId: null, sessionId: sessionKey }, "fallback_cleared", result);
       const after = await context.store.getSession(sessionKey);
       return after ? sessionStatus(after) : undefined;

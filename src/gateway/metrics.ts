@@ -33,6 +33,7 @@ export class GatewayMetrics {
   readonly #notices: Counter<"kind">;
   readonly #postCommitFailures: Counter<"provider" | "model">;
   readonly #malformedChunks: Counter<"provider" | "model">;
+  readonly #stateBookkeepingFailures: Counter<"operation">;
   readonly #upstreamLatency: Histogram<"provider" | "model" | "outcome">;
   readonly #gatewayOverhead: Histogram<"endpoint">;
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
@@ -74,6 +75,12 @@ export class GatewayMetrics {
       name: "detour_stream_post_commit_failures_total",
       help: "Streams that failed after their first content reached the client (ended with an explicit error).",
       labelNames: ["provider", "model"],
+      registers,
+    });
+    this.#stateBookkeepingFailures = new Counter({
+      name: "detour_state_bookkeeping_failures_total",
+      help: "Successes or uses the state store failed to record; the answers were still delivered (R-SB-5).",
+      labelNames: ["operation"],
       registers,
     });
     this.#malformedChunks = new Counter({
@@ -158,6 +165,9 @@ export class GatewayMetrics {
         return;
       case "notice":
         this.#notices.inc({ kind: event.kind });
+        return;
+      case "state_bookkeeping_failed":
+        this.#stateBookkeepingFailures.inc({ operation: event.operation });
         return;
       default:
         return;

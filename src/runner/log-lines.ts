@@ -61,6 +61,12 @@ export function describeEvent(event: DetourEvent): LogLine {
       return { level: "info", message: `Every candidate is cooling down; waiting ${event.waitMs}ms for the soonest`, fields };
     case "run_finished":
       return { level: event.outcome === "failed" ? "warn" : "debug", message: `Run ${event.outcome}`, fields };
+    case "state_bookkeeping_failed":
+      return {
+        level: "warn",
+        message: `Could not record ${event.operation} of profile ${event.profileId} in the state store; the answer was delivered`,
+        fields,
+      };
     case "run_started":
     case "attempt_started":
     case "attempt_finished":

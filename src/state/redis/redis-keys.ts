@@ -17,6 +17,8 @@ export interface RedisKeys {
   lastUsed: string;
   /** Set of session keys, for listing. */
   sessionIndex: string;
+  /** Sorted set: session key scored by when it was last written (R-GW-8 idle pruning). */
+  sessionTouched: string;
   session(sessionKey: string): string;
   probe(probeKey: string): string;
   /** Every key of this namespace matches this pattern (tests and `detour doctor`). */
@@ -33,6 +35,7 @@ export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
     stats: `${namespace}:stats`,
     lastUsed: `${namespace}:last-used`,
     sessionIndex: `${namespace}:sessions`,
+    sessionTouched: `${namespace}:session-touched`,
     session: (sessionKey) => `${namespace}:session:${sessionKey}`,
     probe: (probeKey) => `${namespace}:probe:${probeKey}`,
     pattern: `${namespace}:*`,
