@@ -231,7 +231,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     return { classification, recorded: stats !== undefined };
   }
 
-  const sessions = createSessionsApi({ agent, events: hub, resolveUserModel });
+  const sessions = createSessionsApi({ agent, events: hub, resolveUserModel, clock, idleTtlDays: config.sessions.idleTtlDays });
   const profiles = createProfilesApi({ agent, clock });
 
   async function status(opts?: AgentOption): Promise<DetourStatus> {
