@@ -31,7 +31,7 @@ describe("explicit writes through the CLI", () => {
     expect(doctor.code).not.toBe(0);
     expect(doctor.stdout).toContain(`Redis at ${url}`);
     expect(doctor.stdout).toMatch(/"status":\s*"problem"/);
-  });
+  }, 120_000);
 
   it("R-GW-8: sessions prune removes idle sessions and sessions remove removes one; bad input exits 2", async () => {
     const store = await openStateStore({ backend: "sqlite", detourHome: sandbox.detourHome, env: {} });
@@ -61,5 +61,5 @@ describe("explicit writes through the CLI", () => {
     expect(bad.stderr).toContain('Invalid --older-than "soon"');
     const help = await sandbox.run(["sessions", "prune", "--help"]);
     expect(help.stdout).toContain("detour sessions prune --older-than 7d");
-  });
+  }, 180_000);
 });
