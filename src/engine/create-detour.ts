@@ -30,6 +30,7 @@ import type {
   RunWithOptions,
 } from "./detour-api.js";
 import { DetourArgumentError, DetourClosedError, requireAgentId } from "./engine-errors.js";
+import { withBestEffortBookkeeping } from "./best-effort-bookkeeping.js";
 import { EventHub } from "./event-hub.js";
 import { RunTracer } from "./tracing.js";
 import { OAuthRefresher } from "./oauth-refresh.js";
@@ -108,6 +109,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       secretKey: knobs.secretKey,
       logger,
       env: env as NodeJS.ProcessEnv,
+      sessionIdleTtlDays: config.sessions.idleTtlDays,
     });
     return { store, owns: true };
   }
@@ -133,7 +135,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       profileSource,
       deps: {
         agentId,
-        store,
+        store: withBestEffortBookkeeping(store, { agentId, events: hub }),
         clock,
         random,
         events: hub,
@@ -233,7 +235,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     return { classification, recorded: stats !== undefined };
   }
 
-  const sessions = createSessionsApi({ agent, events: hub, resolveUserModel });
+  const sessions = createSessionsApi({ agent, events: hub, resolveUserModel, clock, idleTtlDays: config.sessions.idleTtlDays });
   const profiles = createProfilesApi({ agent, clock });
 
   async function status(opts?: AgentOption): Promise<DetourStatus> {

@@ -103,6 +103,14 @@ export interface DetourSessions {
   reset(sessionKey: string, options?: AgentOption): Promise<SessionStatus | undefined>;
   /** Compaction completed: an auto pin is re-chosen on the next run (R-PO-5). */
   markCompacted(sessionKey: string, options?: AgentOption): Promise<SessionStatus>;
+  // --- retention (R-GW-8) ---
+  /**
+   * Removes the sessions not written for `olderThanMs` (default `sessions.idleTtlDays`); returns their keys.
+   * Fails with `DETOUR_STORE_UNAVAILABLE` when the store does not take it (R-SB-5).
+   */
+  prune(options?: AgentOption & { olderThanMs?: number }): Promise<string[]>;
+  /** Removes one session; returns whether it existed (R-GW-8). */
+  remove(sessionKey: string, options?: AgentOption): Promise<boolean>;
 }
 
 export interface DetourProfiles {

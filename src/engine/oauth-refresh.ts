@@ -179,7 +179,9 @@ export class OAuthRefresher {
       refresh: tokens.refresh ?? current.refresh,
       ...(tokens.expiresInSeconds !== undefined ? { expires: this.#clock.now() + tokens.expiresInSeconds * 1000 } : {}),
     };
-    await this.#store.upsertProfile({ id: profileId, credential: refreshed });
+    // Request-path bookkeeping (R-SB-3): during a Redis outage the new tokens are kept locally and pushed
+    // when it returns, rather than failing a request a healthy provider can serve.
+    await this.#store.upsertProfile({ id: profileId, credential: refreshed }, { durability: "best-effort" });
     this.#logger.log("info", `Refreshed the OAuth token of profile ${profileId}`, {
       profileId,
       provider: current.provider,

@@ -24,6 +24,9 @@ export function createSessionsApi(deps: {
   agent: AgentLookup;
   events: EventSink;
   resolveUserModel: (text: string) => ModelRef;
+  clock: Clock;
+  /** `sessions.idleTtlDays` (R-GW-8). */
+  idleTtlDays: number;
 }): DetourSessions {
   const { agent, resolveUserModel } = deps;
   const hub = deps.events;
@@ -44,7 +47,7 @@ export function createSessionsApi(deps: {
     async reset(sessionKey, opts) {
       const context = await agent(opts?.agentId);
       const entry = await context.store.getSession(sessionKey);
-      const result = await clearAutoOverrides(context.store, sessionKey, entry);
+      const result = await clearAutoOverrides(context.store, sessionKey, entry, { durability: "required" });
       emitSessionOverride(hub, { agentId: context.agentId, runId: null, sessionId: sessionKey }, "fallback_cleared", result);
       const after = await context.store.getSession(sessionKey);
       return after ? sessionStatus(after) : undefined;
@@ -60,6 +63,13 @@ export function createSessionsApi(deps: {
         ]);
         if (result.applied.length > 0) return sessionStatus(result.entry);
       }
+    },
+    async prune(opts) {
+      const olderThanMs = opts?.olderThanMs ?? deps.idleTtlDays * 24 * 60 * 60 * 1000;
+      return (await agent(opts?.agentId)).store.pruneSessions({ idleSince: deps.clock.now() - olderThanMs });
+    },
+    async remove(sessionKey, opts) {
+      return (await agent(opts?.agentId)).store.deleteSession(sessionKey);
     },
   };
 }

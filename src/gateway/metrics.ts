@@ -42,6 +42,7 @@ export class GatewayMetrics {
   readonly #postCommitFailures: Counter<"provider" | "model">;
   readonly #malformedChunks: Counter<"provider" | "model">;
   readonly #tokens: Counter<"provider" | "model" | "kind">;
+  readonly #stateBookkeepingFailures: Counter<"operation">;
   readonly #upstreamLatency: Histogram<"provider" | "model" | "outcome">;
   readonly #gatewayOverhead: Histogram<"endpoint">;
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
@@ -86,6 +87,12 @@ export class GatewayMetrics {
       name: "detour_stream_post_commit_failures_total",
       help: "Streams that failed after their first content reached the client (ended with an explicit error).",
       labelNames: ["provider", "model"],
+      registers,
+    });
+    this.#stateBookkeepingFailures = new Counter({
+      name: "detour_state_bookkeeping_failures_total",
+      help: "Successes or uses the state store failed to record; the answers were still delivered (R-SB-5).",
+      labelNames: ["operation"],
       registers,
     });
     this.#malformedChunks = new Counter({
@@ -179,6 +186,9 @@ export class GatewayMetrics {
         return;
       case "notice":
         this.#notices.inc({ kind: event.kind });
+        return;
+      case "state_bookkeeping_failed":
+        this.#stateBookkeepingFailures.inc({ operation: event.operation });
         return;
       default:
         return;

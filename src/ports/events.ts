@@ -246,6 +246,18 @@ export interface HeadroomPassedOverEvent extends RunScoped {
   pinMoved: boolean;
 }
 
+// --- state bookkeeping (R-SB-5) ---
+
+/** Recording a success or a use failed in the store; the answer was delivered anyway (best effort). */
+export interface StateBookkeepingFailedEvent {
+  type: "state_bookkeeping_failed";
+  agentId: string;
+  operation: "recordSuccess" | "markUsed";
+  profileId: string;
+  /** The store's error text (store errors name the backend, never a credential). */
+  error: string;
+}
+
 export type DetourEvent =
   | ModelFallbackDecisionEvent
   | RunStartedEvent
@@ -264,7 +276,8 @@ export type DetourEvent =
   | CooldownWaitEvent
   | NoticeEvent
   | SessionOverrideEvent
-  | HeadroomPassedOverEvent;
+  | HeadroomPassedOverEvent
+  | StateBookkeepingFailedEvent;
 
 export type DetourEventType = DetourEvent["type"];
 export type DetourEventOf<T extends DetourEventType> = Extract<DetourEvent, { type: T }>;

@@ -52,7 +52,8 @@ export interface StateStore {
   // --- profiles and secrets (R-AP-1, R-AP-2) ---
   listProfiles(): Promise<StoredProfile[]>;
   getProfile(id: string): Promise<StoredProfile | undefined>;
-  upsertProfile(profile: StoredProfile): Promise<void>;
+  /** Explicit by default: fails with `DETOUR_STORE_UNAVAILABLE` unless the backend took it (R-SB-5). */
+  upsertProfile(profile: StoredProfile, options?: WriteOptions): Promise<void>;
   /** Removes the profile, its usage stats, and its entries in stored orders. Returns whether it existed. */
   removeProfile(id: string): Promise<boolean>;
 
@@ -91,12 +92,16 @@ export interface StateStore {
   getSession(sessionKey: string): Promise<SessionEntry | undefined>;
   listSessions(): Promise<SessionEntry[]>;
   /** Unconditional merge; `undefined` values delete fields. Creates the session if needed. */
-  patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>): Promise<SessionEntry>;
+  patchSession(
+    sessionKey: string,
+    patch: Partial<Omit<SessionEntry, "sessionKey">>,
+    options?: WriteOptions,
+  ): Promise<SessionEntry>;
   /**
    * Compare-and-set, applied atomically as one unit. Writes are grouped by `sessionFieldGroup` (R-SB-6): a
    * group's writes all apply or none does; fields outside the two groups are compared one by one.
    */
-  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult>;
+  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], options?: WriteOptions): Promise<SessionCasResult>;
   deleteSession(sessionKey: string): Promise<boolean>;
 
   // --- probe throttle (R-FB-4) ---
@@ -116,8 +121,29 @@ export interface StateStore {
   recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void>;
   /** The fresh readings (reset still ahead of `now`) of these profiles; profiles without any are absent. */
   headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>>;
+  // --- availability and session retention (R-SB-5, R-GW-8): see the blocks below ---
+  /** Resolves when the backend answers; else throws `StoreUnavailableError` naming it (doctor, R-SB-5). */
+  checkAvailable(): Promise<void>;
+  /**
+   * Deletes sessions not written since `idleSince` (epoch ms), at most `limit` of them (default: all), and
+   * returns the keys removed. Explicit: fails loudly when the backend cannot take it (R-SB-5).
+   */
+  pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]>;
 
   close(): Promise<void>;
+}
+
+// --- write durability (R-SB-5) ---
+
+/**
+ * `required` (the default): the write lands in the backend or the call throws `StoreUnavailableError` —
+ * for everything a user or an operator asked for. `best-effort`: during a backend outage the write may be
+ * kept in process-local state and pushed later (R-SB-3) — only for bookkeeping on the request path.
+ */
+export type WriteDurability = "required" | "best-effort";
+
+export interface WriteOptions {
+  durability?: WriteDurability;
 }
 
 // --- session write groups (R-SB-6) ---

@@ -111,6 +111,12 @@ export function describeEvent(event: DetourEvent): LogLine {
           `${event.pinMoved ? "moving the session pin" : "using"} ${event.toProfileId ?? "another profile"} before the limit`,
         fields,
       };
+    case "state_bookkeeping_failed":
+      return {
+        level: "warn",
+        message: `Could not record ${event.operation} of profile ${event.profileId} in the state store; the answer was delivered`,
+        fields,
+      };
     case "run_started":
     case "attempt_started":
     case "attempt_finished":

@@ -6,7 +6,19 @@
  */
 import type { ModelRef, SessionEntry } from "../core/types.js";
 import type { EventSink } from "../ports/events.js";
-import { type SessionCasResult, type SessionFieldWrite, sessionGroupFields, type StateStore } from "../ports/state-store.js";
+import {
+  type SessionCasResult,
+  type SessionFieldWrite,
+  sessionGroupFields,
+  type StateStore,
+  type WriteOptions,
+} from "../ports/state-store.js";
+
+/**
+ * The runner's own session bookkeeping may be kept locally while a shared backend is down (R-SB-3); what a
+ * user or operator asks for goes through with the store's default, `required` (R-SB-5).
+ */
+const RUN_BOOKKEEPING: WriteOptions = { durability: "best-effort" };
 
 /** R-SO-3: the origin of an auto fallback is probed at most this often (fixed, not configurable). */
 export const ORIGIN_PROBE_INTERVAL_MS = 5 * 60 * 1000;
@@ -83,7 +95,7 @@ export class OverrideTransaction {
   async write(entry: SessionEntry | undefined, values: OverrideValues): Promise<SessionCasResult> {
     const writes = casWrites(entry, values);
     if (writes.length === 0) return { applied: [], conflicted: [], entry: entry ?? { sessionKey: this.#sessionKey } };
-    const result = await this.#store.compareAndSetSession(this.#sessionKey, writes);
+    const result = await this.#store.compareAndSetSession(this.#sessionKey, writes, RUN_BOOKKEEPING);
     for (const write of writes) {
       const field = write.field as WritableField;
       if (!result.applied.includes(field)) continue;
@@ -101,7 +113,7 @@ export class OverrideTransaction {
     );
     this.#written.clear();
     this.#previous.clear();
-    return this.#store.compareAndSetSession(this.#sessionKey, writes);
+    return this.#store.compareAndSetSession(this.#sessionKey, writes, RUN_BOOKKEEPING);
   }
 }
 
@@ -153,12 +165,14 @@ export function fallbackOverrideValues(input: {
 /**
  * Clears the auto model override and an auto auth pin, keeping user choices (R-SO-3: origin recovered,
  * `/new`, `/reset`, `sessions.reset`; R-CH-2: stale override before a heartbeat). Compare-and-set against
- * `entry`, so a concurrent user change wins.
+ * `entry`, so a concurrent user change wins. `options` defaults to run bookkeeping; an operator's reset
+ * passes `{ durability: "required" }`.
  */
 export async function clearAutoOverrides(
   store: StateStore,
   sessionKey: string,
   entry: SessionEntry | undefined,
+  options: WriteOptions = RUN_BOOKKEEPING,
 ): Promise<SessionCasResult | undefined> {
   if (!entry) return undefined;
   const values: OverrideValues = {};
@@ -170,7 +184,7 @@ export async function clearAutoOverrides(
   }
   const writes = casWrites(entry, values);
   if (writes.length === 0) return undefined;
-  return store.compareAndSetSession(sessionKey, writes);
+  return store.compareAndSetSession(sessionKey, writes, options);
 }
 
 /**
@@ -185,9 +199,11 @@ export async function claimOriginProbe(
 ): Promise<boolean> {
   const anchor = entry.fallbackProbeAnchorAt;
   if (anchor !== undefined && now - anchor < ORIGIN_PROBE_INTERVAL_MS) return false;
-  const result = await store.compareAndSetSession(sessionKey, [
-    { field: "fallbackProbeAnchorAt", expected: anchor, value: now },
-  ]);
+  const result = await store.compareAndSetSession(
+    sessionKey,
+    [{ field: "fallbackProbeAnchorAt", expected: anchor, value: now }],
+    RUN_BOOKKEEPING,
+  );
   return result.applied.includes("fallbackProbeAnchorAt");
 }
 
@@ -198,7 +214,11 @@ export async function consumePendingLiveSwitch(
   entry: SessionEntry | undefined,
 ): Promise<void> {
   if (entry?.pendingLiveSwitch !== true) return;
-  await store.compareAndSetSession(sessionKey, [{ field: "pendingLiveSwitch", expected: true, value: undefined }]);
+  await store.compareAndSetSession(
+    sessionKey,
+    [{ field: "pendingLiveSwitch", expected: true, value: undefined }],
+    RUN_BOOKKEEPING,
+  );
 }
 
 /** Emits the session event only when something was written or left alone. */

@@ -31,6 +31,8 @@ export interface OpenStateStoreOptions {
   secretKey?: string | Uint8Array;
   logger?: Logger;
   env?: NodeJS.ProcessEnv;
+  /** `sessions.idleTtlDays`: when given, the store prunes idle sessions on open and periodically (R-GW-8). */
+  sessionIdleTtlDays?: number;
 }
 
 export function resolveDetourHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -43,7 +45,8 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
   const agentId = options.agentId ?? DEFAULT_AGENT_ID;
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;
-  if (backend === "memory") return new MemoryStateStore();
+  const sessionRetention = options.sessionIdleTtlDays !== undefined ? { idleTtlDays: options.sessionIdleTtlDays } : undefined;
+  if (backend === "memory") return new MemoryStateStore({ logger, ...(sessionRetention ? { sessionRetention } : {}) });
 
   const detourHome = options.detourHome ?? resolveDetourHome(env);
   if (backend === "sqlite") {
@@ -55,7 +58,7 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
       createKeyFile: !existsSync(path),
       storeLabel: path,
     });
-    return SqliteStateStore.open({ path, secrets: new SecretBox(secretKey, path), logger });
+    return SqliteStateStore.open({ path, secrets: new SecretBox(secretKey, path), logger, ...(sessionRetention ? { sessionRetention } : {}) });
   }
   if (backend === "redis") {
     const url = options.redis?.url;
@@ -72,6 +75,7 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
       agentId,
       secretKey,
       logger,
+      ...(sessionRetention ? { sessionRetention } : {}),
     });
   }
   throw new StateConfigError(`Unknown state backend "${String(backend)}": use "sqlite", "redis" or "memory".`);

@@ -10,6 +10,7 @@ export const STATE_ERROR_CODES = {
   secretKeyMissing: "DETOUR_SECRET_KEY_MISSING",
   schemaTooNew: "DETOUR_STATE_SCHEMA_TOO_NEW",
   stateConfig: "DETOUR_STATE_CONFIG_INVALID",
+  storeUnavailable: "DETOUR_STORE_UNAVAILABLE",
 } as const;
 
 /** `DETOUR_SECRET_KEY` or the key file does not hold a base64-encoded 32-byte key. */
@@ -89,5 +90,20 @@ export class StateConfigError extends DetourError {
 
   constructor(message: string) {
     super(message);
+  }
+}
+
+/**
+ * The backend did not take a write someone asked for, or does not answer at all (R-SB-5). Nothing claims
+ * success: the CLI exits 1, the admin API answers with this code.
+ */
+export class StoreUnavailableError extends DetourError {
+  readonly code = STATE_ERROR_CODES.storeUnavailable;
+  /** The backend as users know it, e.g. `Redis at redis://127.0.0.1:6390` or `the SQLite store /…/x.sqlite`. */
+  readonly backend: string;
+
+  constructor(input: { backend: string; problem: string; outcome?: string; hint: string; cause?: unknown }) {
+    super(`${input.backend} ${input.problem}; ${input.outcome ?? "nothing was stored"}. ${input.hint}`, { cause: input.cause });
+    this.backend = input.backend;
   }
 }

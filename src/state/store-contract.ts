@@ -36,7 +36,7 @@ const STATE_STORE_METHODS: (keyof StateStore)[] = [
   "getLastGood", "getAllLastGood", "setLastGood", "getUsageStats", "getAllUsageStats", "recordFailure",
   "recordSuccess", "markUsed", "clearExpired", "resetUsageStats", "replaceUsageStats", "getSession",
   "listSessions", "patchSession", "compareAndSetSession", "deleteSession", "tryClaimProbe",
-  "getLastProbeAt", "close",
+  "getLastProbeAt", "checkAvailable", "pruneSessions", "close",
   "recordHeadroom", "headroomReadings",
 ];
 

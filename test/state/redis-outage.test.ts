@@ -5,6 +5,8 @@
 import { randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import type { LogLevel, Logger } from "../../src/ports/events.js";
+import type { WriteOptions } from "../../src/ports/state-store.js";
+import { StoreUnavailableError } from "../../src/state/state-errors.js";
 import { RedisStateStore } from "../../src/state/redis/redis-store.js";
 import type { SecretKey } from "../../src/state/secrets.js";
 import { CONTRACT_COOLDOWNS } from "../../src/state/store-contract.js";
@@ -30,6 +32,9 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string,
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** Run bookkeeping may be kept locally during an outage; writes a user asked for may not (R-SB-5). */
+const BEST_EFFORT: WriteOptions = { durability: "best-effort" };
 
 function failure(now: number) {
   return { reason: "overloaded" as const, provider: "openai", now, cooldowns: CONTRACT_COOLDOWNS };
@@ -81,7 +86,7 @@ if (!installed && process.env.CI !== "true") {
       for (let turn = 0; turn < 5; turn += 1) {
         expect((await a.listProfiles()).map((profile) => profile.id)).toEqual(["openai:a"]);
         await a.recordFailure("openai:a", failure(2_000 + turn));
-        await a.patchSession("s1", { modelOverride: `m-${turn}` });
+        await a.patchSession("s1", { modelOverride: `m-${turn}` }, BEST_EFFORT);
         await a.tryClaimProbe("openai", 2_000 + turn, 30_000);
       }
       expect(a.mode).toBe("local");
@@ -112,7 +117,7 @@ if (!installed && process.env.CI !== "true") {
       const early = await connect(log);
       cleanups.push(() => early.close());
       expect(early.mode).toBe("local");
-      await early.upsertProfile({ id: "openai:a", credential: { type: "api_key", provider: "openai", key: "sk-a" } });
+      await early.upsertProfile({ id: "openai:a", credential: { type: "api_key", provider: "openai", key: "sk-a" } }, BEST_EFFORT);
       await early.recordFailure("openai:a", failure(1_000));
       expect((await early.getUsageStats("openai:a"))?.errorCount).toBe(1);
       expect(log.count("warn")).toBe(1);
@@ -139,8 +144,8 @@ if (!installed && process.env.CI !== "true") {
       await a.recordFailure("openai:a", failure(2_001));
       await b.recordFailure("openai:a", failure(2_002));
       // A user switch on one replica, a rollback attempt on the other: the rollback must not undo it.
-      await a.patchSession("s1", { modelOverride: "user-choice", modelOverrideSource: "user" });
-      await b.compareAndSetSession("s1", [{ field: "modelOverride", expected: "auto-fallback", value: undefined }]);
+      await a.patchSession("s1", { modelOverride: "user-choice", modelOverrideSource: "user" }, BEST_EFFORT);
+      await b.compareAndSetSession("s1", [{ field: "modelOverride", expected: "auto-fallback", value: undefined }], BEST_EFFORT);
       expect(a.mode).toBe("local");
       expect(b.mode).toBe("local");
       server.resume();
@@ -151,6 +156,48 @@ if (!installed && process.env.CI !== "true") {
       expect(stats?.failureCounts?.overloaded).toBe(4);
       expect(await b.getUsageStats("openai:a")).toEqual(stats);
       expect((await b.getSession("s1"))?.modelOverride).toBe("user-choice");
+    });
+
+    it("R-SB-5: during an outage every write a user asks for fails with an error naming Redis, and none lands later", async () => {
+      const { server, open } = await setup();
+      const a = await open(new RecordingLogger());
+      await a.upsertProfile({ id: "openai:kept", credential: { type: "api_key", provider: "openai", key: "sk-kept" } });
+      await a.patchSession("s1", { modelOverride: "before" });
+      await server.stop();
+      await a.recordFailure("openai:kept", failure(1_000));
+      expect(a.mode).toBe("local");
+
+      const lost = { id: "openai:lost", credential: { type: "api_key" as const, provider: "openai", key: "sk-lost" } };
+      const attempts: [string, () => Promise<unknown>][] = [
+        ["upsertProfile", () => a.upsertProfile(lost)],
+        ["removeProfile", () => a.removeProfile("openai:kept")],
+        ["setStoredOrder", () => a.setStoredOrder("openai", ["openai:kept"])],
+        ["setLastGood", () => a.setLastGood("openai", "openai:kept")],
+        ["resetUsageStats", () => a.resetUsageStats("openai:kept")],
+        ["replaceUsageStats", () => a.replaceUsageStats("openai:kept", undefined)],
+        ["patchSession", () => a.patchSession("s1", { modelOverride: "during" })],
+        ["compareAndSetSession", () => a.compareAndSetSession("s1", [{ field: "modelOverride", expected: "before", value: "during" }])],
+        ["deleteSession", () => a.deleteSession("s1")],
+        ["pruneSessions", () => a.pruneSessions({ idleSince: Number.MAX_SAFE_INTEGER })],
+        ["checkAvailable", () => a.checkAvailable()],
+      ];
+      for (const [name, attempt] of attempts) {
+        const error = await attempt().then(() => undefined, (caught: unknown) => caught);
+        expect(error, name).toBeInstanceOf(StoreUnavailableError);
+        expect((error as StoreUnavailableError).code, name).toBe("DETOUR_STORE_UNAVAILABLE");
+        expect((error as Error).message, name).toContain(`Redis at ${server.url}`);
+      }
+      // Nothing was applied to the local view either: reads during the outage do not show the refused writes.
+      expect((await a.listProfiles()).map((profile) => profile.id)).toEqual(["openai:kept"]);
+      expect((await a.getSession("s1"))?.modelOverride).toBe("before");
+
+      await server.start();
+      await eventually(() => a.mode === "shared", "the store to resynchronise");
+      const b = await open(new RecordingLogger());
+      expect((await b.listProfiles()).map((profile) => profile.id)).toEqual(["openai:kept"]);
+      expect((await b.getSession("s1"))?.modelOverride).toBe("before");
+      expect((await b.getUsageStats("openai:kept"))?.errorCount).toBe(1);
+      await expect(b.checkAvailable()).resolves.toBeUndefined();
     });
   });
 }

@@ -1,11 +1,13 @@
 /** `detour sessions list | show | reset | patch`: the command surface; the work is in actions/sessions.ts. */
 import type { Command } from "commander";
 import type { PatchFlags, SessionFlags } from "../actions/sessions.js";
+import type { PruneFlags } from "../actions/sessions-retention.js";
 import type { CliDeps } from "../cli-deps.js";
 import { withExamples } from "../help.js";
 import { agentOption, jsonOption } from "../options.js";
 
 const actions = () => import("../actions/sessions.js");
+const retention = () => import("../actions/sessions-retention.js");
 
 export function registerSessionsCommand(program: Command, deps: CliDeps): void {
   const sessions = program.command("sessions").description("inspect and change per-session model and profile overrides");
@@ -51,4 +53,23 @@ export function registerSessionsCommand(program: Command, deps: CliDeps): void {
     "detour sessions patch chat-42 --profile openai:work",
     "detour sessions patch chat-42 --model none --profile none",
   ]);
+
+  // R-GW-8: sessions are bounded by configuration; these remove them on demand.
+  const prune = sessions
+    .command("prune")
+    .description("remove sessions idle longer than --older-than (default: sessions.idleTtlDays)")
+    .option("--older-than <duration>", 'idle time, e.g. "30d", "12h", "90m"')
+    .addOption(agentOption())
+    .addOption(jsonOption())
+    .action(async (options: PruneFlags, command: Command) => (await retention()).pruneSessions(deps, command, options));
+  withExamples(prune, ["detour sessions prune", "detour sessions prune --older-than 7d", "detour sessions prune --older-than 12h --json"]);
+
+  const remove = sessions
+    .command("remove")
+    .description("remove one session and its overrides")
+    .argument("<sessionKey>", "session key")
+    .addOption(agentOption())
+    .addOption(jsonOption())
+    .action(async (key: string, options: SessionFlags, command: Command) => (await retention()).removeSession(deps, command, key, options));
+  withExamples(remove, ["detour sessions remove chat-42", "detour sessions remove chat-42 --agent research --json"]);
 }

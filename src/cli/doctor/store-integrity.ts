@@ -49,6 +49,8 @@ async function checkOne(location: StoreLocation, agentId: string): Promise<Docto
   let store: StateStore | undefined;
   try {
     store = await openAgentStore(location, agentId);
+    // A Redis store opens even when Redis is down (it would serve from local state): ask it (R-SB-5).
+    await store.checkAvailable();
     const integrity = integrityOf(store);
     if (integrity !== undefined && integrity !== "ok") {
       return { name, status: "problem", detail: `integrity check failed: ${integrity.slice(0, 300)}` };

@@ -24,6 +24,8 @@ import { applySessionCas } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
 import { MemoryHeadroomReadings } from "./headroom-readings.js";
+import { type Logger, silentLogger } from "../../ports/events.js";
+import { type SessionRetention, SessionPruner } from "../session-retention.js";
 
 /** R-FB-4: the probe throttle remembers at most this many (agent, provider) keys, oldest evicted. */
 export const PROBE_THROTTLE_MAX_KEYS = 256;
@@ -45,6 +47,11 @@ function applyPatch(entry: SessionEntry, patch: Partial<Omit<SessionEntry, "sess
 export interface MemoryStateStoreOptions {
   /** Defaults to 256 (R-FB-4). */
   probeThrottleMaxKeys?: number;
+  /** Dates session writes for idle pruning (R-GW-8); defaults to the system clock. */
+  now?: () => number;
+  /** When given, idle sessions are pruned periodically (R-GW-8). */
+  sessionRetention?: SessionRetention;
+  logger?: Logger;
 }
 
 export class MemoryStateStore implements StateStore {
@@ -53,10 +60,25 @@ export class MemoryStateStore implements StateStore {
   readonly #lastGood = new Map<string, string>();
   readonly #usageStats = new Map<string, UsageStats>();
   readonly #sessions = new Map<string, SessionEntry>();
+  /** When each session was last written (R-GW-8). */
+  readonly #sessionTouched = new Map<string, number>();
   readonly #probeClaims: BoundedRecencyMap<string, number>;
+  readonly #now: () => number;
+  readonly #pruner: SessionPruner | undefined;
 
   constructor(options: MemoryStateStoreOptions = {}) {
     this.#probeClaims = new BoundedRecencyMap(options.probeThrottleMaxKeys ?? PROBE_THROTTLE_MAX_KEYS);
+    this.#now = options.now ?? Date.now;
+    if (options.sessionRetention) {
+      this.#pruner = new SessionPruner({
+        ...options.sessionRetention,
+        prune: (params) => this.pruneSessions(params),
+        now: this.#now,
+        logger: options.logger ?? silentLogger,
+        label: "memory",
+      });
+      this.#pruner.start();
+    }
   }
 
   // --- profiles and secrets ---
@@ -183,6 +205,7 @@ export class MemoryStateStore implements StateStore {
   ): Promise<SessionEntry> {
     const next = applyPatch(this.#sessions.get(sessionKey) ?? { sessionKey }, patch);
     this.#sessions.set(sessionKey, next);
+    this.#touch(sessionKey);
     return clone(next);
   }
 
@@ -190,13 +213,39 @@ export class MemoryStateStore implements StateStore {
     const existing = this.#sessions.get(sessionKey);
     const result = applySessionCas(existing ?? { sessionKey }, writes, clone);
     // A CAS that applied nothing must not create a session that did not exist.
-    if (existing || result.applied.length > 0) this.#sessions.set(sessionKey, result.entry);
+    if (result.applied.length > 0) {
+      this.#sessions.set(sessionKey, result.entry);
+      this.#touch(sessionKey);
+    }
     return { ...result, entry: clone(result.entry) };
   }
 
+  /** Re-inserted, so the map stays in write order and pruning meets the oldest first. */
+  #touch(sessionKey: string): void {
+    this.#sessionTouched.delete(sessionKey);
+    this.#sessionTouched.set(sessionKey, this.#now());
+  }
+
   async deleteSession(sessionKey: string): Promise<boolean> {
+    this.#sessionTouched.delete(sessionKey);
     return this.#sessions.delete(sessionKey);
   }
+
+  async pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
+    const limit = params.limit ?? Number.POSITIVE_INFINITY;
+    const removed: string[] = [];
+    for (const [sessionKey, touched] of this.#sessionTouched) {
+      if (removed.length >= limit) break;
+      if (touched >= params.idleSince) continue;
+      this.#sessionTouched.delete(sessionKey);
+      this.#sessions.delete(sessionKey);
+      removed.push(sessionKey);
+    }
+    return removed;
+  }
+
+  /** Always answers: the state lives in this process. */
+  async checkAvailable(): Promise<void> {}
 
   // --- probe throttle ---
 
@@ -224,6 +273,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async close(): Promise<void> {
-    // Nothing to release: the state lives and dies with this object.
+    // The state lives and dies with this object; only the pruning timer is released.
+    await this.#pruner?.stop();
   }
 }

@@ -63,8 +63,8 @@ return 1
 /**
  * Session compare-and-set (R-SO-2), group-atomic (R-SB-6): the writes of one group all apply or none does.
  * Groups never share a field, so each is checked against the stored values on its own, its writes in order.
- * KEYS: session hash, session index. ARGV: sessionKey, JSON(sessionKey), then (field, expected, value, group)
- * quadruples. Returns { applied flags as '0'/'1' string, HGETALL of the session }.
+ * KEYS: session hash, session index, session write times. ARGV: sessionKey, JSON(sessionKey), now, then
+ * (field, expected, value, group) quadruples. Returns { applied flags as '0'/'1' string, HGETALL }.
  */
 export const CAS_SESSION = script(
   "cas-session-grouped",
@@ -72,7 +72,7 @@ export const CAS_SESSION = script(
 local work = {}
 local groupOf = {}
 local failed = {}
-for i = 3, #ARGV, 4 do
+for i = 4, #ARGV, 4 do
   local field, group = ARGV[i], ARGV[i + 3]
   groupOf[field] = group
   if work[field] == nil then work[field] = redis.call('HGET', KEYS[1], field) or '' end
@@ -82,7 +82,7 @@ for i = 3, #ARGV, 4 do
 end
 local flags = {}
 local any = false
-for i = 3, #ARGV, 4 do
+for i = 4, #ARGV, 4 do
   if failed[ARGV[i + 3]] then flags[#flags + 1] = '0' else flags[#flags + 1] = '1'; any = true end
 end
 for field, value in pairs(work) do
@@ -93,33 +93,67 @@ end
 if any then
   redis.call('HSET', KEYS[1], 'sessionKey', ARGV[2])
   redis.call('SADD', KEYS[2], ARGV[1])
+  redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
 end
 return { table.concat(flags), redis.call('HGETALL', KEYS[1]) }
 `,
 );
 
 /**
- * Unconditional session merge. KEYS: session hash, session index. ARGV: sessionKey, JSON(sessionKey), then
- * (field, value) pairs, '' deleting. Returns HGETALL of the session.
+ * Unconditional session merge. KEYS: session hash, session index, session write times. ARGV: sessionKey,
+ * JSON(sessionKey), now, then (field, value) pairs, '' deleting. Returns HGETALL of the session.
  */
 export const PATCH_SESSION = script(
-  "patch-session",
+  "patch-session-touched",
   `
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
 end
 redis.call('HSET', KEYS[1], 'sessionKey', ARGV[2])
 redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[3], ARGV[1])
 return redis.call('HGETALL', KEYS[1])
 `,
 );
 
-/** KEYS: session hash, session index. ARGV: sessionKey. Returns 1 when the session existed. */
+/** KEYS: session hash, session index, session write times. ARGV: sessionKey. Returns 1 when it existed. */
 export const DELETE_SESSION = script(
-  "delete-session",
+  "delete-session-touched",
   `
 redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
 return redis.call('DEL', KEYS[1])
+`,
+);
+
+/**
+ * R-GW-8: deletes a session only if it was still not written since the cutoff (a write that raced the
+ * prune's listing wins). KEYS: session hash, session index, session write times. ARGV: sessionKey, cutoff.
+ * Returns 1 when deleted.
+ */
+export const DELETE_IDLE_SESSION = script(
+  "delete-idle-session",
+  `
+local touched = tonumber(redis.call('ZSCORE', KEYS[3], ARGV[1]) or '')
+if touched ~= nil and touched >= tonumber(ARGV[2]) then return 0 end
+redis.call('SREM', KEYS[2], ARGV[1])
+redis.call('ZREM', KEYS[3], ARGV[1])
+return redis.call('DEL', KEYS[1])
+`,
+);
+
+/**
+ * Sessions written before write times were kept get one now, so they age from today instead of never.
+ * KEYS: session index, session write times. ARGV: now. Returns how many were adopted.
+ */
+export const ADOPT_UNTIMED_SESSIONS = script(
+  "adopt-untimed-sessions",
+  `
+local adopted = 0
+for _, key in ipairs(redis.call('SMEMBERS', KEYS[1])) do
+  adopted = adopted + redis.call('ZADD', KEYS[2], 'NX', ARGV[1], key)
+end
+return adopted
 `,
 );
 

@@ -17,6 +17,8 @@ export interface RedisKeys {
   lastUsed: string;
   /** Set of session keys, for listing. */
   sessionIndex: string;
+  /** Sorted set: session key scored by when it was last written (R-GW-8 idle pruning). */
+  sessionTouched: string;
   session(sessionKey: string): string;
   probe(probeKey: string): string;
   /** Hash of one profile's headroom readings (R-PO-7): slot (`model|window`) → reading JSON. */
@@ -35,6 +37,7 @@ export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
     stats: `${namespace}:stats`,
     lastUsed: `${namespace}:last-used`,
     sessionIndex: `${namespace}:sessions`,
+    sessionTouched: `${namespace}:session-touched`,
     session: (sessionKey) => `${namespace}:session:${sessionKey}`,
     probe: (probeKey) => `${namespace}:probe:${probeKey}`,
     headroom: (profileId) => `${namespace}:headroom:${profileId}`,

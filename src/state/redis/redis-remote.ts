@@ -27,9 +27,11 @@ import {
 } from "../../ports/state-store.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import {
+  ADOPT_UNTIMED_SESSIONS,
   BUMP_LAST_USED,
   CAS_SESSION,
   CAS_STATS,
+  DELETE_IDLE_SESSION,
   DELETE_SESSION,
   PATCH_SESSION,
   PUT_STATS,
@@ -99,11 +101,18 @@ export class RemoteRedisState implements StateStore {
   readonly #keys: RedisKeys;
   readonly #secrets: SecretBox;
   readonly #credentialCache = new Map<string, Credential>();
+  /** Dates session writes for idle pruning (R-GW-8); replicas' clocks only need to agree to within hours. */
+  readonly #now: () => number;
 
-  constructor(client: RedisClient, keys: RedisKeys, secrets: SecretBox) {
+  constructor(client: RedisClient, keys: RedisKeys, secrets: SecretBox, now: () => number = Date.now) {
     this.#client = client;
     this.#keys = keys;
     this.#secrets = secrets;
+    this.#now = now;
+  }
+
+  #sessionKeys(sessionKey: string): string[] {
+    return [this.#keys.session(sessionKey), this.#keys.sessionIndex, this.#keys.sessionTouched];
   }
 
   #run(lua: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
@@ -171,6 +180,7 @@ export class RemoteRedisState implements StateStore {
       const key = k.session(entry.sessionKey);
       for (const [field, value] of Object.entries(entry)) writes.push(this.#client.hSetNX(key, field, encodeField(value)));
       writes.push(this.#client.sAdd(k.sessionIndex, entry.sessionKey));
+      writes.push(this.#client.zAdd(k.sessionTouched, { score: this.#now(), value: entry.sessionKey }, { condition: "NX" }));
     }
     await Promise.all(writes);
   }
@@ -402,27 +412,23 @@ export class RemoteRedisState implements StateStore {
     sessionKey: string,
     patch: Partial<Omit<SessionEntry, "sessionKey">>,
   ): Promise<SessionEntry> {
-    const args: string[] = [sessionKey, JSON.stringify(sessionKey)];
+    const args: string[] = [sessionKey, JSON.stringify(sessionKey), String(this.#now())];
     for (const [field, value] of Object.entries(patch)) {
       if (field !== "sessionKey") args.push(field, encodeField(value));
     }
-    const flat = await this.#run(PATCH_SESSION, [this.#keys.session(sessionKey), this.#keys.sessionIndex], args);
+    const flat = await this.#run(PATCH_SESSION, this.#sessionKeys(sessionKey), args);
     return entryFromHash(sessionKey, flat);
   }
 
   async compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult> {
-    const args: string[] = [sessionKey, JSON.stringify(sessionKey)];
+    const args: string[] = [sessionKey, JSON.stringify(sessionKey), String(this.#now())];
     for (const write of writes) {
       if (write.field === "sessionKey") {
         throw new TypeError("compareAndSetSession cannot rewrite sessionKey; delete and recreate the session.");
       }
       args.push(write.field, encodeField(write.expected), encodeField(write.value), sessionFieldGroup(write.field));
     }
-    const [flags, flat] = (await this.#run(
-      CAS_SESSION,
-      [this.#keys.session(sessionKey), this.#keys.sessionIndex],
-      args,
-    )) as [string, unknown];
+    const [flags, flat] = (await this.#run(CAS_SESSION, this.#sessionKeys(sessionKey), args)) as [string, unknown];
     const applied: SessionCasResult["applied"] = [];
     const conflicted: SessionCasResult["conflicted"] = [];
     writes.forEach((write, index) => (flags[index] === "1" ? applied : conflicted).push(write.field));
@@ -430,8 +436,31 @@ export class RemoteRedisState implements StateStore {
   }
 
   async deleteSession(sessionKey: string): Promise<boolean> {
-    const deleted = await this.#run(DELETE_SESSION, [this.#keys.session(sessionKey), this.#keys.sessionIndex], [sessionKey]);
+    const deleted = await this.#run(DELETE_SESSION, this.#sessionKeys(sessionKey), [sessionKey]);
     return Number(deleted) === 1;
+  }
+
+  async pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
+    const limit = params.limit ?? Number.MAX_SAFE_INTEGER;
+    if (limit <= 0) return [];
+    const stale = await this.#client.zRangeByScore(this.#keys.sessionTouched, "-inf", `(${params.idleSince}`, {
+      LIMIT: { offset: 0, count: Math.min(limit, 1_000_000) },
+    });
+    const removed: string[] = [];
+    for (const sessionKey of stale) {
+      const deleted = await this.#run(DELETE_IDLE_SESSION, this.#sessionKeys(sessionKey), [sessionKey, params.idleSince]);
+      if (Number(deleted) === 1) removed.push(sessionKey);
+    }
+    return removed;
+  }
+
+  /** Gives sessions stored before write times were kept a write time of now (see ADOPT_UNTIMED_SESSIONS). */
+  async adoptUntimedSessions(): Promise<void> {
+    await this.#run(ADOPT_UNTIMED_SESSIONS, [this.#keys.sessionIndex, this.#keys.sessionTouched], [this.#now()]);
+  }
+
+  async checkAvailable(): Promise<void> {
+    await this.#client.ping();
   }
 
   // --- probe throttle ---

@@ -22,11 +22,15 @@ import type {
   SessionFieldWrite,
   StateStore,
   StoredProfile,
+  WriteDurability,
+  WriteOptions,
 } from "../../ports/state-store.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { MemoryStateStore } from "../memory/memory-store.js";
 import { type SecretKey, SecretBox } from "../secrets.js";
 import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
+import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { StoreUnavailableError } from "../state-errors.js";
 import { captureView, mirrorSession, seedMemory } from "./local-view.js";
 import { errorText, isRedisOutage, redactUrl, RedisUnansweredError } from "./outage.js";
 import { redisKeys } from "./redis-keys.js";
@@ -44,6 +48,10 @@ export interface RedisStateStoreOptions {
   commandTimeoutMs?: number;
   /** How often a store on its local view checks whether Redis is back (default 250 ms). */
   recoveryIntervalMs?: number;
+  /** Dates session writes for idle pruning (R-GW-8); defaults to the system clock. */
+  now?: () => number;
+  /** When given, idle sessions are pruned after connecting and periodically, while Redis answers (R-GW-8). */
+  sessionRetention?: SessionRetention;
 }
 
 export type RedisStoreMode = "shared" | "local";
@@ -71,11 +79,14 @@ export class RedisStateStore implements StateStore {
   #recovering: Promise<void> | undefined;
   #outageBase: Promise<StateSnapshot> | undefined;
   #lastRecoveryError: string | undefined;
+  /** Why Redis is not answering, for the errors of writes that must not be kept locally (R-SB-5). */
+  #outageCause: string | undefined;
   /** False until `connect` has decided the starting mode (the client's first 'ready' is not a recovery). */
   #initialised = false;
   /** Set once an outage has been reported, so one outage logs one warning. */
   #warned = false;
   #closed = false;
+  #pruner: SessionPruner | undefined;
 
   private constructor(client: RedisClient, remote: RemoteRedisState, options: RedisStateStoreOptions) {
     this.#client = client;
@@ -105,7 +116,7 @@ export class RedisStateStore implements StateStore {
       },
     });
     const secrets = new SecretBox(options.secretKey, `Redis ${redactUrl(options.url)} (${keys.pattern})`);
-    const store = new RedisStateStore(client, new RemoteRedisState(client, keys, secrets), options);
+    const store = new RedisStateStore(client, new RemoteRedisState(client, keys, secrets, options.now), options);
     // A dropped connection switches to the local view at once, even if no operation is running: the
     // Redis that answers after the reconnect may have lost its data, so the store must resynchronise
     // rather than silently continue on an empty data set. (Also keeps 'error' from being unhandled.)
@@ -117,6 +128,16 @@ export class RedisStateStore implements StateStore {
     client.on("error", onDisconnect);
     client.on("reconnecting", () => onDisconnect());
     client.on("ready", () => store.#startRecovery());
+    if (options.sessionRetention) {
+      store.#pruner = new SessionPruner({
+        ...options.sessionRetention,
+        // Skipped during an outage: pruning is not journaled, the next sweep after recovery does it.
+        prune: (params) => (store.#mode === "shared" ? store.pruneSessions(params) : Promise.resolve([])),
+        now: options.now ?? Date.now,
+        logger: store.#logger,
+        label: `Redis at ${store.#url}`,
+      });
+    }
 
     const connected = client.connect().then(
       () => true,
@@ -125,6 +146,7 @@ export class RedisStateStore implements StateStore {
     const ready = await Promise.race([connected, sleep(options.connectTimeoutMs ?? 2000, false, { ref: false })]);
     if (!ready) {
       store.#enterLocal(new Error("no answer within the connect timeout"));
+      store.#pruner?.start();
       return store;
     }
     try {
@@ -133,14 +155,17 @@ export class RedisStateStore implements StateStore {
       const snapshot = await store.#remote.loadSnapshot();
       store.#view = await seedMemory(snapshot);
       store.#rememberOrders(Object.keys(snapshot.orders));
+      await store.#remote.adoptUntimedSessions();
       store.#mode = "shared";
       store.#initialised = true;
+      store.#pruner?.start();
     } catch (error) {
       if (!isRedisOutage(error)) {
         client.destroy();
         throw error;
       }
       store.#enterLocal(error);
+      store.#pruner?.start();
     }
     return store;
   }
@@ -158,6 +183,7 @@ export class RedisStateStore implements StateStore {
     // The view as it was when the outage began, before any journaled change: what a Redis that lost its
     // data is re-seeded with, before the journal is replayed on top.
     this.#outageBase ??= captureView(this.#view, this.#orderProviders);
+    this.#outageCause = errorText(cause);
     this.#mode = "local";
     this.#initialised = true;
     if (!this.#warned) {
@@ -263,15 +289,32 @@ export class RedisStateStore implements StateStore {
     });
   }
 
+  /** The error of a write that must land in Redis or not at all (R-SB-5). */
+  #unavailable(cause: unknown, maybeStored: boolean): StoreUnavailableError {
+    return new StoreUnavailableError({
+      backend: `Redis at ${this.#url}`,
+      problem: `is not answering: ${errorText(cause)}`,
+      outcome: maybeStored ? "the write was not confirmed (it may or may not have been stored)" : "nothing was stored",
+      hint: "Start Redis or fix state.redis.url, then try again.",
+      cause,
+    });
+  }
+
   /**
    * Runs an operation on Redis, mirroring its result into the local view; on an outage, runs it on the
-   * local view instead and journals `replay` (when given) for the resynchronisation.
+   * local view instead and journals `replay` (when given) for the resynchronisation. A write with
+   * `durability: "required"` is never kept locally: it lands in Redis or throws (R-SB-5).
    */
   async #run<T>(
     remote: (redis: RemoteRedisState, isAbandoned: () => boolean) => Promise<T>,
     local: (view: MemoryStateStore) => Promise<T>,
-    options: { mirror?: (view: MemoryStateStore, result: T) => Promise<unknown>; replay?: JournalEntry } = {},
+    options: {
+      mirror?: (view: MemoryStateStore, result: T) => Promise<unknown>;
+      replay?: JournalEntry;
+      durability?: WriteDurability;
+    } = {},
   ): Promise<T> {
+    const required = options.durability === "required";
     if (this.#mode === "shared") {
       try {
         const result = await this.#withDeadline((isAbandoned) => remote(this.#remote, isAbandoned));
@@ -280,8 +323,11 @@ export class RedisStateStore implements StateStore {
       } catch (error) {
         if (!isRedisOutage(error)) throw error;
         this.#enterLocal(error);
+        // A command that got no answer may still have been executed by Redis.
+        if (required) throw this.#unavailable(error, error instanceof RedisUnansweredError);
       }
     }
+    if (required) throw this.#unavailable(new Error(this.#outageCause ?? "connection to Redis lost"), false);
     if (options.replay) {
       this.#journal.push(options.replay);
       if (this.#journal.length > MAX_JOURNAL_ENTRIES) this.#journal.shift();
@@ -307,10 +353,11 @@ export class RedisStateStore implements StateStore {
     });
   }
 
-  upsertProfile(profile: StoredProfile): Promise<void> {
+  upsertProfile(profile: StoredProfile, options?: WriteOptions): Promise<void> {
     return this.#run((r) => r.upsertProfile(profile), (v) => v.upsertProfile(profile), {
       mirror: (view) => view.upsertProfile(profile),
       replay: (r) => r.upsertProfile(profile),
+      durability: options?.durability ?? "required",
     });
   }
 
@@ -318,6 +365,7 @@ export class RedisStateStore implements StateStore {
     return this.#run((r) => r.removeProfile(id), (v) => v.removeProfile(id), {
       mirror: (view) => view.removeProfile(id),
       replay: (r) => r.removeProfile(id),
+      durability: "required",
     });
   }
 
@@ -335,6 +383,7 @@ export class RedisStateStore implements StateStore {
     return this.#run((r) => r.setStoredOrder(provider, order), (v) => v.setStoredOrder(provider, order), {
       mirror: (view) => view.setStoredOrder(provider, order),
       replay: (r) => r.setStoredOrder(provider, order),
+      durability: "required",
     });
   }
 
@@ -357,6 +406,7 @@ export class RedisStateStore implements StateStore {
     return this.#run((r) => r.setLastGood(provider, profileId), (v) => v.setLastGood(provider, profileId), {
       mirror: (view) => view.setLastGood(provider, profileId),
       replay: (r) => r.setLastGood(provider, profileId),
+      durability: "required",
     });
   }
 
@@ -412,6 +462,7 @@ export class RedisStateStore implements StateStore {
     return this.#run((r, abandoned) => r.resetUsageStats(profileId, abandoned), (v) => v.resetUsageStats(profileId), {
       mirror: (view) => view.resetUsageStats(profileId),
       replay: (r) => r.resetUsageStats(profileId),
+      durability: "required",
     });
   }
 
@@ -419,6 +470,7 @@ export class RedisStateStore implements StateStore {
     return this.#run((r) => r.replaceUsageStats(profileId, stats), (v) => v.replaceUsageStats(profileId, stats), {
       mirror: (view) => view.replaceUsageStats(profileId, stats),
       replay: (r) => r.replaceUsageStats(profileId, stats),
+      durability: "required",
     });
   }
 
@@ -440,14 +492,19 @@ export class RedisStateStore implements StateStore {
     });
   }
 
-  patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>): Promise<SessionEntry> {
+  patchSession(
+    sessionKey: string,
+    patch: Partial<Omit<SessionEntry, "sessionKey">>,
+    options?: WriteOptions,
+  ): Promise<SessionEntry> {
     return this.#run((r) => r.patchSession(sessionKey, patch), (v) => v.patchSession(sessionKey, patch), {
       mirror: (view, entry) => mirrorSession(view, sessionKey, entry),
       replay: (r) => r.patchSession(sessionKey, patch),
+      durability: options?.durability ?? "required",
     });
   }
 
-  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult> {
+  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], options?: WriteOptions): Promise<SessionCasResult> {
     return this.#run(
       (r) => r.compareAndSetSession(sessionKey, writes),
       (v) => v.compareAndSetSession(sessionKey, writes),
@@ -456,6 +513,7 @@ export class RedisStateStore implements StateStore {
           result.applied.length > 0 ? mirrorSession(view, sessionKey, result.entry) : Promise.resolve(),
         // Replayed as compare-and-set too: a field someone changed on Redis meanwhile is left alone (R-SO-2).
         replay: (r) => r.compareAndSetSession(sessionKey, writes),
+        durability: options?.durability ?? "required",
       },
     );
   }
@@ -464,7 +522,33 @@ export class RedisStateStore implements StateStore {
     return this.#run((r) => r.deleteSession(sessionKey), (v) => v.deleteSession(sessionKey), {
       mirror: (view) => view.deleteSession(sessionKey),
       replay: (r) => r.deleteSession(sessionKey),
+      durability: "required",
     });
+  }
+
+  /** R-GW-8; explicit and never journaled: an outage fails it like any required write. */
+  pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
+    return this.#run((r) => r.pruneSessions(params), (v) => v.pruneSessions(params), {
+      mirror: async (view, removed) => {
+        for (const sessionKey of removed) await view.deleteSession(sessionKey);
+      },
+      durability: "required",
+    });
+  }
+
+  async checkAvailable(): Promise<void> {
+    try {
+      await this.#withDeadline(() => this.#remote.checkAvailable());
+    } catch (error) {
+      if (!isRedisOutage(error)) throw error;
+      throw new StoreUnavailableError({
+        backend: `Redis at ${this.#url}`,
+        problem: `is not answering: ${errorText(error)}`,
+        outcome: "requests are served from process-local state and explicit writes fail until it answers",
+        hint: "Start Redis or fix state.redis.url.",
+        cause: error,
+      });
+    }
   }
 
   // --- probe throttle (process-local during an outage, like the memory store) ---
@@ -498,6 +582,7 @@ export class RedisStateStore implements StateStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#pruner?.stop();
     if (this.#client.isReady) {
       // A graceful close waits for pending replies; a hung Redis never sends them.
       const closed = this.#client.close().then(

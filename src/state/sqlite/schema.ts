@@ -45,6 +45,16 @@ export const MIGRATIONS: readonly Migration[] = [
              stats = json_remove(stats, '$.lastUsed');
     `,
   },
+  {
+    version: 3,
+    description: "when each session was last written",
+    // R-GW-8: idle sessions are pruned. Sessions from before this version start ageing at the upgrade.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN touched_at INTEGER;
+      UPDATE sessions SET touched_at = CAST(strftime('%s', 'now') AS INTEGER) * 1000;
+      CREATE INDEX sessions_touched_at ON sessions (touched_at);
+    `,
+  },
   HEADROOM_MIGRATION,
 ];
 

@@ -1,6 +1,10 @@
 /**
  * Where an agent's SQLite file lives and how it is opened: 0700 directories, a 0600 file, WAL,
- * `busy_timeout` 5000 and `synchronous = NORMAL` (DESIGN §3).
+ * `synchronous = NORMAL` (DESIGN §3), and a short `busy_timeout`.
+ *
+ * `busy_timeout` blocks the thread — the gateway's event loop — while another process holds the write
+ * lock, so it is kept short and the store retries a busy transaction asynchronously with backoff instead
+ * (`sqlite-retry.ts`). Opening (migrations, key check) is rare and uses the long wait.
  */
 import Database from "better-sqlite3";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
@@ -8,7 +12,10 @@ import { dirname, join } from "node:path";
 import { StateConfigError } from "../state-errors.js";
 
 export const SQLITE_FILE_NAME = "detour-agent.sqlite";
-export const BUSY_TIMEOUT_MS = 5000;
+/** The longest the event loop may block on one lock attempt. */
+export const BUSY_TIMEOUT_MS = 20;
+/** Used only while opening the file, which is not on the request path. */
+export const OPEN_BUSY_TIMEOUT_MS = 5000;
 
 /** Agent ids become a directory name, so they must not be able to climb out of `agents/`. */
 export function assertSafeAgentId(agentId: string): void {
@@ -37,7 +44,7 @@ export function openDatabaseFile(path: string): Database.Database {
   chmodSync(path, 0o600);
   const db = new Database(path);
   try {
-    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
     db.pragma("journal_mode = WAL");
     // NORMAL in WAL mode: commits are not fsynced (only checkpoints are), yet a killed process loses
     // nothing it committed — the WAL frames are already in the OS. R-SB-2 forbids a flush per request.

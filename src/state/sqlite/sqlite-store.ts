@@ -21,13 +21,16 @@ import type {
   SessionFieldWrite,
   StateStore,
   StoredProfile,
+  WriteOptions,
 } from "../../ports/state-store.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import { LastUsedBatch } from "./last-used-batch.js";
 import { copyProfile, copyStats, noteLocalCommit, ReadCache } from "./read-cache.js";
 import { migrate } from "./schema.js";
 import { prepareStatements, type Statements, type StatsRow } from "./statements.js";
-import { openDatabaseFile } from "./sqlite-file.js";
+import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
+import { withLockRetry } from "./sqlite-retry.js";
+import { type SessionRetention, SessionPruner } from "../session-retention.js";
 import { applySessionCas, applySessionPatch } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { SqliteHeadroomTable } from "./headroom-table.js";
@@ -38,6 +41,12 @@ export interface SqliteStateStoreOptions {
   logger?: Logger;
   /** How long `lastUsed` updates of the success path may wait before they are written (default 1000 ms). */
   lastUsedFlushMs?: number;
+  /** Dates session writes for idle pruning (R-GW-8); defaults to the system clock. */
+  now?: () => number;
+  /** When given, idle sessions are pruned on open and periodically (R-GW-8). */
+  sessionRetention?: SessionRetention;
+  /** How long a write keeps retrying a file another process holds locked (default 5000 ms). */
+  lockWaitMs?: number;
 }
 
 const KEY_CHECK_META = "secret_key_check";
@@ -68,6 +77,9 @@ export class SqliteStateStore implements StateStore {
   readonly #cache: ReadCache;
   /** Decrypted credentials by ciphertext: each distinct ciphertext is decrypted once per process. */
   readonly #credentialCache = new Map<string, Credential>();
+  readonly #now: () => number;
+  readonly #lockWaitMs: number | undefined;
+  #pruner: SessionPruner | undefined;
   #closed = false;
 
   private constructor(db: Database.Database, options: SqliteStateStoreOptions) {
@@ -77,6 +89,8 @@ export class SqliteStateStore implements StateStore {
     this.#secrets = options.secrets;
     this.#logger = options.logger ?? silentLogger;
     this.#cache = new ReadCache(db);
+    this.#now = options.now ?? Date.now;
+    this.#lockWaitMs = options.lockWaitMs;
     this.#lastUsed = new LastUsedBatch({
       flushEveryMs: options.lastUsedFlushMs ?? 1000,
       write: (entries) => this.#writeLastUsed(entries),
@@ -95,11 +109,26 @@ export class SqliteStateStore implements StateStore {
       migrate(db, { path: options.path, now: Date.now() });
       const store = new SqliteStateStore(db, options);
       store.#checkSecretKey();
+      // From here on every lock wait is short and retried asynchronously (sqlite-retry.ts).
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      store.#startPruning(options.sessionRetention);
       return store;
     } catch (error) {
       db.close();
       throw error;
     }
+  }
+
+  #startPruning(retention: SessionRetention | undefined): void {
+    if (!retention) return;
+    this.#pruner = new SessionPruner({
+      ...retention,
+      prune: (params) => this.pruneSessions(params),
+      now: this.#now,
+      logger: this.#logger,
+      label: this.path,
+    });
+    this.#pruner.start();
   }
 
   #checkSecretKey(): void {
@@ -114,7 +143,7 @@ export class SqliteStateStore implements StateStore {
     if (stored) this.#secrets.verifyKeyCheck(stored.value);
   }
 
-  #immediate<T>(work: () => T): T {
+  #immediateSync<T>(work: () => T): T {
     try {
       return this.#db.transaction(work).immediate();
     } finally {
@@ -123,18 +152,30 @@ export class SqliteStateStore implements StateStore {
     }
   }
 
+  /** One `BEGIN IMMEDIATE` transaction, re-run from the start while another process holds the lock. */
+  #immediate<T>(work: () => T): Promise<T> {
+    return withLockRetry(this.path, () => this.#immediateSync(work), this.#lockOptions());
+  }
+
   /** A single-statement write outside a transaction. */
-  #write<T>(work: () => T): T {
-    try {
-      return work();
-    } finally {
-      this.#cache.invalidate();
-      noteLocalCommit();
-    }
+  #write<T>(work: () => T): Promise<T> {
+    return withLockRetry(this.path, () => {
+      try {
+        return work();
+      } finally {
+        this.#cache.invalidate();
+        noteLocalCommit();
+      }
+    }, this.#lockOptions());
+  }
+
+  #lockOptions(): { deadlineMs?: number } {
+    return this.#lockWaitMs === undefined ? {} : { deadlineMs: this.#lockWaitMs };
   }
 
   #writeLastUsed(entries: [string, number][]): void {
-    this.#immediate(() => {
+    // Batched and retried by LastUsedBatch: a busy file only delays the batch (see last-used-batch.ts).
+    this.#immediateSync(() => {
       for (const [profileId, lastUsed] of entries) this.#sql.bumpLastUsed.run(profileId, lastUsed);
     });
   }
@@ -210,14 +251,14 @@ export class SqliteStateStore implements StateStore {
     return row ? { id, credential: this.#credential(id, row.secret) } : undefined;
   }
 
-  async upsertProfile(profile: StoredProfile): Promise<void> {
+  async upsertProfile(profile: StoredProfile, _options?: WriteOptions): Promise<void> {
     const { credential } = profile;
     const sealed = sealCredential(this.#secrets, profile.id, credential);
-    this.#write(() => this.#sql.upsertProfile.run(profile.id, credential.provider, credential.type, sealed));
+    await this.#write(() => this.#sql.upsertProfile.run(profile.id, credential.provider, credential.type, sealed));
   }
 
   async removeProfile(id: string): Promise<boolean> {
-    const existed = this.#immediate(() => {
+    const existed = await this.#immediate(() => {
       const removed = this.#sql.deleteProfile.run(id).changes > 0;
       this.#sql.deleteStats.run(id);
       for (const row of this.#sql.listOrders.all()) {
@@ -247,7 +288,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
-    this.#write(() => {
+    await this.#write(() => {
       if (order === undefined) this.#sql.deleteOrder.run(provider);
       else this.#sql.upsertOrder.run(provider, JSON.stringify(order));
     });
@@ -262,7 +303,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async setLastGood(provider: string, profileId: string | undefined): Promise<void> {
-    this.#write(() => {
+    await this.#write(() => {
       if (profileId === undefined) this.#sql.deleteLastGood.run(provider);
       else this.#sql.upsertLastGood.run(provider, profileId);
     });
@@ -333,7 +374,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async resetUsageStats(profileId: string): Promise<void> {
-    this.#immediate(() => {
+    await this.#immediate(() => {
       if (this.#readStats(profileId) === undefined) return;
       this.#lastUsed.forget(profileId);
       this.#writeStats(profileId, emptyUsageStats());
@@ -342,7 +383,7 @@ export class SqliteStateStore implements StateStore {
 
   async replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
     this.#lastUsed.forget(profileId);
-    this.#write(() => {
+    await this.#write(() => {
       if (stats === undefined) this.#sql.deleteStats.run(profileId);
       else this.#writeStats(profileId, stats);
     });
@@ -357,7 +398,7 @@ export class SqliteStateStore implements StateStore {
 
   #writeSession(entry: SessionEntry): void {
     const { sessionKey, ...fields } = entry;
-    this.#sql.upsertSession.run(sessionKey, JSON.stringify(fields));
+    this.#sql.upsertSession.run(sessionKey, JSON.stringify(fields), this.#now());
   }
 
   async getSession(sessionKey: string): Promise<SessionEntry | undefined> {
@@ -376,6 +417,7 @@ export class SqliteStateStore implements StateStore {
   async patchSession(
     sessionKey: string,
     patch: Partial<Omit<SessionEntry, "sessionKey">>,
+    _options?: WriteOptions,
   ): Promise<SessionEntry> {
     return this.#immediate(() => {
       const next = applySessionPatch(this.#readSession(sessionKey) ?? { sessionKey }, patch);
@@ -384,7 +426,11 @@ export class SqliteStateStore implements StateStore {
     });
   }
 
-  async compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[]): Promise<SessionCasResult> {
+  async compareAndSetSession(
+    sessionKey: string,
+    writes: SessionFieldWrite[],
+    _options?: WriteOptions,
+  ): Promise<SessionCasResult> {
     return this.#immediate(() => {
       const existing = this.#readSession(sessionKey);
       const result = applySessionCas(existing ?? { sessionKey }, writes);
@@ -395,6 +441,18 @@ export class SqliteStateStore implements StateStore {
 
   async deleteSession(sessionKey: string): Promise<boolean> {
     return this.#write(() => this.#sql.deleteSession.run(sessionKey).changes > 0);
+  }
+
+  async pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
+    const limit = params.limit ?? -1; // SQLite: a negative LIMIT means none
+    if (limit === 0) return [];
+    const rows = await this.#write(() => this.#sql.pruneSessions.all(params.idleSince, limit));
+    return rows.map((row) => row.session_key);
+  }
+
+  /** The file is local: opening it proved it is there; a write that fails later says so itself. */
+  async checkAvailable(): Promise<void> {
+    if (this.#closed) throw new Error(`The SQLite store ${this.path} is closed.`);
   }
 
   // --- probe throttle ---
@@ -437,6 +495,7 @@ export class SqliteStateStore implements StateStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    await this.#pruner?.stop();
     this.#lastUsed.flush();
     this.#db.close();
   }

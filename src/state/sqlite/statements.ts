@@ -67,11 +67,17 @@ export function prepareStatements(db: Database.Database) {
     listSessions: prepare<[], { session_key: string; entry: string }>(db, 
       "SELECT session_key, entry FROM sessions ORDER BY session_key",
     ),
-    upsertSession: prepare(db, 
-      `INSERT INTO sessions (session_key, entry) VALUES (?, ?)
-       ON CONFLICT(session_key) DO UPDATE SET entry = excluded.entry`,
+    upsertSession: prepare<[string, string, number]>(db,
+      `INSERT INTO sessions (session_key, entry, touched_at) VALUES (?, ?, ?)
+       ON CONFLICT(session_key) DO UPDATE SET entry = excluded.entry, touched_at = excluded.touched_at`,
     ),
     deleteSession: prepare(db, "DELETE FROM sessions WHERE session_key = ?"),
+    // R-GW-8: bounded by LIMIT, oldest first, in one statement (so one transaction).
+    pruneSessions: prepare<[number, number], { session_key: string }>(db,
+      `DELETE FROM sessions WHERE session_key IN (
+         SELECT session_key FROM sessions WHERE touched_at IS NULL OR touched_at < ? ORDER BY touched_at LIMIT ?
+       ) RETURNING session_key`,
+    ),
     getProbe: prepare<[string], { claimed_at: number }>(db, "SELECT claimed_at FROM probe_claims WHERE probe_key = ?"),
     upsertProbe: prepare(db, 
       `INSERT INTO probe_claims (probe_key, claimed_at) VALUES (?, ?)

@@ -4,6 +4,7 @@ import type { SessionEntry } from "../../core/types.js";
 import type { StateStore } from "../../ports/state-store.js";
 import { type ContractContext, SECOND, NOW } from "./fixtures.js";
 import { sessionGroupsContract } from "./session-groups.js";
+import { sessionRetentionContract } from "./session-retention.js";
 
 export function sessionsContract(context: ContractContext): void {
   describe("sessions", () => {
@@ -140,6 +141,7 @@ export function sessionsContract(context: ContractContext): void {
   });
 
   sessionGroupsContract(context);
+  sessionRetentionContract(context);
 
   describe("probe throttle", () => {
     let store: StateStore;

@@ -1,0 +1,89 @@
+/**
+ * Idle session pruning run by the stores themselves (R-GW-8): once soon after opening, then periodically.
+ * Each sweep removes at most one batch, so a store holding millions of stale sessions never spends long on
+ * it; a full batch schedules the next one shortly after instead of waiting for the next period.
+ */
+import type { Logger } from "../ports/events.js";
+import { StoreUnavailableError } from "./state-errors.js";
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
+const DEFAULT_BATCH_SIZE = 500;
+const CATCH_UP_DELAY_MS = 1000;
+
+export interface SessionRetention {
+  /** `sessions.idleTtlDays` (R-GW-8). */
+  idleTtlDays: number;
+  /** Default one hour. */
+  sweepIntervalMs?: number;
+  /** Sessions removed per sweep at most (default 500). */
+  batchSize?: number;
+}
+
+export interface SessionPrunerOptions extends SessionRetention {
+  prune: (params: { idleSince: number; limit: number }) => Promise<string[]>;
+  now: () => number;
+  logger: Logger;
+  /** The store, for log lines. */
+  label: string;
+}
+
+export class SessionPruner {
+  readonly #options: SessionPrunerOptions;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<number> | undefined;
+  #stopped = false;
+
+  constructor(options: SessionPrunerOptions) {
+    this.#options = options;
+  }
+
+  /** First sweep right away (on open), then every `sweepIntervalMs`. Never keeps the process alive. */
+  start(): void {
+    this.#schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
+  }
+
+  #schedule(delayMs: number): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      this.#running = this.sweep().finally(() => {
+        this.#running = undefined;
+      });
+      void this.#running.then((removed) =>
+        this.#schedule(removed >= this.#batchSize ? CATCH_UP_DELAY_MS : (this.#options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS)),
+      );
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  get #batchSize(): number {
+    return this.#options.batchSize ?? DEFAULT_BATCH_SIZE;
+  }
+
+  /** One bounded sweep; returns how many sessions it removed. Failures are logged, never thrown. */
+  async sweep(): Promise<number> {
+    const { idleTtlDays, now, logger, label } = this.#options;
+    try {
+      const removed = await this.#options.prune({ idleSince: now() - idleTtlDays * DAY_MS, limit: this.#batchSize });
+      if (removed.length > 0) {
+        logger.log("info", `Pruned ${removed.length} session(s) idle for more than ${idleTtlDays} day(s)`, { store: label });
+      }
+      return removed.length;
+    } catch (error) {
+      // A backend outage is reported by the store itself; the next sweep tries again.
+      logger.log(error instanceof StoreUnavailableError ? "debug" : "warn", "Pruning idle sessions failed; will retry", {
+        store: label,
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return 0;
+    }
+  }
+}
