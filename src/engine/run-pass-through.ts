@@ -6,6 +6,8 @@
  * across wires, through the canonical path (parsed lazily, on the first candidate that needs it).
  */
 import { resolveProviderSettings, type DetourConfig } from "../config/index.js";
+import { CHARACTERS_PER_TOKEN, type RequestFacts } from "../core/fit.js";
+import { requestFacts } from "./request-facts.js";
 import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js";
 import type { Provider } from "../ports/provider.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
@@ -59,6 +61,28 @@ export interface PassThroughRequest {
   clientHeaders?: AnthropicClientHeaders;
   /** The canonical request, for a cross-wire candidate; throws a `format` FailoverError when it does not fit. */
   canonical(): CanonicalRequest;
+  /** Size of the client's body, and whether it may carry images: what the pre-call fit needs (R-FB-8). */
+  byteLength: number;
+  mayCarryImages: boolean;
+}
+
+/**
+ * A body this small holds at most ~8k tokens: the pre-call fit (R-FB-8) gets that upper bound without a parse,
+ * which keeps the lane a pipe. Larger bodies, or any that may carry images, are parsed once for the real
+ * estimate — the cost of not sending a request to a model that cannot take it.
+ */
+const UNPARSED_FACTS_MAX_BYTES = 32 * 1024;
+
+function laneRequestFacts(request: PassThroughRequest): RequestFacts | undefined {
+  if (request.byteLength <= UNPARSED_FACTS_MAX_BYTES && !request.mayCarryImages) {
+    return { inputTokens: Math.ceil(request.byteLength / CHARACTERS_PER_TOKEN), modalities: [] };
+  }
+  try {
+    return requestFacts(request.canonical());
+  } catch {
+    // A body the canonical model cannot hold is checked by the same-wire upstream itself.
+    return undefined;
+  }
 }
 
 export type PassThroughRunOptions = Omit<CanonicalRunOptions, "request" | "stream"> & { request: PassThroughRequest };
@@ -121,6 +145,10 @@ export interface PassThroughRunner {
   stream(options: PassThroughRunOptions): Promise<RunOutcome<LaneStream>>;
 }
 
+function withFacts(facts: RequestFacts | undefined): { requestFacts?: RequestFacts } {
+  return facts ? { requestFacts: facts } : {};
+}
+
 export function createPassThroughRunner(
   detour: RunnerDetour,
   providers: ProviderLookup,
@@ -138,6 +166,7 @@ export function createPassThroughRunner(
       ...(options.source !== undefined ? { source: options.source } : {}),
       ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
       ...(options.signal !== undefined ? { signal: options.signal } : {}),
+      ...withFacts(laneRequestFacts(options.request)),
     };
   }
 

@@ -332,6 +332,9 @@ class ChatExchange {
       // The lane needs every stream's usage (R-ST-3); a client that did not ask never sees the usage chunk.
       bodyFor: (model) => upstreamBodyFor(body, model, openai && stream),
       clientWantsUsage: openai ? stream && clientWantsUsage(body) : true,
+      byteLength: body.bytes.length,
+      // `image_url` (OpenAI) and `"type":"image"` (Anthropic) both contain it; a false hit only costs a parse.
+      mayCarryImages: body.bytes.includes("image"),
       ...(openai
         ? {}
         : {
