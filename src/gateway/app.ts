@@ -27,6 +27,7 @@ import { SessionPageError } from "./status-page/session-page.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
 import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
+import { registerModelRoutes } from "./routes/model-routes.js";
 import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 
 export interface BuildGatewayAppOptions {
@@ -191,7 +192,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     sendGatewayError(reply, dialectOf(pathOf(request)), {
       status: 404,
       kind: "not_found",
-      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages and GET /v1/models.`,
+      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and GET /v1/models/:id.`,
       code: "DETOUR_NOT_FOUND",
     }),
   );
@@ -199,6 +200,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);
   registerChatRoute(app, "/v1/messages", anthropicDialect, context);
   registerInfoRoutes(app, context);
+  registerModelRoutes(app, context);
   registerDashboardRoutes(app, context);
   registerAdminRoutes(app, context);
   await app.ready();
