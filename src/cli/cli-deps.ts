@@ -17,6 +17,8 @@ export interface CliDeps {
    * to stop. Until then those commands keep serving.
    */
   waitForShutdown(): Promise<string>;
+  /** Calls `listener` on every request to reload the config (SIGHUP) until the returned function is called. */
+  onReloadSignal?(listener: () => void): () => void;
 }
 
 export function processCliDeps(): CliDeps {
@@ -34,5 +36,9 @@ export function processCliDeps(): CliDeps {
     env: process.env,
     cwd: process.cwd(),
     waitForShutdown,
+    onReloadSignal(listener) {
+      process.on("SIGHUP", listener);
+      return () => void process.off("SIGHUP", listener);
+    },
   };
 }

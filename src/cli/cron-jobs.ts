@@ -16,7 +16,8 @@ export interface CronJobsHandle {
   readonly count: number;
   /** When each job runs next, for the start-up message. */
   nextRuns(): { id: string; nextRun: string | null }[];
-  stop(): Promise<void>;
+  /** Stops scheduling; runs in flight are aborted, or with `{ finishRuns: true }` (a reload) awaited. */
+  stop(options?: { finishRuns?: boolean }): Promise<void>;
 }
 
 export async function runCronJob(run: CanonicalRunner["run"], job: CronJobConfig, logger: Logger, signal?: AbortSignal): Promise<void> {
@@ -74,9 +75,9 @@ export function startCronJobs(jobs: readonly CronJobConfig[], run: CanonicalRunn
   return {
     count: crons.length,
     nextRuns: () => crons.map((cron, index) => ({ id: jobs[index]?.id ?? "?", nextRun: cron.nextRun()?.toISOString() ?? null })),
-    async stop() {
+    async stop(options) {
       for (const cron of crons) cron.stop();
-      stopping.abort();
+      if (options?.finishRuns !== true) stopping.abort();
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -6,7 +6,6 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
-import type { Detour } from "../engine/create-detour.js";
 import type { CanonicalRunner } from "../engine/run-canonical.js";
 import type { PassThroughRunner } from "../engine/run-pass-through.js";
 import type { Clock } from "../ports/clock.js";
@@ -18,6 +17,8 @@ import { anthropicDialect } from "./dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "./dialect-adapters/openai-dialect.js";
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
 import { AttemptLedger } from "./attempt-ledger.js";
+import { EngineGenerations } from "./engine-generations.js";
+import { EventHub } from "../engine/event-hub.js";
 import { badRequest, badRouting, type GatewayError } from "./http-errors.js";
 import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";
@@ -27,6 +28,7 @@ import { SessionPageError } from "./status-page/session-page.js";
 import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
 import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
+import { registerModelRoutes } from "./routes/model-routes.js";
 import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 
 export interface BuildGatewayAppOptions {
@@ -91,6 +93,27 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
   };
 }
 
+/** What a reload swaps in: a new engine and the config it was built from. */
+export interface GatewayEngine {
+  detour: BuildGatewayAppOptions["detour"];
+  config: DetourConfig;
+  /** The new engine's same-wire lane; absent: every request takes the canonical path. */
+  passThrough?: PassThroughRunner;
+}
+
+export interface BuiltGateway {
+  app: FastifyInstance;
+  /**
+   * Serves requests that arrive from now on with `engine` (the swap happens before this returns its promise);
+   * resolves once every request that started on the previous engine has finished, so the caller may close it.
+   */
+  reloadEngine(engine: GatewayEngine): Promise<void>;
+}
+
+export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<FastifyInstance> {
+  return (await buildGateway(options)).app;
+}
+
 /**
  * The same-wire lane resolves models and counts attempts exactly like the canonical `run` (R-GW-3,
  * `x-detour-attempts`): both lanes answer the same request the same way.
@@ -108,14 +131,13 @@ function laneWithResolvedModels(lane: PassThroughRunner, config: DetourConfig, l
   };
 }
 
-export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<FastifyInstance> {
-  const { detour, config } = options;
-  const clock = options.clock ?? systemClock;
-  const logger = options.logger ?? silentLogger;
-  const host = options.host ?? config.gateway.host;
-  const authSettings = config.gateway.auth;
-  const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf({ detour }), config });
-  const ledger = new AttemptLedger();
+function engineParts(
+  detour: BuildGatewayAppOptions["detour"],
+  config: DetourConfig,
+  ledger: AttemptLedger,
+  events: EventHub,
+  passThrough: PassThroughRunner | undefined,
+) {
   const run = (async (runOptions: Parameters<CanonicalRunner["run"]>[0]) => {
     // R-GW-3: a bare or unknown model is resolved (or refused) here, the same way as in the CLI and /model.
     const outcome = await detour.run(resolveRunModels(config, runOptions));
@@ -126,18 +148,35 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
     sessions: checkedSessions(detour.sessions, detour.profiles, config, "model"),
     profiles: detour.profiles,
     status: detour.status.bind(detour),
-    on: detour.on.bind(detour),
+    // Listeners subscribe to the gateway's relay, not to one engine: they keep their events across reloads.
+    on: events.on.bind(events),
   };
-  const context: GatewayContext = {
+  return {
     detour: gatewayDetour,
     run,
     config,
-    clock,
-    metrics,
-    logger,
     knownAgentIds: [...new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)])],
-    ...(options.passThrough ? { passThrough: laneWithResolvedModels(options.passThrough, config, ledger) } : {}),
+    // Always present (possibly undefined) so a reload to an engine without a lane removes the old one.
+    passThrough: passThrough ? laneWithResolvedModels(passThrough, config, ledger) : undefined,
   };
+}
+
+export async function buildGateway(options: BuildGatewayAppOptions): Promise<BuiltGateway> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? silentLogger;
+  const host = options.host ?? config.gateway.host;
+  const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf(context), config });
+  const ledger = new AttemptLedger();
+  // The relay's own logger stays silent: each engine already logs its events once.
+  const events = new EventHub(silentLogger);
+  const generations = new EngineGenerations();
+  const context: GatewayContext = { ...engineParts(options.detour, config, ledger, events, options.passThrough), clock, metrics, logger };
+  events.on("*", (event) => {
+    metrics.observeEvent(event);
+    ledger.observe(event);
+  });
+  let unsubscribeEngine = options.detour.on("*", (event) => events.emit(event));
 
   // fastify's own logger stays off: request logs would carry Authorization headers (R-OB-2).
   const app = Fastify({ logger: false, bodyLimit: Math.floor(config.gateway.maxBodyMb * MEGABYTE) });
@@ -145,13 +184,16 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
   // 400 about the schema instead of the documented 415.
   app.removeContentTypeParser("text/plain");
 
-  const unsubscribe = detour.on("*", (event) => {
-    metrics.observeEvent(event);
-    ledger.observe(event);
+  app.addHook("onClose", async () => unsubscribeEngine());
+
+  app.addHook("onRequest", async (_request: FastifyRequest, reply: FastifyReply) => {
+    const leave = generations.enter();
+    reply.raw.once("close", leave);
   });
-  app.addHook("onClose", async () => unsubscribe());
 
   app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+    // Read per request: a reload may change the tokens (gateway.auth is not a restart-only setting).
+    const authSettings = context.config.gateway.auth;
     const path = pathOf(request);
     const need = accessNeed(path);
     if (need === "open") return;
@@ -180,7 +222,7 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
     sendGatewayError(reply, dialectOf(pathOf(request)), {
       status: 404,
       kind: "not_found",
-      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages and GET /v1/models.`,
+      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and GET /v1/models/:id.`,
       code: "DETOUR_NOT_FOUND",
     }),
   );
@@ -188,8 +230,27 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
   registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);
   registerChatRoute(app, "/v1/messages", anthropicDialect, context);
   registerInfoRoutes(app, context);
+  registerModelRoutes(app, context);
   registerDashboardRoutes(app, context);
   registerAdminRoutes(app, context);
   await app.ready();
-  return app;
+
+  async function reloadEngine(engine: GatewayEngine): Promise<void> {
+    const parts = engineParts(engine.detour, engine.config, ledger, events, engine.passThrough);
+    const unsubscribeOld = unsubscribeEngine;
+    // Subscribe before the swap so no event of a request on the new engine is missed; the old engine stays
+    // subscribed until its requests are done, so their attempts and outcomes still reach metrics and the ledger.
+    unsubscribeEngine = engine.detour.on("*", (event) => events.emit(event));
+    context.detour = parts.detour;
+    context.run = parts.run;
+    context.config = parts.config;
+    context.knownAgentIds = parts.knownAgentIds;
+    context.passThrough = parts.passThrough;
+    metrics.useConfig(engine.config);
+    const { drained } = generations.advance();
+    await drained;
+    unsubscribeOld();
+  }
+
+  return { app, reloadEngine };
 }

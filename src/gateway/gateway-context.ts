@@ -20,5 +20,5 @@ export interface GatewayContext {
   /** `main` plus every agent of `agents.list`: a `model` naming one selects its chain (R-GW-3). */
   knownAgentIds: readonly string[];
   /** The same-wire lane (R-GW-6); absent for an engine without config-built providers (the canonical path). */
-  passThrough?: PassThroughRunner;
+  passThrough?: PassThroughRunner | undefined;
 }

@@ -47,11 +47,12 @@ export class GatewayMetrics {
   readonly #gatewayOverhead: Histogram<"endpoint">;
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
   readonly #upstreamMsByRun = new Map<string, number>();
-  readonly #labels: MetricLabels;
+  #labels: MetricLabels;
 
   constructor(options: GatewayMetricsOptions = {}) {
     this.#labels = options.config ? configuredMetricLabels(options.config) : PASS_THROUGH_LABELS;
-    const labels = this.#labels;
+    // The gauge's collect() runs with the gauge as `this`; it must see the labels of the config now in use.
+    const labels = { provider: (name: string) => this.#labels.provider(name) };
     const registers = [this.registry];
     this.#requests = new Counter({
       name: "detour_requests_total",
@@ -148,6 +149,14 @@ export class GatewayMetrics {
         for (const entry of counts.values()) this.set({ provider: entry.provider, state: entry.state }, entry.count);
       },
     });
+  }
+
+  /**
+   * After a config reload, label values are bounded by the new config's providers, models and agents
+   * (R-GW-8). Series already exported stay: their number is bounded by the configs an operator loaded.
+   */
+  useConfig(config: DetourConfig): void {
+    this.#labels = configuredMetricLabels(config);
   }
 
   /** Feeds one runner event; events the metrics do not count are ignored. */

@@ -21,7 +21,7 @@ import type { StateStore } from "../ports/state-store.js";
 import { createPassThroughRunner, passThroughTargetsFromConfig, type PassThroughRunner } from "../engine/run-pass-through.js";
 import { createHeadroomRecorder } from "../engine/headroom-recorder.js";
 import { systemClock } from "../ports/system-clock.js";
-import { buildGatewayApp, type BuildGatewayAppOptions } from "./app.js";
+import { buildGateway, type BuildGatewayAppOptions } from "./app.js";
 import { assertSafeBinding } from "./auth.js";
 
 export interface StartGatewayOptions {
@@ -49,8 +49,26 @@ export interface RunningGateway {
   readonly port: number;
   readonly app: FastifyInstance;
   readonly detour: BuildGatewayAppOptions["detour"];
+  /**
+   * Hot reload: requests that arrive from now on are served by `detour` with `config`; resolves once the
+   * requests in flight on the previous engine (streams included) have finished, so the caller may close it.
+   * Restart-only settings (RESTART_ONLY_SETTINGS) keep their running values and are logged. Throws (and swaps
+   * nothing) when the new auth settings would make the current binding unsafe (R-GW-5).
+   */
+  reloadEngine(engine: { detour: BuildGatewayAppOptions["detour"]; config: DetourConfig }): Promise<void>;
   /** Stops listening, lets in-flight requests finish, and closes the engine if this call created it. */
   close(): Promise<void>;
+}
+
+/** Settings bound when the listener starts: a reload logs a change to them and keeps the running value. */
+export const RESTART_ONLY_SETTINGS = ["host", "port", "maxBodyMb"] as const;
+
+/** The new config with the running values of the restart-only settings, plus the paths that changed. */
+export function keepRestartOnlySettings(running: DetourConfig, next: DetourConfig): { config: DetourConfig; changed: string[] } {
+  const changed = RESTART_ONLY_SETTINGS.filter((key) => running.gateway[key] !== next.gateway[key]).map((key) => `gateway.${key}`);
+  if (changed.length === 0) return { config: next, changed };
+  const gateway = { ...next.gateway, host: running.gateway.host, port: running.gateway.port, maxBodyMb: running.gateway.maxBodyMb };
+  return { config: { ...next, gateway }, changed };
 }
 
 async function resolveConfig(options: StartGatewayOptions, logger: Logger): Promise<DetourConfig> {
@@ -141,8 +159,9 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     }));
 
   try {
-    const passThrough = passThroughOf(detour, config, options.clock ?? systemClock, logger);
-    const app = await buildGatewayApp({
+    const clock = options.clock ?? systemClock;
+    const passThrough = passThroughOf(detour, config, clock, logger);
+    const { app, reloadEngine } = await buildGateway({
       detour,
       config,
       host,
@@ -158,12 +177,32 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     const url = `http://${urlHost(host)}:${boundPort}`;
     logger.log("info", `Detour gateway listening on ${url}`);
     let closed = false;
+    let current = config;
+    let serving = detour;
     return {
       url,
       host,
       port: boundPort,
       app,
-      detour,
+      get detour() {
+        return serving;
+      },
+      // Not async: a refused reload throws before anything is swapped, a successful one swaps before returning.
+      reloadEngine(engine) {
+        const { config: next, changed } = keepRestartOnlySettings(current, engine.config);
+        assertSafeBinding(host, next.gateway.auth);
+        for (const path of changed) {
+          logger.log("warn", `${path} changed in the config; it takes effect only after a restart (the running value is kept)`, {
+            event: "config_reload_needs_restart",
+            path,
+          });
+        }
+        current = next;
+        serving = engine.detour;
+        // The new engine gets its own same-wire lane, over its own providers and runner.
+        const lane = passThroughOf(engine.detour, next, clock, logger);
+        return reloadEngine({ detour: engine.detour, config: next, ...(lane ? { passThrough: lane } : {}) });
+      },
       async close() {
         if (closed) return;
         closed = true;

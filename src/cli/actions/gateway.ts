@@ -2,7 +2,8 @@
  * What `detour gateway` does: the OpenAI/Anthropic-compatible HTTP gateway (SPEC §14) plus the `cron.jobs`
  * scheduler, in one process over one engine, so cron runs and client requests share cooldowns, pins and probe
  * throttles. Logs are JSON lines on stderr; the URL is printed on stdout. SIGINT/SIGTERM stop the scheduler
- * (aborting runs in flight), close the listener and the store, and exit 0.
+ * (aborting runs in flight), close the listener and the store, and exit 0. SIGHUP and a change to the config
+ * file reload the config (gateway-reloader.ts).
  */
 import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
@@ -12,6 +13,7 @@ import type { CliDeps } from "../cli-deps.js";
 import { prepareCanonicalRunner } from "../canonical-runner.js";
 import { commandContext, loadCliConfig } from "../command-context.js";
 import { startCronJobs } from "../cron-jobs.js";
+import { GatewayReloader } from "../gateway-reloader.js";
 import { createStderrLogger } from "../stderr-logger.js";
 
 export interface GatewayFlags {
@@ -29,6 +31,7 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
   const config = loaded.config;
   const detour = await createDetour({ config, env: deps.env, logger, discoverEnvCredentials: true });
   let stopGateway: (() => Promise<void>) | undefined;
+  let reloader: GatewayReloader | undefined;
   try {
     const { discovery, runner } = await prepareCanonicalRunner(detour, config, { env: deps.env });
     const running = await startGateway({
@@ -40,6 +43,20 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
     });
     stopGateway = () => running.close();
     const cron = startCronJobs(config.cron.jobs, runner.run, logger);
+    reloader = new GatewayReloader({
+      running,
+      baseDetour: detour,
+      config,
+      cron,
+      ...(loaded.path !== undefined ? { configFile: loaded.path } : {}),
+      ...(context.configPath !== undefined ? { configPath: context.configPath } : {}),
+      env: deps.env,
+      cwd: deps.cwd,
+      logger,
+    });
+    const reloads = reloader;
+    reloads.watchConfigFile();
+    const stopListening = deps.onReloadSignal?.(() => void reloads.reload("signal"));
     const discovered = discovery.kind === "discovered" ? discovery : undefined;
     if (options.json) {
       deps.stdout.write(
@@ -66,9 +83,11 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
     }
     const signal = await deps.waitForShutdown();
     logger.log("info", `Received ${signal}; shutting down`, { event: "gateway_stopping", signal });
-    await cron.stop();
+    stopListening?.();
+    await reloads.stopReloading();
   } finally {
     await stopGateway?.();
+    await reloader?.close();
     await detour.close();
   }
   logger.log("info", "Detour gateway stopped", { event: "gateway_stopped" });

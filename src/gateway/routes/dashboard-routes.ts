@@ -36,10 +36,19 @@ function configuredModels(config: DetourConfig, agentIds: readonly string[]): Se
 }
 
 export function registerDashboardRoutes(app: FastifyInstance, context: GatewayContext): void {
-  const known = configuredModels(context.config, context.knownAgentIds);
+  // A reload swaps context.config: the chart's labels follow the config now in use.
+  let knownFor = context.config;
+  let known = configuredModels(context.config, context.knownAgentIds);
+  const knownModels = () => {
+    if (knownFor !== context.config) {
+      knownFor = context.config;
+      known = configuredModels(context.config, context.knownAgentIds);
+    }
+    return known;
+  };
   const activity = new ActivityWindow({
     now: () => context.clock.now(),
-    modelLabel: (ref) => (known.has(ref) ? ref : OTHER_MODEL),
+    modelLabel: (ref) => (knownModels().has(ref) ? ref : OTHER_MODEL),
   });
   const unsubscribe = context.detour.on("*", activity.onEvent);
   app.addHook("onClose", async () => unsubscribe());

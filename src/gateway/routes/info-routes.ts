@@ -24,7 +24,7 @@ export function publicProfile(profile: ProfileStatus) {
 }
 
 /** Every model a client may name: the agents' chains, aliases, `detour` and the agent ids themselves. */
-function listedModels(context: GatewayContext): { id: string; ownedBy: string }[] {
+export function listedModels(context: GatewayContext): { id: string; ownedBy: string }[] {
   const { config } = context;
   const seen = new Map<string, string>();
   const add = (id: string | undefined, ownedBy: string) => {
