@@ -6,7 +6,7 @@
  * the injected Clock through the same DeadlinePuller as the canonical commit point.
  */
 import type { Clock } from "../ports/clock.js";
-import type { RawStreamScanner } from "../providers/shared/sse-bytes.js";
+import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { cutFailure, DeadlinePuller, secondsText, TIMED_OUT, watchdogFailure } from "./stream-commit.js";
 import { UpstreamFailure } from "../ports/provider.js";
 

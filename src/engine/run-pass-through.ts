@@ -27,7 +27,7 @@ import {
 } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
-import type { RawStreamScanner } from "../providers/shared/sse-bytes.js";
+import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
@@ -285,3 +285,4 @@ export function createPassThroughRunner(
 
   return { complete, stream };
 }
+export { FORWARDED_RESPONSE_HEADERS } from "../providers/shared/pass-through-call.js";

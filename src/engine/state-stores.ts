@@ -4,3 +4,7 @@
  */
 export { openStateStore } from "../state/open-store.js";
 export { importLegacyOpenClaw, type LegacyImportReport } from "../state/legacy-import.js";
+export { MemoryStateStore } from "../state/memory/memory-store.js";
+export { SECRET_KEY_ENV, SECRET_KEY_FILE_NAME } from "../state/secrets.js";
+export { sqliteStatePath } from "../state/sqlite/sqlite-file.js";
+export { SecretKeyMissingError } from "../state/state-errors.js";

@@ -231,8 +231,10 @@ export class GatewayMetrics {
       ["cache_write", usage.cacheWriteTokens],
       ["reasoning", usage.reasoningTokens],
     ];
+    // R-GW-8: label values are the configured providers and models; anything else is `other`.
+    const labels = { provider: this.#labels.provider(provider), model: this.#labels.model(provider, model) };
     for (const [kind, count] of counts) {
-      if (count !== undefined && count > 0) this.#tokens.inc({ provider, model, kind }, count);
+      if (count !== undefined && count > 0) this.#tokens.inc({ ...labels, kind }, count);
     }
   }
 

@@ -225,7 +225,12 @@ describe("same-wire lane, OpenAI client → OpenAI wire", () => {
   it("R-GW-6: an upstream 429 on the same-wire lane still rotates and fails over (the runner decides, the lane moves bytes)", async () => {
     upstream.failures.push({ status: 429, body: '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}' });
     const response = await openaiClient()
-      .chat.completions.create({ ...openaiRequest({ type: "json_object" }), model: "openai/up-gpt" }, { headers: { "x-detour-fallbacks": "anthropic/up-claude" } })
+      // A request the Anthropic wire can express (the full fidelity request carries logprobs and logit_bias,
+      // which make that candidate incompatible, R-GW-6).
+      .chat.completions.create(
+        { model: "openai/up-gpt", messages: [{ role: "user", content: "Hi" }], max_completion_tokens: 50 },
+        { headers: { "x-detour-fallbacks": "anthropic/up-claude" } },
+      )
       .asResponse()
       .catch((error: unknown) => error);
     // The Anthropic fallback is cross-wire: it answers through the canonical path.

@@ -12,7 +12,7 @@ import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canoni
 import type { RunOutcome } from "../../engine/detour-api.js";
 import type { CanonicalStreamResult } from "../../engine/run-canonical.js";
 import type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "../../engine/run-pass-through.js";
-import { FORWARDED_RESPONSE_HEADERS } from "../../providers/shared/pass-through-call.js";
+import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
 import { silentLogger } from "../../ports/events.js";
 import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";

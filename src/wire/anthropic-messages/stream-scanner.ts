@@ -16,7 +16,7 @@ import {
   type RawStreamScanner,
   type StreamScanEnd,
   type StreamScanStep,
-} from "../../providers/shared/sse-bytes.js";
+} from "../shared/sse-bytes.js";
 
 export interface AnthropicScannerOptions {
   /** `provider/model` shown in `message_start` (R-ST-3). */

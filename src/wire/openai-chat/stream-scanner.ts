@@ -18,7 +18,7 @@ import {
   type RawStreamScanner,
   type StreamScanEnd,
   type StreamScanStep,
-} from "../../providers/shared/sse-bytes.js";
+} from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
