@@ -190,6 +190,19 @@ export function canonicalStreamResult(
   };
 }
 
+/** The run options both lanes hand the runner unchanged: who asks, for which model chain, under which signal. */
+export function routingOptionsOf(options: Omit<CanonicalRunOptions, "request" | "stream">) {
+  return {
+    ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
+    ...(options.sessionKey !== undefined ? { sessionKey: options.sessionKey } : {}),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    ...(options.fallbacks !== undefined ? { fallbacks: options.fallbacks } : {}),
+    ...(options.source !== undefined ? { source: options.source } : {}),
+    ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
+    ...(options.signal !== undefined ? { signal: options.signal } : {}),
+  };
+}
+
 export function createCanonicalRunner(
   detour: RunnerDetour,
   providers: ProviderLookup,
@@ -198,17 +211,7 @@ export function createCanonicalRunner(
   const { clock } = settings;
 
   function runOptions<T>(options: CanonicalRunOptions, attempt: RunWithOptions<T>["attempt"]): RunWithOptions<T> {
-    return {
-      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
-      ...(options.sessionKey !== undefined ? { sessionKey: options.sessionKey } : {}),
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      ...(options.fallbacks !== undefined ? { fallbacks: options.fallbacks } : {}),
-      ...(options.source !== undefined ? { source: options.source } : {}),
-      ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      requestFacts: requestFacts(options.request),
-      attempt,
-    };
+    return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), attempt };
   }
 
   async function complete(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse>> {

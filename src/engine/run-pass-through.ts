@@ -38,6 +38,7 @@ import {
   completeCanonicalAttempt,
   normalizeRunError,
   reportingFailures,
+  routingOptionsOf,
   streamCanonicalAttempt,
   type CanonicalRunnerSettings,
   type CanonicalRunOptions,
@@ -158,16 +159,7 @@ export function createPassThroughRunner(
   const { clock } = settings;
 
   function runOptions(options: PassThroughRunOptions) {
-    return {
-      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
-      ...(options.sessionKey !== undefined ? { sessionKey: options.sessionKey } : {}),
-      ...(options.model !== undefined ? { model: options.model } : {}),
-      ...(options.fallbacks !== undefined ? { fallbacks: options.fallbacks } : {}),
-      ...(options.source !== undefined ? { source: options.source } : {}),
-      ...(options.strictModel !== undefined ? { strictModel: options.strictModel } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-      ...withFacts(laneRequestFacts(options.request)),
-    };
+    return { ...routingOptionsOf(options), ...withFacts(laneRequestFacts(options.request)) };
   }
 
   function sameWire(context: AttemptContext, request: PassThroughRequest) {

@@ -210,17 +210,26 @@ class ChatExchange {
     return this.reply.code(200).headers({ ...outcomeHeaders(outcome), ...droppedHeader(outcome.result.dropped) }).send(body);
   }
 
-  async #stream(outcome: RunOutcome<CanonicalStreamResult>, includeUsage: boolean) {
+  /**
+   * What every committed stream does first, on either lane: note who answered, time to first token and the
+   * gateway's overhead; a client already gone gets the upstream stopped and its socket dropped (false).
+   */
+  #beginStream(outcome: RunOutcome<{ timeToFirstTokenMs: number; abort(reason?: unknown): void }>, model: string): boolean {
     const { metrics, clock } = this.context;
-    const model = `${outcome.provider}/${outcome.model}`;
     this.#answered = { model, attempts: outcome.attempts.length + 1 };
-    const answer = outcome.result;
-    metrics.observeTimeToFirstToken(outcome.provider, outcome.model, answer.timeToFirstTokenMs);
+    metrics.observeTimeToFirstToken(outcome.provider, outcome.model, outcome.result.timeToFirstTokenMs);
     metrics.observeGatewayOverhead(this.dialect.name, clock.now() - this.#receivedAt, outcome.runId);
-    if (this.#clientGone) {
-      answer.abort(this.#abort.signal.reason);
-      return this.#dropClient();
-    }
+    if (!this.#clientGone) return true;
+    outcome.result.abort(this.#abort.signal.reason);
+    this.#dropClient();
+    return false;
+  }
+
+  async #stream(outcome: RunOutcome<CanonicalStreamResult>, includeUsage: boolean) {
+    const { metrics } = this.context;
+    const model = `${outcome.provider}/${outcome.model}`;
+    const answer = outcome.result;
+    if (!this.#beginStream(outcome, model)) return;
 
     // R-GW-6: the dropped hints ride on the held message-start, so the header goes out with the others.
     const hinted = await takeDroppedHints(answer.events);
@@ -382,16 +391,10 @@ class ChatExchange {
 
   /** A same-wire stream: each upstream read is one client write (SPEC R-GW-6, R-ST-2). */
   async #streamRaw(outcome: RunOutcome<RawStreamResult>) {
-    const { metrics, clock } = this.context;
+    const { metrics } = this.context;
     const model = `${outcome.provider}/${outcome.model}`;
-    this.#answered = { model, attempts: outcome.attempts.length + 1 };
     const answer = outcome.result;
-    metrics.observeTimeToFirstToken(outcome.provider, outcome.model, answer.timeToFirstTokenMs);
-    metrics.observeGatewayOverhead(this.dialect.name, clock.now() - this.#receivedAt, outcome.runId);
-    if (this.#clientGone) {
-      answer.abort(this.#abort.signal.reason);
-      return this.#dropClient();
-    }
+    if (!this.#beginStream(outcome, model)) return;
     this.reply.hijack();
     const writer = new SseWriter(this.reply.raw);
     writer.start(outcomeHeaders(outcome));
