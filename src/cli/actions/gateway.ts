@@ -73,7 +73,7 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
       context.out.line(`Detour gateway listening on ${running.url}`);
       context.out.line(`  OpenAI clients:    base URL ${running.url}/v1`);
       context.out.line(`  Anthropic clients: base URL ${running.url}`);
-      context.out.line(`  Status page:       ${running.url}/`);
+      context.out.line(`  Dashboard:         ${running.url}/`);
       if (discovered) {
         for (const found of discovered.envProfiles) context.out.line(`  Using ${found.profileId} from $${found.variable}`);
         if (discovered.ollama) context.out.line(`  Using the local Ollama at ${discovered.ollama.baseUrl}`);
