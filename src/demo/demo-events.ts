@@ -4,7 +4,7 @@
  */
 import type { ProfileState } from "./profile-states.js";
 
-export type StepId = "healthy" | "rate-limit" | "billing" | "outage" | "recovery";
+export type StepId = "healthy" | "headroom" | "rate-limit" | "billing" | "outage" | "recovery";
 
 /** One upstream call the engine made for a request. */
 export interface AttemptView {
@@ -47,6 +47,40 @@ export interface FaultEvent {
   fault: string;
   active: boolean;
   description: string;
+}
+
+/**
+ * A rate-limit budget was given to (or lifted from) a key of a mock provider: its answers report what is
+ * left in real rate-limit headers, and once spent it answers 429.
+ */
+export interface BudgetEvent {
+  type: "budget";
+  provider: "openai" | "anthropic";
+  profileId: string;
+  active: boolean;
+  description: string;
+  /** On lifting: requests the budget answered 429 while it was set (counted at the mock). */
+  rejected?: number;
+}
+
+/**
+ * Detour passed over a nearly spent profile for one with headroom before calling anyone — no 429 needed
+ * (the engine's `headroom_passed_over` decision).
+ */
+export interface HeadroomPassedOverEvent {
+  type: "headroom_passed_over";
+  request: number;
+  profileId: string;
+  /** The profile the turn went to instead. */
+  toProfileId: string | null;
+  /** The window that is nearly spent (`requests`, `tokens`, `codex-primary`, …). */
+  window: string;
+  remainingShare: number | null;
+  why: "below_min_remaining" | "window_status";
+  /** How long until that window resets, on the demo clock. */
+  resetsInMs: number;
+  /** The session's pin moved off the profile before this turn. */
+  pinMoved: boolean;
 }
 
 export interface ClockEvent {
@@ -140,6 +174,10 @@ export interface SummaryEvent {
   disables: number;
   primaryProbes: number;
   recoveries: number;
+  /** Turns Detour moved off a nearly spent profile before its limit. */
+  headroomMoves: number;
+  /** Requests a mock budget answered 429 (a key used past its limit). */
+  budgetRejections: number;
   skippedMs: number;
   elapsedMs: number;
   profiles: ProfileSummary[];
@@ -155,10 +193,12 @@ export type DemoEvent =
   | DemoStartedEvent
   | StepEvent
   | FaultEvent
+  | BudgetEvent
   | ClockEvent
   | RequestEvent
   | RouteEvent
   | RotationEvent
+  | HeadroomPassedOverEvent
   | ProfileFailureEvent
   | NoticeEvent
   | ProfilesEvent

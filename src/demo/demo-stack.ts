@@ -58,9 +58,11 @@ export async function startDemoStack(options: StartDemoStackOptions): Promise<De
   const logger = options.logger ?? silentLogger;
   const shutdown = new ShutdownStack();
   try {
-    const openaiMock = await startMockProvider({ host: LOOPBACK, port: 0, scenario: "healthy", models: ["gpt-4o-mini"] });
+    // Budget windows run on the demo clock too, so a skipped minute resets a key's window at the mock as well.
+    const mockOptions = { host: LOOPBACK, port: 0, scenario: "healthy", clock: options.clock } as const;
+    const openaiMock = await startMockProvider({ ...mockOptions, models: ["gpt-4o-mini"] });
     shutdown.push(() => openaiMock.close());
-    const anthropicMock = await startMockProvider({ host: LOOPBACK, port: 0, scenario: "healthy", models: ["claude-sonnet-4-5"] });
+    const anthropicMock = await startMockProvider({ ...mockOptions, models: ["claude-sonnet-4-5"] });
     shutdown.push(() => anthropicMock.close());
 
     const { config } = parseConfig(buildDemoConfig({ openai: openaiMock.url, anthropic: anthropicMock.url }), "the demo config");

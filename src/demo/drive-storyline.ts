@@ -1,10 +1,10 @@
 /**
- * Plays the storyline against the running demo stack: injects faults into the OpenAI mock, skips the demo
- * clock, sends each chat turn through the gateway over HTTP, and reports what came back — the route from
- * the response headers, the attempts, rotations and profile failures from the engine's events, and the
- * profiles' state from `GET /status` — as demo events.
+ * Plays the storyline against the running demo stack: injects faults and budgets into the OpenAI mock,
+ * skips the demo clock, sends each chat turn through the gateway over HTTP, and reports what came back —
+ * the route from the response headers, the attempts, rotations, profiles passed over for headroom and
+ * profile failures from the engine's events, and the profiles' state from `GET /status` — as demo events.
  */
-import type { MockProvider, MockRuleInput } from "../testing/mock-provider/index.js";
+import type { MockBudgetsInput, MockProvider, MockRuleInput } from "../testing/mock-provider/index.js";
 import type { DemoClock } from "./demo-clock.js";
 import type { DemoSink, ProfilesEvent, RouteEvent } from "./demo-events.js";
 import { DEMO_PROFILE_LIST, DEMO_SESSION, PRIMARY_MODEL } from "./demo-setup.js";
@@ -12,7 +12,7 @@ import type { GatewayClient } from "./gateway-client.js";
 import { skipTime, type Pacing } from "./pacing.js";
 import { profileState } from "./profile-states.js";
 import type { RequestTracer } from "./request-trace.js";
-import type { FaultSpec, StoryAction, StoryStep } from "./storyline.js";
+import type { BudgetSpec, FaultSpec, StoryAction, StoryStep } from "./storyline.js";
 
 /** R-NT-1 wording of the notice that ends a fallback. */
 const CLEARED_NOTICE_PREFIX = "↪️ Model Fallback cleared:";
@@ -30,9 +30,10 @@ export interface StorylineContext {
 class StorylinePlayer {
   readonly #context: StorylineContext;
   readonly #faults = new Map<string, FaultSpec>();
+  readonly #budgets = new Map<string, BudgetSpec>();
   #requests = 0;
   #step = 0;
-  /** The session runs on an auto fallback (between the fallback and the cleared notice). */
+  /** The main session runs on an auto fallback (between the fallback and the cleared notice). */
   #onFallback = false;
 
   constructor(context: StorylineContext) {
@@ -62,38 +63,55 @@ class StorylinePlayer {
         this.#applyFaults();
         sink.emit({ type: "fault", ...faultFields(action.fault), active: false, description: action.description });
         return;
+      case "set-budget":
+        this.#budgets.set(action.budget.name, action.budget);
+        this.#applyFaults();
+        sink.emit({ type: "budget", ...budgetFields(action.budget), active: true, description: action.budget.description });
+        return;
+      case "lift-budget": {
+        // Counted before the mock forgets the budget's windows: did the key ever have to answer 429?
+        const rejected = this.#context.openaiMock.budgets()[action.budget.key]?.rejected ?? 0;
+        this.#budgets.delete(action.budget.name);
+        this.#applyFaults();
+        sink.emit({ type: "budget", ...budgetFields(action.budget), active: false, description: action.description, rejected });
+        return;
+      }
       case "skip-time":
         sink.emit({ type: "clock", skippedMs: action.ms, totalSkippedMs: clock.skippedMs + action.ms, why: action.why });
         await skipTime(clock, action.ms, pacing, (now) => sink.tick?.(now), signal);
         await this.#emitProfiles();
         return;
       case "chat":
-        await this.#chat(action.message, action.note);
+        await this.#chat(action.message, action.note, action.session ?? DEMO_SESSION);
         await this.#emitProfiles();
         await this.#pause(pacing.afterRequestMs);
         return;
     }
   }
 
-  /** The mock answers by the first matching rule; key-specific faults come before provider-wide ones. */
+  /**
+   * The mock answers by the first matching rule; key-specific faults come before provider-wide ones. Budgets
+   * ride along (a new scenario starts their windows afresh, so a budget's step changes no fault meanwhile).
+   */
   #applyFaults(): void {
     const rules: MockRuleInput[] = [...this.#faults.values()]
       .sort((a, b) => Number(a.profileId === undefined) - Number(b.profileId === undefined))
       .map((fault) => fault.rule);
-    this.#context.openaiMock.setScenario(rules);
+    const budgets: MockBudgetsInput = Object.fromEntries([...this.#budgets.values()].map((spec) => [spec.key, spec.budget]));
+    this.#context.openaiMock.setScenario({ rules, budgets });
   }
 
-  async #chat(message: string, note: string): Promise<void> {
+  async #chat(message: string, note: string, session: string): Promise<void> {
     const { client, tracer, sink, signal } = this.#context;
     this.#requests += 1;
     const request = this.#requests;
-    sink.emit({ type: "request", request, step: this.#step, session: DEMO_SESSION, model: PRIMARY_MODEL, message, note });
+    sink.emit({ type: "request", request, step: this.#step, session, model: PRIMARY_MODEL, message, note });
     const startedAt = performance.now();
     tracer.begin();
     let trace;
     let reply;
     try {
-      reply = await client.chat({ sessionKey: DEMO_SESSION, model: PRIMARY_MODEL, message, signal });
+      reply = await client.chat({ sessionKey: session, model: PRIMARY_MODEL, message, signal });
     } finally {
       trace = tracer.end();
     }
@@ -107,7 +125,7 @@ class StorylinePlayer {
       attemptCount: reply.attempts ?? null,
       attempts: trace.attempts,
       notice: reply.notice ?? null,
-      probedPrimary: this.#onFallback && trace.attempts.some((attempt) => `${attempt.provider}/${attempt.model}` === PRIMARY_MODEL),
+      probedPrimary: session === DEMO_SESSION && this.#onFallback && trace.attempts.some((attempt) => `${attempt.provider}/${attempt.model}` === PRIMARY_MODEL),
       reply: reply.text,
       elapsedMs: Math.round(performance.now() - startedAt),
     };
@@ -116,11 +134,24 @@ class StorylinePlayer {
       const state = profileState({ id: failure.profileId, provider: failure.provider, usageStats: failure.stats }, now);
       sink.emit({ type: "profile_failure", request, profileId: failure.profileId, reason: failure.reason, lane: state.lane, until: state.until ?? null, remainingMs: state.remainingMs ?? null });
     }
+    for (const passOver of trace.passedOver) {
+      sink.emit({
+        type: "headroom_passed_over",
+        request,
+        profileId: passOver.profileId,
+        toProfileId: passOver.toProfileId,
+        window: passOver.window,
+        remainingShare: passOver.remainingShare,
+        why: passOver.why,
+        resetsInMs: Math.max(0, passOver.resetAt - now),
+        pinMoved: passOver.pinMoved,
+      });
+    }
     for (const rotation of trace.rotations) sink.emit({ type: "rotation", request, ...rotation });
     sink.emit(route);
     if (reply.notice !== undefined) {
       const kind = reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback";
-      this.#onFallback = kind === "fallback";
+      if (session === DEMO_SESSION) this.#onFallback = kind === "fallback";
       sink.emit({ type: "notice", request, kind, text: reply.notice });
     }
   }
@@ -133,7 +164,12 @@ class StorylinePlayer {
       type: "profiles",
       now,
       profiles: status.profiles
-        .map((profile) => profileState({ id: profile.id, provider: profile.provider, usageStats: profile.usageStats }, now))
+        .map((profile) =>
+          profileState(
+            { id: profile.id, provider: profile.provider, usageStats: profile.usageStats, ...(profile.headroom ? { headroom: profile.headroom } : {}) },
+            now,
+          ),
+        )
         .sort((a, b) => demoOrder(a.id) - demoOrder(b.id)),
     };
     this.#context.sink.emit(event);
@@ -149,6 +185,10 @@ class StorylinePlayer {
 function demoOrder(profileId: string): number {
   const index = DEMO_PROFILE_LIST.findIndex((profile) => profile.id === profileId);
   return index === -1 ? DEMO_PROFILE_LIST.length : index;
+}
+
+function budgetFields(budget: BudgetSpec) {
+  return { provider: budget.provider, profileId: budget.profileId };
 }
 
 function faultFields(fault: FaultSpec) {

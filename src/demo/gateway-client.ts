@@ -26,6 +26,15 @@ export interface StatusProfile {
   unusableUntil?: number;
   unusableReason?: string;
   usageStats: UsageStats;
+  /** The tightest fresh rate-limit window, when the provider reports one. */
+  headroom?: StatusHeadroom;
+}
+
+export interface StatusHeadroom {
+  remainingShare: number | null;
+  window: string;
+  resetAt: number;
+  nearlySpent: boolean;
 }
 
 export interface GatewayStatus {

@@ -41,4 +41,10 @@ describe("profileState", () => {
       "gpt-4o-mini",
     );
   });
+
+  it("R-PO-7: carries the profile's reported headroom with its time to reset, and drops it once the window has reset", () => {
+    const headroom = { remainingShare: 0.03, window: "requests", resetAt: NOW + 59_000, nearlySpent: true };
+    expect(profileState({ ...profile({}), headroom }, NOW)).toMatchObject({ lane: "ready", headroom: { ...headroom, resetsInMs: 59_000 } });
+    expect(profileState({ ...profile({}), headroom }, NOW + 59_000).headroom).toBeUndefined();
+  });
 });

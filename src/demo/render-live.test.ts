@@ -104,4 +104,63 @@ describe("LiveView", () => {
     expect(text).toMatch(/legend +✓ answer +✗ failed attempt +⟳ key rotation/);
     expect(text).toContain("notice to the user: ↪️ Model Fallback: b (selected a; overloaded)");
   });
+
+  it("R-PO-7: says in plain words when a nearly spent key is passed over before its limit, and which session moved", () => {
+    const out = capture();
+    const view = new LiveView(out.stream, pc.createColors(false), { tty: false });
+    const events: DemoEvent[] = [
+      {
+        type: "demo_started",
+        fast: true,
+        workspace: "/tmp/x",
+        gateway: "http://127.0.0.1:1",
+        mocks: { openai: "http://127.0.0.1:2", anthropic: "http://127.0.0.1:3" },
+        session: "demo-chat",
+        primaryModel: "openai/gpt-4o-mini",
+        fallbackModel: "anthropic/claude-sonnet-4-5",
+        profiles: [{ id: "openai:alpha", provider: "openai" }],
+      },
+      { type: "budget", provider: "openai", profileId: "openai:alpha", active: true, description: "openai:alpha has used 96 of 100" },
+      profiles({ lane: "ready", headroom: { remainingShare: 0.03, window: "requests", resetAt: NOW + 59_000, resetsInMs: 59_000, nearlySpent: true } }),
+      { type: "request", request: 4, step: 2, session: "demo-second-chat", model: "openai/gpt-4o-mini", message: "Go on", note: "moved early" },
+      {
+        type: "headroom_passed_over",
+        request: 4,
+        profileId: "openai:alpha",
+        toProfileId: "openai:beta",
+        window: "requests",
+        remainingShare: 0.03,
+        why: "below_min_remaining",
+        resetsInMs: 59_000,
+        pinMoved: true,
+      },
+      {
+        type: "route",
+        request: 4,
+        status: 200,
+        model: "openai/gpt-4o-mini",
+        profileId: "openai:beta",
+        attemptCount: 1,
+        attempts: [{ provider: "openai", model: "gpt-4o-mini", profileId: "openai:beta", outcome: "succeeded", reason: null, status: null }],
+        notice: null,
+        probedPrimary: false,
+        reply: "ok",
+        elapsedMs: 3,
+      },
+      { type: "budget", provider: "openai", profileId: "openai:alpha", active: false, description: "openai:alpha has room again", rejected: 0 },
+    ];
+    for (const event of events) view.emit(event);
+    const text = out.text();
+    expect(text).toContain("↷ moved before a limit");
+    expect(text).toContain("⚡ budget openai:alpha has used 96 of 100");
+    expect(text).toMatch(/openai:alpha\s+◔ ready, nearly spent \(3% of requests left, resets in 59s\)/);
+    expect(text).toContain(`#4 (session demo-second-chat) "Go on"`);
+    const passedOver = text.indexOf(
+      "↷ passed over openai:alpha: nearly spent (3% of its requests window left, resets in 59s) → the session moves to openai:beta before this turn",
+    );
+    expect(passedOver).toBeGreaterThan(-1);
+    // Told before the answer it led to, since it happened before any call.
+    expect(passedOver).toBeLessThan(text.indexOf("✓ openai/gpt-4o-mini via openai:beta"));
+    expect(text).toContain("✓ lifted openai:alpha has room again");
+  });
 });

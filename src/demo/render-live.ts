@@ -5,7 +5,15 @@
  * demo clock skips ahead; elsewhere every line is printed once, plain, with no escape codes.
  */
 import type { CliOutput, OutputStream } from "../terminal/output.js";
-import type { DemoEvent, DemoSink, ProfilesEvent, RotationEvent, ProfileFailureEvent, RouteEvent } from "./demo-events.js";
+import type {
+  DemoEvent,
+  DemoSink,
+  HeadroomPassedOverEvent,
+  ProfileFailureEvent,
+  ProfilesEvent,
+  RotationEvent,
+  RouteEvent,
+} from "./demo-events.js";
 import { formatDuration } from "./format-duration.js";
 import type { ProfileState } from "./profile-states.js";
 import { renderSummary } from "./render-summary.js";
@@ -17,19 +25,22 @@ const PANEL_LABEL = "profiles";
 
 const INTRO = [
   "Detour sits between your app and its LLM providers. When a key is rate-limited or out of credits, it",
-  "rotates to another key; when a whole provider is down, it falls back to another model and tells the user",
-  "once. Below, a chat session talks to a real Detour gateway while faults are injected into two mock",
-  "providers. No keys, no network: everything runs on 127.0.0.1 and is removed at the end.",
+  "rotates to another key — and when a key's rate-limit headers say it is nearly spent, it moves on before",
+  "the limit; when a whole provider is down, it falls back to another model and tells the user once. Below,",
+  "a chat session talks to a real Detour gateway while faults are injected into two mock providers.",
+  "No keys, no network: everything runs on 127.0.0.1 and is removed at the end.",
 ];
 
-const LEGEND = "✓ answer  ✗ failed attempt  ⟳ key rotation  ⚡ fault injected  ⏩ clock skip  » what happened";
+const LEGEND = "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⚡ fault injected  ⏩ clock skip  » what happened";
 
 export class LiveView implements DemoSink {
   readonly #out: OutputStream;
   readonly #colors: Colors;
   readonly #tty: boolean;
   readonly #notes = new Map<number, string>();
-  #pending: (RotationEvent | ProfileFailureEvent)[] = [];
+  #pending: (RotationEvent | ProfileFailureEvent | HeadroomPassedOverEvent)[] = [];
+  /** The demo's main session; requests of another session say which one they belong to. */
+  #mainSession: string | undefined;
   #lastPanelKey = "";
   #lastProfiles: readonly ProfileState[] = [];
   /** Lines of the panel currently drawn at the bottom of a TTY, rewritten by ticks. */
@@ -45,6 +56,7 @@ export class LiveView implements DemoSink {
     const c = this.#colors;
     switch (event.type) {
       case "demo_started":
+        this.#mainSession = event.session;
         this.#line(c.bold("Detour demo"));
         // A newcomer has never heard of Detour: say what it is before showing what it does.
         for (const line of INTRO) this.#line(line);
@@ -67,6 +79,13 @@ export class LiveView implements DemoSink {
             : `  ${c.green("✓ fixed")}  ${event.description}`,
         );
         return;
+      case "budget":
+        this.#line(
+          event.active
+            ? `  ${c.yellow("⚡ budget")} ${event.description}`
+            : `  ${c.green("✓ lifted")} ${event.description}`,
+        );
+        return;
       case "clock":
         // The first skip explains itself once: the rules keep their real length, only the demo's clock jumps.
         this.#line(
@@ -77,10 +96,14 @@ export class LiveView implements DemoSink {
         return;
       case "request":
         this.#notes.set(event.request, event.note ?? "");
-        this.#line(`  ${c.bold(`#${event.request}`)} ${JSON.stringify(event.message)}`);
+        this.#line(
+          `  ${c.bold(`#${event.request}`)} ${this.#mainSession !== undefined && event.session !== this.#mainSession ? c.dim(`(session ${event.session}) `) : ""}` +
+            JSON.stringify(event.message),
+        );
         return;
       case "rotation":
       case "profile_failure":
+      case "headroom_passed_over":
         // Shown under the request's attempts, once its route is known.
         this.#pending.push(event);
         return;
@@ -122,6 +145,10 @@ export class LiveView implements DemoSink {
 
   #route(event: RouteEvent): void {
     const c = this.#colors;
+    // Passed over before any call, so told before the attempts.
+    for (const item of this.#pending) {
+      if (item.type === "headroom_passed_over") this.#line(`${INDENT}${c.yellow("↷")} ${passedOverText(item)}`);
+    }
     for (const attempt of event.attempts) {
       if (attempt.outcome === "succeeded") continue;
       const where = `${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model}`)}`;
@@ -189,7 +216,13 @@ export class LiveView implements DemoSink {
   #laneText(profile: ProfileState, now: number | undefined): string {
     const c = this.#colors;
     const remaining = profile.until === undefined || now === undefined ? profile.remainingMs : profile.until - now;
-    if (profile.lane === "ready" || remaining === undefined || remaining <= 0) return c.green("● ready");
+    if (profile.lane === "ready" || remaining === undefined || remaining <= 0) {
+      const headroom = profile.headroom;
+      if (!headroom?.nearlySpent || (now !== undefined && headroom.resetAt <= now)) return c.green("● ready");
+      const share = headroom.remainingShare !== null ? `${Math.round(headroom.remainingShare * 1000) / 10}% of ` : "";
+      const resetsIn = now === undefined ? headroom.resetsInMs : headroom.resetAt - now;
+      return c.yellow(`◔ ready, nearly spent (${share}${headroom.window} left, resets in ${formatDuration(resetsIn)})`);
+    }
     const text = `${profile.lane} ${formatDuration(remaining)}${profile.reason ? ` (${profile.reason})` : ""}`;
     return profile.lane === "disabled" ? c.red(`■ ${text}`) : c.yellow(`◔ ${text}`);
   }
@@ -199,11 +232,22 @@ export class LiveView implements DemoSink {
   }
 }
 
+/** `passed over openai:alpha: nearly spent (3% of its requests window left, resets in 59s) → the session moves to …`. */
+export function passedOverText(event: HeadroomPassedOverEvent): string {
+  const state =
+    event.why === "window_status"
+      ? `its ${event.window} window says it is about to be limited`
+      : `${event.remainingShare !== null ? `${Math.round(event.remainingShare * 1000) / 10}%` : "almost nothing"} of its ${event.window} window left`;
+  const to = event.toProfileId ?? "another key";
+  const move = event.pinMoved ? `the session moves to ${to} before this turn` : `this turn goes to ${to}`;
+  return `passed over ${event.profileId}: nearly spent (${state}, resets in ${formatDuration(event.resetsInMs)}) → ${move}`;
+}
+
 function idsOf(event: Extract<DemoEvent, { type: "demo_started" }>, provider: string): string {
   return event.profiles.filter((profile) => profile.provider === provider).map((profile) => profile.id).join(", ");
 }
 
 /** The panel is reprinted when a lane or reason changes, not when a timer merely counts down. */
 function panelKey(profiles: readonly ProfileState[]): string {
-  return profiles.map((profile) => `${profile.id}:${profile.lane}:${profile.reason ?? ""}`).join("|");
+  return profiles.map((profile) => `${profile.id}:${profile.lane}:${profile.reason ?? ""}:${profile.headroom?.nearlySpent === true ? "nearly-spent" : ""}`).join("|");
 }

@@ -13,10 +13,31 @@ function failuresText(failures: Readonly<Record<string, number>>): string {
   return parts.length > 0 ? parts.join(", ") : "-";
 }
 
+/** What steering before the limit achieved, counted at the mock: did a budget have to answer 429? */
+function headroomSentence(summary: SummaryEvent): string {
+  const moves = `${summary.headroomMoves} turn${summary.headroomMoves === 1 ? "" : "s"} moved off a nearly spent key before its limit`;
+  const rejections =
+    summary.budgetRejections === 0
+      ? "so no rate-limit budget ever had to answer 429"
+      : `but ${summary.budgetRejections} request(s) still hit a spent budget's 429`;
+  return `Headroom: ${moves}, ${rejections}.`;
+}
+
 export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"], color: boolean): string[] {
   const totals = renderTable(
-    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries"],
-    [[summary.requests, summary.answered, summary.rotations, summary.fallbacks, summary.disables, summary.primaryProbes, summary.recoveries]],
+    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit"],
+    [
+      [
+        summary.requests,
+        summary.answered,
+        summary.rotations,
+        summary.fallbacks,
+        summary.disables,
+        summary.primaryProbes,
+        summary.recoveries,
+        summary.headroomMoves,
+      ],
+    ],
     color,
   );
   const profiles = renderTable(
@@ -30,6 +51,7 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
     "",
     profiles,
     "",
+    headroomSentence(summary),
     colors.dim(
       `The demo clock skipped ${formatDuration(summary.skippedMs)} (cooldowns and probe intervals kept their real length); ` +
         `the run took ${(summary.elapsedMs / 1000).toFixed(1)} s.`,

@@ -1,6 +1,7 @@
 /**
  * What the engine did for one request, gathered from its events (`detour.on`, SPEC §17): each upstream
- * attempt, each rotation between keys, and each failure written to a profile. The demo sends one request
+ * attempt, each rotation between keys, each failure written to a profile, and each nearly spent profile
+ * passed over before any call. The demo sends one request
  * at a time and the gateway runs in this process, so every event between `begin()` and `end()` belongs to
  * that request.
  */
@@ -23,11 +24,16 @@ export interface RecordedRotation {
   reason: string;
 }
 
+export type RecordedPassOver = Omit<Extract<DetourEvent, { type: "headroom_passed_over" }>, "type" | "runId" | "agentId" | "sessionId">;
+
 export interface RequestTrace {
   attempts: AttemptView[];
   rotations: RecordedRotation[];
   failures: RecordedFailure[];
+  passedOver: RecordedPassOver[];
 }
+
+const emptyTrace = (): RequestTrace => ({ attempts: [], rotations: [], failures: [], passedOver: [] });
 
 type Subscribe = (type: "*", listener: (event: DetourEvent) => void) => () => void;
 
@@ -40,11 +46,11 @@ export class RequestTracer {
   }
 
   begin(): void {
-    this.#current = { attempts: [], rotations: [], failures: [] };
+    this.#current = emptyTrace();
   }
 
   end(): RequestTrace {
-    const trace = this.#current ?? { attempts: [], rotations: [], failures: [] };
+    const trace = this.#current ?? emptyTrace();
     this.#current = undefined;
     return trace;
   }
@@ -79,6 +85,11 @@ export class RequestTracer {
       case "profile_failure_recorded":
         trace.failures.push({ profileId: event.profileId, provider: event.provider, reason: event.reason, stats: event.stats });
         return;
+      case "headroom_passed_over": {
+        const { type: _type, runId: _runId, agentId: _agentId, sessionId: _sessionId, ...passOver } = event;
+        trace.passedOver.push(passOver);
+        return;
+      }
       default:
         return;
     }

@@ -1,6 +1,6 @@
 /**
  * The demo narrates what each step shows; this check makes sure the run really showed it. If the engine
- * ever stops rotating, disabling, falling back or recovering as scripted, the demo says which part was
+ * ever stops rotating, steering before a limit, disabling, falling back or recovering as scripted, the demo says which part was
  * missing and exits non-zero instead of narrating something that did not happen.
  */
 import type { SummaryEvent } from "./demo-events.js";
@@ -8,6 +8,8 @@ import type { SummaryEvent } from "./demo-events.js";
 export function missingStorylineParts(summary: SummaryEvent): string[] {
   const missing: string[] = [];
   if (summary.answered !== summary.requests) missing.push(`${summary.requests - summary.answered} request(s) got no answer`);
+  if (summary.headroomMoves < 1) missing.push("no turn moved off the nearly spent key before its limit");
+  if (summary.budgetRejections > 0) missing.push(`a key was used past its limit: ${summary.budgetRejections} request(s) answered 429 by its budget`);
   if (summary.rotations < 1) missing.push("no rotation to the second key after the rate limit");
   if (summary.disables < 1) missing.push("no profile was disabled by the billing failure");
   if (summary.fallbacks < 1) missing.push("no model fallback notice during the outage");

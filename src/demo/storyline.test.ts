@@ -1,13 +1,39 @@
 import { describe, expect, it } from "vitest";
-import { mockRuleSchema } from "../testing/mock-provider/index.js";
+import { mockBudgetSchema, mockRuleSchema } from "../testing/mock-provider/index.js";
+import { DEMO_SESSION } from "./demo-setup.js";
 import { WATCHABLE_PACING } from "./pacing.js";
 import { PRIMARY_PROBE_INTERVAL_MS, STORYLINE } from "./storyline.js";
+import { ALPHA_NEARLY_SPENT, BUDGET_WINDOW_SECONDS, HEADROOM_SESSION } from "./storyline-headroom.js";
 
 const actions = STORYLINE.flatMap((step) => step.actions);
 
 describe("the demo storyline", () => {
-  it("R-CL-2: tells the five parts in order: healthy, rate limit, billing, outage, recovery", () => {
-    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "rate-limit", "billing", "outage", "recovery"]);
+  it("R-CL-2: tells the six parts in order: healthy, headroom, rate limit, billing, outage, recovery", () => {
+    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "headroom", "rate-limit", "billing", "outage", "recovery"]);
+  });
+
+  it("R-PO-7: the headroom step is self-contained: its own session, and its budget lifted only after the window has reset", () => {
+    const step = STORYLINE.find((entry) => entry.id === "headroom");
+    const kinds = step?.actions.map((action) => action.kind);
+    expect(kinds?.[0]).toBe("set-budget");
+    expect(kinds?.at(-1)).toBe("lift-budget");
+    // A reading stops steering only when its reset passes: the skip must cover the whole window.
+    const skip = step?.actions.find((action) => action.kind === "skip-time");
+    expect(skip?.kind === "skip-time" ? skip.ms : 0).toBeGreaterThanOrEqual(BUDGET_WINDOW_SECONDS * 1000);
+    // Its chats leave the main session's key pin alone, and no other step sends to its session.
+    const chats = step?.actions.filter((action) => action.kind === "chat") ?? [];
+    expect(chats.length).toBeGreaterThanOrEqual(2);
+    for (const chat of chats) expect(chat.kind === "chat" && chat.session).toBe(HEADROOM_SESSION);
+    const elsewhere = STORYLINE.filter((entry) => entry.id !== "headroom").flatMap((entry) => entry.actions);
+    expect(elsewhere.some((action) => action.kind === "chat" && (action.session ?? DEMO_SESSION) !== DEMO_SESSION)).toBe(false);
+    expect(elsewhere.some((action) => action.kind === "set-budget" || action.kind === "lift-budget")).toBe(false);
+  });
+
+  it("R-PO-7: the budget is a valid mock budget that leaves the key under 5 % after one more answer, yet not spent", () => {
+    const budget = mockBudgetSchema.parse(ALPHA_NEARLY_SPENT.budget);
+    const left = (budget.requests ?? 0) - (budget.usedRequests ?? 0) - 1;
+    expect(left).toBeGreaterThan(0);
+    expect(left / (budget.requests ?? 1)).toBeLessThan(0.05);
   });
 
   it("R-CL-2: the default, paced run stays well under 60 s of pauses", () => {
@@ -40,7 +66,8 @@ describe("the demo storyline", () => {
       ...step.actions.map((action) => {
         if (action.kind === "chat") return `${action.message} ${action.note}`;
         if (action.kind === "skip-time") return action.why;
-        if (action.kind === "clear") return action.description;
+        if (action.kind === "clear" || action.kind === "lift-budget") return action.description;
+        if (action.kind === "set-budget") return action.budget.description;
         return action.fault.description;
       }),
     ]);

@@ -1,11 +1,12 @@
 /**
- * The demo's script, as data: five steps, each a list of actions — inject or clear a fault in the OpenAI
- * mock, skip the demo clock ahead, or send one chat turn through the gateway. The driver executes it; what
- * Detour does in response is never scripted, only observed.
+ * The demo's script, as data: steps, each a list of actions — inject or clear a fault in the OpenAI mock,
+ * give a key a rate-limit budget or lift it, skip the demo clock ahead, or send one chat turn through the
+ * gateway. The driver executes it; what Detour does in response is never scripted, only observed.
  */
-import type { MockRuleInput } from "../testing/mock-provider/index.js";
+import type { MockBudgetsInput, MockRuleInput } from "../testing/mock-provider/index.js";
 import { DEMO_PROFILES } from "./demo-setup.js";
 import type { StepId } from "./demo-events.js";
+import { HEADROOM_STEP } from "./storyline-headroom.js";
 
 /** Sticky until cleared (`repeat-last`), like a real outage or an empty credit balance. */
 export interface FaultSpec {
@@ -17,11 +18,25 @@ export interface FaultSpec {
   rule: MockRuleInput;
 }
 
+/** A rate-limit budget on one key of the OpenAI mock, in force until lifted (docs/mock-provider.md). */
+export interface BudgetSpec {
+  name: string;
+  provider: "openai";
+  profileId: string;
+  /** The placeholder key the mock knows the profile by. */
+  key: string;
+  description: string;
+  budget: MockBudgetsInput[string];
+}
+
 export type StoryAction =
   | { kind: "inject"; fault: FaultSpec }
   | { kind: "clear"; fault: FaultSpec; description: string }
+  | { kind: "set-budget"; budget: BudgetSpec }
+  | { kind: "lift-budget"; budget: BudgetSpec; description: string }
   | { kind: "skip-time"; ms: number; why: string }
-  | { kind: "chat"; message: string; note: string };
+  /** `session`: another chat session than the demo's main one (default). */
+  | { kind: "chat"; message: string; note: string; session?: string };
 
 export interface StoryStep {
   id: StepId;
@@ -77,6 +92,7 @@ export const STORYLINE: readonly StoryStep[] = [
       chat("What happens when a key is rate-limited?", "the session keeps using the same key"),
     ],
   },
+  HEADROOM_STEP,
   {
     id: "rate-limit",
     title: "A rate limit on the first key",

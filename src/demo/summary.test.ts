@@ -26,6 +26,21 @@ const failed = (profileId: string, reason: string) =>
 const EVENTS: DemoEvent[] = [
   { type: "request", request: 1, step: 1, session: "s", model: "openai/gpt-4o-mini", message: "a" },
   route(1, {}),
+  { type: "budget", provider: "openai", profileId: "openai:alpha", active: true, description: "nearly spent" },
+  { type: "request", request: 5, step: 2, session: "t", model: "openai/gpt-4o-mini", message: "e" },
+  {
+    type: "headroom_passed_over",
+    request: 5,
+    profileId: "openai:alpha",
+    toProfileId: "openai:beta",
+    window: "requests",
+    remainingShare: 0.03,
+    why: "below_min_remaining",
+    resetsInMs: 59_000,
+    pinMoved: true,
+  },
+  route(5, { profileId: "openai:beta" }),
+  { type: "budget", provider: "openai", profileId: "openai:alpha", active: false, description: "lifted", rejected: 0 },
   { type: "request", request: 2, step: 2, session: "s", model: "openai/gpt-4o-mini", message: "b" },
   { type: "profile_failure", request: 2, profileId: "openai:alpha", reason: "rate_limit", lane: "blocked", until: 5, remainingMs: 5 },
   { type: "rotation", request: 2, provider: "openai", model: "gpt-4o-mini", from: "openai:alpha", to: "openai:beta", reason: "rate_limit" },
@@ -45,7 +60,7 @@ const FINAL = [
 ] as const;
 
 describe("summarize", () => {
-  it("R-CL-2: counts requests, rotations, fallbacks, disables, probes and recoveries from the reported events", () => {
+  it("R-CL-2: counts requests, headroom moves, rotations, fallbacks, disables, probes and recoveries from the reported events", () => {
     const summary = summarize({
       events: EVENTS,
       finalProfiles: FINAL,
@@ -55,8 +70,10 @@ describe("summarize", () => {
     });
     expect(summary).toMatchObject({
       type: "summary",
-      requests: 4,
-      answered: 4,
+      requests: 5,
+      answered: 5,
+      headroomMoves: 1,
+      budgetRejections: 0,
       rotations: 1,
       fallbacks: 1,
       disables: 1,
@@ -67,9 +84,21 @@ describe("summarize", () => {
     });
     expect(summary.profiles).toEqual([
       { id: "openai:alpha", lane: "ready", reason: null, remainingMs: null, answered: 2, failures: { rate_limit: 1 }, upstreamCalls: 4 },
-      { id: "openai:beta", lane: "disabled", reason: "billing", remainingMs: 9, answered: 1, failures: { billing: 1 }, upstreamCalls: 2 },
+      { id: "openai:beta", lane: "disabled", reason: "billing", remainingMs: 9, answered: 2, failures: { billing: 1 }, upstreamCalls: 2 },
     ]);
     expect(missingStorylineParts(summary)).toEqual([]);
+  });
+
+  it("R-PO-7: a turn that reached a spent budget's 429 fails the storyline, even when a move was seen", () => {
+    const summary = summarize({
+      events: EVENTS.map((event) => (event.type === "budget" && !event.active ? { ...event, rejected: 2 } : event)),
+      finalProfiles: FINAL,
+      upstreamCalls: {},
+      skippedMs: 0,
+      elapsedMs: 0,
+    });
+    expect(summary).toMatchObject({ headroomMoves: 1, budgetRejections: 2 });
+    expect(missingStorylineParts(summary)).toEqual(["a key was used past its limit: 2 request(s) answered 429 by its budget"]);
   });
 
   it("R-CL-2: a run that did not show a part of the storyline is reported, part by part", () => {
@@ -84,6 +113,7 @@ describe("summarize", () => {
     });
     expect(missingStorylineParts(summary)).toEqual([
       "1 request(s) got no answer",
+      "no turn moved off the nearly spent key before its limit",
       "no rotation to the second key after the rate limit",
       "no profile was disabled by the billing failure",
       "no model fallback notice during the outage",

@@ -1,6 +1,7 @@
 /**
  * The closing numbers of the demo, computed from the events it reported — so the summary can only claim
- * what actually happened: requests, rotations, fallbacks, disables, primary probes and recoveries, and
+ * what actually happened: requests, rotations, fallbacks, disables, primary probes and recoveries, turns
+ * moved off a nearly spent key and the 429s a spent budget answered, and
  * per profile its final state, how often it answered, how it failed and how many calls its key made.
  */
 import type { DemoEvent, ProfileSummary, SummaryEvent } from "./demo-events.js";
@@ -25,6 +26,8 @@ export function summarize(input: SummaryInput): SummaryEvent {
   let disables = 0;
   let primaryProbes = 0;
   let recoveries = 0;
+  let headroomMoves = 0;
+  let budgetRejections = 0;
 
   for (const event of input.events) {
     switch (event.type) {
@@ -47,6 +50,12 @@ export function summarize(input: SummaryInput): SummaryEvent {
         break;
       case "rotation":
         rotations += 1;
+        break;
+      case "headroom_passed_over":
+        headroomMoves += 1;
+        break;
+      case "budget":
+        budgetRejections += event.rejected ?? 0;
         break;
       case "profile_failure":
         if (event.lane === "disabled") disables += 1;
@@ -79,6 +88,8 @@ export function summarize(input: SummaryInput): SummaryEvent {
     disables,
     primaryProbes,
     recoveries,
+    headroomMoves,
+    budgetRejections,
     skippedMs: input.skippedMs,
     elapsedMs: input.elapsedMs,
     profiles,

@@ -51,24 +51,41 @@ function footprint() {
 }
 
 describe("detour demo", () => {
-  it("R-CL-2: `detour demo --fast --json` shows rotation, billing disable, fallback notice, cleared notice and a summary, and leaves nothing behind", async () => {
+  it("R-CL-2 R-PO-7: `detour demo --fast --json` shows a move before a limit, rotation, billing disable, fallback notice, cleared notice and a summary, and leaves nothing behind", async () => {
     const before = footprint();
     const result = await sandbox.run(["demo", "--fast", "--json"], { env: { TMPDIR: tempDir }, timeoutMs: 30_000 });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const events = parseNdjson(result.stdout);
 
-    // (2) A 429 on the first key rotates to the second key on the same model.
+    // (2) Headroom: a second session is moved off the nearly spent openai:alpha before its limit — the
+    // engine's headroom_passed_over decision, before any 429 in the whole run, and none from its budget.
+    const passedOver = ofType(events, "headroom_passed_over");
+    expect(passedOver).toEqual([
+      expect.objectContaining({ profileId: "openai:alpha", toProfileId: "openai:beta", window: "requests", why: "below_min_remaining", pinMoved: true }),
+    ]);
+    expect(passedOver[0]?.remainingShare).toBeGreaterThan(0);
+    expect(passedOver[0]?.remainingShare).toBeLessThan(0.05);
+    const movedRequest = passedOver[0]?.request ?? -1;
+    expect(ofType(events, "request").find((event) => event.request === movedRequest)?.session).toBe("demo-second-chat");
+    expect(routeOf(events, movedRequest)).toMatchObject({ status: 200, model: PRIMARY_MODEL, profileId: "openai:beta", attemptCount: 1 });
+    const first429 = ofType(events, "route").find((route) => route.attempts.some((attempt) => attempt.status === 429));
+    expect(first429?.request ?? Infinity).toBeGreaterThan(movedRequest);
+    const budgets = ofType(events, "budget");
+    expect(budgets.map((event) => [event.profileId, event.active])).toEqual([["openai:alpha", true], ["openai:alpha", false]]);
+    expect(budgets[1]?.rejected).toBe(0);
+
+    // (3) A 429 on the first key rotates to the second key on the same model.
     const rotation = ofType(events, "rotation").find((event) => event.reason === "rate_limit");
     expect(rotation).toMatchObject({ from: "openai:alpha", to: "openai:beta", provider: "openai" });
     expect(routeOf(events, rotation?.request ?? -1)).toMatchObject({ status: 200, model: PRIMARY_MODEL, profileId: "openai:beta" });
 
-    // (3) A 402 disables a profile.
+    // (4) A 402 disables a profile.
     expect(ofType(events, "profile_failure")).toContainEqual(
       expect.objectContaining({ profileId: "openai:beta", reason: "billing", lane: "disabled" }),
     );
 
-    // (4) The outage falls back to Anthropic with the notice, once; the next turn is sticky and silent.
+    // (5) The outage falls back to Anthropic with the notice, once; the next turn is sticky and silent.
     const notices = ofType(events, "notice");
     const fallback = notices.filter((notice) => notice.kind === "fallback");
     expect(fallback).toHaveLength(1);
@@ -77,7 +94,7 @@ describe("detour demo", () => {
     expect(routeOf(events, fallbackRequest)).toMatchObject({ model: FALLBACK_MODEL, profileId: "anthropic:main" });
     expect(routeOf(events, fallbackRequest + 1)).toMatchObject({ model: FALLBACK_MODEL, notice: null, probedPrimary: false });
 
-    // (5) The primary's re-probe succeeds: back on the primary with the cleared notice, once.
+    // (6) The primary's re-probe succeeds: back on the primary with the cleared notice, once.
     const cleared = notices.filter((notice) => notice.kind === "cleared");
     expect(cleared).toEqual([
       expect.objectContaining({ text: `↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})` }),
@@ -93,7 +110,7 @@ describe("detour demo", () => {
     expect(summaries).toHaveLength(1);
     const summary = summaries[0];
     const requests = ofType(events, "request").length;
-    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: 1, recoveries: 1 });
+    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: 1, recoveries: 1, headroomMoves: 1, budgetRejections: 0 });
     expect(summary?.rotations).toBeGreaterThanOrEqual(1);
     expect(summary?.disables).toBeGreaterThanOrEqual(1);
     expect(summary?.profiles.find((profile) => profile.id === "openai:beta")).toMatchObject({ lane: "disabled", reason: "billing" });
@@ -109,16 +126,21 @@ describe("detour demo", () => {
     for (const profile of DEMO_PROFILE_LIST) expect(result.stdout).not.toContain(profile.key);
   });
 
-  it("R-CL-2: the live view (not a TTY) prints the routes, both notices and the summary table without escape codes", async () => {
+  it("R-CL-2 R-PO-7: the live view (not a TTY) prints the routes, the move before a limit, both notices and the summary table without escape codes", async () => {
     const result = await sandbox.run(["demo", "--fast"], { env: { TMPDIR: tempDir }, timeoutMs: 30_000 });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe("");
     expect(result.stdout).not.toContain("\x1b[");
     expect(result.stdout).toContain("⟳ rotated openai:alpha → openai:beta");
+    expect(result.stdout).toMatch(/#\d+ \(session demo-second-chat\) /);
+    expect(result.stdout).toMatch(
+      /↷ passed over openai:alpha: nearly spent \([\d.]+% of its requests window left, resets in (?:1m 0s|\d+s)\) → the session moves to openai:beta before this turn/,
+    );
+    expect(result.stdout).toContain("Headroom: 1 turn moved off a nearly spent key before its limit, so no rate-limit budget ever had to answer 429.");
     expect(result.stdout).toMatch(/disabled \d+h \d+m \(billing\)/);
     expect(result.stdout).toContain(`↪️ Model Fallback: ${FALLBACK_MODEL} (selected ${PRIMARY_MODEL};`);
     expect(result.stdout).toContain(`↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})`);
-    expect(result.stdout).toMatch(/Summary\n\s*requests\s+answered\s+rotations\s+fallbacks\s+disables/);
+    expect(result.stdout).toMatch(/Summary\n\s*requests\s+answered\s+rotations\s+fallbacks\s+disables\s+primary probes\s+recoveries\s+moved before a limit/);
     expect(readdirSync(tempDir)).toEqual([]);
   });
 

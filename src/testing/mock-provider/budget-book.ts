@@ -59,7 +59,12 @@ export class BudgetBook {
       const head = budget.windowStartedSecondsAgo;
       const startedAt = head === undefined ? now : this.#startedAt - head * 1000;
       state = {
-        windows: windowsOf(budget).map((window) => ({ ...window, used: 0, startedAt, resetAt: startedAt + window.lengthMs })),
+        windows: windowsOf(budget).map((window) => ({
+          ...window,
+          used: window.name === "tokens" ? 0 : Math.min(window.limit, budget.usedRequests ?? 0),
+          startedAt,
+          resetAt: startedAt + window.lengthMs,
+        })),
         rejected: 0,
       };
       this.#state.set(key, state);

@@ -23,6 +23,11 @@ export const mockBudgetSchema = z.strictObject({
   sevenDayRequests: count.optional(),
   /** The windows began this long before the mock started (an account used earlier), so they reset sooner. */
   windowStartedSecondsAgo: z.number().min(0).max(30 * 86_400).optional(),
+  /**
+   * Requests already counted in each request window (requests, 5 h, 7 d) when it first opens — an account
+   * used earlier, e.g. 96 of 100 already spent. Windows that begin again start from zero.
+   */
+  usedRequests: z.number().int().min(0).max(100_000_000).optional(),
   headers: z.enum(MOCK_BUDGET_HEADER_STYLES).optional(),
   subscriptionHeaders: z.enum(MOCK_SUBSCRIPTION_HEADER_STYLES).optional(),
 });

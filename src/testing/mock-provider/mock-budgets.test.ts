@@ -48,6 +48,25 @@ describe("R-PO-7: mock provider budgets", () => {
     expect(readings[0]).toMatchObject({ window: "requests", remaining: 0, remainingShare: 0 });
   });
 
+  it("R-PO-7: `usedRequests` starts a key's first windows part spent (an account used earlier); the next window starts empty", async () => {
+    const clock = new FakeClock();
+    mock = await startMockProvider({
+      clock,
+      budgets: { "sk-used": { requests: 100, usedRequests: 96, fiveHourRequests: 200 }, "sk-spent": { requests: 5, usedRequests: 9 } },
+    });
+    const first = await send(mock, "openai", "sk-used");
+    expect(first.status).toBe(200);
+    expect(first.headers["x-ratelimit-remaining-requests"]).toBe("3");
+    expect(first.headers["x-codex-primary-used-percent"]).toBe("48.5");
+    // Capped at the window's limit: more used than allowed is a spent window, answered 429 at once.
+    expect((await send(mock, "openai", "sk-spent")).status).toBe(429);
+    expect(mock.budgets()["sk-spent"]?.windows[0]?.used).toBe(5);
+    clock.advance(5 * 3_600_000);
+    const later = await send(mock, "openai", "sk-used");
+    expect(later.headers["x-ratelimit-remaining-requests"]).toBe("99");
+    expect(later.headers["x-codex-primary-used-percent"]).toBe("0.5");
+  });
+
   it("R-PO-7: Anthropic answers carry anthropic-ratelimit-* buckets and the unified 5 h / 7 d windows", async () => {
     const clock = new FakeClock();
     mock = await startMockProvider({
