@@ -17,6 +17,9 @@ describe("checkModelFlag", () => {
     ["gpt-4.1", "main", { provider: "openai", model: "gpt-4.1" }],
     ["qwen", "local", { provider: "vllm", model: "qwen" }],
     ["claude-sonnet-4", "main", { provider: "anthropic", model: "claude-sonnet-4" }],
+    // A dated snapshot of a catalogued family keeps the date it was written with.
+    ["gpt-4o-2024-08-06", "main", { provider: "openai", model: "gpt-4o-2024-08-06" }],
+    ["claude-sonnet-4-6-20260101", "main", { provider: "anthropic", model: "claude-sonnet-4-6-20260101" }],
     ["openrouter/meta-llama/llama-3.3-70b", "main", { provider: "openrouter", model: "meta-llama/llama-3.3-70b" }],
   ])("R-CH-2: --model %s (agent %s) resolves as the engine resolves it", (text, agentId, expected) => {
     expect(checkModelFlag(config, text, agentId)).toEqual(expected);
@@ -27,6 +30,7 @@ describe("checkModelFlag", () => {
     ["openai/", /"openai\/" is not a model/],
     ["qwen-2", /model "qwen-2" is not an alias and no known provider offers it/],
     ["two words", /"two words" is not a model/],
+    ["gpt-4o-mni", /no known provider offers it; did you mean "openai\/gpt-4o-mini"\?/],
   ])("R-CL-1: --model %s is bad input naming the problem", (text, message) => {
     expect(() => checkModelFlag(config, text, "main")).toThrow(message);
     expect(() => checkModelFlag(config, text, "main")).toThrow(expect.objectContaining({ code: "DETOUR_CLI_BAD_INPUT" }));

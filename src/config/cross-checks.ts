@@ -2,7 +2,8 @@
  * Rules that need more than one field (SPEC R-CF-2, R-CF-3). They run even when single fields already
  * failed, so the value may be partly invalid: every read here is defensive.
  */
-import { catalogueCandidates, unknownProviderMessage } from "./model-names.js";
+import { modelNaming, resolveModelNameWith } from "./model-names.js";
+import { visitModelRefs } from "./model-ref-paths.js";
 import { MODEL_REF_MESSAGE, isAliasWord, isProviderId, isProviderModelRef } from "./model-ref-syntax.js";
 import { BUILT_IN_PROVIDERS, builtInProviderDefaults } from "./provider-defaults.js";
 
@@ -51,8 +52,8 @@ export function crossCheckConfig(config: unknown, context: IssueSink): void {
   checkStateBackend(config, report);
 }
 
-/** Validates `agents.defaults.models` and returns its aliases. */
-function checkModelAllowlist(config: unknown, report: Report): ReadonlySet<string> {
+/** Validates `agents.defaults.models` and returns its aliases (alias → `provider/model`). */
+function checkModelAllowlist(config: unknown, report: Report): Readonly<Record<string, string>> {
   const aliases = new Map<string, string>();
   const base = ["agents", "defaults", "models"];
   for (const [ref, entry] of entries(at(config, ...base))) {
@@ -70,44 +71,23 @@ function checkModelAllowlist(config: unknown, report: Report): ReadonlySet<strin
       aliases.set(alias, ref);
     }
   }
-  return new Set(aliases.keys());
+  return Object.fromEntries(aliases);
 }
 
 /**
- * A bare word is a valid model ref only when it names a declared alias (the hint names the providers whose
- * catalogue offers it, R-GW-3); a `provider/model` must name a known provider, or the chain would fail on
- * every run.
+ * Every model reference must name a model a run can call (R-GW-3): an alias, a `provider/model` of a known
+ * provider, or a bare name that exactly one provider offers (read as that `provider/model` after parsing,
+ * see bare-model-names.ts). The resolver is the one the CLI, `/model` and the gateway use; its message
+ * lists the known providers, the candidates of an ambiguous name, or the closest names to a typo.
  */
-function checkModelRefs(config: unknown, aliases: ReadonlySet<string>, report: Report): void {
-  const known = [...new Set([...Object.keys(BUILT_IN_PROVIDERS), ...entries(at(config, "models", "providers")).map(([id]) => id)])].sort();
-  const check = (value: unknown, path: PropertyKey[]) => {
-    if (typeof value !== "string") return;
-    if (!isProviderModelRef(value)) {
-      if (isAliasWord(value) && !aliases.has(value)) {
-        const candidates = catalogueCandidates(known, value);
-        report(path, candidates.length > 0 ? `${MODEL_REF_MESSAGE} (a bare name must be an alias; write ${candidates.map((ref) => `"${ref}"`).join(" or ")})` : MODEL_REF_MESSAGE);
-      }
-      return;
-    }
-    const provider = value.slice(0, value.indexOf("/"));
-    if (!known.includes(provider)) report(path, unknownProviderMessage(provider, known));
-  };
-  const checkSelection = (selection: unknown, path: PropertyKey[]) => {
-    if (typeof selection === "string") return check(selection, path);
-    check(at(selection, "primary"), [...path, "primary"]);
-    items(at(selection, "fallbacks")).forEach((ref, index) => check(ref, [...path, "fallbacks", index]));
-  };
-
-  checkSelection(at(config, "agents", "defaults", "model"), ["agents", "defaults", "model"]);
-  check(at(config, "agents", "defaults", "heartbeat", "model"), ["agents", "defaults", "heartbeat", "model"]);
-  items(at(config, "agents", "list")).forEach((agent, index) => {
-    checkSelection(at(agent, "model"), ["agents", "list", index, "model"]);
-    check(at(agent, "heartbeat", "model"), ["agents", "list", index, "heartbeat", "model"]);
-  });
-  items(at(config, "cron", "jobs")).forEach((job, index) => {
-    const path = ["cron", "jobs", index, "payload"];
-    check(at(job, "payload", "model"), [...path, "model"]);
-    items(at(job, "payload", "fallbacks")).forEach((ref, i) => check(ref, [...path, "fallbacks", i]));
+function checkModelRefs(config: unknown, aliases: Readonly<Record<string, string>>, report: Report): void {
+  const naming = modelNaming(config, aliases);
+  visitModelRefs(config, (value, path) => {
+    // Malformed text (spaces, empty parts) is reported by the field's own schema.
+    if (typeof value !== "string" || !(isProviderModelRef(value) || isAliasWord(value))) return;
+    const resolution = resolveModelNameWith(naming, value);
+    if (resolution.ok) return;
+    report(path, isProviderModelRef(value) ? resolution.message : `${MODEL_REF_MESSAGE}: ${resolution.message}`);
   });
 }
 

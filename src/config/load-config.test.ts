@@ -129,7 +129,7 @@ describe("loadConfig", () => {
   it("R-CF-2: an invalid file is rejected with every problem and the file as source", async () => {
     const file = await write(
       join(cwd, "detour.json5"),
-      "{ gateway: { port: 'x' }, agents: { defaults: { model: { fallbacks: ['openai/b', 'b'] } } }, extra: 1 }",
+      "{ gateway: { port: 'x' }, agents: { defaults: { model: { fallbacks: ['openai/b', 'no-such-model'] } } }, extra: 1 }",
     );
     const error = (await loadConfig({ cwd, env: { DETOUR_HOME: home } }).catch((caught: unknown) => caught)) as ConfigError;
     expect(error).toBeInstanceOf(ConfigError);

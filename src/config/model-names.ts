@@ -5,18 +5,65 @@
  * can never silently go to the primary's provider in one place and be rejected in another.
  *
  * Bare names are looked up in tiers, first tier with a match wins: the models the config itself names
- * (chains, allowlist, declarations), then the catalogue of providers the config uses, then the catalogue of
- * every known provider. Two providers in the winning tier make the name ambiguous: rejected with both.
+ * (chains, heartbeats, cron payloads, allowlist, declarations), then the catalogue of providers the config
+ * uses, then the catalogue of every known provider; a dated snapshot and its undated name find each other.
+ * Two providers in the winning tier make the name ambiguous: rejected with both. A name nobody offers is
+ * rejected with the closest offered names.
  */
 import { catalogueModelIds } from "../catalogue/model-catalogue.js";
 import { DetourError, ERROR_CODES } from "../core/errors.js";
-import { agentSettings } from "./agent-settings.js";
+import { declaredModelRefs, visitModelRefs } from "./model-ref-paths.js";
+import { isProviderModelRef } from "./model-ref-syntax.js";
+import { DATED_TAIL, nearModelRefs } from "./model-suggestions.js";
 import { BUILT_IN_PROVIDERS } from "./provider-defaults.js";
 import type { DetourConfig } from "./schema.js";
 
 export type ModelNameResolution =
   | { ok: true; ref: string }
   | { ok: false; message: string; candidates: readonly string[] };
+
+/**
+ * What resolving a name needs to know about a config: its aliases, the providers it may name, the
+ * `provider/model` references it names itself and the providers it uses. Built from a parsed config or,
+ * defensively, from a raw file being validated — one resolver for both, so `config check` and a running
+ * gateway read a name the same way.
+ */
+export interface ModelNaming {
+  readonly aliases: Readonly<Record<string, string>>;
+  readonly knownProviders: readonly string[];
+  readonly configuredRefs: readonly string[];
+  readonly usedProviders: ReadonlySet<string>;
+}
+
+function providerIdsOf(config: unknown): string[] {
+  const models = typeof config === "object" && config !== null ? (config as { models?: unknown }).models : undefined;
+  const providers = typeof models === "object" && models !== null ? (models as { providers?: unknown }).providers : undefined;
+  return typeof providers === "object" && providers !== null && !Array.isArray(providers) ? Object.keys(providers) : [];
+}
+
+function providerOf(ref: string): string {
+  return ref.slice(0, ref.indexOf("/"));
+}
+
+function modelOf(ref: string): string {
+  return ref.slice(ref.indexOf("/") + 1);
+}
+
+export function modelNaming(config: unknown, aliases: Readonly<Record<string, string>>): ModelNaming {
+  const configuredProviders = providerIdsOf(config);
+  const refs: string[] = [];
+  visitModelRefs(config, (value) => {
+    if (typeof value === "string" && isProviderModelRef(value)) refs.push(value);
+  });
+  refs.push(...declaredModelRefs(config).filter(isProviderModelRef));
+  const configuredRefs = [...new Set(refs)];
+  return {
+    aliases,
+    knownProviders: [...new Set([...Object.keys(BUILT_IN_PROVIDERS), ...configuredProviders])].sort(),
+    configuredRefs,
+    usedProviders: new Set([...configuredRefs.map(providerOf), ...configuredProviders]),
+  };
+}
 
 /** Built-in providers plus every `models.providers` entry, sorted. */
 export function knownProviderIds(config: DetourConfig): string[] {
@@ -31,32 +78,21 @@ export function unknownProviderMessage(provider: string, known: readonly string[
   return `unknown provider "${provider}"; known providers: ${known.join(", ")} (add models.providers.${provider} to use another)`;
 }
 
-/** Every `provider/model` the config names. */
+/** Every `provider/model` the config names: chains, heartbeats, cron payloads, the allowlist, declarations. */
 export function configuredModelRefs(config: DetourConfig): string[] {
-  const defaults = config.agents.defaults;
-  const refs = [
-    defaults.model.primary,
-    ...defaults.model.fallbacks,
-    defaults.heartbeat.model,
-    ...Object.keys(defaults.models),
-    ...config.agents.list.flatMap((agent) => {
-      const settings = agentSettings(config, agent.id);
-      return [settings.model?.primary, ...(settings.model?.fallbacks ?? []), settings.heartbeatModel];
-    }),
-    ...Object.entries(config.models.providers).flatMap(([provider, settings]) =>
-      (settings.models ?? []).map((model) => `${provider}/${model.id}`),
-    ),
-  ];
-  return [...new Set(refs.filter((ref): ref is string => typeof ref === "string" && ref.includes("/")))];
+  return [...modelNaming(config, {}).configuredRefs];
 }
 
-const DATED_SUFFIX = /^\d{4}-?\d{2}-?\d{2}$|^\d{8}$|^latest$/;
+/** `offered` names `name`: the same id, or one is a dated snapshot of the other (`claude-sonnet-4-20250514`). */
+function sameModelName(offered: string, name: string): boolean {
+  if (offered === name) return true;
+  const [longer, shorter] = offered.length > name.length ? [offered, name] : [name, offered];
+  return longer.startsWith(`${shorter}-`) && DATED_TAIL.test(longer.slice(shorter.length));
+}
 
-/** The catalogue lists `model` at `provider`, exactly or as a dated snapshot (`claude-sonnet-4-20250514`). */
+/** The catalogue lists `model` at `provider`, exactly or as a dated snapshot either way round. */
 function catalogueOffers(provider: string, model: string): boolean {
-  return catalogueModelIds(provider).some(
-    (id) => id === model || (id.startsWith(`${model}-`) && DATED_SUFFIX.test(id.slice(model.length + 1))),
-  );
+  return catalogueModelIds(provider).some((id) => sameModelName(id, model));
 }
 
 /**
@@ -65,34 +101,51 @@ function catalogueOffers(provider: string, model: string): boolean {
  */
 const CATALOGUE_TWINS: Readonly<Record<string, string>> = { "openai-codex": "openai" };
 
+/** Drops `twin/model` where `original/model` is there too. */
+function withoutTwins(refs: readonly string[]): string[] {
+  return refs.filter((ref) => {
+    const provider = providerOf(ref);
+    const original = Object.hasOwn(CATALOGUE_TWINS, provider) ? CATALOGUE_TWINS[provider] : undefined;
+    return original === undefined || !refs.includes(`${original}/${modelOf(ref)}`);
+  });
+}
+
 /** `provider/name` for each of `providers` whose catalogue offers `name` (a twin yields to its original). */
-export function catalogueCandidates(providers: readonly string[], name: string): string[] {
-  const offering = providers.filter((provider) => catalogueOffers(provider, name));
-  return offering
-    .filter((provider) => {
-      const original = Object.hasOwn(CATALOGUE_TWINS, provider) ? CATALOGUE_TWINS[provider] : undefined;
-      return original === undefined || !offering.includes(original);
-    })
-    .map((provider) => `${provider}/${name}`);
+function catalogueCandidates(providers: readonly string[], name: string): string[] {
+  return withoutTwins(providers.filter((provider) => catalogueOffers(provider, name)).map((provider) => `${provider}/${name}`));
 }
 
-function providersOf(refs: readonly string[]): string[] {
-  return [...new Set(refs.map((ref) => ref.slice(0, ref.indexOf("/"))))];
-}
-
-function aliasTarget(aliases: Readonly<Record<string, string>>, text: string): string | undefined {
-  const lower = text.toLowerCase();
+/** The alias `text` names (aliases match case-insensitively), as its `provider/model` target. */
+export function aliasTarget(aliases: Readonly<Record<string, string>>, text: string): string | undefined {
+  const lower = text.trim().toLowerCase();
   const match = Object.entries(aliases).find(([alias]) => alias.trim().toLowerCase() === lower);
   return match?.[1];
 }
 
-function resolveBareName(config: DetourConfig, name: string): ModelNameResolution {
-  const configured = configuredModelRefs(config).filter((ref) => ref.slice(ref.indexOf("/") + 1) === name);
-  const usedProviders = new Set([...providersOf(configuredModelRefs(config)), ...Object.keys(config.models.providers)]);
-  const known = knownProviderIds(config);
+function unknownNameMessage(naming: ModelNaming, name: string): string {
+  const offered = [
+    ...naming.configuredRefs,
+    ...naming.knownProviders.flatMap((provider) => catalogueModelIds(provider).map((id) => `${provider}/${id}`)),
+  ];
+  const near = withoutTwins(nearModelRefs(name, offered, 6)).slice(0, 3);
+  const hint = near.length > 0 ? `did you mean ${near.map((ref) => `"${ref}"`).join(" or ")}? ` : "";
+  return (
+    `model "${name}" is not an alias and no known provider offers it; ${hint}write it as provider/model ` +
+    `(known providers: ${naming.knownProviders.join(", ")})`
+  );
+}
+
+/**
+ * A bare name, in tiers (the first tier with a match wins): the models the config names itself, then the
+ * catalogue of the providers the config uses, then the catalogue of every known provider. Two providers in
+ * the winning tier make the name ambiguous.
+ */
+function resolveBareName(naming: ModelNaming, name: string): ModelNameResolution {
+  const configured = naming.configuredRefs.filter((ref) => sameModelName(modelOf(ref), name)).map((ref) => `${providerOf(ref)}/${name}`);
+  const known = naming.knownProviders;
   const tiers = [
     configured,
-    catalogueCandidates(known.filter((provider) => usedProviders.has(provider)), name),
+    catalogueCandidates(known.filter((provider) => naming.usedProviders.has(provider)), name),
     catalogueCandidates(known, name),
   ];
   for (const tier of tiers) {
@@ -106,13 +159,24 @@ function resolveBareName(config: DetourConfig, name: string): ModelNameResolutio
       };
     }
   }
-  return {
-    ok: false,
-    candidates: [],
-    message:
-      `model "${name}" is not an alias and no known provider offers it; write it as provider/model ` +
-      `(known providers: ${known.join(", ")})`,
-  };
+  return { ok: false, candidates: [], message: unknownNameMessage(naming, name) };
+}
+
+/** `resolveModelName` over a prepared naming context (config validation builds one from the raw file). */
+export function resolveModelNameWith(naming: ModelNaming, text: string): ModelNameResolution {
+  const trimmed = text.trim();
+  if (trimmed === "") return { ok: false, candidates: [], message: "a model name is empty" };
+  const target = aliasTarget(naming.aliases, trimmed) ?? trimmed;
+  const slash = target.indexOf("/");
+  if (slash === -1) return resolveBareName(naming, target);
+  if (slash === 0 || slash === target.length - 1) {
+    return { ok: false, candidates: [], message: `"${target}" is not a model reference: expected "provider/model"` };
+  }
+  const provider = target.slice(0, slash);
+  if (!naming.knownProviders.includes(provider)) {
+    return { ok: false, candidates: [], message: unknownProviderMessage(provider, naming.knownProviders) };
+  }
+  return { ok: true, ref: target };
 }
 
 /**
@@ -124,19 +188,7 @@ export function resolveModelName(
   aliases: Readonly<Record<string, string>>,
   text: string,
 ): ModelNameResolution {
-  const trimmed = text.trim();
-  if (trimmed === "") return { ok: false, candidates: [], message: "a model name is empty" };
-  const target = aliasTarget(aliases, trimmed) ?? trimmed;
-  const slash = target.indexOf("/");
-  if (slash === -1) return resolveBareName(config, target);
-  if (slash === 0 || slash === target.length - 1) {
-    return { ok: false, candidates: [], message: `"${target}" is not a model reference: expected "provider/model"` };
-  }
-  const provider = target.slice(0, slash);
-  if (!isKnownProvider(config, provider)) {
-    return { ok: false, candidates: [], message: unknownProviderMessage(provider, knownProviderIds(config)) };
-  }
-  return { ok: true, ref: target };
+  return resolveModelNameWith(modelNaming(config, aliases), text);
 }
 
 /** A model text that names no usable model; `origin` says where it came from (`--model`, `/model`, …). */

@@ -1,9 +1,10 @@
 /**
  * Validation happens here, once (SPEC R-CF-2): invalid cooldown numbers fall back with a warning,
- * everything else invalid is collected into one ConfigError, unknown keys become warnings, and the
- * result is deep-frozen.
+ * everything else invalid is collected into one ConfigError, unknown keys become warnings, bare model
+ * names are read as their `provider/model` (with a note), and the result is deep-frozen.
  */
 import { ConfigError } from "../core/errors.js";
+import { resolveBareModelNames } from "./bare-model-names.js";
 import { configIssuesFromZod } from "./config-error.js";
 import { formatConfigPath } from "./config-path.js";
 import { sanitizeCooldowns } from "./cooldown-settings.js";
@@ -34,6 +35,7 @@ export function parseConfig(raw: unknown, source?: string): ParsedConfig {
     ...sanitized.warnings,
     ...unknownKeyWarnings(sanitized.value, result.data),
     ...consistencyWarnings(result.data),
+    ...resolveBareModelNames(result.data),
   ];
   return { config: deepFreeze(result.data) as DetourConfig, warnings };
 }

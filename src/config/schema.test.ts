@@ -107,12 +107,67 @@ describe("config schema", () => {
   ];
   it.each(refTable)("R-CF-3: model ref %j valid=%s", (ref, valid) => {
     const problems = rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: [ref] } } } });
-    expect(problems).toEqual(valid ? [] : ['agents.defaults.model.fallbacks[0]: expected "provider/model"']);
+    if (valid) expect(problems).toEqual([]);
+    else expect(problems).toEqual([expect.stringMatching(/^agents\.defaults\.model\.fallbacks\[0\]: expected "provider\/model"/)]);
   });
 
-  it("R-GW-3: a bare model name in the config is refused, naming the providers whose catalogue offers it", () => {
-    expect(rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["claude-sonnet-4"] } } } })).toEqual([
-      'agents.defaults.model.fallbacks[0]: expected "provider/model" (a bare name must be an alias; write "anthropic/claude-sonnet-4")',
+  it("R-GW-3: a bare model name in the config is read as the one provider/model the catalogue offers it under, with a note", () => {
+    const { config, warnings } = parseConfig({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["claude-sonnet-4"] } } } });
+    expect(config.agents.defaults.model.fallbacks).toEqual(["anthropic/claude-sonnet-4"]);
+    expect(warnings).toEqual([
+      'agents.defaults.model.fallbacks[0]: bare model name "claude-sonnet-4" read as "anthropic/claude-sonnet-4"; write it so to keep that meaning',
+    ]);
+  });
+
+  it("R-GW-3: bare names are read in every model-ref position: primary, fallbacks, heartbeats, agents and cron payloads", () => {
+    const { config } = parseConfig({
+      agents: {
+        defaults: { model: "gpt-4o", heartbeat: { model: "gpt-4o-mini" } },
+        list: [{ id: "x", model: { primary: "gemini-2.5-pro", fallbacks: ["o3"] }, heartbeat: { model: "gpt-4o" } }, { id: "y", model: "o3" }],
+      },
+      cron: { jobs: [{ id: "j", schedule: "@hourly", payload: { message: "m", model: "claude-sonnet-4", fallbacks: ["gpt-4o"] } }] },
+    });
+    expect(config.agents.defaults.model.primary).toBe("openai/gpt-4o");
+    expect(config.agents.defaults.heartbeat.model).toBe("openai/gpt-4o-mini");
+    expect(config.agents.list[0]?.model).toEqual({ primary: "google/gemini-2.5-pro", fallbacks: ["openai/o3"] });
+    expect(config.agents.list[0]?.heartbeat?.model).toBe("openai/gpt-4o");
+    expect(config.agents.list[1]?.model).toBe("openai/o3");
+    expect(config.cron.jobs[0]?.payload).toMatchObject({ model: "anthropic/claude-sonnet-4", fallbacks: ["openai/gpt-4o"] });
+    expect(Object.isFrozen(config.agents.defaults.model)).toBe(true);
+  });
+
+  it("R-GW-3: the models the config names come first: a bare name of a configured provider's model, or a dated snapshot of it", () => {
+    const { config } = parseConfig({
+      models: { providers: { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1", models: [{ id: "qwen3-32b" }] } } },
+      agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-5", fallbacks: ["qwen3-32b", "claude-sonnet-4-5-20250929"] } } },
+    });
+    expect(config.agents.defaults.model.fallbacks).toEqual(["vllm/qwen3-32b", "anthropic/claude-sonnet-4-5-20250929"]);
+  });
+
+  it("R-GW-3: the catalogue is searched only among built-in and configured providers", () => {
+    // cerebras is no built-in: its catalogue counts only once the config names it.
+    expect(rejects({ agents: { defaults: { model: "gpt-oss-120b" } } })).toEqual([
+      expect.stringContaining('agents.defaults.model.primary: expected "provider/model": model "gpt-oss-120b" is not an alias and no known provider offers it'),
+    ]);
+    const { config } = parseConfig({
+      models: { providers: { cerebras: { api: "openai-completions", baseUrl: "http://127.0.0.1:8001/v1" } } },
+      agents: { defaults: { model: "gpt-oss-120b" } },
+    });
+    expect(config.agents.defaults.model.primary).toBe("cerebras/gpt-oss-120b");
+  });
+
+  it("R-GW-3: an ambiguous bare name is refused with its candidates; an unknown one with the closest names and the known providers", () => {
+    expect(
+      rejects({
+        models: { providers: { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1", models: [{ id: "gpt-4o" }] } } },
+        agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o"] } } },
+      }),
+    ).toEqual([
+      'agents.defaults.model.fallbacks[0]: expected "provider/model": model "gpt-4o" is offered by several providers (openai/gpt-4o, vllm/gpt-4o); write one of them as provider/model',
+    ]);
+    expect(rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o-mni"] } } } })).toEqual([
+      'agents.defaults.model.fallbacks[0]: expected "provider/model": model "gpt-4o-mni" is not an alias and no known provider offers it; ' +
+        'did you mean "openai/gpt-4o-mini"? write it as provider/model (known providers: anthropic, google, ollama, openai, openai-codex, openrouter)',
     ]);
   });
 
@@ -153,13 +208,15 @@ describe("config schema", () => {
       }),
     ).toEqual([
       'agents.defaults.models.bare-key: expected "provider/model"',
-      'agents.defaults.model.primary: expected "provider/model"',
-      'agents.defaults.heartbeat.model: expected "provider/model"',
-      'agents.list[0].model.primary: expected "provider/model"',
-      'agents.list[0].model.fallbacks[0]: expected "provider/model"',
-      'agents.list[0].heartbeat.model: expected "provider/model"',
-      'cron.jobs[0].payload.model: expected "provider/model"',
-      'cron.jobs[0].payload.fallbacks[0]: expected "provider/model"',
+      ...[
+        "agents.defaults.model.primary",
+        "agents.defaults.heartbeat.model",
+        "agents.list[0].model.primary",
+        "agents.list[0].model.fallbacks[0]",
+        "agents.list[0].heartbeat.model",
+        "cron.jobs[0].payload.model",
+        "cron.jobs[0].payload.fallbacks[0]",
+      ].map((path) => expect.stringMatching(new RegExp(`^${path.replace(/[[\].]/g, "\\$&")}: expected "provider/model": model "\\w+" is not an alias`))),
     ]);
   });
 

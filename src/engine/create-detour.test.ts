@@ -244,4 +244,42 @@ describe("createDetour", () => {
     const detour = await createDetour({ config: CONFIG, store: new MemoryStateStore(), env: {}, providers: [openai] });
     expect(detour.providers.get("openai")).toBe(openai);
   });
+
+  describe("R-GW-3: bare model names in the library mean what they mean in the gateway", () => {
+    it("R-GW-3: runWith reads a bare model and bare fallbacks as the provider that offers them, not the primary's provider", async () => {
+      const { detour } = await setup();
+      const seen: string[] = [];
+      const out = await detour.runWith({
+        model: "claude-sonnet-4",
+        fallbacks: ["gpt-4o"],
+        attempt: async (context) => {
+          seen.push(`${context.provider}/${context.model}`);
+          if (context.provider === "anthropic") throw new FailoverError("Overloaded", { reason: "overloaded", provider: "anthropic", model: context.model, status: 529 });
+          return "answer";
+        },
+      });
+      expect(seen).toEqual(["anthropic/claude-sonnet-4", "openai/gpt-4o"]);
+      expect(out).toMatchObject({ provider: "openai", model: "gpt-4o" });
+    });
+
+    it("R-GW-3: an unknown or ambiguous bare name is refused before any call, listing what would work", async () => {
+      const { detour } = await setup();
+      const attempt = vi.fn(async () => "answer");
+      await expect(detour.runWith({ model: "gpt-4o-mni", attempt })).rejects.toMatchObject({
+        code: "DETOUR_MODEL_SELECTION_INVALID",
+        message: expect.stringContaining('did you mean "openai/gpt-4o-mini"?'),
+      });
+      expect(attempt).not.toHaveBeenCalled();
+    });
+
+    it("R-SO-4: sessions.patch resolves a bare name and refuses an unknown provider with the known ones", async () => {
+      const { detour } = await setup();
+      const patched = await detour.sessions.patch("s1", { model: "claude-sonnet-4" });
+      expect(patched).toMatchObject({ providerOverride: "anthropic", modelOverride: "claude-sonnet-4" });
+      await expect(detour.sessions.patch("s1", { model: "nope/x" })).rejects.toMatchObject({
+        code: "DETOUR_MODEL_SELECTION_INVALID",
+        message: expect.stringContaining('unknown provider "nope"; known providers: anthropic'),
+      });
+    });
+  });
 });

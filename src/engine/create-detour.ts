@@ -5,8 +5,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { agentSettings, loadConfig, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
-import { resolveModelRef } from "../core/candidate-chain.js";
-import { ModelSelectionError } from "../core/errors.js";
 import { resolveSelection } from "../core/selection-source.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { Provider } from "../ports/provider.js";
@@ -37,6 +35,7 @@ import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
 import { createHeadroomRecorder } from "./headroom-recorder.js";
+import { resolveBareRunModels, resolveSessionModel } from "./library-model-names.js";
 import { createCanonicalRunner } from "./run-canonical.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
@@ -161,17 +160,14 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
   }
 
   function resolveUserModel(text: string) {
-    const primary = config.agents.defaults.model.primary;
-    const defaultProvider = primary ? resolveModelRef(primary, { aliases })?.provider : undefined;
-    const ref = resolveModelRef(text, { aliases, defaultProvider });
-    if (!ref) throw new ModelSelectionError({ input: text, origin: "sessions.patch model" });
-    return ref;
+    return resolveSessionModel(config, text);
   }
 
-  async function runWith<T>(run: RunWithOptions<T>): Promise<RunOutcome<T>> {
-    if (typeof run.attempt !== "function") {
+  async function runWith<T>(given: RunWithOptions<T>): Promise<RunOutcome<T>> {
+    if (typeof given.attempt !== "function") {
       throw new DetourArgumentError("runWith needs an `attempt` function that makes one upstream call.");
     }
+    const run = resolveBareRunModels(config, given);
     const context = await agent(run.agentId);
     const session = run.sessionKey !== undefined ? await context.store.getSession(run.sessionKey) : undefined;
     const agentConfig = agentSettings(config, context.agentId);

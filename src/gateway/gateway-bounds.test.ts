@@ -9,7 +9,7 @@ import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../state/memory/memory-store.js";
 import { httpError, ScriptedProvider, success } from "../testing/scripted-provider.js";
-import { BASE_CONFIG, gatewayPerTest, openAIBody } from "./__fixtures__/test-gateway.js";
+import { anthropicBody, BASE_CONFIG, gatewayPerTest, openAIBody } from "./__fixtures__/test-gateway.js";
 import { startGateway, type RunningGateway } from "./start-gateway.js";
 
 const start = gatewayPerTest();
@@ -184,6 +184,42 @@ describe("R-GW-3: model names mean the same everywhere", () => {
   });
 });
 
+describe("R-GW-3: bare names in the config", () => {
+  it("R-GW-3: a bare fallback in the config falls back to the provider that offers it, never to the primary's provider", async () => {
+    const config = {
+      ...BASE_CONFIG,
+      agents: { ...BASE_CONFIG.agents, defaults: { ...BASE_CONFIG.agents?.defaults, model: { primary: "openai/gpt-a", fallbacks: ["claude-b"] } } },
+    };
+    const { app, openai, anthropic } = await start({ config });
+    openai.always({}, httpError(529, '{"error":{"message":"Overloaded","type":"overloaded_error"}}'));
+    anthropic.always({}, success("from anthropic"));
+    const response = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi") });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["x-detour-model"]).toBe("anthropic/claude-b");
+    expect(openai.calls.every((call) => call.model === "gpt-a")).toBe(true);
+  });
+
+  it("R-GW-3: bare names in x-detour-fallbacks and in the Anthropic dialect's model field resolve the same way", async () => {
+    const { app, openai, anthropic } = await start();
+    openai.always({}, httpError(529, '{"error":{"message":"Overloaded","type":"overloaded_error"}}'));
+    anthropic.always({}, success("from anthropic"));
+    const viaHeader = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-fallbacks": "claude-b" },
+      payload: openAIBody("hi", { model: "gpt-a" }),
+    });
+    expect(viaHeader.statusCode).toBe(200);
+    expect(viaHeader.headers["x-detour-model"]).toBe("anthropic/claude-b");
+    const messages = await app.inject({ method: "POST", url: "/v1/messages", payload: anthropicBody("hi", { model: "claude-b" }) });
+    expect(messages.statusCode).toBe(200);
+    expect(messages.headers["x-detour-model"]).toBe("anthropic/claude-b");
+    const unknown = await app.inject({ method: "POST", url: "/v1/messages", payload: anthropicBody("hi", { model: "claude-c" }) });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json().error.message).toContain('did you mean "anthropic/claude-b"?');
+  });
+});
+
 describe("documented codes, content types and outcome headers", () => {
   it("R-GW-4: a text/plain body is a 415 DETOUR_UNSUPPORTED_MEDIA_TYPE; a schema violation is DETOUR_BAD_REQUEST", async () => {
     const { app, openai } = await start();
@@ -230,6 +266,10 @@ describe("R-SO-4: session choices are checked before they are stored", () => {
     const wrongProvider = await app.inject(chat("/model openai/gpt-a@anthropic:a"));
     expect(wrongProvider.json().choices[0].message.content).toContain("belongs to anthropic, not to openai");
     expect(await store.getSession("s-check")).toBeUndefined();
+    const typo = await app.inject(chat("/model gpt-4o-mni"));
+    expect(typo.json().choices[0].message.content).toContain('did you mean "openai/gpt-4o-mini"?');
+    const dated = await app.inject(chat("/model claude-b-20260101"));
+    expect(dated.json().choices[0].message.content).toContain("Model set to anthropic/claude-b-20260101");
     const bare = await app.inject(chat("/model claude-b"));
     expect(bare.json().choices[0].message.content).toContain("Model set to anthropic/claude-b");
     expect(openai.calls).toHaveLength(0);
@@ -245,6 +285,9 @@ describe("R-SO-4: session choices are checked before they are stored", () => {
     expect(ghost.statusCode).toBe(400);
     expect(ghost.json().error.code).toBe("DETOUR_UNKNOWN_PROFILE");
     expect(await store.getSession("s1")).toBeUndefined();
+    const typo = await app.inject({ method: "PATCH", url: "/admin/sessions/s1", payload: { model: "gpt-4o-mni" } });
+    expect(typo.statusCode).toBe(400);
+    expect(typo.json().error.message).toContain('did you mean "openai/gpt-4o-mini"?');
     const good = await app.inject({ method: "PATCH", url: "/admin/sessions/s1", payload: { model: "gpt-a", profile: "openai:b" } });
     expect(good.statusCode).toBe(200);
     expect(good.json().session.selectedModel).toBe("openai/gpt-a");

@@ -118,6 +118,32 @@ describe("config traps", () => {
     expect(check.stderr).toContain('agents.defaults.model.fallbacks[0]: unknown provider "opnai"; known providers: anthropic');
   });
 
+  it("R-GW-3: bare model names in the config are read as the provider that offers them, and ambiguous ones are refused", async () => {
+    const box = fresh();
+    box.writeConfig({ agents: { defaults: { model: { primary: "gpt-4o", fallbacks: ["claude-sonnet-4"] } } } });
+    const check = await box.run(["config", "check", "--json"]);
+    expect(check.code, check.stderr).toBe(0);
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      ok: true,
+      warnings: [
+        'agents.defaults.model.primary: bare model name "gpt-4o" read as "openai/gpt-4o"; write it so to keep that meaning',
+        'agents.defaults.model.fallbacks[0]: bare model name "claude-sonnet-4" read as "anthropic/claude-sonnet-4"; write it so to keep that meaning',
+      ],
+    });
+    const providers = { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1", models: [{ id: "gpt-4o" }] } };
+    box.writeConfig({ models: { providers }, agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o"] } } } });
+    const ambiguous = await box.run(["config", "check"]);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.stderr).toContain(
+      'agents.defaults.model.fallbacks[0]: expected "provider/model": model "gpt-4o" is offered by several providers (openai/gpt-4o, vllm/gpt-4o)',
+    );
+    // The same name on the command line is refused the same way.
+    box.writeConfig({ models: { providers }, agents: { defaults: { model: { primary: "openai/gpt-4o" } } } });
+    const run = await box.run(["run", "hi", "--model", "gpt-4o"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('model "gpt-4o" is offered by several providers (openai/gpt-4o, vllm/gpt-4o)');
+  });
+
   it("R-SO-4: sessions patch refuses unknown providers, unresolvable bare names and ghost pins", async () => {
     const box = fresh();
     await box.run(["auth", "add", "openai", "--key", "-"], { stdin: "sk-first-0123456789abcdef" });
