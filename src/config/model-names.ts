@@ -49,7 +49,22 @@ function modelOf(ref: string): string {
   return ref.slice(ref.indexOf("/") + 1);
 }
 
+type ConfigNaming = Omit<ModelNaming, "aliases">;
+
+/** A loaded config is frozen, so what it names is read once per config, not on every request. */
+const namingOfLoadedConfig = new WeakMap<object, ConfigNaming>();
+
 export function modelNaming(config: unknown, aliases: Readonly<Record<string, string>>): ModelNaming {
+  const frozen = typeof config === "object" && config !== null && Object.isFrozen(config);
+  let naming = frozen ? namingOfLoadedConfig.get(config) : undefined;
+  if (!naming) {
+    naming = readConfigNaming(config);
+    if (frozen) namingOfLoadedConfig.set(config as object, naming);
+  }
+  return { ...naming, aliases };
+}
+
+function readConfigNaming(config: unknown): ConfigNaming {
   const configuredProviders = providerIdsOf(config);
   const refs: string[] = [];
   visitModelRefs(config, (value) => {
@@ -58,7 +73,6 @@ export function modelNaming(config: unknown, aliases: Readonly<Record<string, st
   refs.push(...declaredModelRefs(config).filter(isProviderModelRef));
   const configuredRefs = [...new Set(refs)];
   return {
-    aliases,
     knownProviders: [...new Set([...Object.keys(BUILT_IN_PROVIDERS), ...configuredProviders])].sort(),
     configuredRefs,
     usedProviders: new Set([...configuredRefs.map(providerOf), ...configuredProviders]),
