@@ -1,8 +1,8 @@
 /**
  * `detour demo` (R-CL-2): failover, live, with no keys and no network. Two fault-injecting mock providers
  * (OpenAI and Anthropic wire formats) and a real gateway on 127.0.0.1, over an embedded SQLite store in a
- * fresh temp dir, play a scripted storyline: healthy traffic, a rate limit rotating to the second key, a
- * billing disable, an outage with model fallback and its notice, and the primary's recovery with the
+ * fresh temp dir, play a scripted storyline: healthy traffic, a nearly spent key passed over before its
+ * rate limit (R-PO-7), a rate limit rotating to the second key, a billing disable, an outage with model fallback and its notice, and the primary's recovery with the
  * cleared notice. The user's config, store, home and environment are never touched.
  *
  * Time: R-SO-3 re-probes a fallen-back session's primary at most every 5 minutes. The demo's gateway runs
@@ -23,7 +23,7 @@ import { EXIT_RUNTIME_FAILURE } from "../output.js";
 export function registerDemoCommand(program: Command, deps: CliDeps): void {
   const demo = program
     .command("demo")
-    .description("watch Detour rotate keys, fall back and recover — mock providers on loopback, no keys, no network")
+    .description("watch Detour steer around rate limits, rotate keys, fall back and recover — mock providers on loopback, no keys, no network")
     .option("--fast", "play the storyline without pauses (a few seconds; for tests and CI)")
     .addOption(new Option("--json", "print one JSON event per line (NDJSON) instead of the live view"))
     .action(async (options: { fast?: boolean; json?: boolean }, command: Command) => {
@@ -63,6 +63,7 @@ export function registerDemoCommand(program: Command, deps: CliDeps): void {
     "detour demo",
     "detour demo --fast",
     "detour demo --fast --json | jq -c 'select(.type == \"notice\")'",
+    "detour demo --fast --json | jq -c 'select(.type == \"headroom_passed_over\")'",
     "# time skips (⏩) run on the demo's own clock; your config and ~/.detour are never read or written",
   ]);
 }
