@@ -41,6 +41,7 @@ import { createCanonicalRunner } from "./run-canonical.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import { agentStatus, type DetourStatus } from "./status.js";
+import { createUsageRecorder } from "./usage-costs.js";
 
 export type {
   AgentOption,
@@ -275,6 +276,14 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     headroom: createHeadroomRecorder({ store: async (agentId) => (await agent(agentId)).store, clock, logger }),
   });
 
+  const recordUsage = createUsageRecorder({
+    config,
+    store: async (agentId) => (await agent(agentId)).store,
+    clock,
+    events: hub,
+    defaultAgentId: DEFAULT_AGENT,
+  });
+
   const on: EventHub["on"] = hub.on.bind(hub);
   return {
     config,
@@ -285,6 +294,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     sessions,
     profiles,
     status,
+    recordUsage,
     on,
     events: { on },
     store: async (agentId) => (await agent(agentId)).store,

@@ -150,6 +150,8 @@ function engineParts(
     status: detour.status.bind(detour),
     // Listeners subscribe to the gateway's relay, not to one engine: they keep their events across reloads.
     on: events.on.bind(events),
+    // R-GW-7: an engine that prices answers (createDetour's does) gives them a cost and a 24-hour spend.
+    ...(typeof detour.recordUsage === "function" ? { recordUsage: detour.recordUsage.bind(detour) } : {}),
   };
   return {
     detour: gatewayDetour,
