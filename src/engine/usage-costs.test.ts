@@ -16,7 +16,7 @@ describe("createUsageRecorder", () => {
     const record = createUsageRecorder({ config, store: async () => store, clock, events: { emit() {} }, defaultAgentId: "main" });
     expect(record({ provider: "house", model: "m", profileId: "house:a", usage: { inputTokens: 500_000, outputTokens: 250_000 } })).toBeCloseTo(2, 12);
     expect(record({ provider: "house", model: "unknown-model", profileId: "house:a", usage: { inputTokens: 1, outputTokens: 1 } })).toBeUndefined();
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(await store.spendByProfile(clock.now())).toEqual({ "house:a": 2 });
   });
 
@@ -28,7 +28,7 @@ describe("createUsageRecorder", () => {
     };
     const record = createUsageRecorder({ config, store: async () => store, clock: new FakeClock(0), events: { emit: (event) => events.push(event) }, defaultAgentId: "main" });
     expect(record({ provider: "house", model: "m", profileId: "house:a", usage: { inputTokens: 1_000_000, outputTokens: 0 } })).toBe(2);
-    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect(events).toEqual([
       { type: "state_bookkeeping_failed", agentId: "main", operation: "recordSpend", profileId: "house:a", error: "Error: disk full" },
     ]);

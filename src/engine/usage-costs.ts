@@ -54,8 +54,10 @@ export function createUsageRecorder(options: {
     if (profileId !== undefined && isRecordableCost(costUsd)) {
       const now = options.clock.now();
       const agentId = report.agentId ?? options.defaultAgentId;
-      void options
-        .store(agentId)
+      // R-SB-5: best effort, after the answer — the write starts on the next turn of the event loop, so a
+      // synchronous backend (SQLite) never runs between the answer's bytes and the socket.
+      void new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => options.store(agentId))
         .then((store) => store.recordSpend(profileId, costUsd, now))
         .catch((error: unknown) =>
           options.events.emit({

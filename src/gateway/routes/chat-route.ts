@@ -263,8 +263,9 @@ class ChatExchange {
     try {
       for await (const event of hinted.events) {
         const shown: CanonicalStreamEvent = event.type === "message-start" ? { ...event, model } : event;
-        if (event.type === "finish" && event.usage) this.#account(outcome, event.usage);
         await writer.write(encoder.encode(shown));
+        // After the frame went out: accounting never holds back the client's finish.
+        if (event.type === "finish" && event.usage) this.#account(outcome, event.usage);
         // Leaving the loop returns the iterator, which stops the upstream call.
         if (encoder.finished || !writer.open) break;
       }
