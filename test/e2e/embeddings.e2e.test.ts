@@ -143,6 +143,20 @@ describe("POST /v1/embeddings", () => {
     expect(models).toEqual(new Set([SMALL, `openai/${SMALL}`]));
   });
 
+  it("x-detour-fallbacks: none keeps the request on its model, and a listed model of another space is ignored", async () => {
+    mock.setScenario([{ match: { model: SMALL }, steps: ["rate-limit"], then: "repeat-last" }]);
+    const none = await client.embeddings
+      .create({ model: `openai/${SMALL}`, input: "stay" }, { headers: { "x-detour-fallbacks": "none" } })
+      .catch((error: unknown) => error);
+    expect((none as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
+    await restartGateway();
+    const otherSpace = await client.embeddings
+      .create({ model: `openai/${SMALL}`, input: "stay" }, { headers: { "x-detour-fallbacks": "openai/text-embedding-3-large" } })
+      .catch((error: unknown) => error);
+    expect((otherSpace as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
+    expect(new Set(mock.requests().map((request) => request.model))).toEqual(new Set([SMALL]));
+  });
+
   it("answers an error when nothing in the model's space can serve, and never tries another space", async () => {
     mock.setScenario([{ match: { model: "text-embedding-3-large" }, steps: ["rate-limit"], then: "repeat-last" }]);
     const failure = await client.embeddings.create({ model: "openai/text-embedding-3-large", input: "nowhere" }).catch((error: unknown) => error);
