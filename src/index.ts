@@ -79,6 +79,9 @@ export type {
 } from "./engine/create-detour.js";
 export { createCanonicalRunner } from "./engine/run-canonical.js";
 export type { CanonicalRunOptions, CanonicalStreamResult } from "./engine/run-canonical.js";
+export type { EmbedOptions, EmbeddingsAnswer } from "./engine/run-embeddings.js";
+export type { CountTokensOptions, CountTokensAnswer } from "./engine/run-count-tokens.js";
+export type { UsageReport } from "./engine/usage-costs.js";
 export { runWithModelFallback } from "./runner/run-with-model-fallback.js";
 export type { AttemptContext, AttemptFn, RunOutcome } from "./runner/attempt.js";
 export type { DetourEvent, DetourEventType, Logger, LogLevel, ModelFallbackDecisionEvent } from "./ports/events.js";

@@ -50,6 +50,8 @@ export interface DeclaredModelFacts {
   readonly contextWindow?: number;
   readonly maxTokens?: number;
   readonly supportsPrefill?: boolean;
+  /** Prices the configuration states (`models[].cost`); they replace the catalogue's as a whole. */
+  readonly prices?: ModelPrices;
 }
 
 interface CatalogueEntry {
@@ -165,7 +167,12 @@ export function catalogueFacts(provider: string, model: string): ModelFacts {
  */
 export function describeModel(provider: string, model: string, declared: DeclaredModelFacts = EMPTY): ModelFacts {
   const known = catalogueFacts(provider, model);
-  if (declared.contextWindow === undefined && declared.maxTokens === undefined && declared.supportsPrefill === undefined) {
+  if (
+    declared.contextWindow === undefined &&
+    declared.maxTokens === undefined &&
+    declared.supportsPrefill === undefined &&
+    declared.prices === undefined
+  ) {
     return known;
   }
   return Object.freeze({
@@ -173,6 +180,7 @@ export function describeModel(provider: string, model: string, declared: Declare
     ...(declared.contextWindow !== undefined ? { contextWindow: declared.contextWindow } : {}),
     ...(declared.maxTokens !== undefined ? { maxOutputTokens: declared.maxTokens } : {}),
     ...(declared.supportsPrefill !== undefined ? { supportsPrefill: declared.supportsPrefill } : {}),
+    ...(declared.prices !== undefined ? { prices: declared.prices } : {}),
   });
 }
 

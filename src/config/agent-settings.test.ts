@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentSettings, modelAliases, modelDeclaration } from "./agent-settings.js";
+import { agentSettings, modelAliases, modelDeclaration, sameEmbeddingSpace } from "./agent-settings.js";
 import { parseConfig } from "./parse-config.js";
 
 const { config } = parseConfig({
@@ -71,5 +71,32 @@ describe("modelDeclaration", () => {
     expect(modelDeclaration(config, "ollama", "llama3")).toEqual({});
     expect(modelDeclaration(config, "openai", "gpt-4o")).toEqual({});
     expect(modelDeclaration(config, "__proto__", "x")).toEqual({});
+  });
+});
+
+describe("sameEmbeddingSpace and declared prices", () => {
+  const { config: spaces } = parseConfig({
+    models: {
+      providers: {
+        openai: { models: [{ id: "te3-small", embeddingSpace: "te3s", cost: { input: 0.02 } }, { id: "te3-large", embeddingSpace: "te3l" }] },
+        router: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "openai/te3-small", embeddingSpace: "te3s" }, { id: "chat" }] },
+      },
+    },
+  });
+
+  it("lists the other configured models of the same space, in config order, and none for a model without one", () => {
+    expect(sameEmbeddingSpace(spaces, "openai", "te3-small")).toEqual(["router/openai/te3-small"]);
+    expect(sameEmbeddingSpace(spaces, "router", "openai/te3-small")).toEqual(["openai/te3-small"]);
+    expect(sameEmbeddingSpace(spaces, "openai", "te3-large")).toEqual([]);
+    expect(sameEmbeddingSpace(spaces, "router", "chat")).toEqual([]);
+  });
+
+  it("R-GW-7: a declared cost becomes the model's prices, output defaulting to 0", () => {
+    expect(modelDeclaration(spaces, "openai", "te3-small")).toMatchObject({ prices: { input: 0.02, output: 0 }, embeddingSpace: "te3s" });
+  });
+
+  it("rejects a space name with spaces and a negative price", () => {
+    expect(() => parseConfig({ models: { providers: { openai: { models: [{ id: "m", embeddingSpace: "two words" }] } } } })).toThrow(/embeddingSpace/);
+    expect(() => parseConfig({ models: { providers: { openai: { models: [{ id: "m", cost: { input: -1 } }] } } } })).toThrow(/cost\.input/);
   });
 });

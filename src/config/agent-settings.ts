@@ -3,6 +3,7 @@
  * table, and what the config declares about one model.
  */
 import { DEFAULT_AGENT_ID } from "./defaults.js";
+import type { ModelPrices } from "../catalogue/model-catalogue.js";
 import type { DetourConfig } from "./schema.js";
 
 export interface AgentModelSelection {
@@ -52,6 +53,10 @@ export interface ModelDeclaration {
   readonly contextWindow?: number;
   readonly maxTokens?: number;
   readonly supportsPrefill?: boolean;
+  /** `models[].cost`: US dollars per million tokens (R-GW-7). */
+  readonly prices?: ModelPrices;
+  /** `models[].embeddingSpace`: which embedding models' vectors are interchangeable. */
+  readonly embeddingSpace?: string;
 }
 
 /** What `models.providers.<provider>.models` declares about one model; empty when nothing. */
@@ -65,5 +70,26 @@ export function modelDeclaration(config: DetourConfig, provider: string, model: 
     ...(declared.contextWindow !== undefined ? { contextWindow: declared.contextWindow } : {}),
     ...(declared.maxTokens !== undefined ? { maxTokens: declared.maxTokens } : {}),
     ...(declared.supportsPrefill !== undefined ? { supportsPrefill: declared.supportsPrefill } : {}),
+    ...(declared.cost !== undefined ? { prices: Object.freeze({ ...declared.cost }) } : {}),
+    ...(declared.embeddingSpace !== undefined ? { embeddingSpace: declared.embeddingSpace } : {}),
   });
+}
+
+/**
+ * The configured models that share `provider/model`'s embedding space, in config order, the model itself
+ * left out: the only models an embeddings request may fall back to (vectors of other spaces do not compare).
+ * Empty when the model declares no space.
+ */
+export function sameEmbeddingSpace(config: DetourConfig, provider: string, model: string): string[] {
+  const space = modelDeclaration(config, provider, model).embeddingSpace;
+  if (space === undefined) return [];
+  const refs: string[] = [];
+  for (const [providerId, providerConfig] of Object.entries(config.models.providers)) {
+    for (const declared of providerConfig.models ?? []) {
+      if (declared.embeddingSpace !== space) continue;
+      if (providerId === provider && declared.id === model) continue;
+      refs.push(`${providerId}/${declared.id}`);
+    }
+  }
+  return refs;
 }

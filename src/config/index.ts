@@ -27,6 +27,7 @@ export {
   agentSettings,
   modelAliases,
   modelDeclaration,
+  sameEmbeddingSpace,
   type AgentSettings,
   type AgentModelSelection,
   type ModelDeclaration,

@@ -61,11 +61,29 @@ export const ProviderApiSchema = z.enum([
   "ollama",
 ]);
 
+/** R-GW-7: US dollars per million tokens; wins over the catalogue's prices for the model. */
+export const ModelCostSchema = z.object({
+  input: nonNegativeNumber(),
+  output: nonNegativeNumber().default(0),
+  cacheRead: nonNegativeNumber().optional(),
+  cacheWrite: nonNegativeNumber().optional(),
+  reasoning: nonNegativeNumber().optional(),
+});
+
+/**
+ * Vectors from two models can be compared only when both models map text into the same space: an
+ * embeddings request falls back only to models that declare the same `embeddingSpace`.
+ */
+const embeddingSpace = () =>
+  z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]*$/, "expected a space name of letters, digits, '.', '_', ':', '/' or '-'");
+
 export const ProviderModelDeclarationSchema = z.object({
   id: z.string().min(1),
   contextWindow: positiveInteger().optional(),
   maxTokens: positiveInteger().optional(),
   supportsPrefill: z.boolean().optional(),
+  cost: ModelCostSchema.optional(),
+  embeddingSpace: embeddingSpace().optional(),
 });
 
 /**

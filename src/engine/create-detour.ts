@@ -40,6 +40,9 @@ import { createCanonicalRunner } from "./run-canonical.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import { agentStatus, type DetourStatus } from "./status.js";
+import { createUsageRecorder } from "./usage-costs.js";
+import { createEmbeddingsRunner } from "./run-embeddings.js";
+import { createCountTokensRunner } from "./run-count-tokens.js";
 
 export type {
   AgentOption,
@@ -264,11 +267,22 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     );
   }
 
+  const headroom = createHeadroomRecorder({ store: async (agentId) => (await agent(agentId)).store, clock, logger });
   const canonicalRunner = createCanonicalRunner({ runWith, reportPostCommitFailure }, providers, {
     clock,
     ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
     streamStallSeconds: config.gateway.streamStallSeconds,
-    headroom: createHeadroomRecorder({ store: async (agentId) => (await agent(agentId)).store, clock, logger }),
+    headroom,
+  });
+  const embed = createEmbeddingsRunner({ detour: { runWith }, config, clock, headroom });
+  const countTokens = createCountTokensRunner({ detour: { runWith }, config, clock, headroom });
+
+  const recordUsage = createUsageRecorder({
+    config,
+    store: async (agentId) => (await agent(agentId)).store,
+    clock,
+    events: hub,
+    defaultAgentId: DEFAULT_AGENT,
   });
 
   const on: EventHub["on"] = hub.on.bind(hub);
@@ -281,6 +295,9 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     sessions,
     profiles,
     status,
+    recordUsage,
+    embed,
+    countTokens,
     on,
     events: { on },
     store: async (agentId) => (await agent(agentId)).store,

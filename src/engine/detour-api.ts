@@ -12,6 +12,9 @@ import type { AttemptFn, RunOutcome } from "../runner/attempt.js";
 import type { EventHub } from "./event-hub.js";
 import type { CanonicalRunner } from "./run-canonical.js";
 import type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
+import type { UsageReport } from "./usage-costs.js";
+import type { EmbeddingsRunner } from "./run-embeddings.js";
+import type { CountTokensRunner } from "./run-count-tokens.js";
 
 /** The runner's attempt and outcome shapes, for front ends that must not import runner/ (DESIGN §1). */
 export type { AttemptContext, AttemptFn, AttemptProfile, RunOutcome } from "../runner/attempt.js";
@@ -130,6 +133,19 @@ export interface Detour {
   readonly sessions: DetourSessions;
   readonly profiles: DetourProfiles;
   status(options?: AgentOption): Promise<DetourStatus>;
+  /**
+   * R-GW-7: prices an answer's usage (config `cost`, else the catalogue) and charges it to the answering
+   * profile's 24-hour spend, best effort and without waiting. Returns the cost in US dollars, or undefined
+   * when the model's prices are unknown.
+   */
+  recordUsage(report: UsageReport): number | undefined;
+  /**
+   * An OpenAI embeddings request through the runner: the embedding model's profiles rotate and cool down as
+   * for chat; fallbacks only to models declared with the same `embeddingSpace`.
+   */
+  readonly embed: EmbeddingsRunner;
+  /** Anthropic `count_tokens` through the runner, answered by the chain's Anthropic Messages candidates. */
+  readonly countTokens: CountTokensRunner;
   readonly on: EventHub["on"];
   readonly events: Pick<EventHub, "on">;
   /** The state store of an agent, opened on first use (for front ends that manage credentials). */

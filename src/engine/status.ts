@@ -24,6 +24,8 @@ export interface ProfileStatus {
   stats: UsageStats;
   /** R-PO-7: the tightest fresh rate-limit window the provider reported; absent without a reading. */
   headroom?: ProfileHeadroomStatus;
+  /** R-GW-7: US dollars this profile's priced answers cost in the last 24 hours (hourly buckets). */
+  spendUsd24h: number;
 }
 
 export interface SessionStatus extends SessionEntry {
@@ -53,11 +55,12 @@ export async function agentStatus(input: {
   /** `auth.headroom.minRemaining` (R-PO-7), to tell nearly spent profiles. */
   minRemaining?: number;
 }): Promise<AgentStatus> {
-  const [known, allStats, lastGood, sessions] = await Promise.all([
+  const [known, allStats, lastGood, sessions, spend] = await Promise.all([
     input.profiles.all(),
     input.store.getAllUsageStats(),
     input.store.getAllLastGood(),
     input.store.listSessions(),
+    input.store.spendByProfile(input.now),
   ]);
   const readings = await input.store.headroomReadings(known.map((profile) => profile.id), input.now);
   const configured = input.profiles.configuredProfiles;
@@ -78,6 +81,7 @@ export async function agentStatus(input: {
       ...(reason !== undefined ? { unusableReason: reason } : {}),
       lastGood: provider !== undefined && lastGood[provider] === profile.id,
       stats,
+      spendUsd24h: spend[profile.id] ?? 0,
       ...headroomField(headroomStatusOf(readings[profile.id], input.now, input.minRemaining ?? 0.05)),
     };
   });

@@ -29,6 +29,7 @@ import { registerAdminRoutes } from "./routes/admin-routes.js";
 import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
 import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
 import { registerModelRoutes } from "./routes/model-routes.js";
+import { registerEmbeddingsRoute } from "./routes/embeddings-route.js";
 import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 
 export interface BuildGatewayAppOptions {
@@ -131,6 +132,29 @@ function laneWithResolvedModels(lane: PassThroughRunner, config: DetourConfig, l
   };
 }
 
+/** Embeddings and token counts run like chat: models resolved the same way, upstream calls counted (R-GW-3). */
+function embeddingParts(detour: Partial<Pick<GatewayDetour, "embed" | "countTokens">>, config: DetourConfig, ledger: AttemptLedger) {
+  const { embed, countTokens } = detour;
+  return {
+    ...(typeof embed === "function"
+      ? {
+          embed: (async (options) => {
+            const outcome = await embed(resolveRunModels(config, options));
+            return { ...outcome, upstreamAttempts: ledger.take(outcome.runId) };
+          }) as NonNullable<GatewayDetour["embed"]>,
+        }
+      : {}),
+    ...(typeof countTokens === "function"
+      ? {
+          countTokens: (async (options) => {
+            const outcome = await countTokens(resolveRunModels(config, options));
+            return { ...outcome, upstreamAttempts: ledger.take(outcome.runId) };
+          }) as NonNullable<GatewayDetour["countTokens"]>,
+        }
+      : {}),
+  };
+}
+
 function engineParts(
   detour: BuildGatewayAppOptions["detour"],
   config: DetourConfig,
@@ -150,6 +174,9 @@ function engineParts(
     status: detour.status.bind(detour),
     // Listeners subscribe to the gateway's relay, not to one engine: they keep their events across reloads.
     on: events.on.bind(events),
+    // R-GW-7: an engine that prices answers (createDetour's does) gives them a cost and a 24-hour spend.
+    ...(typeof detour.recordUsage === "function" ? { recordUsage: detour.recordUsage.bind(detour) } : {}),
+    ...embeddingParts(detour, config, ledger),
   };
   return {
     detour: gatewayDetour,
@@ -222,7 +249,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     sendGatewayError(reply, dialectOf(pathOf(request)), {
       status: 404,
       kind: "not_found",
-      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and GET /v1/models/:id.`,
+      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings, GET /v1/models and GET /v1/models/:id.`,
       code: "DETOUR_NOT_FOUND",
     }),
   );
@@ -231,6 +258,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   registerChatRoute(app, "/v1/messages", anthropicDialect, context);
   registerInfoRoutes(app, context);
   registerModelRoutes(app, context);
+  registerEmbeddingsRoute(app, context);
   registerDashboardRoutes(app, context);
   registerAdminRoutes(app, context);
   await app.ready();

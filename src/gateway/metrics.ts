@@ -42,6 +42,7 @@ export class GatewayMetrics {
   readonly #postCommitFailures: Counter<"provider" | "model">;
   readonly #malformedChunks: Counter<"provider" | "model">;
   readonly #tokens: Counter<"provider" | "model" | "kind">;
+  readonly #cost: Counter<"provider" | "model">;
   readonly #stateBookkeepingFailures: Counter<"operation">;
   readonly #upstreamLatency: Histogram<"provider" | "model" | "outcome">;
   readonly #gatewayOverhead: Histogram<"endpoint">;
@@ -106,6 +107,12 @@ export class GatewayMetrics {
       name: "detour_tokens_total",
       help: "Tokens of answered requests, by provider, model and kind (input, output, cache_read, cache_write, reasoning).",
       labelNames: ["provider", "model", "kind"],
+      registers,
+    });
+    this.#cost = new Counter({
+      name: "detour_cost_usd_total",
+      help: "US dollars answered requests cost, priced from the model's config `cost` or the model catalogue (models without prices are not counted).",
+      labelNames: ["provider", "model"],
       registers,
     });
     this.#upstreamLatency = new Histogram({
@@ -236,6 +243,11 @@ export class GatewayMetrics {
     for (const [kind, count] of counts) {
       if (count !== undefined && count > 0) this.#tokens.inc({ ...labels, kind }, count);
     }
+  }
+
+  /** R-GW-7: what one answer cost; label values bounded like the token metrics (R-GW-8). */
+  observeCost(provider: string, model: string, costUsd: number): void {
+    if (Number.isFinite(costUsd) && costUsd > 0) this.#cost.inc(this.#providerModel(provider, model), costUsd);
   }
 
   observeMalformedChunks(provider: string, model: string, count: number): void {

@@ -248,11 +248,11 @@ export interface HeadroomPassedOverEvent extends RunScoped {
 
 // --- state bookkeeping (R-SB-5) ---
 
-/** Recording a success or a use failed in the store; the answer was delivered anyway (best effort). */
+/** Recording a success, a use or a spend failed in the store; the answer was delivered anyway (best effort). */
 export interface StateBookkeepingFailedEvent {
   type: "state_bookkeeping_failed";
   agentId: string;
-  operation: "recordSuccess" | "markUsed";
+  operation: "recordSuccess" | "markUsed" | "recordSpend";
   profileId: string;
   /** The store's error text (store errors name the backend, never a credential). */
   error: string;

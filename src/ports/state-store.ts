@@ -121,6 +121,15 @@ export interface StateStore {
   recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void>;
   /** The fresh readings (reset still ahead of `now`) of these profiles; profiles without any are absent. */
   headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>>;
+  // --- spend (R-GW-7): hourly buckets per profile, the last 24 kept (core/spend.ts) ---
+  /**
+   * Adds `costUsd` to the profile's bucket for the hour of `now` and drops its buckets older than 24 hours.
+   * Concurrent calls from several processes all count. Best-effort bookkeeping: callers never await it on
+   * an answer's path.
+   */
+  recordSpend(profileId: string, costUsd: number, now: number): Promise<void>;
+  /** Dollars per profile over the 24 hour buckets up to `now`; profiles with nothing recorded are absent. */
+  spendByProfile(now: number): Promise<Record<string, number>>;
   // --- availability and session retention (R-SB-5, R-GW-8): see the blocks below ---
   /** Resolves when the backend answers; else throws `StoreUnavailableError` naming it (doctor, R-SB-5). */
   checkAvailable(): Promise<void>;

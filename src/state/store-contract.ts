@@ -10,6 +10,7 @@ import { headroomContract } from "./store-contract/headroom.js";
 import { profilesContract } from "./store-contract/profiles.js";
 import { sessionsContract } from "./store-contract/sessions.js";
 import { sharedStateContract } from "./store-contract/shared.js";
+import { spendContract } from "./store-contract/spend.js";
 import { usageStatsContract } from "./store-contract/usage-stats.js";
 
 export { CONTRACT_COOLDOWNS } from "./store-contract/fixtures.js";
@@ -37,7 +38,7 @@ const STATE_STORE_METHODS: (keyof StateStore)[] = [
   "recordSuccess", "markUsed", "clearExpired", "resetUsageStats", "replaceUsageStats", "getSession",
   "listSessions", "patchSession", "compareAndSetSession", "deleteSession", "tryClaimProbe",
   "getLastProbeAt", "checkAvailable", "pruneSessions", "close",
-  "recordHeadroom", "headroomReadings",
+  "recordHeadroom", "headroomReadings", "recordSpend", "spendByProfile",
 ];
 
 export function runStoreContract(
@@ -85,6 +86,7 @@ export function runStoreContract(
     usageStatsContract(context);
     sessionsContract(context);
     headroomContract(context, capabilities);
+    spendContract(context, capabilities);
     // Registered only for backends that share state; the memory store has nothing to share.
     if (capabilities.sharedState) sharedStateContract(context);
   });

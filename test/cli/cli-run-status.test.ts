@@ -4,6 +4,7 @@
  * and a secret grep over everything printed (R-OB-2).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStateStore } from "../../src/state/open-store.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
 import { ensureBuilt } from "./helpers/build.js";
 import { createSandbox, type CliResult, type Sandbox } from "./helpers/run-detour.js";
@@ -157,6 +158,23 @@ describe("detour status", () => {
     const missing = await detour(["status", "--session", "ghost"]);
     expect(missing.code, missing.stderr).toBe(2);
     expect(missing.stderr).toContain('No session "ghost"');
+  });
+
+  it("R-GW-7: status shows each profile's spend over the last 24 hours, in the table and in --json", async () => {
+    // Spend as a gateway sharing this SQLite file charges it: two answers an hour apart, one from yesterday.
+    const store = await openStateStore({ backend: "sqlite", detourHome: sandbox.detourHome, env: sandbox.env });
+    const now = Date.now();
+    await store.recordSpend("anthropic:a", 0.01, now - 60 * 60 * 1000);
+    await store.recordSpend("anthropic:a", 0.0023, now);
+    await store.recordSpend("openai:b", 5, now - 25 * 60 * 60 * 1000);
+    await store.close();
+    const status = JSON.parse((await detour(["status", "--json"])).stdout) as { profiles: { id: string; spendUsd24h: number }[] };
+    const spend = Object.fromEntries(status.profiles.map((profile) => [profile.id, profile.spendUsd24h]));
+    expect(spend["anthropic:a"]).toBeCloseTo(0.0123, 12);
+    expect(spend["openai:b"]).toBe(0);
+    const table = await detour(["status"]);
+    expect(table.stdout).toMatch(/spend 24h/);
+    expect(table.stdout).toMatch(/anthropic:a\s+anthropic\s+api_key\s+ok\s+\d+\s+\$0\.0123\s/);
   });
 
   it("R-CD-8: auth reset clears every window of a profile at once", async () => {

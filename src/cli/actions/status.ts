@@ -7,7 +7,7 @@ import type { ProfileStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
 import { CliUsageError, type CliOutput } from "../output.js";
-import { formatTimestamp, profileStateText } from "../views/profile-view.js";
+import { formatTimestamp, profileStateText, spendText } from "../views/profile-view.js";
 import { pageOfSessions, parseSessionPage, SessionPageError } from "../../gateway/status-page/session-page.js";
 import { SESSION_TABLE_HEAD, sessionLines, sessionRow } from "../views/session-view.js";
 
@@ -91,7 +91,7 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
       out.line("No profiles. Add one with `detour auth add <provider> --key -`, or export OPENAI_API_KEY & co.");
     } else {
       out.table(
-        ["profile", "provider", "type", "state", "headroom", "errors", "last used", "last good"],
+        ["profile", "provider", "type", "state", "headroom", "errors", "spend 24h", "last used", "last good"],
         agent.profiles.map((profile) => [
           profile.id,
           profile.provider,
@@ -99,6 +99,7 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
           colouredState(out, profile, now),
           headroomText(profile.headroom),
           profile.stats.errorCount ?? 0,
+          spendText(profile.spendUsd24h),
           formatTimestamp(profile.stats.lastUsed, now),
           profile.lastGood ? "yes" : "",
         ]),

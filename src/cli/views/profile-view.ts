@@ -36,3 +36,11 @@ export function formatTimestamp(epochMs: number | undefined, now: number): strin
   if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
   return new Date(epochMs).toISOString().slice(0, 10);
 }
+
+/** R-GW-7: a profile's 24-hour spend in dollars, four significant digits for cheap models; `-` when nothing. */
+export function spendText(spendUsd: number): string {
+  if (!(spendUsd > 0)) return "-";
+  const decimals = Math.min(10, Math.max(2, 3 - Math.floor(Math.log10(spendUsd))));
+  // Trailing zeros past the cents say nothing: $0.000421, $0.50, $12.30.
+  return `$${spendUsd.toFixed(decimals).replace(/(\.\d\d\d*?)0+$/, "$1")}`;
+}

@@ -22,6 +22,8 @@ export interface ScannedChatBody {
   stream?: ValueSpan & { value: unknown };
   streamOptions?: ValueSpan;
   maxTokens?: ValueSpan & { value: unknown };
+  /** An answer's top-level `usage` (the same scan reads the provider's non-streamed answers, R-GW-7). */
+  usage?: ValueSpan;
   messages?: ValueSpan & { count: number; last?: ValueSpan; roles: unknown[] };
 }
 
@@ -234,6 +236,7 @@ export function scanChatBody(bytes: Buffer): ScanResult {
       else if (key === "stream") body.stream = { ...span, value: parseSmall(bytes, span) };
       else if (key === "stream_options") body.streamOptions = span;
       else if (key === "max_tokens") body.maxTokens = { ...span, value: parseSmall(bytes, span) };
+      else if (key === "usage") body.usage = span;
     });
     scanner.skipWhitespace();
     if (scanner.pos !== bytes.length) scanner.fail("unexpected data after the JSON object");
@@ -248,6 +251,11 @@ export function scanChatBody(bytes: Buffer): ScanResult {
 export function lastMessageOf(body: ScannedChatBody): unknown {
   const last = body.messages?.last;
   return last ? parseSmall(body.bytes, last) : undefined;
+}
+
+/** The top-level `usage` value of an answer, parsed (a few dozen bytes), or undefined. */
+export function usageOf(body: ScannedChatBody): unknown {
+  return body.usage ? parseSmall(body.bytes, body.usage) : undefined;
 }
 
 /** The `stream_options` object as sent, or undefined. */

@@ -17,7 +17,8 @@ import { silentLogger } from "../../ports/events.js";
 import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";
 import { clientWantsUsage, laneShapeOk, mayBeSlashCommand, upstreamBodyFor, withAnsweringModel } from "../lane/lane-request.js";
-import { scanChatBody, type ScannedChatBody } from "../lane/scan-chat-body.js";
+import { scanChatBody, usageOf, type ScannedChatBody } from "../lane/scan-chat-body.js";
+import { accountUsage, costHeader, usageFromWire } from "../usage-accounting.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { badRequest, badRouting, describeRunError, type GatewayError } from "../http-errors.js";
@@ -104,6 +105,21 @@ class ChatExchange {
 
   /** Who answered, for the access line. */
   #answered: { model: string; attempts: number } | undefined;
+  /** The agent the request runs for (R-GW-3), for the spend of the answering profile (R-GW-7). */
+  #agentId: string | undefined;
+
+  #account(outcome: RunOutcome<unknown>, usage: Parameters<typeof accountUsage>[2]): number | undefined {
+    return accountUsage(
+      this.context,
+      {
+        ...(this.#agentId !== undefined ? { agentId: this.#agentId } : {}),
+        provider: outcome.provider,
+        model: outcome.model,
+        ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}),
+      },
+      usage,
+    );
+  }
 
   #logAccess(): void {
     const { logger, clock } = this.context;
@@ -163,6 +179,7 @@ class ChatExchange {
   }
 
   async #run(routing: RoutingOptions, parsed: ParsedChatRequest) {
+    this.#agentId = routing.agentId;
     const options = {
       agentId: routing.agentId,
       ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
@@ -206,8 +223,11 @@ class ChatExchange {
       ...(notice !== undefined ? { notice } : {}),
     });
     this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
-    this.context.metrics.observeTokens(outcome.provider, outcome.model, outcome.result.usage);
-    return this.reply.code(200).headers({ ...outcomeHeaders(outcome), ...droppedHeader(outcome.result.dropped) }).send(body);
+    const costUsd = this.#account(outcome, outcome.result.usage);
+    return this.reply
+      .code(200)
+      .headers({ ...outcomeHeaders(outcome), ...droppedHeader(outcome.result.dropped), ...costHeader(costUsd) })
+      .send(body);
   }
 
   /**
@@ -243,8 +263,9 @@ class ChatExchange {
     try {
       for await (const event of hinted.events) {
         const shown: CanonicalStreamEvent = event.type === "message-start" ? { ...event, model } : event;
-        if (event.type === "finish" && event.usage) metrics.observeTokens(outcome.provider, outcome.model, event.usage);
         await writer.write(encoder.encode(shown));
+        // After the frame went out: accounting never holds back the client's finish.
+        if (event.type === "finish" && event.usage) this.#account(outcome, event.usage);
         // Leaving the loop returns the iterator, which stops the upstream call.
         if (encoder.finished || !writer.open) break;
       }
@@ -297,6 +318,7 @@ class ChatExchange {
       if (command) return await this.#answerCommand(command, routing, parsed);
     }
     const request = this.#passThroughRequest(body, parsed);
+    this.#agentId = routing.agentId;
     const options = {
       agentId: routing.agentId,
       ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
@@ -371,6 +393,8 @@ class ChatExchange {
     this.#answered = { model, attempts: outcome.attempts.length + 1 };
     const answer = outcome.result;
     const scanned = scanChatBody(answer.body);
+    const usage = scanned.ok ? usageFromWire(this.dialect.name, usageOf(scanned.body)) : undefined;
+    const costUsd = usage ? this.#account(outcome, usage) : undefined;
     // R-ST-3: the answer names the model that answered; every other byte is the provider's.
     let body = (scanned.ok ? withAnsweringModel(scanned.body, model) : undefined) ?? answer.body;
     const notice = this.#notice(outcome);
@@ -386,7 +410,7 @@ class ChatExchange {
     }
     headers["content-type"] ??= "application/json";
     this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
-    return this.reply.code(answer.status).headers({ ...headers, ...outcomeHeaders(outcome) }).send(body);
+    return this.reply.code(answer.status).headers({ ...headers, ...outcomeHeaders(outcome), ...costHeader(costUsd) }).send(body);
   }
 
   /** A same-wire stream: each upstream read is one client write (SPEC R-GW-6, R-ST-2). */
@@ -415,6 +439,9 @@ class ChatExchange {
       }
     } finally {
       metrics.observeMalformedChunks(outcome.provider, outcome.model, answer.scanner.malformedChunks);
+      // R-GW-7: the scanner kept the stream's usage (the last usage event or chunk); a cut stream may have none.
+      const usage = usageFromWire(this.dialect.name, answer.scanner.usage);
+      if (usage) this.#account(outcome, usage);
       writer.end();
     }
   }

@@ -74,6 +74,8 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         ...(profile.unusableReason !== undefined ? { unusableReason: profile.unusableReason } : {}),
         lastGood: profile.lastGood,
         ...(profile.headroom ? { headroom: profile.headroom } : {}),
+        // R-GW-7: what the profile's priced answers cost in the last 24 hours, in US dollars.
+        spendUsd24h: profile.spendUsd24h,
       })),
       lastGood: agent?.lastGood ?? {},
       ...pageOfSessions(agent?.sessions ?? [], page),

@@ -1,16 +1,24 @@
 /**
  * `GET /v1/models/:id` (either dialect: Anthropic's shape when the client sends `anthropic-version`) and
  * `POST /v1/messages/count_tokens` (Anthropic's shape). A model id may contain `/` (`openai/gpt-4o`), so the
- * id is the rest of the path. count_tokens answers with the documented estimate of R-FB-8 (src/core/fit.ts)
- * and says so in `x-detour-estimate: true`: it never spends a provider request.
+ * id is the rest of the path. count_tokens is forwarded through the runner to the chain's Anthropic Messages
+ * candidates (credentials swapped, profiles rotated on failure) and answers with the provider's exact count;
+ * only when none of them can answer does it fall back to the documented estimate of R-FB-8
+ * (src/core/fit.ts), flagged by `x-detour-estimate: true`.
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { FailoverError, FallbackSummaryError } from "../../core/errors.js";
+import type { FailoverReason } from "../../core/reasons.js";
 import { requestFacts } from "../../engine/request-facts.js";
 import type { GatewayDialect } from "../dialect.js";
 import { anthropicDialect } from "../dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { sendGatewayError } from "./chat-route.js";
+import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
+import { badRouting, describeRunError } from "../http-errors.js";
+import { outcomeHeaders } from "../outcome-headers.js";
+import { resolveRouting, RoutingError } from "../routing.js";
 import { listedModels } from "./info-routes.js";
 
 export const ESTIMATE_HEADER = "x-detour-estimate";
@@ -27,6 +35,38 @@ function modelIdOf(request: FastifyRequest): string {
   } catch {
     return raw;
   }
+}
+
+/** A provider's own verdict on the request (400, context overflow): not something an estimate should paper over. */
+const REQUEST_REJECTIONS: ReadonlySet<FailoverReason> = new Set(["format", "context_overflow"]);
+
+function rejectedByProvider(error: unknown): boolean {
+  if (error instanceof FailoverError) return REQUEST_REJECTIONS.has(error.reason);
+  if (error instanceof FallbackSummaryError) return error.attempts.some((attempt) => attempt.reason !== undefined && REQUEST_REJECTIONS.has(attempt.reason));
+  return false;
+}
+
+function anthropicClientHeaders(request: FastifyRequest): { "anthropic-version"?: string; "anthropic-beta"?: string } {
+  const version = request.headers["anthropic-version"];
+  const beta = request.headers["anthropic-beta"];
+  return {
+    ...(typeof version === "string" ? { "anthropic-version": version } : {}),
+    ...(typeof beta === "string" ? { "anthropic-beta": beta } : {}),
+  };
+}
+
+function sendUpstreamAnswer(
+  reply: FastifyReply,
+  answer: { status: number; headers: Readonly<Record<string, string | string[] | undefined>>; body: Buffer },
+  detourHeaders: Record<string, string>,
+): FastifyReply {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_RESPONSE_HEADERS) {
+    const value = answer.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  headers["content-type"] ??= "application/json";
+  return reply.code(answer.status).headers({ ...headers, ...detourHeaders }).send(answer.body);
 }
 
 export function registerModelRoutes(app: FastifyInstance, context: GatewayContext): void {
@@ -56,7 +96,34 @@ export function registerModelRoutes(app: FastifyInstance, context: GatewayContex
       body !== null && typeof body === "object" && !Array.isArray(body) ? { max_tokens: 1, ...(body as Record<string, unknown>) } : body,
     );
     if (!parsed.ok) return reply.code(400).type("application/json; charset=utf-8").send(anthropicDialect.renderValidationError(parsed.issues));
-    const { inputTokens } = requestFacts(parsed.value.request);
-    return reply.header(ESTIMATE_HEADER, "true").send({ input_tokens: inputTokens });
+    const estimate = () => reply.header(ESTIMATE_HEADER, "true").send({ input_tokens: requestFacts(parsed.value.request).inputTokens });
+    const countTokens = context.detour.countTokens;
+    if (!countTokens) return estimate();
+    let routing;
+    try {
+      routing = resolveRouting(request.headers, parsed.value.model, context.knownAgentIds);
+    } catch (error) {
+      if (error instanceof RoutingError) return sendGatewayError(reply, anthropicDialect, badRouting(error));
+      throw error;
+    }
+    try {
+      const outcome = await countTokens({
+        agentId: routing.agentId,
+        ...(routing.model !== undefined ? { model: routing.model } : {}),
+        ...(routing.fallbacks !== undefined ? { fallbacks: routing.fallbacks } : {}),
+        body: body as Record<string, unknown>,
+        clientHeaders: anthropicClientHeaders(request),
+      });
+      return sendUpstreamAnswer(reply, outcome.result, outcomeHeaders(outcome));
+    } catch (error) {
+      // The provider's 400 (a malformed body, an unknown model) is the client's to fix, not ours to estimate.
+      if (rejectedByProvider(error)) {
+        return sendGatewayError(reply, anthropicDialect, describeRunError(error, context.clock.now()));
+      }
+      context.logger.log("debug", "count_tokens: no Anthropic candidate answered; estimating", {
+        error: error instanceof Error ? error.message : String(error),
+      });
+      return estimate();
+    }
   });
 }

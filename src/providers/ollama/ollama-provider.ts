@@ -24,8 +24,12 @@ import { encodedOrThrow } from "../shared/incompatible.js";
 import { describeOllamaError } from "./map-ollama-error.js";
 
 /** Users often configure Ollama's OpenAI-compatible URL (`…/v1`); the native API lives beside it. */
+export function ollamaEndpoint(baseUrl: string, path: string): string {
+  return joinUrl(baseUrl.replace(/\/+$/, "").replace(/\/(v1|api)$/, ""), path);
+}
+
 export function ollamaChatUrl(baseUrl: string): string {
-  return joinUrl(baseUrl.replace(/\/+$/, "").replace(/\/(v1|api)$/, ""), "api/chat");
+  return ollamaEndpoint(baseUrl, "api/chat");
 }
 
 export class OllamaProvider implements Provider {

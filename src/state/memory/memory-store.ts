@@ -24,6 +24,7 @@ import { applySessionCas } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
 import { MemoryHeadroomReadings } from "./headroom-readings.js";
+import { MemorySpendBuckets } from "./spend-buckets.js";
 import { type Logger, silentLogger } from "../../ports/events.js";
 import { type SessionRetention, SessionPruner } from "../session-retention.js";
 
@@ -99,6 +100,7 @@ export class MemoryStateStore implements StateStore {
   async removeProfile(id: string): Promise<boolean> {
     const existed = this.#profiles.delete(id);
     this.#usageStats.delete(id);
+    this.#spend.forget(id);
     for (const [provider, order] of this.#storedOrder) {
       if (order.includes(id)) this.#storedOrder.set(provider, order.filter((entry) => entry !== id));
     }
@@ -270,6 +272,18 @@ export class MemoryStateStore implements StateStore {
 
   async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
     return this.#headroom.read(profileIds, now);
+  }
+
+  // --- spend (R-GW-7) ---
+
+  readonly #spend = new MemorySpendBuckets();
+
+  async recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
+    this.#spend.record(profileId, costUsd, now);
+  }
+
+  async spendByProfile(now: number): Promise<Record<string, number>> {
+    return this.#spend.byProfile(now);
   }
 
   async close(): Promise<void> {

@@ -23,6 +23,8 @@ export interface RedisKeys {
   probe(probeKey: string): string;
   /** Hash of one profile's headroom readings (R-PO-7): slot (`model|window`) → reading JSON. */
   headroom(profileId: string): string;
+  /** Hash of one hour's spend (R-GW-7): profile id → dollars; expires when the hour leaves the 24-hour window. */
+  spend(hour: number): string;
   /** Every key of this namespace matches this pattern (tests and `detour doctor`). */
   pattern: string;
 }
@@ -41,6 +43,7 @@ export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
     session: (sessionKey) => `${namespace}:session:${sessionKey}`,
     probe: (probeKey) => `${namespace}:probe:${probeKey}`,
     headroom: (profileId) => `${namespace}:headroom:${profileId}`,
+    spend: (hour) => `${namespace}:spend:${hour}`,
     pattern: `${namespace}:*`,
   };
 }

@@ -43,6 +43,7 @@ import {
 import type { RedisKeys } from "./redis-keys.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { RedisHeadroom } from "./headroom-remote.js";
+import { RedisSpend } from "./spend-remote.js";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -494,6 +495,23 @@ export class RemoteRedisState implements StateStore {
 
   headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
     return this.#headroom.read(profileIds, now);
+  }
+
+  // --- spend (R-GW-7): see spend-remote.ts ---
+
+  #spendState: RedisSpend | undefined;
+
+  get #spend(): RedisSpend {
+    this.#spendState ??= new RedisSpend(this.#client, (hour) => this.#keys.spend(hour));
+    return this.#spendState;
+  }
+
+  recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
+    return this.#spend.record(profileId, costUsd, now);
+  }
+
+  spendByProfile(now: number): Promise<Record<string, number>> {
+    return this.#spend.byProfile(now);
   }
 
   async close(): Promise<void> {

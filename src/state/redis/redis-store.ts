@@ -579,6 +579,16 @@ export class RedisStateStore implements StateStore {
     });
   }
 
+  // --- spend (R-GW-7): not journaled — spend charged during an outage stays in this process's local view ---
+
+  recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
+    return this.#run((r) => r.recordSpend(profileId, costUsd, now), (v) => v.recordSpend(profileId, costUsd, now));
+  }
+
+  spendByProfile(now: number): Promise<Record<string, number>> {
+    return this.#run((r) => r.spendByProfile(now), (v) => v.spendByProfile(now));
+  }
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

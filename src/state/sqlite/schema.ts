@@ -6,6 +6,7 @@
 import type Database from "better-sqlite3";
 import { StateSchemaTooNewError } from "../state-errors.js";
 import { HEADROOM_MIGRATION } from "./headroom-table.js";
+import { SPEND_MIGRATION } from "./spend-table.js";
 
 export interface Migration {
   version: number;
@@ -56,6 +57,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   HEADROOM_MIGRATION,
+  SPEND_MIGRATION,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.reduce((highest, migration) => Math.max(highest, migration.version), 0);

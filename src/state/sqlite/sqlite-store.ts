@@ -34,6 +34,7 @@ import { type SessionRetention, SessionPruner } from "../session-retention.js";
 import { applySessionCas, applySessionPatch } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { SqliteHeadroomTable } from "./headroom-table.js";
+import { SqliteSpendTable } from "./spend-table.js";
 
 export interface SqliteStateStoreOptions {
   path: string;
@@ -485,6 +486,25 @@ export class SqliteStateStore implements StateStore {
 
   async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
     return this.#headroom.read(profileIds, now);
+  }
+
+  // --- spend (R-GW-7): the table lives in spend-table.ts ---
+
+  #spendTable: SqliteSpendTable | undefined;
+
+  get #spend(): SqliteSpendTable {
+    this.#spendTable ??= new SqliteSpendTable(this.#db);
+    return this.#spendTable;
+  }
+
+  async recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
+    // Spend is not in the read cache, so this write leaves the cached profiles and stats alone.
+    const spend = this.#spend;
+    await withLockRetry(this.path, () => this.#db.transaction(() => spend.record(profileId, costUsd, now)).immediate(), this.#lockOptions());
+  }
+
+  async spendByProfile(now: number): Promise<Record<string, number>> {
+    return this.#spend.byProfile(now);
   }
 
   /** `PRAGMA integrity_check` result (`"ok"` when healthy), for doctor and the crash test. */

@@ -264,3 +264,37 @@ describe("mock provider: counting, recording and per-key/per-model scripts (R-CL
     expect(() => server.setScenario(JSON.parse('[{ "steps": [{ "fault": "stall" }] }]'))).toThrow(/\[0\]\.steps\[0\]\.afterTokens/);
   });
 });
+
+describe("mock provider: embeddings and token counts (R-CL-3)", () => {
+  it("R-CL-3: OpenAI embeddings are deterministic per model and text, in float or base64, with the asked dimensions", async () => {
+    const { mockEmbedding } = await import("./mock-embeddings.js");
+    const { vectorFromBase64 } = await import("../../wire/openai-embeddings/vectors.js");
+    const server = await start();
+    const headers = authHeaders("openai", "sk-embed");
+    const float = (await (await post(server.url, "/v1/embeddings", { model: "emb", input: ["a", "b"], dimensions: 3 }, headers)).json()) as Json;
+    expect(float.data.map((item: Json) => item.embedding)).toEqual([mockEmbedding("emb", "a", 3), mockEmbedding("emb", "b", 3)]);
+    expect(Math.hypot(...(float.data[0].embedding as number[]))).toBeCloseTo(1, 5);
+    const base64 = (await (await post(server.url, "/v1/embeddings", { model: "emb", input: "a", encoding_format: "base64" }, headers)).json()) as Json;
+    expect(vectorFromBase64(base64.data[0].embedding as string)).toEqual(mockEmbedding("emb", "a"));
+    expect(base64.usage).toEqual({ prompt_tokens: 1, total_tokens: 1 });
+    const ollama = (await (await post(server.url, "/api/embed", { model: "emb", input: "a" }, {})).json()) as Json;
+    expect(ollama.embeddings).toEqual([mockEmbedding("emb", "a")]);
+  });
+
+  it("R-CL-3: embeddings and count_tokens take the scenario's faults in their wire's error shape", async () => {
+    const server = await start({ scenario: [{ steps: ["rate-limit", "ok"] }] });
+    const limited = await post(server.url, "/v1/embeddings", { model: "emb", input: "a" }, authHeaders("openai", "sk-a"));
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as Json).error.type).toBeDefined();
+    const counted = await post(
+      server.url,
+      "/v1/messages/count_tokens",
+      { model: "claude", messages: [{ role: "user", content: "count these words please" }] },
+      authHeaders("anthropic", "sk-b"),
+    );
+    expect(counted.status).toBe(200);
+    expect(await counted.json()).toEqual({ input_tokens: Math.ceil("count these words please".length / 4) });
+    const bad = await post(server.url, "/v1/embeddings", { model: "emb", input: 7 }, authHeaders("openai", "sk-a"));
+    expect(bad.status).toBe(400);
+  });
+});

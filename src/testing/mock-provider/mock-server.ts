@@ -16,6 +16,7 @@ import { BudgetBook, type BudgetKeyState } from "./budget-book.js";
 import { mockBudgetsSchema, type MockBudgetsInput } from "./budget-schema.js";
 import { allowedBudgetHeaders, budgetRejection, scenarioBudgets } from "./budget-step.js";
 import { anthropicWire } from "./wire/anthropic-wire.js";
+import { anthropicCountTokensWire, ollamaEmbedWire, openAIEmbeddingsWire } from "./wire/embeddings-wires.js";
 import { googleWire } from "./wire/google-wire.js";
 import type { MockWire, WireRoute } from "./wire/mock-wire.js";
 import { ollamaWire } from "./wire/ollama-wire.js";
@@ -79,6 +80,9 @@ function routeChat(method: string, url: URL): Route | undefined {
   if (url.pathname === "/v1/chat/completions") return { wire: openAIWire, route: base };
   if (url.pathname === "/v1/messages") return { wire: anthropicWire, route: base };
   if (url.pathname === "/api/chat") return { wire: ollamaWire, route: base };
+  if (url.pathname === "/v1/embeddings") return { wire: openAIEmbeddingsWire, route: base };
+  if (url.pathname === "/api/embed") return { wire: ollamaEmbedWire, route: base };
+  if (url.pathname === "/v1/messages/count_tokens") return { wire: anthropicCountTokensWire, route: base };
   const google = GOOGLE_PATH.exec(url.pathname);
   if (google?.[1]) {
     return {
@@ -255,6 +259,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
             model: info.model,
             createdSeconds: Math.floor(Date.now() / 1000),
             includeUsage: info.includeUsage,
+            ...(info.payload !== undefined ? { payload: info.payload } : {}),
           },
           signal: aborted.signal,
           timers,

@@ -21,6 +21,8 @@ export interface WireRequestInfo {
   /** OpenAI `stream_options.include_usage`: a usage chunk before `[DONE]`. */
   includeUsage: boolean;
   conversation: MockConversation;
+  /** What a non-chat endpoint (embeddings, token counts) read from the body, handed back to `renderJson`. */
+  payload?: unknown;
 }
 
 export type WireReadResult = { ok: true; info: WireRequestInfo } | { ok: false; message: string };
@@ -30,6 +32,8 @@ export interface ReplyContext {
   model: string;
   createdSeconds: number;
   includeUsage: boolean;
+  /** `WireRequestInfo.payload` of the request. */
+  payload?: unknown;
 }
 
 /**
@@ -89,3 +93,6 @@ export function canonicalReply(reply: MockReply, context: ReplyContext): Canonic
   if (reply.toolCall) content.push({ type: "tool-call", ...reply.toolCall });
   return { id: context.id, model: context.model, content, finishReason: reply.finishReason, usage: reply.usage };
 }
+
+/** Non-chat endpoints never stream: they have no frames. */
+export const NO_STREAM_FRAMES: StreamFrames = Object.freeze({ lead: [], content: [], finish: [], done: [] }) as StreamFrames;
