@@ -15,6 +15,7 @@ import { authorize, presentedToken } from "./auth.js";
 import type { GatewayDialect } from "./dialect.js";
 import { anthropicDialect } from "./dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "./dialect-adapters/openai-dialect.js";
+import { openAIResponsesDialect } from "./dialect-adapters/openai-responses-dialect.js";
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
 import { AttemptLedger } from "./attempt-ledger.js";
 import { EngineGenerations } from "./engine-generations.js";
@@ -229,6 +230,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
 
   registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);
   registerChatRoute(app, "/v1/messages", anthropicDialect, context);
+  registerChatRoute(app, "/v1/responses", openAIResponsesDialect, context);
   registerInfoRoutes(app, context);
   registerModelRoutes(app, context);
   registerDashboardRoutes(app, context);
