@@ -41,7 +41,7 @@ describe("parseConfig", () => {
         'agents.defaults.model.fallbacks[2]: expected "provider/model" (a bare name must be an alias; write "openai/gpt-4")',
         "agents.defaults.timeoutSeconds: expected a number greater than 0",
         "agents.list[0].model.primary: required: expected a string",
-        'models.providers.openai.api: expected one of "openai-completions", "anthropic-messages", "google-generative-ai", "ollama"',
+        'models.providers.openai.api: expected one of "openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"',
         'models.providers.lmstudio.api: required for "lmstudio", which has no built-in defaults',
         "gateway.port: expected a number, received string",
         'gateway.notices: expected one of "header", "inline"',
