@@ -104,7 +104,11 @@ describe("POST /v1/responses with the openai SDK", () => {
     const { openai, mock } = await start({
       scenario: [{ match: { api: "openai-responses" }, steps: ["overloaded"], then: "repeat-last" }],
     });
-    const { data, response } = await openai.responses.create({ model: "detour", input: "cross the wire", metadata: { user_id: "u-9" } }).withResponse();
+    const { data, response } = await openai.responses
+      .create({ model: "detour", input: "cross the wire", metadata: { user_id: "u-9" }, store: false, prompt_cache_key: "conv-1" })
+      .withResponse();
+    // Hints Anthropic cannot carry are named, never silently lost.
+    expect(response.headers.get("x-detour-dropped")).toBe("store, prompt_cache_key");
     expect(data.model).toBe("anthropic/mock-claude");
     expect(data.output_text).toContain("Hello from mock-claude");
     expect(data.output[0]?.type).toBe("message");
