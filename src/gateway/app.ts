@@ -223,7 +223,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     sendGatewayError(reply, dialectOf(pathOf(request)), {
       status: 404,
       kind: "not_found",
-      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and GET /v1/models/:id.`,
+      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, GET /v1/models and GET /v1/models/:id.`,
       code: "DETOUR_NOT_FOUND",
     }),
   );

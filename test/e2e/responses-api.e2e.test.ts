@@ -127,6 +127,11 @@ describe("POST /v1/responses with the openai SDK", () => {
     expect(text).toContain("Hello from mock-claude");
     expect(completed?.model).toBe("anthropic/mock-claude");
     expect(completed?.output[0].content[0].text).toBe(text);
+
+    // The SDK's stream helper checks the event order and item bookkeeping of a translated stream too.
+    const final = await openai.responses.stream({ model: "detour", input: "cross with the helper" }).finalResponse();
+    expect(final.output_text).toContain("Hello from mock-claude");
+    expect(final.status).toBe("completed");
   });
 
   it("R-GW-7: usage from an Anthropic fallback reaches the Responses client as the provider counted it", async () => {
