@@ -100,6 +100,26 @@ describe("POST /v1/responses with the openai SDK", () => {
     expect(requestsTo(mock, KEYS.backupA)[0]?.stream).toBe(true);
   });
 
+  it("R-ST-2: an upstream error after the first tokens of a same-wire stream ends it with response.failed", async () => {
+    const { openai } = await start({
+      // Tokens apart in time, so the client has the first ones before the error arrives (after the commit).
+      tokenDelayMs: 30,
+      scenario: [{ match: { key: KEYS.codexA }, steps: [{ fault: "stream-error", afterTokens: 2 }], then: "repeat-last" }],
+    });
+    const stream = await openai.responses.create({ model: "detour", input: "break midway", stream: true });
+    const types: string[] = [];
+    let failed: Json | undefined;
+    for await (const event of stream) {
+      types.push(event.type);
+      if (event.type === "response.failed") failed = event.response as Json;
+    }
+    expect(types.filter((type) => type === "response.output_text.delta")).toHaveLength(2);
+    expect(types.at(-1)).toBe("response.failed");
+    expect(types.filter((type) => type === "response.created")).toHaveLength(1);
+    expect(types).not.toContain("response.completed");
+    expect(failed?.error.message).toContain("failed after it started");
+  });
+
   it("R-GW-2: when both Responses providers fail the Anthropic fallback answers the Responses client, plain and streamed", async () => {
     const { openai, mock } = await start({
       scenario: [{ match: { api: "openai-responses" }, steps: ["overloaded"], then: "repeat-last" }],

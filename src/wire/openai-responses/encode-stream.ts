@@ -147,7 +147,9 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
 
   const fail = (error: { message: string; code?: string }): string[] => {
     finished = true;
-    const frames = [...start(), ...closeMessage(), ...closeCall()];
+    // Not `start()`: an encoder that only reports a failure (a same-wire stream cut after its own start) must not
+    // announce a second response.
+    const frames = [...closeMessage(), ...closeCall()];
     frames.push(emit("response.failed", { response: envelope("failed", undefined, { error: { code: error.code ?? "server_error", message: error.message } }) }));
     return frames;
   };
