@@ -41,7 +41,7 @@ describe("parseConfig", () => {
         expect.stringMatching(/^agents\.defaults\.model\.fallbacks\[2\]: expected "provider\/model": model "gpt-4x" is not an alias/),
         "agents.defaults.timeoutSeconds: expected a number greater than 0",
         "agents.list[0].model.primary: required: expected a string",
-        'models.providers.openai.api: expected one of "openai-completions", "anthropic-messages", "google-generative-ai", "ollama"',
+        'models.providers.openai.api: expected one of "openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"',
         'models.providers.lmstudio.api: required for "lmstudio", which has no built-in defaults',
         "gateway.port: expected a number, received string",
         'gateway.notices: expected one of "header", "inline"',
@@ -113,6 +113,8 @@ describe("parseConfig", () => {
       id: "qwen3-coder-30b",
       contextWindow: 131072,
       maxTokens: 8192,
+      // OpenClaw's per-model prices (USD per million tokens) mean the same in Detour (R-GW-7).
+      cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 },
     });
     expect(config.agents.list.map((agent) => agent.id)).toEqual(["main", "work"]);
     expect(config.gateway.port).toBe(18789);

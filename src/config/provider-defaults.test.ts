@@ -11,7 +11,7 @@ describe("resolveProviderSettings", () => {
     ["google", "google-generative-ai", "https://generativelanguage.googleapis.com/v1beta", true, false],
     ["openrouter", "openai-completions", "https://openrouter.ai/api/v1", false, false],
     ["ollama", "ollama", "http://127.0.0.1:11434", true, false],
-    ["openai-codex", "openai-completions", "https://chatgpt.com/backend-api/codex", true, true],
+    ["openai-codex", "openai-responses", "https://chatgpt.com/backend-api/codex", true, true],
   ];
   it.each(builtInTable)("R-CF-3: built-in %s works with no config", (id, api, baseUrl, cooldowns, oauth) => {
     const settings = resolveProviderSettings(defaults, id);

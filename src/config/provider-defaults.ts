@@ -61,8 +61,9 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProviderDefaults
     baseUrl: "http://127.0.0.1:11434",
     cooldowns: true,
   }),
+  // The ChatGPT/Codex backend speaks the Responses API (POST <baseUrl>/responses), not chat completions.
   "openai-codex": Object.freeze({
-    api: "openai-completions",
+    api: "openai-responses",
     baseUrl: "https://chatgpt.com/backend-api/codex",
     cooldowns: true,
     oauth: CODEX_OAUTH,

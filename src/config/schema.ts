@@ -56,6 +56,7 @@ export const ModelRefSchema = z
 
 export const ProviderApiSchema = z.enum([
   "openai-completions",
+  "openai-responses",
   "anthropic-messages",
   "google-generative-ai",
   "ollama",

@@ -8,15 +8,17 @@ describe("providers on APIs Detour does not speak", () => {
     const { config, warnings } = parseConfig({
       models: {
         providers: {
-          openai: { api: "openai-responses", baseUrl: "https://api.openai.com/v1" },
+          openai: { api: "github-copilot", baseUrl: "https://api.openai.com/v1" },
           bedrock: { api: "bedrock-converse-stream", baseUrl: "https://bedrock.example" },
           local: { api: "ollama", baseUrl: "http://127.0.0.1:11434" },
+          // Spoken since the Responses API provider exists: an OpenClaw entry on it now loads as it is.
+          codex: { api: "openai-responses", baseUrl: "https://chatgpt.com/backend-api/codex" },
         },
       },
     });
     expect(warnings.filter((warning) => warning.includes("does not speak"))).toHaveLength(2);
-    expect(warnings.join("\n")).toContain('models.providers.openai.api: Detour does not speak "openai-responses"');
-    expect(Object.keys(config.models.providers)).toEqual(["local"]);
+    expect(warnings.join("\n")).toContain('models.providers.openai.api: Detour does not speak "github-copilot"');
+    expect(Object.keys(config.models.providers)).toEqual(["local", "codex"]);
     // The built-in openai provider keeps its own defaults.
     expect(resolveProviderSettings(config, "openai")?.api).toBe("openai-completions");
   });

@@ -18,6 +18,7 @@ import { classifyAttemptError } from "../runner/failure.js";
 import type { Detour, RunWithOptions } from "./create-detour.js";
 import { requestFacts } from "./request-facts.js";
 import type { HeadroomRecorder } from "./headroom-recorder.js";
+import { assertPinnedProvider, type ProviderPin } from "./provider-pin.js";
 import { commitStream } from "./stream-commit.js";
 
 export type ProviderLookup = ReadonlyMap<string, Provider> | ((providerId: string) => Provider | undefined);
@@ -43,6 +44,8 @@ export interface CanonicalRunOptions {
   signal?: AbortSignal;
   request: CanonicalRequest;
   stream?: boolean;
+  /** Only this provider may answer: the request continues state it holds (an OpenAI Responses id). */
+  pinnedProvider?: ProviderPin;
 }
 
 /** A committed stream: `events` starts with the held lifecycle frames and the first content. */
@@ -220,6 +223,7 @@ export function createCanonicalRunner(
       return await detour.runWith(
         runOptions(options, async (context) => {
           lastAttempt = context;
+          assertPinnedProvider(options.pinnedProvider, context);
           return completeCanonicalAttempt(providers, options.request, context, settings.headroom?.(options.agentId, context));
         }),
       );
@@ -235,6 +239,7 @@ export function createCanonicalRunner(
       outcome = await detour.runWith(
         runOptions(options, async (context): Promise<CommittedAttempt> => {
           lastAttempt = context;
+          assertPinnedProvider(options.pinnedProvider, context);
           return streamCanonicalAttempt(providers, options.request, context, settings, options.signal, settings.headroom?.(options.agentId, context));
         }),
       );

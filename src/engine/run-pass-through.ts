@@ -18,6 +18,8 @@ import {
   type AnthropicClientHeaders,
 } from "../providers/anthropic/anthropic-pass-through.js";
 import { OpenAiProvider } from "../providers/openai/openai-provider.js";
+import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
+import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
 import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
 import {
   openPassThrough,
@@ -28,9 +30,16 @@ import {
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
+import {
+  failureFromNetworkError,
+  failureFromStreamError,
+  unreadableResponseFailure,
+  type WireErrorDetails,
+} from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
+import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
+import { assertPinnedProvider } from "./provider-pin.js";
 import { commitRawStream } from "./raw-stream-commit.js";
 import {
   callContext,
@@ -47,7 +56,7 @@ import {
   type RunnerDetour,
 } from "./run-canonical.js";
 
-export type PassThroughApi = "openai-completions" | "anthropic-messages";
+export type PassThroughApi = "openai-completions" | "openai-responses" | "anthropic-messages";
 
 /** A chat request as the lane holds it: the client's bytes, and what the runner and the wire need. */
 export interface PassThroughRequest {
@@ -116,7 +125,7 @@ export function passThroughTargetsFromConfig(
   const targets = new Map<string, { api: PassThroughApi; settings: ProviderSettings }>();
   for (const [id, provider] of providers) {
     // Injected providers (test doubles, custom adapters) keep their own behaviour: the canonical path.
-    if (!(provider instanceof OpenAiProvider) && !(provider instanceof AnthropicProvider)) continue;
+    if (!(provider instanceof OpenAiProvider) && !(provider instanceof OpenAiResponsesProvider) && !(provider instanceof AnthropicProvider)) continue;
     const resolved = resolveProviderSettings(config, id);
     if (!resolved || resolved.api !== provider.api) continue;
     targets.set(id, {
@@ -128,10 +137,22 @@ export function passThroughTargetsFromConfig(
 }
 
 function targetFor(entry: { api: PassThroughApi; settings: ProviderSettings }, context: AttemptContext, request: PassThroughRequest): PassThroughTarget {
-  return entry.api === "openai-completions"
-    ? openAiPassThroughTarget(entry.settings, context.credential, request.stream)
-    : anthropicPassThroughTarget(entry.settings, context.credential, request.stream, request.clientHeaders);
+  switch (entry.api) {
+    case "openai-completions":
+      return openAiPassThroughTarget(entry.settings, context.credential, request.stream);
+    case "openai-responses":
+      return openAiResponsesPassThroughTarget(entry.settings, context.credential, request.stream);
+    case "anthropic-messages":
+      return anthropicPassThroughTarget(entry.settings, context.credential, request.stream, request.clientHeaders);
+  }
 }
+
+/** The in-band error mapper of each wire's stream scanner. */
+const DESCRIBE_STREAM_ERROR: Readonly<Record<PassThroughApi, (raw: unknown) => WireErrorDetails>> = {
+  "openai-completions": describeOpenAiStreamError,
+  "openai-responses": describeResponsesStreamError,
+  "anthropic-messages": describeAnthropicPassThroughStreamError,
+};
 
 function looksLikeJsonObject(body: Buffer): boolean {
   let start = 0;
@@ -175,6 +196,7 @@ export function createPassThroughRunner(
         ...runOptions(options),
         attempt: async (context) => {
           lastAttempt = context;
+          assertPinnedProvider(options.pinnedProvider, context);
           const target = sameWire(context, request);
           const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
           if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, onUpstreamHeaders) };
@@ -192,9 +214,14 @@ export function createPassThroughRunner(
   }
 
   function scannerFor(api: PassThroughApi, shownModel: string, request: PassThroughRequest): RawStreamScanner {
-    return api === "openai-completions"
-      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: request.clientWantsUsage })
-      : new AnthropicStreamScanner({ shownModel });
+    switch (api) {
+      case "openai-completions":
+        return new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: request.clientWantsUsage });
+      case "openai-responses":
+        return new ResponsesStreamScanner({ shownModel });
+      case "anthropic-messages":
+        return new AnthropicStreamScanner({ shownModel });
+    }
   }
 
   type Attempt = { lane: "same-wire"; committed: Awaited<ReturnType<typeof commitRawStream>> } | { lane: "canonical"; committed: Awaited<ReturnType<typeof streamCanonicalAttempt>> };
@@ -208,6 +235,7 @@ export function createPassThroughRunner(
         ...runOptions(options),
         attempt: async (context) => {
           lastAttempt = context;
+          assertPinnedProvider(options.pinnedProvider, context);
           const target = sameWire(context, request);
           // R-PO-7: rate-limit readings are taken on this lane exactly as on the canonical one.
           const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
@@ -218,7 +246,7 @@ export function createPassThroughRunner(
             };
           }
           const body = request.bodyFor(context.model);
-          const describe = request.api === "openai-completions" ? describeOpenAiStreamError : describeAnthropicPassThroughStreamError;
+          const describe = DESCRIBE_STREAM_ERROR[request.api];
           let headers: ResponseHeaders | undefined;
           const committed = await commitRawStream({
             async *open(signal) {

@@ -15,6 +15,7 @@ import { authorize, presentedToken } from "./auth.js";
 import type { GatewayDialect } from "./dialect.js";
 import { anthropicDialect } from "./dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "./dialect-adapters/openai-dialect.js";
+import { openAIResponsesDialect } from "./dialect-adapters/openai-responses-dialect.js";
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
 import { AttemptLedger } from "./attempt-ledger.js";
 import { EngineGenerations } from "./engine-generations.js";
@@ -249,13 +250,14 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     sendGatewayError(reply, dialectOf(pathOf(request)), {
       status: 404,
       kind: "not_found",
-      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings, GET /v1/models and GET /v1/models/:id.`,
+      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings, GET /v1/models and GET /v1/models/:id.`,
       code: "DETOUR_NOT_FOUND",
     }),
   );
 
   registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);
   registerChatRoute(app, "/v1/messages", anthropicDialect, context);
+  registerChatRoute(app, "/v1/responses", openAIResponsesDialect, context);
   registerInfoRoutes(app, context);
   registerModelRoutes(app, context);
   registerEmbeddingsRoute(app, context);

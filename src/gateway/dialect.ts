@@ -5,6 +5,8 @@
  * to this one interface so the route has no dialect branches.
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
+import type { PassThroughApi } from "../engine/run-pass-through.js";
+import type { UnsupportedField } from "../wire/shared/encoding.js";
 import type { DialectIssue } from "../wire/shared/validation-issues.js";
 import type { GatewayError } from "./http-errors.js";
 
@@ -15,6 +17,10 @@ export interface ParsedChatRequest {
   stream: boolean;
   /** OpenAI `stream_options.include_usage`. */
   includeUsage: boolean;
+  /** Responses: the field that ties the request to state one provider holds (`previous_response_id`, …). */
+  statefulField?: string;
+  /** Responses: the first input the canonical model cannot hold; only a same-wire candidate can take it. */
+  untranslatable?: UnsupportedField;
 }
 
 export type DialectParse = { ok: true; value: ParsedChatRequest } | { ok: false; issues: DialectIssue[] };
@@ -33,7 +39,9 @@ export interface StreamContext {
 }
 
 export interface GatewayDialect {
-  readonly name: "openai" | "anthropic";
+  readonly name: "openai" | "openai-responses" | "anthropic";
+  /** The provider API whose candidates the same-wire lane serves with the client's bytes (R-GW-6). */
+  readonly laneApi: PassThroughApi;
   parse(body: unknown): DialectParse;
   /** A complete answer; `notice` is set only with `gateway.notices: "inline"`. */
   renderResponse(response: CanonicalResponse, context: { createdSeconds: number; notice?: string }): unknown;

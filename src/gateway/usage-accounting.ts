@@ -7,6 +7,7 @@
 import type { CanonicalUsage } from "../ports/canonical.js";
 import { anthropicUsageSchema, usageFromAnthropic } from "../wire/anthropic-messages/index.js";
 import { openAiUsageSchema, usageFromOpenAi } from "../wire/openai-chat/index.js";
+import { responsesUsageSchema, usageFromResponses } from "../wire/openai-responses/index.js";
 import { validateWire } from "../wire/shared/wire-json.js";
 import type { GatewayContext } from "./gateway-context.js";
 
@@ -43,8 +44,12 @@ export function costHeader(costUsd: number | undefined): Record<string, string> 
 }
 
 /** A same-wire answer's or stream's `usage` in its wire format, as canonical usage; undefined when unreadable. */
-export function usageFromWire(dialect: "openai" | "anthropic", raw: unknown): CanonicalUsage | undefined {
+export function usageFromWire(dialect: "openai" | "anthropic" | "openai-responses", raw: unknown): CanonicalUsage | undefined {
   if (raw === undefined || raw === null) return undefined;
+  if (dialect === "openai-responses") {
+    const usage = validateWire(raw, responsesUsageSchema);
+    return usage.ok ? usageFromResponses(usage.value) : undefined;
+  }
   if (dialect === "openai") {
     const usage = validateWire(raw, openAiUsageSchema);
     return usage.ok ? usageFromOpenAi(usage.value) : undefined;

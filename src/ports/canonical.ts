@@ -36,8 +36,15 @@ export interface CanonicalThinking {
   text: string;
   /** The provider's signature over the block; it must travel back unchanged. */
   signature?: string;
-  /** Encrypted content of a `redacted_thinking` block. */
+  /** Encrypted content of a `redacted_thinking` block (or of an OpenAI Responses `reasoning` item). */
   redactedData?: string;
+  /**
+   * Set for blocks another wire format made (`openai-responses`: a `reasoning` item, encrypted for OpenAI);
+   * absent for Anthropic blocks. Only the same format can send such a block back (R-GW-6).
+   */
+  origin?: "openai-responses";
+  /** The Responses `reasoning` item id. */
+  itemId?: string;
 }
 
 export interface CanonicalToolCall {

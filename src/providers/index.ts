@@ -3,6 +3,7 @@ export { createProvider, createProviderRegistry, ProviderRegistry, UnknownProvid
 export type { SharedProviderOptions } from "./registry.js";
 export type { ProviderSettings } from "./shared/provider-settings.js";
 export { OpenAiProvider } from "./openai/openai-provider.js";
+export { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
 export { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 export { GoogleProvider } from "./google/google-provider.js";
 export { OllamaProvider } from "./ollama/ollama-provider.js";
@@ -28,6 +29,7 @@ export {
   type WireErrorDetails,
 } from "./shared/upstream-failure.js";
 export { openAiChatRequestSchema, openAiChatChunkSchema, openAiChatCompletionSchema } from "../wire/openai-chat/schemas.js";
+export { responsesRequestSchema, responsesResponseSchema, responsesStreamEventSchema } from "../wire/openai-responses/schemas.js";
 export { anthropicMessagesRequestSchema, anthropicMessageSchema, anthropicStreamEventSchema } from "../wire/anthropic-messages/schemas.js";
 export { googleGenerateContentRequestSchema, googleGenerateContentResponseSchema } from "../wire/google-generative-ai/schemas.js";
 export { ollamaChatRequestSchema, ollamaChatResponseSchema } from "../wire/ollama/schemas.js";

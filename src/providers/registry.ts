@@ -8,12 +8,14 @@ import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { GoogleProvider } from "./google/google-provider.js";
 import { OllamaProvider } from "./ollama/ollama-provider.js";
 import { OpenAiProvider } from "./openai/openai-provider.js";
+import { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 
-export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-completions", "anthropic-messages", "google-generative-ai", "ollama"];
+export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"];
 
 const PROVIDER_CONSTRUCTORS: Readonly<Record<ProviderApi, new (settings: ProviderSettings) => Provider>> = {
   "openai-completions": OpenAiProvider,
+  "openai-responses": OpenAiResponsesProvider,
   "anthropic-messages": AnthropicProvider,
   "google-generative-ai": GoogleProvider,
   ollama: OllamaProvider,

@@ -11,6 +11,7 @@ import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const anthropicDialect: GatewayDialect = {
   name: "anthropic",
+  laneApi: "anthropic-messages",
 
   parse(body) {
     const parsed = parseAnthropicMessagesRequest(body);

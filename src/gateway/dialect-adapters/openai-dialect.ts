@@ -11,6 +11,7 @@ import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const openAIDialect: GatewayDialect = {
   name: "openai",
+  laneApi: "openai-completions",
 
   parse(body) {
     const parsed = parseOpenAIChatRequest(body);

@@ -13,7 +13,9 @@ const ANTHROPIC_ROLES = new Set(["user", "assistant"]);
  * True when the body has the shape the dialect requires at its top level; anything else goes through the full
  * parse, so a request the canonical path would reject with a 400 is rejected the same way, before any call.
  */
-export function laneShapeOk(dialect: "openai" | "anthropic", body: ScannedChatBody): boolean {
+export function laneShapeOk(dialect: "openai" | "openai-responses" | "anthropic", body: ScannedChatBody): boolean {
+  // Responses bodies are parsed in full: server-held state (R-GW-6 pinning) and slash commands hide in many shapes.
+  if (dialect === "openai-responses") return false;
   if (typeof body.model?.value !== "string") return false;
   if (body.stream !== undefined && typeof body.stream.value !== "boolean") return false;
   const messages = body.messages;

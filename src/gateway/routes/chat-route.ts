@@ -27,6 +27,8 @@ import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js
 import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
 import { SseWriter } from "../sse-writer.js";
 import { droppedHeader, takeDroppedHints } from "../dropped-hints.js";
+import type { ProviderPin } from "../../engine/provider-pin.js";
+import { explainPinnedFailure, responseStatePin } from "../response-state.js";
 
 /** `x-detour-model` of answers the gateway gives itself (slash commands). */
 export const GATEWAY_MODEL = "detour";
@@ -180,7 +182,12 @@ class ChatExchange {
 
   async #run(routing: RoutingOptions, parsed: ParsedChatRequest) {
     this.#agentId = routing.agentId;
+    // Without the lane every candidate is called through the canonical model, which cannot hold this input.
+    if (parsed.untranslatable) return sendGatewayError(this.reply, this.dialect, badRequest(parsed.untranslatable.problem, parsed.untranslatable.field));
+    const pinned = this.#pin(routing, parsed);
+    if (pinned === false) return this.reply;
     const options = {
+      ...(pinned ? { pinnedProvider: pinned } : {}),
       agentId: routing.agentId,
       ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
       ...(routing.model !== undefined ? { model: routing.model } : {}),
@@ -196,12 +203,7 @@ class ChatExchange {
         ? await this.context.run({ ...options, stream: true })
         : await this.context.run({ ...options, stream: false });
     } catch (error) {
-      if (this.#clientGone) return this.#dropClient();
-      const described = describeRunError(error, this.context.clock.now());
-      if (described.kind === "internal") {
-        this.context.logger.log("error", "Gateway request failed internally", { error: described.message });
-      }
-      return sendGatewayError(this.reply, this.dialect, described);
+      return this.#runFailed(error, pinned);
     }
     return parsed.stream
       ? this.#stream(outcome as RunOutcome<CanonicalStreamResult>, parsed.includeUsage)
@@ -317,9 +319,12 @@ class ChatExchange {
       const command = parseSlashCommand(parsed.request);
       if (command) return await this.#answerCommand(command, routing, parsed);
     }
+    const pinned = this.#pin(routing, parsed);
+    if (pinned === false) return this.reply;
     const request = this.#passThroughRequest(body, parsed);
     this.#agentId = routing.agentId;
     const options = {
+      ...(pinned ? { pinnedProvider: pinned } : {}),
       agentId: routing.agentId,
       ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
       ...(routing.model !== undefined ? { model: routing.model } : {}),
@@ -342,39 +347,62 @@ class ChatExchange {
         ? this.#respondRaw({ ...outcome, result: answer })
         : this.#respond({ ...outcome, result: answer.response });
     } catch (error) {
-      if (this.#clientGone) return this.#dropClient();
-      const described = describeRunError(error, this.context.clock.now());
-      if (described.kind === "internal") {
-        this.context.logger.log("error", "Gateway request failed internally", { error: described.message });
-      }
-      return sendGatewayError(this.reply, this.dialect, described);
+      return this.#runFailed(error, pinned);
     }
   }
 
+  /**
+   * A request that continues server-held state runs only on the provider holding it (`undefined`: no pin
+   * needed). `false`: no candidate can hold it, and the 400 saying so has been sent.
+   */
+  #pin(routing: RoutingOptions, parsed: ParsedChatRequest | undefined): ProviderPin | undefined | false {
+    const field = parsed?.statefulField;
+    if (field === undefined) return undefined;
+    const pin = responseStatePin(this.context.config, routing, field);
+    if (pin.ok) return pin.pin;
+    sendGatewayError(this.reply, this.dialect, pin.error);
+    return false;
+  }
+
+  #runFailed(error: unknown, pinned: ProviderPin | undefined) {
+    if (this.#clientGone) return this.#dropClient();
+    const described = describeRunError(error, this.context.clock.now());
+    if (described.kind === "internal") {
+      this.context.logger.log("error", "Gateway request failed internally", { error: described.message });
+    }
+    return sendGatewayError(this.reply, this.dialect, pinned ? explainPinnedFailure(described, pinned) : described);
+  }
+
   #passThroughRequest(body: ScannedChatBody, parsed: ParsedChatRequest | undefined): PassThroughRequest {
-    const openai = this.dialect.name === "openai";
+    const chat = this.dialect.name === "openai";
     const stream = parsed?.stream ?? body.stream?.value === true;
     const headers = this.request.headers;
     let canonical = parsed?.request;
+    const untranslatable = parsed?.untranslatable;
     const dialect = this.dialect;
     return {
-      api: openai ? "openai-completions" : "anthropic-messages",
+      api: dialect.laneApi,
       stream,
       // The lane needs every stream's usage (R-ST-3); a client that did not ask never sees the usage chunk.
-      bodyFor: (model) => upstreamBodyFor(body, model, openai && stream),
-      clientWantsUsage: openai ? stream && clientWantsUsage(body) : true,
+      bodyFor: (model) => upstreamBodyFor(body, model, chat && stream),
+      // Anthropic and Responses streams always carry their usage.
+      clientWantsUsage: chat ? stream && clientWantsUsage(body) : true,
       byteLength: body.bytes.length,
-      // `image_url` (OpenAI) and `"type":"image"` (Anthropic) both contain it; a false hit only costs a parse.
+      // `image_url` (OpenAI), `input_image` (Responses) and `"type":"image"` (Anthropic) all contain it; a false hit only costs a parse.
       mayCarryImages: body.bytes.includes("image"),
-      ...(openai
-        ? {}
-        : {
+      ...(dialect.laneApi === "anthropic-messages"
+        ? {
             clientHeaders: {
               ...(typeof headers["anthropic-version"] === "string" ? { "anthropic-version": headers["anthropic-version"] } : {}),
               ...(typeof headers["anthropic-beta"] === "string" ? { "anthropic-beta": headers["anthropic-beta"] } : {}),
             },
-          }),
+          }
+        : {}),
       canonical() {
+        if (untranslatable) {
+          // R-GW-6: only a same-wire candidate can take this input; any other is skipped, not called.
+          throw new FailoverError(`${untranslatable.problem} Only a model on the ${dialect.laneApi} API can take it.`, { reason: "incompatible" });
+        }
         if (canonical) return canonical;
         const full = dialect.parse(JSON.parse(body.bytes.toString("utf8")));
         if (!full.ok) {

@@ -152,6 +152,7 @@ export interface ResolvedMockError {
 }
 
 export function messageFor(error: ResolvedMockError, api: MockWireApi): string {
-  const template = error.message ?? error.row[api].message;
+  // The Responses API answers errors in OpenAI's words.
+  const template = error.message ?? error.row[api === "openai-responses" ? "openai" : api].message;
   return template.replaceAll("{model}", error.model);
 }

@@ -30,6 +30,34 @@ function anthropicClient(server: MockProvider, apiKey = "sk-ant-test") {
 }
 
 describe("mock provider with the real OpenAI SDK (R-CL-3)", () => {
+  it("R-CL-3: Responses API answers, streams (the SDK's stream helper) and tool calls", async () => {
+    mock = await startMockProvider();
+    const client = openAIClient(mock);
+    const response = await client.responses.create({ model: "gpt-mock", input: "hi" });
+    expect(response.output_text).toContain(fingerprintKey("sk-openai-test"));
+    expect(response.usage?.total_tokens).toBeGreaterThan(0);
+
+    const final = await client.responses.stream({ model: "gpt-mock", input: "hi" }).finalResponse();
+    expect(final.output_text).toBe(response.output_text);
+    expect(final.usage?.output_tokens).toBe(response.usage?.output_tokens);
+
+    const toolAnswer = await client.responses.create({
+      model: "gpt-mock",
+      input: "please use the lookup tool",
+      tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: { query: { type: "string" } } }, strict: false }],
+    });
+    const call = toolAnswer.output.find((item) => item.type === "function_call");
+    expect(call).toMatchObject({ type: "function_call", name: "lookup" });
+
+    const failing = await startMockProvider({ scenario: [{ steps: ["rate-limit"] }] });
+    try {
+      const error = await openAIClient(failing).responses.create({ model: "gpt-mock", input: "hi" }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(OpenAI.RateLimitError);
+    } finally {
+      await failing.close();
+    }
+  });
+
   it("R-CL-3: chat completion, streamed completion with usage, and a tool call", async () => {
     mock = await startMockProvider();
     const client = openAIClient(mock);

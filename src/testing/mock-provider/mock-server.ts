@@ -20,6 +20,7 @@ import { anthropicCountTokensWire, ollamaEmbedWire, openAIEmbeddingsWire } from 
 import { googleWire } from "./wire/google-wire.js";
 import type { MockWire, WireRoute } from "./wire/mock-wire.js";
 import { ollamaWire } from "./wire/ollama-wire.js";
+import { openAIResponsesWire } from "./wire/openai-responses-wire.js";
 import { openAIWire } from "./wire/openai-wire.js";
 
 export type MockScenarioSelection = string | MockScenarioInput | readonly MockRuleInput[];
@@ -78,6 +79,7 @@ function routeChat(method: string, url: URL): Route | undefined {
   if (method !== "POST") return undefined;
   const base = { searchParams: url.searchParams };
   if (url.pathname === "/v1/chat/completions") return { wire: openAIWire, route: base };
+  if (url.pathname === "/v1/responses") return { wire: openAIResponsesWire, route: base };
   if (url.pathname === "/v1/messages") return { wire: anthropicWire, route: base };
   if (url.pathname === "/api/chat") return { wire: ollamaWire, route: base };
   if (url.pathname === "/v1/embeddings") return { wire: openAIEmbeddingsWire, route: base };
@@ -243,7 +245,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     closing.signal.addEventListener("abort", abort, { once: true });
     try {
       const keyFingerprint = fingerprintKey(key);
-      const idPrefix = { openai: "chatcmpl-mock-", anthropic: "msg_mock_", google: "mock-response-", ollama: "" }[wire.api];
+      const idPrefix = { openai: "chatcmpl-mock-", "openai-responses": "resp_mock_", anthropic: "msg_mock_", google: "mock-response-", ollama: "" }[wire.api];
       const reply = buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
       const tokens = reply.usage.inputTokens + reply.usage.outputTokens;
       const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, { ...(key === undefined ? {} : { key }), api: wire.api, tokens, now: now() });

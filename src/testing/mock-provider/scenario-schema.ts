@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { mockBudgetsSchema, type MockBudgetsInput } from "./budget-schema.js";
 
-export const MOCK_WIRE_APIS = ["openai", "anthropic", "google", "ollama"] as const;
+export const MOCK_WIRE_APIS = ["openai", "openai-responses", "anthropic", "google", "ollama"] as const;
 export type MockWireApi = (typeof MOCK_WIRE_APIS)[number];
 
 /** Error answers with a provider-realistic body for each wire format (see error-presets.ts). */

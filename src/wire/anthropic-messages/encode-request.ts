@@ -130,6 +130,11 @@ function toAnthropicMessage(message: CanonicalMessage, notes: EncodingNotes): An
         return block ? [block] : [];
       }
       case "thinking":
+        if (part.origin !== undefined) {
+          // OpenAI reasoning items are encrypted for OpenAI; Anthropic cannot read them back (R-GW-6 hint).
+          notes.drop("reasoning");
+          return [];
+        }
         if (part.redactedData !== undefined) return [{ type: "redacted_thinking", data: part.redactedData }];
         return [{ type: "thinking", thinking: part.text, ...(part.signature === undefined ? {} : { signature: part.signature }) }];
       case "tool-call":

@@ -14,6 +14,7 @@ import {
   modelSwap,
   parseEventJson,
   replaceAll,
+  withoutRanges,
   type DeliveredAnswer,
   type RawStreamScanner,
   type StreamScanEnd,
@@ -115,7 +116,7 @@ export class OpenAiChatStreamScanner implements RawStreamScanner {
       if (verdict === "fail") stopAt = start;
       else if (verdict === "drop") (cut ??= []).push([start, eventEnd]);
     });
-    let forward = cut ? without(bytes, stopAt, cut) : bytes.subarray(0, stopAt);
+    let forward = cut ? withoutRanges(bytes, stopAt, cut) : bytes.subarray(0, stopAt);
     if (this.#swap) forward = replaceAll(forward, this.#swap.needle, this.#swap.replacement);
     if (this.#complete && !this.#done && this.#failure === undefined) forward = Buffer.concat([forward, OPENAI_DONE_BYTES]);
     const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
@@ -246,16 +247,4 @@ function dataPayload(bytes: Buffer, start: number, end: number): [number, number
   if (lineEnd === -1 || lineEnd > end) lineEnd = end;
   if (bytes[lineEnd - 1] === 0x0d) lineEnd -= 1;
   return [at, lineEnd];
-}
-
-function without(bytes: Buffer, end: number, cut: readonly [number, number][]): Buffer {
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (const [start, stop] of cut) {
-    if (start >= end) break;
-    parts.push(bytes.subarray(from, start));
-    from = stop;
-  }
-  if (from < end) parts.push(bytes.subarray(from, end));
-  return Buffer.concat(parts);
 }

@@ -5,7 +5,7 @@
  */
 import type { CanonicalProviderOptions, CanonicalReasoning, CanonicalRequest } from "../../ports/canonical.js";
 
-export type WireFormat = "openai-chat" | "anthropic-messages" | "google-generative-ai" | "ollama";
+export type WireFormat = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama";
 
 export interface UnsupportedField {
   /** The client's field name (`response_format`, `logprobs`, …). */
@@ -48,6 +48,17 @@ const MEANING_CHANGING_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "openai-chat": ["audio", "modalities", "web_search_options", "functions", "function_call"],
   // Server-side tool containers and MCP servers run tools the target cannot.
   "anthropic-messages": ["container", "mcp_servers", "context_management"],
+  // Server-held state (stored responses, conversations, prompts), background runs and hosted tools: only
+  // the Responses API that holds or runs them can answer such a request.
+  "openai-responses": [
+    "previous_response_id",
+    "conversation",
+    "prompt",
+    "background",
+    "tools",
+    "tool_choice",
+    "context_management",
+  ],
 };
 
 /**

@@ -1,5 +1,6 @@
 /** Small loopback HTTP helpers for the mock provider's own tests. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
+import type { MockWireApi } from "../scenario-schema.js";
 
 export function post(
   baseUrl: string,
@@ -81,7 +82,7 @@ export function ndjson(text: string): unknown[] {
 
 /** A request body per wire format, asking `prompt`, optionally offering one tool. */
 export function chatBody(
-  api: "openai" | "anthropic" | "google" | "ollama",
+  api: MockWireApi,
   options: { model: string; prompt: string; stream?: boolean; tool?: boolean },
 ): { path: string; body: Record<string, unknown> } {
   const parameters = { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } };
@@ -94,6 +95,16 @@ export function chatBody(
           messages: [{ role: "user", content: options.prompt }],
           ...(options.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
           ...(options.tool ? { tools: [{ type: "function", function: { name: "get_weather", parameters } }] } : {}),
+        },
+      };
+    case "openai-responses":
+      return {
+        path: "/v1/responses",
+        body: {
+          model: options.model,
+          input: options.prompt,
+          ...(options.stream ? { stream: true } : {}),
+          ...(options.tool ? { tools: [{ type: "function", name: "get_weather", parameters }] } : {}),
         },
       };
     case "anthropic":
@@ -129,7 +140,7 @@ export function chatBody(
 }
 
 /** Auth headers as each provider's client sends them. */
-export function authHeaders(api: "openai" | "anthropic" | "google" | "ollama", key: string): Record<string, string> {
+export function authHeaders(api: MockWireApi, key: string): Record<string, string> {
   switch (api) {
     case "anthropic":
       return { "x-api-key": key, "anthropic-version": "2023-06-01" };
@@ -143,10 +154,12 @@ export function authHeaders(api: "openai" | "anthropic" | "google" | "ollama", k
 type Json = Record<string, any>;
 
 /** The answer text of a JSON (non-streamed) answer. */
-export function jsonText(api: "openai" | "anthropic" | "google" | "ollama", body: Json): string {
+export function jsonText(api: MockWireApi, body: Json): string {
   switch (api) {
     case "openai":
       return body.choices[0].message.content;
+    case "openai-responses":
+      return body.output[0].content[0].text;
     case "anthropic":
       return body.content[0].text;
     case "google":
@@ -157,12 +170,14 @@ export function jsonText(api: "openai" | "anthropic" | "google" | "ollama", body
 }
 
 /** The text carried by the content frames of a stream (malformed frames contribute nothing). */
-export function streamText(api: "openai" | "anthropic" | "google" | "ollama", text: string): string {
+export function streamText(api: MockWireApi, text: string): string {
   if (api === "ollama") return (ndjson(text) as Json[]).map((line) => line.message?.content ?? "").join("");
   const events = sseJson(text) as Json[];
   switch (api) {
     case "openai":
       return events.map((event) => event.choices?.[0]?.delta?.content ?? "").join("");
+    case "openai-responses":
+      return events.map((event) => (event.type === "response.output_text.delta" ? event.delta : "")).join("");
     case "anthropic":
       return events.map((event) => (event.delta?.type === "text_delta" ? event.delta.text : "")).join("");
     case "google":
@@ -171,6 +186,6 @@ export function streamText(api: "openai" | "anthropic" | "google" | "ollama", te
 }
 
 /** The stream's frames, parsed (SSE data payloads or NDJSON lines). */
-export function streamFrames(api: "openai" | "anthropic" | "google" | "ollama", text: string): unknown[] {
+export function streamFrames(api: MockWireApi, text: string): unknown[] {
   return api === "ollama" ? ndjson(text) : sseJson(text);
 }
