@@ -138,7 +138,6 @@ describe("parseConfig", () => {
         "models.mode",
         "models.providers.lmstudio.apiKey",
         "models.providers.lmstudio.models[0].name",
-        "models.providers.lmstudio.models[0].cost",
         'agents.defaults.models["anthropic/claude-opus-4-6"].params',
         "agents.defaults.workspace",
         "agents.defaults.compaction",
