@@ -200,6 +200,7 @@ describe("chaos: Redis outage", () => {
       expect.soft(failures, "failed requests (a healthy provider could serve every one)").toEqual([]);
       expect.soft(hung, "hung requests").toBe(0);
       expect.soft(replicas.map((store) => store.mode), "both replicas share Redis again").toEqual(["shared", "shared"]);
+      expect.soft(convergedMs, "ms from the restart until both replicas share Redis again").toBeLessThan(20_000);
       expect.soft(unexpected, "writes that failed without DETOUR_STORE_UNAVAILABLE").toEqual([]);
       expect.soft(refused.outage, "writes asked for during the outage were refused loudly").toBeGreaterThan(0);
       expect.soft(lostWrites, "acknowledged writes missing after the restart").toEqual([]);
