@@ -10,5 +10,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: "forks",
     fileParallelism: false,
+    // The soak samples RSS after a full GC so that "flat" compares live memory, not collector timing.
+    execArgv: ["--expose-gc"],
   },
 });

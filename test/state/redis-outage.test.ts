@@ -158,6 +158,35 @@ if (!installed && process.env.CI !== "true") {
       expect((await b.getSession("s1"))?.modelOverride).toBe("user-choice");
     });
 
+    it("R-SB-3: a store that keeps recording under steady load gets back to Redis, and every change lands", async () => {
+      const { server, open } = await setup();
+      const a = await open(new RecordingLogger());
+      await a.recordFailure("openai:a", failure(1_000));
+      await server.stop();
+      // A request path that never pauses: each tick records a failure and a use, as runs do.
+      let running = true;
+      let recorded = 1;
+      const load = (async () => {
+        for (let tick = 0; running; tick += 1) {
+          await a.recordFailure("openai:a", failure(2_000 + tick));
+          await a.markUsed("openai:a", 2_000 + tick);
+          recorded += 1;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
+      })();
+      try {
+        await eventually(() => recorded > 1_000, "local changes to pile up");
+        await server.start();
+        await eventually(() => a.mode === "shared", "the store to resynchronise while the load goes on", 20_000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      } finally {
+        running = false;
+        await load;
+      }
+      const b = await open(new RecordingLogger());
+      expect((await b.getUsageStats("openai:a"))?.failureCounts?.overloaded).toBe(recorded);
+    });
+
     it("R-SB-5: during an outage every write a user asks for fails with an error naming Redis, and none lands later", async () => {
       const { server, open } = await setup();
       const a = await open(new RecordingLogger());

@@ -21,19 +21,24 @@ function script(name: string, source: string): LuaScript {
  * next value in the process; this writes it only if the stored value is still byte-for-byte what was read.
  * The stored value is its own version: equal bytes mean equal stats, so a result computed from them is still
  * correct even if the value changed and changed back (ABA is harmless here).
+ * On a conflict it answers with what is stored, so the caller recomputes without another read; a value or
+ * lastGood entry that would not change is not rewritten (a healthy profile's success writes only lastUsed).
  * KEYS: stats, lastUsed, lastGood. ARGV: profileId, expected, next ('' deletes), lastUsedMode
- * ('keep' | 'set' | 'delete'), lastUsed, lastGoodProvider ('' = none). Returns 1 when written, 0 on conflict.
+ * ('keep' | 'set' | 'delete'), lastUsed, lastGoodProvider ('' = none).
+ * Returns { 1 } when written, { 0, stored stats ('' = none), stored lastUsed ('' = none) } on conflict.
  */
 export const CAS_STATS = script(
-  "cas-stats",
+  "cas-stats-answering",
   `
 local current = redis.call('HGET', KEYS[1], ARGV[1]) or ''
-if current ~= ARGV[2] then return 0 end
-if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+if current ~= ARGV[2] then return { 0, current, redis.call('HGET', KEYS[2], ARGV[1]) or '' } end
+if ARGV[3] ~= current then
+  if ARGV[3] == '' then redis.call('HDEL', KEYS[1], ARGV[1]) else redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) end
+end
 if ARGV[4] == 'set' then redis.call('HSET', KEYS[2], ARGV[1], ARGV[5])
 elseif ARGV[4] == 'delete' then redis.call('HDEL', KEYS[2], ARGV[1]) end
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[3], ARGV[6], ARGV[1]) end
-return 1
+if ARGV[6] ~= '' and redis.call('HGET', KEYS[3], ARGV[6]) ~= ARGV[1] then redis.call('HSET', KEYS[3], ARGV[6], ARGV[1]) end
+return { 1 }
 `,
 );
 

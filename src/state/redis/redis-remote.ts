@@ -4,8 +4,12 @@
  *
  * One implementation of the usage-stats math: stats are read, the pure `core/cooldown.ts` function computes
  * the next value in this process, and the `CAS_STATS` script writes it only if the stored value is unchanged
- * — retried on conflict. The write is atomic server-side and two replicas can never lose each other's
- * update, yet the rules are not duplicated in Lua.
+ * — retried on conflict with the value the script answered. The write is atomic server-side and two replicas
+ * can never lose each other's update, yet the rules are not duplicated in Lua.
+ *
+ * Success fast path (R-SB-2, like SQLite's): a success does not read first. It compares against the stats
+ * bytes this replica last saw stored, so a healthy profile's success is one script call that writes only
+ * `lastUsed` (and `lastGood` when it changes). A stale guess costs one more call, never a wrong write.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { createClient } from "@redis/client";
@@ -46,6 +50,12 @@ import { RedisHeadroom } from "./headroom-remote.js";
 import { RedisSpend } from "./spend-remote.js";
 
 export type RedisClient = ReturnType<typeof createClient>;
+
+/** A guess at what is stored for one profile: the stats bytes ('' = none) and lastUsed (null = unknown). */
+interface StoredStatsGuess {
+  raw: string;
+  lastUsed: string | null;
+}
 
 /** Everything a replica keeps, as plain values: what the local view is seeded from and re-seeds Redis with. */
 export interface StateSnapshot {
@@ -102,6 +112,11 @@ export class RemoteRedisState implements StateStore {
   readonly #keys: RedisKeys;
   readonly #secrets: SecretBox;
   readonly #credentialCache = new Map<string, Credential>();
+  /**
+   * The stats bytes last seen stored, per profile: the success fast path's guess. Only ever a guess —
+   * every write compares against Redis — so it may be stale; bounded by the profiles in the stats hash.
+   */
+  readonly #seenStats = new Map<string, string>();
   /** Dates session writes for idle pruning (R-GW-8); replicas' clocks only need to agree to within hours. */
   readonly #now: () => number;
 
@@ -114,6 +129,11 @@ export class RemoteRedisState implements StateStore {
 
   #sessionKeys(sessionKey: string): string[] {
     return [this.#keys.session(sessionKey), this.#keys.sessionIndex, this.#keys.sessionTouched];
+  }
+
+  #sawStats(profileId: string, raw: string | null | undefined): void {
+    if (raw == null || raw === "") this.#seenStats.delete(profileId);
+    else this.#seenStats.set(profileId, raw);
   }
 
   #run(lua: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
@@ -148,11 +168,7 @@ export class RemoteRedisState implements StateStore {
       this.#client.hGetAll(this.#keys.lastUsed),
       this.#client.sMembers(this.#keys.sessionIndex),
     ]);
-    const allStats: Record<string, UsageStats> = {};
-    for (const id of new Set([...Object.keys(stats), ...Object.keys(lastUsed)])) {
-      const combined = combineStats(stats[id], lastUsed[id]);
-      if (combined) allStats[id] = combined;
-    }
+    const allStats = this.#combineAll(stats, lastUsed);
     return {
       profiles: await this.listProfiles(),
       orders: Object.fromEntries(Object.entries(orders).map(([provider, ids]) => [provider, JSON.parse(ids) as string[]])),
@@ -225,6 +241,7 @@ export class RemoteRedisState implements StateStore {
 
   async removeProfile(id: string): Promise<boolean> {
     const k = this.#keys;
+    this.#seenStats.delete(id);
     return Number(await this.#run(REMOVE_PROFILE, [k.profiles, k.stats, k.lastUsed, k.order, k.lastGood], [id])) === 1;
   }
 
@@ -255,18 +272,20 @@ export class RemoteRedisState implements StateStore {
 
   // --- usage stats ---
 
-  async #readStatsRaw(profileId: string): Promise<{ raw: string | null; stats: UsageStats | undefined }> {
+  async #readStatsRaw(profileId: string): Promise<StoredStatsGuess & { stats: UsageStats | undefined }> {
     // Pipelined, not MULTI: the compare-and-set checks the stats bytes; lastUsed is carried along.
     const [raw, lastUsed] = await Promise.all([
       this.#client.hGet(this.#keys.stats, profileId),
       this.#client.hGet(this.#keys.lastUsed, profileId),
     ]);
-    return { raw, stats: combineStats(raw, lastUsed) };
+    this.#sawStats(profileId, raw);
+    return { raw: raw ?? "", lastUsed, stats: combineStats(raw, lastUsed) };
   }
 
   /**
-   * Read, compute with the pure function, compare-and-set; again on conflict. `compute` returns the stats to
-   * write and how `lastUsed` changes, or `undefined` to write nothing.
+   * Read, compute with the pure function, compare-and-set; on conflict again from the value the script
+   * answered. `compute` returns the stats to write and how `lastUsed` changes, or `undefined` to write
+   * nothing. With a `guess` of what is stored, the first attempt skips the read (the success fast path).
    */
   async #updateStats(
     profileId: string,
@@ -274,28 +293,35 @@ export class RemoteRedisState implements StateStore {
       | { next: UsageStats | undefined; lastUsed: "keep" | "set" | "delete"; lastGoodProvider?: string }
       | undefined,
     isAbandoned: () => boolean,
+    guess?: StoredStatsGuess,
   ): Promise<UsageStats | undefined> {
+    let known = guess ?? (await this.#readStatsRaw(profileId));
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt += 1) {
-      const { raw, stats } = await this.#readStatsRaw(profileId);
+      const stats = combineStats(known.raw === "" ? null : known.raw, known.lastUsed);
       const update = compute(stats);
-      if (!update) return stats;
+      if (!update) {
+        // "Nothing to write" is only an answer when it was computed from what is stored, not from a guess.
+        if (known !== guess) return stats;
+        known = await this.#readStatsRaw(profileId);
+        continue;
+      }
       // The caller gave up waiting (Redis stopped answering) and recorded this locally instead; writing
       // now, when the read finally returns, would count it twice once the outage journal is replayed.
       if (isAbandoned()) throw new Error("Redis answered after the caller had given up; not writing.");
-      const written = await this.#run(
+      const nextRaw = update.next ? statsJson(update.next) : "";
+      const answer = (await this.#run(
         CAS_STATS,
         [this.#keys.stats, this.#keys.lastUsed, this.#keys.lastGood],
-        [
-          profileId,
-          raw ?? "",
-          update.next ? statsJson(update.next) : "",
-          update.lastUsed,
-          update.next?.lastUsed ?? "",
-          update.lastGoodProvider ?? "",
-        ],
-      );
-      if (Number(written) === 1) return update.next;
-      // Another replica wrote in between: back off a little (jittered) so contenders spread out.
+        [profileId, known.raw, nextRaw, update.lastUsed, update.next?.lastUsed ?? "", update.lastGoodProvider ?? ""],
+      )) as [number, string?, string?];
+      if (Number(answer[0]) === 1) {
+        this.#sawStats(profileId, nextRaw);
+        return update.next;
+      }
+      // Another replica wrote in between: recompute from what the script saw stored.
+      known = { raw: answer[1] ?? "", lastUsed: answer[2] ? answer[2] : null };
+      this.#sawStats(profileId, known.raw);
+      // Back off a little (jittered) under sustained contention so contenders spread out.
       if (attempt >= 2) await sleep(Math.random() * Math.min(attempt, 20));
     }
     throw new Error(`Usage stats of ${profileId} kept changing under ${MAX_CAS_ATTEMPTS} compare-and-set attempts.`);
@@ -310,8 +336,14 @@ export class RemoteRedisState implements StateStore {
       this.#client.hGetAll(this.#keys.stats),
       this.#client.hGetAll(this.#keys.lastUsed),
     ]);
+    return this.#combineAll(stats, lastUsed);
+  }
+
+  /** The stats of every profile from the two hashes; remembers the bytes seen for the fast path. */
+  #combineAll(stats: Record<string, string>, lastUsed: Record<string, string>): Record<string, UsageStats> {
     const all: Record<string, UsageStats> = {};
     for (const id of new Set([...Object.keys(stats), ...Object.keys(lastUsed)])) {
+      this.#sawStats(id, stats[id]);
       const combined = combineStats(stats[id], lastUsed[id]);
       if (combined) all[id] = combined;
     }
@@ -344,11 +376,14 @@ export class RemoteRedisState implements StateStore {
     params: { provider: string; now: number },
     isAbandoned: () => boolean = () => false,
   ): Promise<UsageStats> {
+    // No read first: the stored stats are guessed from what this replica last saw (see the file comment).
+    // The result does not depend on the stored lastUsed, which a success overwrites.
+    // A profile never seen is guessed to have no stats yet: a wrong guess costs what a read would have.
     const written = await this.#updateStats(profileId, (current) => ({
       next: recordSuccessStats(current, { now: params.now }),
       lastUsed: "set",
       lastGoodProvider: params.provider,
-    }), isAbandoned);
+    }), isAbandoned, { raw: this.#seenStats.get(profileId) ?? "", lastUsed: null });
     return written ?? {};
   }
 
@@ -382,11 +417,9 @@ export class RemoteRedisState implements StateStore {
   }
 
   async replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
-    await this.#run(PUT_STATS, [this.#keys.stats, this.#keys.lastUsed], [
-      profileId,
-      stats ? statsJson(stats) : "",
-      stats?.lastUsed ?? "",
-    ]);
+    const raw = stats ? statsJson(stats) : "";
+    await this.#run(PUT_STATS, [this.#keys.stats, this.#keys.lastUsed], [profileId, raw, stats?.lastUsed ?? ""]);
+    this.#sawStats(profileId, raw);
   }
 
   // --- sessions ---

@@ -111,6 +111,77 @@ if (availability === "available") {
       );
     });
 
+    /**
+     * Every command Redis executes on keys under `keyPrefix` while `run` runs, as Redis's MONITOR reports
+     * them (commands run inside a script are reported too, marked `lua`).
+     */
+    async function commandsDuring(keyPrefix: string, run: () => Promise<void>): Promise<{ command: string; lua: boolean }[]> {
+      const monitor = createClient({ url: SHARED_REDIS_URL });
+      const marker = createClient({ url: SHARED_REDIS_URL });
+      await Promise.all([monitor.connect(), marker.connect()]);
+      const seen: { command: string; lua: boolean }[] = [];
+      let done: () => void = () => {};
+      const finished = new Promise<void>((resolve) => (done = resolve));
+      const end = `${keyPrefix}:end-of-monitoring`;
+      try {
+        await monitor.monitor((reply) => {
+          // `1700000000.123456 [0 127.0.0.1:50000] "EVALSHA" "…" …`, or `[0 lua]` for a script's commands.
+          const line = String(reply);
+          const source = /\[\d+ ([^\]]+)\]/.exec(line)?.[1];
+          const args = [...line.matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) => match[1] as string);
+          if (args.length === 0) return;
+          if (!args.some((arg) => arg.startsWith(`${keyPrefix}:`))) return;
+          if (args.includes(end)) return done();
+          seen.push({ command: (args[0] as string).toUpperCase(), lua: source === "lua" });
+        });
+        await run();
+        // MONITOR replies arrive after the commands; a marker command tells when all before it were seen.
+        await marker.exists(end);
+        await finished;
+        return seen;
+      } finally {
+        monitor.destroy();
+        marker.destroy();
+      }
+    }
+
+    it("R-SB-2: a healthy profile's success is one script call that writes only lastUsed, and never retries", async () => {
+      const keyPrefix = prefix();
+      const store = await open(keyPrefix, newKey());
+      await store.recordFailure("openai:a", { reason: "overloaded", provider: "openai", now: 1_000, cooldowns: CONTRACT_COOLDOWNS });
+      await store.recordSuccess("openai:a", { provider: "openai", now: 2_000 });
+      const successes = 10;
+      const commands = await commandsDuring(keyPrefix, async () => {
+        for (let index = 1; index <= successes; index += 1) {
+          const stats = await store.recordSuccess("openai:a", { provider: "openai", now: 2_000 + index });
+          expect(stats).toMatchObject({ errorCount: 0, failureCounts: {}, lastUsed: 2_000 + index });
+        }
+      });
+      const sent = commands.filter((entry) => !entry.lua);
+      expect(sent.map((entry) => entry.command)).toEqual(Array.from({ length: successes }, () => "EVALSHA"));
+      const writes = commands.filter((entry) => entry.lua && !["HGET", "HGETALL"].includes(entry.command));
+      expect(writes).toHaveLength(successes);
+      expect(writes.every((entry) => entry.command === "HSET")).toBe(true);
+      expect((await store.getUsageStats("openai:a"))?.lastUsed).toBe(2_000 + successes);
+    });
+
+    it("R-CD-7: a success after another replica's failure resets it in two script calls, without a read", async () => {
+      const keyPrefix = prefix();
+      const key = newKey();
+      const store = await open(keyPrefix, key);
+      const other = await open(keyPrefix, key);
+      await store.recordSuccess("openai:a", { provider: "openai", now: 1_000 });
+      await other.recordFailure("openai:a", { reason: "overloaded", provider: "openai", now: 2_000, cooldowns: CONTRACT_COOLDOWNS });
+      let stats: Awaited<ReturnType<RedisStateStore["recordSuccess"]>> | undefined;
+      const commands = await commandsDuring(keyPrefix, async () => {
+        stats = await store.recordSuccess("openai:a", { provider: "openai", now: 3_000 });
+      });
+      expect(commands.filter((entry) => !entry.lua).map((entry) => entry.command)).toEqual(["EVALSHA", "EVALSHA"]);
+      expect(stats).toMatchObject({ errorCount: 0, failureCounts: {}, lastFailureAt: 2_000, lastUsed: 3_000 });
+      expect(stats?.cooldownUntil).toBeUndefined();
+      expect(await other.getUsageStats("openai:a")).toEqual(stats);
+    });
+
     it("R-SB-1: openStateStore picks the redis backend from the state options", async () => {
       const keyPrefix = prefix();
       const store = await openStateStore({

@@ -61,6 +61,12 @@ type JournalEntry = (remote: RemoteRedisState) => Promise<unknown>;
 /** Bounds the journal of a very long outage; the oldest local changes are dropped first. */
 const MAX_JOURNAL_ENTRIES = 100_000;
 
+/**
+ * The resynchronisation replays the journal in chunks of this size while new operations keep being
+ * journaled, and holds them back once that stops shrinking it (see `#resynchronise`).
+ */
+const HOLD_BELOW_ENTRIES = 256;
+
 export class RedisStateStore implements StateStore {
   readonly #client: RedisClient;
   readonly #remote: RemoteRedisState;
@@ -77,6 +83,11 @@ export class RedisStateStore implements StateStore {
   #mode: RedisStoreMode = "local";
   #epoch: string | undefined;
   #recovering: Promise<void> | undefined;
+  /**
+   * Set while the last step of a resynchronisation runs: operations wait for it (up to the command
+   * timeout) instead of adding to the journal, so that a store under steady load gets back to Redis.
+   */
+  #holding: Promise<void> | undefined;
   #outageBase: Promise<StateSnapshot> | undefined;
   #lastRecoveryError: string | undefined;
   /** Why Redis is not answering, for the errors of writes that must not be kept locally (R-SB-5). */
@@ -270,23 +281,45 @@ export class RedisStateStore implements StateStore {
       await this.#remote.fillMissing(await (this.#outageBase ?? captureView(this.#view, this.#orderProviders)));
       this.#epoch = await this.#remote.adoptEpoch(epoch ?? randomUUID());
     }
-    while (this.#journal.length > 0) {
-      const entry = this.#journal[0] as JournalEntry;
-      await entry(this.#remote);
-      this.#journal.shift();
+    // Under load, requests keep journaling while the journal is replayed: drain it in chunks while that
+    // shrinks it, then hold new operations back for the rest and the reload, so that this ends.
+    while (this.#journal.length >= HOLD_BELOW_ENTRIES) {
+      const before = this.#journal.length;
+      await this.#replayJournal(HOLD_BELOW_ENTRIES);
+      if (this.#journal.length >= before) break;
     }
-    const snapshot = await this.#remote.loadSnapshot();
-    // Local changes that arrived while loading are replayed first, then loaded again.
-    if (this.#journal.length > 0 || this.#closed) return;
-    this.#view = await seedMemory(snapshot);
-    this.#rememberOrders(Object.keys(snapshot.orders));
-    this.#mode = "shared";
+    let release: () => void = () => {};
+    this.#holding = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await this.#replayJournal(this.#journal.length);
+      const snapshot = await this.#remote.loadSnapshot();
+      // Local changes that arrived while loading (an operation held longer than the command timeout) are
+      // replayed first, then loaded again.
+      if (this.#journal.length > 0 || this.#closed) return;
+      const view = await seedMemory(snapshot);
+      if (this.#journal.length > 0 || this.#closed) return;
+      this.#view = view;
+      this.#mode = "shared";
+      this.#rememberOrders(Object.keys(snapshot.orders));
+    } finally {
+      this.#holding = undefined;
+      release();
+    }
     this.#outageBase = undefined;
     this.#lastRecoveryError = undefined;
     this.#warned = false;
     this.#logger.log("info", "Redis state backend is reachable again; local changes were resynchronised", {
       url: this.#url,
     });
+  }
+
+  /** Replays (and removes) the oldest `count` journal entries, in order. */
+  async #replayJournal(count: number): Promise<void> {
+    for (let index = 0; index < count && this.#journal.length > 0; index += 1) {
+      const entry = this.#journal[0] as JournalEntry;
+      await entry(this.#remote);
+      this.#journal.shift();
+    }
   }
 
   /** The error of a write that must land in Redis or not at all (R-SB-5). */
@@ -315,6 +348,9 @@ export class RedisStateStore implements StateStore {
     } = {},
   ): Promise<T> {
     const required = options.durability === "required";
+    if (this.#holding && this.#mode === "local") {
+      await Promise.race([this.#holding, sleep(this.#commandTimeoutMs, undefined, { ref: false })]);
+    }
     if (this.#mode === "shared") {
       try {
         const result = await this.#withDeadline((isAbandoned) => remote(this.#remote, isAbandoned));

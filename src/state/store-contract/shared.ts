@@ -1,7 +1,8 @@
 /** Contract part for backends shared by several processes or replicas (R-SB-1…R-SB-3). */
 import { beforeEach, describe, expect, it } from "vitest";
+import type { UsageStats } from "../../core/types.js";
 import type { StateStore } from "../../ports/state-store.js";
-import { type ContractContext, SECOND, NOW, oauth, failure } from "./fixtures.js";
+import { type ContractContext, HOUR, SECOND, NOW, oauth, failure } from "./fixtures.js";
 
 export function sharedStateContract(context: ContractContext): void {
   describe("shared by several processes or replicas", () => {
@@ -57,6 +58,36 @@ export function sharedStateContract(context: ContractContext): void {
         ),
       );
       expect((await other.getUsageStats("openai:a"))?.errorCount).toBe(20);
+    });
+
+    it("R-SB-2: a success racing another handle's failure ends as one of the two orders, never a mix", async () => {
+      const other = await sibling();
+      const withoutLastUsed = (stats: UsageStats | undefined) => {
+        const { lastUsed: _lastUsed, ...rest } = stats ?? {};
+        return rest;
+      };
+      for (let round = 0; round < 20; round += 1) {
+        const now = NOW + round * HOUR;
+        // Healthy, and seen healthy by `store`: what a success fast path starts from.
+        await store.recordSuccess("openai:a", { provider: "openai", now });
+        await store.getUsageStats("openai:a");
+        const [succeeded, failed] = await Promise.all([
+          store.recordSuccess("openai:a", { provider: "openai", now: now + 2 * SECOND }),
+          other.recordFailure("openai:a", failure("overloaded", { now: now + SECOND })),
+        ]);
+        expect(succeeded.errorCount).toBe(0);
+        expect(failed.errorCount).toBe(1);
+        const stored = await other.getUsageStats("openai:a");
+        // Failure last: the failure's result stands. Success last: every failure and window is forgotten.
+        const last = stored?.errorCount === 0 ? succeeded : failed;
+        expect(withoutLastUsed(stored)).toEqual(withoutLastUsed(last));
+        expect(await store.getLastGood("openai")).toBe("openai:a");
+      }
+      // A later success through the handle that raced always sees the failure and forgets it.
+      await other.recordFailure("openai:a", failure("overloaded", { now: NOW + 30 * HOUR }));
+      const healed = await store.recordSuccess("openai:a", { provider: "openai", now: NOW + 30 * HOUR + SECOND });
+      expect(healed.errorCount).toBe(0);
+      expect(withoutLastUsed(await other.getUsageStats("openai:a"))).toEqual(withoutLastUsed(healed));
     });
 
     it("R-CD-1: one incident seen through two handles at once is still one ladder step", async () => {
