@@ -19,19 +19,17 @@ import {
 } from "../providers/anthropic/anthropic-pass-through.js";
 import { OpenAiProvider } from "../providers/openai/openai-provider.js";
 import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
-import {
-  openPassThrough,
-  readPassThroughBody,
-  type PassThroughResponse,
-  type PassThroughTarget,
-} from "../providers/shared/pass-through-call.js";
+import { openPassThrough, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
+import { failureFromNetworkError, failureFromStreamError } from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
+import { firstTokenTimeoutMs } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
+import { completePassThroughThroughStream, completePlainPassThrough } from "./assembled-pass-through.js";
+import { StreamRefusals } from "./streamed-answer.js";
 import {
   callContext,
   canonicalStreamResult,
@@ -56,6 +54,12 @@ export interface PassThroughRequest {
   stream: boolean;
   /** The bytes for one candidate: the client's body with only `model` (and the usage option) changed. */
   bodyFor(model: string): Buffer;
+  /**
+   * A non-streamed request's bytes as a stream: `model` replaced, `stream: true` and (OpenAI)
+   * `stream_options.include_usage` set — the upstream call is streamed and its answer assembled (R-ST-6).
+   * Absent: the non-streamed request goes upstream as one plain call.
+   */
+  streamedBodyFor?(model: string): Buffer;
   /** OpenAI: the client asked for `stream_options.include_usage` itself. */
   clientWantsUsage: boolean;
   /** Anthropic version and beta flags the client chose. */
@@ -127,18 +131,15 @@ export function passThroughTargetsFromConfig(
   return targets;
 }
 
-function targetFor(entry: { api: PassThroughApi; settings: ProviderSettings }, context: AttemptContext, request: PassThroughRequest): PassThroughTarget {
+function targetFor(
+  entry: { api: PassThroughApi; settings: ProviderSettings },
+  context: AttemptContext,
+  request: PassThroughRequest,
+  stream: boolean,
+): PassThroughTarget {
   return entry.api === "openai-completions"
-    ? openAiPassThroughTarget(entry.settings, context.credential, request.stream)
-    : anthropicPassThroughTarget(entry.settings, context.credential, request.stream, request.clientHeaders);
-}
-
-function looksLikeJsonObject(body: Buffer): boolean {
-  let start = 0;
-  let end = body.length - 1;
-  while (start <= end && body[start] !== undefined && (body[start] as number) <= 0x20) start += 1;
-  while (end >= start && (body[end] as number) <= 0x20) end -= 1;
-  return body[start] === 0x7b && body[end] === 0x7d;
+    ? openAiPassThroughTarget(entry.settings, context.credential, stream)
+    : anthropicPassThroughTarget(entry.settings, context.credential, stream, request.clientHeaders);
 }
 
 export interface PassThroughRunner {
@@ -157,14 +158,15 @@ export function createPassThroughRunner(
   settings: CanonicalRunnerSettings,
 ): PassThroughRunner {
   const { clock } = settings;
+  const refusals = new StreamRefusals();
 
   function runOptions(options: PassThroughRunOptions) {
     return { ...routingOptionsOf(options), ...withFacts(laneRequestFacts(options.request)) };
   }
 
-  function sameWire(context: AttemptContext, request: PassThroughRequest) {
+  function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {
     const entry = targets.get(context.provider);
-    return entry && entry.api === request.api ? targetFor(entry, context, request) : undefined;
+    return entry && entry.api === request.api ? targetFor(entry, context, request, stream) : undefined;
   }
 
   async function complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>> {
@@ -177,13 +179,26 @@ export function createPassThroughRunner(
           lastAttempt = context;
           const target = sameWire(context, request);
           const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
-          if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, onUpstreamHeaders) };
-          const call = callContext(context, context.signal, onUpstreamHeaders);
-          const response: PassThroughResponse = await openPassThrough(target, request.bodyFor(context.model), call);
-          const body = await readPassThroughBody(target, response, context.signal);
-          // A 200 that is not an answer (an HTML page, a cut body) fails over like on the canonical path.
-          if (!looksLikeJsonObject(body)) throw unreadableResponseFailure(target.provider, "the body is not a JSON object", body.toString("utf8", 0, 500));
-          return { lane: "same-wire", status: response.status, headers: response.headers, body };
+          const watch = { settings, refusals, callerSignal: options.signal };
+          if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, watch, onUpstreamHeaders) };
+          const plainBody = request.bodyFor(context.model);
+          // R-ST-6: streamed upstream and assembled, so silence is caught; without the streamed bytes, one plain call.
+          const answer = request.streamedBodyFor
+            ? await completePassThroughThroughStream({
+                api: request.api,
+                streamTarget: sameWire(context, request, true) as PassThroughTarget,
+                plainTarget: target,
+                streamedBody: request.streamedBodyFor(context.model),
+                plainBody,
+                context,
+                settings,
+                refusals,
+                describeStreamError: request.api === "openai-completions" ? describeOpenAiStreamError : describeAnthropicPassThroughStreamError,
+                callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
+                ...(options.signal ? { callerSignal: options.signal } : {}),
+              })
+            : await completePlainPassThrough(target, plainBody, callContext(context, context.signal, onUpstreamHeaders));
+          return { lane: "same-wire", ...answer };
         },
       });
     } catch (error) {
@@ -236,7 +251,7 @@ export function createPassThroughRunner(
             failureOf: (error) =>
               failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
             clock,
-            ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
+            ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
             stallTimeoutMs: settings.streamStallSeconds * 1000,
             attemptSignal: context.signal,
             ...(options.signal ? { callerSignal: options.signal } : {}),

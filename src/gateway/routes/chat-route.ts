@@ -340,6 +340,8 @@ class ChatExchange {
       stream,
       // The lane needs every stream's usage (R-ST-3); a client that did not ask never sees the usage chunk.
       bodyFor: (model) => upstreamBodyFor(body, model, openai && stream),
+      // R-ST-6: a non-streamed request goes upstream as a stream (its answer is assembled), so silence is caught.
+      ...(stream ? {} : { streamedBodyFor: (model: string) => upstreamBodyFor(body, model, openai, true) }),
       clientWantsUsage: openai ? stream && clientWantsUsage(body) : true,
       byteLength: body.bytes.length,
       // `image_url` (OpenAI) and `"type":"image"` (Anthropic) both contain it; a false hit only costs a parse.
