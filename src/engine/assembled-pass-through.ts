@@ -1,8 +1,8 @@
 /**
  * A non-streamed same-wire attempt made as a stream (SPEC R-ST-6, R-GW-6): the client's bytes go upstream with
  * only `model` replaced and `stream: true` (plus OpenAI's `stream_options.include_usage`, for the usage the
- * non-streamed answer always has); the raw stream commit point's watchdogs catch an upstream that sends nothing
- * for `ttftTimeoutSeconds`; the wire's assembler turns the events into the JSON body the provider's own
+ * non-streamed answer always has); the watchdogs of `watched-stream.ts` catch an upstream that sends nothing
+ * for `ttftTimeoutSeconds`, driven by the wire's stream scanner (first token, finish, in-band errors); the wire's assembler turns the events into the JSON body the provider's own
  * non-streamed answer would have had. A model that refuses a stream gets the client's bytes as they are.
  */
 import type { ProviderCallContext } from "../ports/provider.js";
@@ -15,11 +15,11 @@ import { AnthropicMessageAssembler } from "../wire/anthropic-messages/assemble-m
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiCompletionAssembler } from "../wire/openai-chat/assemble-completion.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
-import { eventField, forEachEvent, parseEventJson } from "../wire/shared/sse-bytes.js";
+import { eventField, forEachEvent, parseEventJson, type RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { firstTokenTimeoutMs } from "./first-token-timeout.js";
-import { commitRawStream } from "./raw-stream-commit.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
-import { readUnderDeadline, refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
+import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
+import { readWatchedStream, type WatchedItem } from "./watched-stream.js";
 
 export type SameWireApi = "openai-completions" | "anthropic-messages";
 
@@ -89,9 +89,26 @@ export async function completePassThroughThroughStream(call: AssembledPassThroug
   let headers: ResponseHeaders | undefined;
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
-  let committed: Awaited<ReturnType<typeof commitRawStream>>;
+  // The usage chunk is the non-streamed answer's `usage`: it is always kept here.
+  const scanner: RawStreamScanner =
+    call.api === "openai-completions" ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true }) : new AnthropicStreamScanner({ shownModel });
+  const assembled = sseAssembler(call.api);
+  const accept = (read: Buffer): WatchedItem => {
+    const scanned = scanner.push(read);
+    if (scanned.forward) assembled.push(scanned.forward);
+    if (scanned.failure !== undefined) {
+      throw failureFromStreamError({
+        provider: streamTarget.provider,
+        details: call.describeStreamError(scanned.failure),
+        ...(headers ? { headers } : {}),
+        secrets: streamTarget.secrets,
+      });
+    }
+    if (scanner.complete) return "complete";
+    return scanner.committed ? "token" : "lifecycle";
+  };
   try {
-    committed = await commitRawStream({
+    await readWatchedStream({
       async *open(signal) {
         const response = await openPassThrough(streamTarget, call.streamedBody, call.callContext(signal));
         headers = response.headers;
@@ -104,15 +121,12 @@ export async function completePassThroughThroughStream(call: AssembledPassThroug
           if (!response.body.destroyed) response.body.destroy();
         }
       },
-      // The usage chunk is the non-streamed answer's `usage`: it is always kept here.
-      scanner: call.api === "openai-completions" ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true }) : new AnthropicStreamScanner({ shownModel }),
-      failureOf: (error) =>
-        failureFromStreamError({
-          provider: streamTarget.provider,
-          details: call.describeStreamError(error),
-          ...(headers ? { headers } : {}),
-          secrets: streamTarget.secrets,
-        }),
+      accept,
+      end: () => {
+        const end = scanner.end();
+        if (end.forward) assembled.push(end.forward);
+        return end.complete && scanner.committed;
+      },
       clock: settings.clock,
       ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
       stallTimeoutMs: settings.streamStallSeconds * 1000,
@@ -126,9 +140,6 @@ export async function completePassThroughThroughStream(call: AssembledPassThroug
     call.refusals.add(context.provider, context.model);
     return completePlainPassThrough(call.plainTarget, call.plainBody, call.callContext(context.signal));
   }
-  const assembled = sseAssembler(call.api);
-  assembled.push(committed.head);
-  await readUnderDeadline(committed.rest, context.signal, committed.abort, (forwarded) => assembled.push(forwarded));
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
   return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body() };
 }

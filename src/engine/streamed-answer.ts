@@ -1,30 +1,8 @@
 /**
- * What both lanes share when a non-streamed request is streamed upstream (SPEC R-ST-6): reading the committed
- * rest under the attempt's total deadline, and knowing which models refuse a stream.
- *
- * After the commit point the stream commit no longer obeys the attempt's signal (a streamed client must not be
- * cut by it); a non-streamed attempt still ends at the provider's `timeoutSeconds`, so the rest is read with
- * that signal wired to the upstream's abort. Nothing has reached the client yet, so any failure of the rest —
- * a stall, a cut, an in-band error, the deadline — fails the attempt over like a failure before the commit.
+ * What both lanes share when a non-streamed request is streamed upstream (SPEC R-ST-6): knowing which models
+ * refuse a stream, so they are called plain.
  */
 import { UpstreamFailure } from "../ports/provider.js";
-
-/** Reads `rest` to its end; the attempt's deadline (its signal) aborts the upstream. */
-export async function readUnderDeadline<T>(
-  rest: AsyncIterable<T>,
-  attemptSignal: AbortSignal,
-  abortUpstream: (reason?: unknown) => void,
-  accept: (item: T) => void,
-): Promise<void> {
-  const onDeadline = () => abortUpstream(attemptSignal.reason);
-  if (attemptSignal.aborted) onDeadline();
-  else attemptSignal.addEventListener("abort", onDeadline, { once: true });
-  try {
-    for await (const item of rest) accept(item);
-  } finally {
-    attemptSignal.removeEventListener("abort", onDeadline);
-  }
-}
 
 /**
  * A 400 that names `stream` is the upstream refusing a stream for this request (an OpenAI model that "does not
