@@ -7,12 +7,12 @@
  *
  * Unlike the streaming commit point, silence before the first token is bounded by the first-token budget
  * alone: a reasoning model may think for most of its 60 s without sending a byte, and a generation that keeps
- * producing tokens is never cut by either watchdog. Sleeps run on the injected Clock (FakeClock in tests)
- * through the commit point's DeadlinePuller: one timer per stream.
+ * producing tokens is never cut by either watchdog. The watchdog is one timer of the injected Clock per
+ * stream (`setTimer`, like the runner's own deadlines; FakeClock in tests).
  */
 import type { Clock } from "../ports/clock.js";
 import { UpstreamFailure } from "../ports/provider.js";
-import { cutFailure, DeadlinePuller, secondsText, TIMED_OUT, watchdogFailure } from "./stream-commit.js";
+import { cutFailure, secondsText, watchdogFailure } from "./stream-commit.js";
 
 /** What one upstream item was: still waiting (lifecycle), a token, or the end of the answer. */
 export type WatchedItem = "lifecycle" | "token" | "complete";
@@ -38,6 +38,43 @@ export interface WatchedStreamOptions<T> {
 /** Allocated once: a finished answer closes its upstream on every request. */
 const ANSWER_COMPLETE = new DOMException("The answer is complete.", "AbortError");
 
+/**
+ * ONE timer per stream for a deadline that moves on with every token: when it fires early (the deadline
+ * moved since it was armed) it is armed again for the rest, so tokens cost no timer work at all.
+ */
+class MovingDeadline {
+  #deadline = 0;
+  #cancel: (() => void) | undefined;
+  #dueAt = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly onExpired: () => void,
+  ) {}
+
+  set(deadline: number): void {
+    this.#deadline = deadline;
+    // A running timer due before the new deadline re-arms itself when it fires.
+    if (this.#cancel && this.#dueAt <= deadline) return;
+    this.#arm();
+  }
+
+  stop(): void {
+    this.#cancel?.();
+    this.#cancel = undefined;
+  }
+
+  #arm(): void {
+    this.#cancel?.();
+    this.#dueAt = this.#deadline;
+    this.#cancel = this.clock.setTimer(Math.max(0, this.#deadline - this.clock.now()), () => {
+      this.#cancel = undefined;
+      if (this.clock.now() < this.#deadline) this.#arm();
+      else this.onExpired();
+    });
+  }
+}
+
 export async function readWatchedStream<T>(options: WatchedStreamOptions<T>): Promise<{ timeToFirstTokenMs: number | undefined }> {
   const { clock, provider, model } = options;
   const upstream = new AbortController();
@@ -50,47 +87,53 @@ export async function readWatchedStream<T>(options: WatchedStreamOptions<T>): Pr
   options.callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
   if (options.attemptSignal.aborted) onAttemptAbort();
   if (options.callerSignal?.aborted) onCallerAbort();
+  // Rejects once the upstream is aborted, so a provider that ignores its signal cannot hold the attempt open.
+  const aborted = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(upstream.signal.reason);
+    if (upstream.signal.aborted) onAbort();
+    else upstream.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => {});
 
   let watchdogError: UpstreamFailure | undefined;
   const startedAt = clock.now();
-  const ttftDeadline = startedAt + options.ttftTimeoutMs;
   let firstTokenAt: number | undefined;
+  const deadline = new MovingDeadline(clock, () => {
+    watchdogError =
+      firstTokenAt === undefined
+        ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
+        : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`);
+    abort(watchdogError);
+  });
+  deadline.set(startedAt + options.ttftTimeoutMs);
   let iterator: AsyncIterator<T> | undefined;
-  let puller: DeadlinePuller<T> | undefined;
   try {
     iterator = options.open(upstream.signal)[Symbol.asyncIterator]();
-    puller = new DeadlinePuller<T>(iterator, clock, upstream.signal);
     for (;;) {
-      const budgetMs = firstTokenAt === undefined ? ttftDeadline - clock.now() : options.stallTimeoutMs;
-      let step: IteratorResult<T> | typeof TIMED_OUT;
+      let step: IteratorResult<T>;
       try {
-        step = await puller.next(budgetMs);
+        step = await Promise.race([iterator.next(), aborted]);
       } catch (error) {
         // An AbortError caused by our own watchdog is the watchdog's timeout, not an abort.
         throw watchdogError ?? error;
       }
-      if (step === TIMED_OUT) {
-        watchdogError =
-          firstTokenAt === undefined
-            ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
-            : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`);
-        abort(watchdogError);
-        throw watchdogError;
-      }
+      if (watchdogError) throw watchdogError;
       if (step.done) {
         if (options.end()) break;
         throw cutFailure(provider, model, firstTokenAt === undefined ? "stream closed before any content" : "stream closed before it finished");
       }
       const item = options.accept(step.value);
-      if (item !== "lifecycle") firstTokenAt ??= clock.now();
-      // A complete answer is finalised at once (R-ST-2): whatever the upstream still sends is not waited for.
       if (item === "complete") break;
+      if (item === "token") {
+        firstTokenAt ??= clock.now();
+        deadline.set(clock.now() + options.stallTimeoutMs);
+      }
     }
     return { timeToFirstTokenMs: firstTokenAt === undefined ? undefined : firstTokenAt - startedAt };
   } finally {
+    deadline.stop();
     options.attemptSignal.removeEventListener("abort", onAttemptAbort);
     options.callerSignal?.removeEventListener("abort", onCallerAbort);
-    puller?.close();
     abort(ANSWER_COMPLETE);
     // Not awaited: a generator busy in next() answers return() only after that next() settles.
     iterator?.return?.()?.catch(() => {});
