@@ -136,7 +136,7 @@ export class OpenAiCompletionAssembler {
     const message: Json = { role: parts.role ?? "assistant" };
     // The non-streamed message always has `content`: the joined text, or null for a tool-call-only answer.
     const content = parts.fields.get("content");
-    message.content = content === undefined || content === "" ? (parts.toolCalls.size > 0 || content === undefined ? null : "") : content;
+    message.content = content === undefined || (content === "" && parts.toolCalls.size > 0) ? null : content;
     for (const [key, value] of parts.fields) if (key !== "content") message[key] = value;
     if (parts.toolCalls.size > 0) {
       message.tool_calls = [...parts.toolCalls.entries()]
