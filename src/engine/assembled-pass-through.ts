@@ -29,7 +29,7 @@ export interface SameWireAnswer {
   body: Buffer;
 }
 
-export interface AssembledPassThroughCall {
+export interface AssembledSameWireCall {
   api: SameWireApi;
   /** The candidate called as a stream, and as a plain call (for a model that refuses a stream). */
   streamTarget: PassThroughTarget;
@@ -53,7 +53,7 @@ function looksLikeJsonObject(body: Buffer): boolean {
 }
 
 /** One plain call: the client's bytes, the whole JSON answer (a 200 that is not one fails over). */
-export async function completePlainPassThrough(
+export async function completePlainSameWire(
   target: PassThroughTarget,
   body: Buffer,
   call: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
@@ -83,9 +83,9 @@ function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body()
   };
 }
 
-export async function completePassThroughThroughStream(call: AssembledPassThroughCall): Promise<SameWireAnswer> {
+export async function completeSameWireThroughStream(call: AssembledSameWireCall): Promise<SameWireAnswer> {
   const { context, settings, streamTarget } = call;
-  if (call.refusals.has(context.provider, context.model)) return completePlainPassThrough(call.plainTarget, call.plainBody, call.callContext(context.signal));
+  if (call.refusals.has(context.provider, context.model)) return completePlainSameWire(call.plainTarget, call.plainBody, call.callContext(context.signal));
   let headers: ResponseHeaders | undefined;
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
@@ -138,7 +138,7 @@ export async function completePassThroughThroughStream(call: AssembledPassThroug
   } catch (error) {
     if (!refusesStreaming(error)) throw error;
     call.refusals.add(context.provider, context.model);
-    return completePlainPassThrough(call.plainTarget, call.plainBody, call.callContext(context.signal));
+    return completePlainSameWire(call.plainTarget, call.plainBody, call.callContext(context.signal));
   }
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
   return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body() };

@@ -28,7 +28,7 @@ import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanne
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import { firstTokenTimeoutMs } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
-import { completePassThroughThroughStream, completePlainPassThrough } from "./assembled-pass-through.js";
+import { completeSameWireThroughStream, completePlainSameWire } from "./assembled-pass-through.js";
 import { StreamRefusals } from "./streamed-answer.js";
 import {
   callContext,
@@ -184,7 +184,7 @@ export function createPassThroughRunner(
           const plainBody = request.bodyFor(context.model);
           // R-ST-6: streamed upstream and assembled, so silence is caught; without the streamed bytes, one plain call.
           const answer = request.streamedBodyFor
-            ? await completePassThroughThroughStream({
+            ? await completeSameWireThroughStream({
                 api: request.api,
                 streamTarget: sameWire(context, request, true) as PassThroughTarget,
                 plainTarget: target,
@@ -197,7 +197,7 @@ export function createPassThroughRunner(
                 callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
-            : await completePlainPassThrough(target, plainBody, callContext(context, context.signal, onUpstreamHeaders));
+            : await completePlainSameWire(target, plainBody, callContext(context, context.signal, onUpstreamHeaders));
           return { lane: "same-wire", ...answer };
         },
       });
