@@ -249,6 +249,21 @@ describe("the first-token watchdog of non-streamed runs (R-ST-6)", () => {
     expect(run.value?.attempts.map((attempt) => attempt.reason)).toEqual(["timeout"]);
   });
 
+  it("R-ST-6: streamed runs get the per-model first-token default too: 15 s for an ordinary model, longer for a reasoning one", async () => {
+    const startsAt20s: Pace = { firstTokenMs: 20_000, tokens: 3, tokenIntervalMs: 10 };
+    const ordinary = await engine({ primary: "openai/gpt-4o-mini", paces: { "gpt-4o-mini": startsAt20s } });
+    const ordinaryRun = track(ordinary.clock, ordinary.detour.run({ request, stream: true }));
+    await ordinary.clock.advanceAsync(15_100);
+    expect(ordinaryRun.value?.provider).toBe("anthropic");
+    expect(ordinaryRun.value?.attempts.map((attempt) => attempt.reason)).toEqual(["timeout"]);
+
+    const reasoning = await engine({ primary: "openai/o3", paces: { o3: startsAt20s } });
+    const reasoningRun = track(reasoning.clock, reasoning.detour.run({ request, stream: true }));
+    await reasoning.clock.advanceAsync(20_100);
+    expect(reasoningRun.value?.provider).toBe("openai");
+    expect(reasoningRun.value?.attempts).toEqual([]);
+  });
+
   it("R-ST-6: a model that refuses a stream is called plain (bounded by its timeoutSeconds) and remembered", async () => {
     const { clock, detour, openai } = await engine({
       primary: "openai/gpt-4o-mini",
