@@ -8,8 +8,10 @@
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
+import { createDetour } from "../../src/engine/create-detour.js";
 import type { LogLevel } from "../../src/ports/events.js";
-import { CLIENT_TOKEN, KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { startMockProvider } from "../../src/testing/mock-provider/index.js";
+import { CLIENT_TOKEN, KEYS, harnessConfig, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -131,5 +133,25 @@ describe("silence caught quickly for non-streamed requests (R-ST-6)", () => {
     expect(metrics).not.toMatch(/reason="timeout"/);
     expect(metrics).toMatch(/detour_requests_total\{agent="main",outcome="succeeded"\} 2/);
     expect(h.mock.counts().byKey[KEYS.openaiA]).toBe(1);
+  });
+
+  it("R-ST-6: a library run (createDetour, config-built providers over HTTP) to a silent upstream fails over within the configured first token + 2 s", async () => {
+    const mock = await startMockProvider({ scenario: silentOn("anthropic"), models: ["mock-gpt", "mock-claude"] });
+    const detour = await createDetour({
+      config: harnessConfig(mock.url, { model: { primary: "anthropic/mock-claude", fallbacks: ["openai/mock-gpt"] }, gateway: { ttftTimeoutSeconds: 1 } }),
+      env: { E2E_OPENAI_A: KEYS.openaiA, E2E_OPENAI_B: KEYS.openaiB, E2E_ANTHROPIC_A: KEYS.anthropicA },
+    });
+    try {
+      const startedAt = Date.now();
+      const outcome = await detour.run({ request: { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }], maxTokens: 50 } });
+      expect(Date.now() - startedAt).toBeLessThan(3_000);
+      expect(outcome.provider).toBe("openai");
+      expect(outcome.attempts.map((attempt) => [attempt.provider, attempt.reason])).toEqual([["anthropic", "timeout"]]);
+      expect(outcome.result.content[0]).toMatchObject({ type: "text" });
+      expect(outcome.result.usage.outputTokens).toBeGreaterThan(0);
+    } finally {
+      await detour.close();
+      await mock.close();
+    }
   });
 });
