@@ -37,11 +37,16 @@ export const DEFAULT_GATEWAY = Object.freeze({
   host: "127.0.0.1",
   port: 4141,
   notices: "header" as const,
-  ttftTimeoutSeconds: 30,
   streamStallSeconds: 30,
   streamContinuations: 2,
   maxBodyMb: 32,
 });
+
+/**
+ * R-ST-6: the first-token watchdog when `gateway.ttftTimeoutSeconds` is not set follows the model. Reasoning
+ * models (as the catalogue marks them) think before their first visible token, so they get longer.
+ */
+export const DEFAULT_TTFT_TIMEOUT_SECONDS = Object.freeze({ ordinary: 15, reasoning: 60 });
 
 /** `auth.headroom` (R-PO-7): when a profile counts as nearly spent, and which one to spend first. */
 export const DEFAULT_HEADROOM = Object.freeze({

@@ -30,6 +30,12 @@ describe("toJsonSchema", () => {
     expect(property(schema, "agents", "defaults", "timeoutSeconds")).toMatchObject({ default: 600 });
   });
 
+  it("R-ST-6: gateway.ttftTimeoutSeconds has no static default (it follows the model unless set)", () => {
+    const ttft = property(schema, "gateway", "ttftTimeoutSeconds");
+    expect(ttft).toMatchObject({ type: "number" });
+    expect(ttft).not.toHaveProperty("default");
+  });
+
   it("R-CF-2: a bare string or an object is allowed for agents.defaults.model", () => {
     const model = property(schema, "agents", "defaults", "model");
     expect((model.anyOf as Node[]).map((option) => option.type)).toEqual(["string", "object"]);

@@ -57,7 +57,6 @@ describe("config schema", () => {
         port: 4141,
         auth: {},
         notices: "header",
-        ttftTimeoutSeconds: 30,
         streamStallSeconds: 30,
         streamContinuations: 2,
         maxBodyMb: 32,

@@ -237,7 +237,8 @@ const GatewayConfigSchema = z.object({
     })
     .prefault({}),
   notices: z.enum(["header", "inline"]).default(DEFAULT_GATEWAY.notices),
-  ttftTimeoutSeconds: positiveNumber().default(DEFAULT_GATEWAY.ttftTimeoutSeconds),
+  // Unset: 15 s, or 60 s for catalogue reasoning models (R-ST-6), resolved per candidate by the engine.
+  ttftTimeoutSeconds: positiveNumber().optional(),
   streamStallSeconds: positiveNumber().default(DEFAULT_GATEWAY.streamStallSeconds),
   streamContinuations: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.streamContinuations),
   maxBodyMb: positiveNumber().default(DEFAULT_GATEWAY.maxBodyMb),

@@ -16,17 +16,19 @@ import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { soonestRecoveryOf } from "../runner/exhaustion.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { Detour, RunWithOptions } from "./create-detour.js";
+import { firstTokenTimeoutMs, type FirstTokenSettings } from "./first-token-timeout.js";
 import { requestFacts } from "./request-facts.js";
 import type { HeadroomRecorder } from "./headroom-recorder.js";
 import { assertPinnedProvider, type ProviderPin } from "./provider-pin.js";
 import { commitStream } from "./stream-commit.js";
+import { completeThroughStream } from "./assembled-completion.js";
+import { StreamRefusals } from "./streamed-answer.js";
 
 export type ProviderLookup = ReadonlyMap<string, Provider> | ((providerId: string) => Provider | undefined);
 
-export interface CanonicalRunnerSettings {
+/** `ttftTimeoutSeconds`: `gateway.ttftTimeoutSeconds` (R-ST-1); absent, it follows each candidate (R-ST-6). */
+export interface CanonicalRunnerSettings extends FirstTokenSettings {
   clock: Clock;
-  /** `gateway.ttftTimeoutSeconds` (R-ST-1). */
-  ttftTimeoutSeconds: number;
   /** `gateway.streamStallSeconds` (R-ST-1, R-ST-2). */
   streamStallSeconds: number;
   /** R-PO-7: reads every upstream response's rate-limit headers into the store. */
@@ -133,16 +135,28 @@ export function normalizeRunError(error: unknown, clock: Clock, lastAttempt: Att
   });
 }
 
-/** One non-streamed canonical attempt on the provider the runner picked. */
+/**
+ * One non-streamed canonical attempt on the provider the runner picked, made as a stream and assembled
+ * (R-ST-6): silence is caught by the first-token watchdog, a steady generation runs to the provider's deadline.
+ */
 export function completeCanonicalAttempt(
   providers: ProviderLookup,
   request: CanonicalRequest,
   context: AttemptContext,
+  watch: { settings: CanonicalRunnerSettings; refusals: StreamRefusals; callerSignal?: AbortSignal | undefined },
   onUpstreamHeaders?: ProviderCallContext["onUpstreamHeaders"],
 ): Promise<CanonicalResponse> {
   const provider = lookup(providers, context.provider);
   if (!provider) throw missingProvider(context);
-  return provider.complete({ ...request, model: context.model, stream: false }, callContext(context, context.signal, onUpstreamHeaders));
+  return completeThroughStream({
+    provider,
+    request,
+    context,
+    settings: watch.settings,
+    refusals: watch.refusals,
+    callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
+    ...(watch.callerSignal ? { callerSignal: watch.callerSignal } : {}),
+  });
 }
 
 /** One streamed canonical attempt: resolves at the commit point (R-ST-1). */
@@ -164,7 +178,7 @@ export async function streamCanonicalAttempt(
     open: (signal) =>
       provider.stream({ ...request, model: context.model, stream: true }, { ...callContext(context, signal, onUpstreamHeaders), onMalformedChunk }),
     clock: settings.clock,
-    ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
+    ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
     stallTimeoutMs: settings.streamStallSeconds * 1000,
     attemptSignal: context.signal,
     ...(callerSignal ? { callerSignal } : {}),
@@ -212,6 +226,7 @@ export function createCanonicalRunner(
   settings: CanonicalRunnerSettings,
 ): CanonicalRunner {
   const { clock } = settings;
+  const refusals = new StreamRefusals();
 
   function runOptions<T>(options: CanonicalRunOptions, attempt: RunWithOptions<T>["attempt"]): RunWithOptions<T> {
     return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), attempt };
@@ -224,7 +239,8 @@ export function createCanonicalRunner(
         runOptions(options, async (context) => {
           lastAttempt = context;
           assertPinnedProvider(options.pinnedProvider, context);
-          return completeCanonicalAttempt(providers, options.request, context, settings.headroom?.(options.agentId, context));
+          const watch = { settings, refusals, callerSignal: options.signal };
+          return completeCanonicalAttempt(providers, options.request, context, watch, settings.headroom?.(options.agentId, context));
         }),
       );
     } catch (error) {

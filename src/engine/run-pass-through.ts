@@ -21,12 +21,7 @@ import { OpenAiProvider } from "../providers/openai/openai-provider.js";
 import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
 import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
 import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
-import {
-  openPassThrough,
-  readPassThroughBody,
-  type PassThroughResponse,
-  type PassThroughTarget,
-} from "../providers/shared/pass-through-call.js";
+import { openPassThrough, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
@@ -40,7 +35,10 @@ import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanne
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
 import { assertPinnedProvider } from "./provider-pin.js";
+import { firstTokenTimeoutMs } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
+import { completeSameWireThroughStream, completePlainSameWire } from "./assembled-pass-through.js";
+import { StreamRefusals } from "./streamed-answer.js";
 import {
   callContext,
   canonicalStreamResult,
@@ -65,6 +63,12 @@ export interface PassThroughRequest {
   stream: boolean;
   /** The bytes for one candidate: the client's body with only `model` (and the usage option) changed. */
   bodyFor(model: string): Buffer;
+  /**
+   * A non-streamed request's bytes as a stream: `model` replaced, `stream: true` and (OpenAI)
+   * `stream_options.include_usage` set — the upstream call is streamed and its answer assembled (R-ST-6).
+   * Absent: the non-streamed request goes upstream as one plain call.
+   */
+  streamedBodyFor?(model: string): Buffer;
   /** OpenAI: the client asked for `stream_options.include_usage` itself. */
   clientWantsUsage: boolean;
   /** Anthropic version and beta flags the client chose. */
@@ -136,14 +140,19 @@ export function passThroughTargetsFromConfig(
   return targets;
 }
 
-function targetFor(entry: { api: PassThroughApi; settings: ProviderSettings }, context: AttemptContext, request: PassThroughRequest): PassThroughTarget {
+function targetFor(
+  entry: { api: PassThroughApi; settings: ProviderSettings },
+  context: AttemptContext,
+  request: PassThroughRequest,
+  stream: boolean,
+): PassThroughTarget {
   switch (entry.api) {
     case "openai-completions":
-      return openAiPassThroughTarget(entry.settings, context.credential, request.stream);
+      return openAiPassThroughTarget(entry.settings, context.credential, stream);
     case "openai-responses":
-      return openAiResponsesPassThroughTarget(entry.settings, context.credential, request.stream);
+      return openAiResponsesPassThroughTarget(entry.settings, context.credential, stream);
     case "anthropic-messages":
-      return anthropicPassThroughTarget(entry.settings, context.credential, request.stream, request.clientHeaders);
+      return anthropicPassThroughTarget(entry.settings, context.credential, stream, request.clientHeaders);
   }
 }
 
@@ -153,14 +162,6 @@ const DESCRIBE_STREAM_ERROR: Readonly<Record<PassThroughApi, (raw: unknown) => W
   "openai-responses": describeResponsesStreamError,
   "anthropic-messages": describeAnthropicPassThroughStreamError,
 };
-
-function looksLikeJsonObject(body: Buffer): boolean {
-  let start = 0;
-  let end = body.length - 1;
-  while (start <= end && body[start] !== undefined && (body[start] as number) <= 0x20) start += 1;
-  while (end >= start && (body[end] as number) <= 0x20) end -= 1;
-  return body[start] === 0x7b && body[end] === 0x7d;
-}
 
 export interface PassThroughRunner {
   complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>>;
@@ -178,14 +179,15 @@ export function createPassThroughRunner(
   settings: CanonicalRunnerSettings,
 ): PassThroughRunner {
   const { clock } = settings;
+  const refusals = new StreamRefusals();
 
   function runOptions(options: PassThroughRunOptions) {
     return { ...routingOptionsOf(options), ...withFacts(laneRequestFacts(options.request)) };
   }
 
-  function sameWire(context: AttemptContext, request: PassThroughRequest) {
+  function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {
     const entry = targets.get(context.provider);
-    return entry && entry.api === request.api ? targetFor(entry, context, request) : undefined;
+    return entry && entry.api === request.api ? targetFor(entry, context, request, stream) : undefined;
   }
 
   async function complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>> {
@@ -199,13 +201,26 @@ export function createPassThroughRunner(
           assertPinnedProvider(options.pinnedProvider, context);
           const target = sameWire(context, request);
           const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
-          if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, onUpstreamHeaders) };
-          const call = callContext(context, context.signal, onUpstreamHeaders);
-          const response: PassThroughResponse = await openPassThrough(target, request.bodyFor(context.model), call);
-          const body = await readPassThroughBody(target, response, context.signal);
-          // A 200 that is not an answer (an HTML page, a cut body) fails over like on the canonical path.
-          if (!looksLikeJsonObject(body)) throw unreadableResponseFailure(target.provider, "the body is not a JSON object", body.toString("utf8", 0, 500));
-          return { lane: "same-wire", status: response.status, headers: response.headers, body };
+          const watch = { settings, refusals, callerSignal: options.signal };
+          if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, watch, onUpstreamHeaders) };
+          const plainBody = request.bodyFor(context.model);
+          // R-ST-6: streamed upstream and assembled, so silence is caught; without the streamed bytes, one plain call.
+          const answer = request.streamedBodyFor
+            ? await completeSameWireThroughStream({
+                api: request.api,
+                streamTarget: sameWire(context, request, true) as PassThroughTarget,
+                plainTarget: target,
+                streamedBody: request.streamedBodyFor(context.model),
+                plainBody,
+                context,
+                settings,
+                refusals,
+                describeStreamError: DESCRIBE_STREAM_ERROR[request.api],
+                callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
+                ...(options.signal ? { callerSignal: options.signal } : {}),
+              })
+            : await completePlainSameWire(target, plainBody, callContext(context, context.signal, onUpstreamHeaders));
+          return { lane: "same-wire", ...answer };
         },
       });
     } catch (error) {
@@ -264,7 +279,7 @@ export function createPassThroughRunner(
             failureOf: (error) =>
               failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
             clock,
-            ttftTimeoutMs: settings.ttftTimeoutSeconds * 1000,
+            ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
             stallTimeoutMs: settings.streamStallSeconds * 1000,
             attemptSignal: context.signal,
             ...(options.signal ? { callerSignal: options.signal } : {}),

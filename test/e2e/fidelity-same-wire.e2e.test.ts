@@ -24,12 +24,13 @@ const OPENAI_JSON =
   '"logprobs":{"content":[{"token":"{","logprob":-0.01,"bytes":[123],"top_logprobs":[{"token":"{","logprob":-0.01,"bytes":[123]}]}],"refusal":null},' +
   `"finish_reason":"stop"}],"usage":${openaiUsage},"service_tier":"default"}`;
 const chunk = (choices: string, usage = "null") =>
-  `data: {"id":"chatcmpl-up2","object":"chat.completion.chunk","created":1700000000,"model":"up-gpt-2025-01-01","system_fingerprint":"fp_up","choices":${choices},"usage":${usage}}\n\n`;
+  `data: {"id":"chatcmpl-up1","object":"chat.completion.chunk","created":1700000000,"model":"up-gpt-2025-01-01","system_fingerprint":"fp_up","service_tier":"default","choices":${choices},"usage":${usage}}\n\n`;
 const USAGE_CHUNK = chunk("[]", openaiUsage);
+/** The same answer as OPENAI_JSON, streamed: what a non-streamed request's upstream stream assembles to (R-ST-6). */
 const OPENAI_EVENTS = [
   chunk('[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]'),
-  chunk('[{"index":0,"delta":{"content":"Hel"},"logprobs":{"content":[{"token":"Hel","logprob":-0.2,"bytes":[72,101,108],"top_logprobs":[]}]},"finish_reason":null}]'),
-  chunk('[{"index":0,"delta":{"content":"lo"},"logprobs":null,"finish_reason":null}]'),
+  chunk('[{"index":0,"delta":{"content":"{"},"logprobs":{"content":[{"token":"{","logprob":-0.01,"bytes":[123],"top_logprobs":[{"token":"{","logprob":-0.01,"bytes":[123]}]}],"refusal":null},"finish_reason":null}]'),
+  chunk('[{"index":0,"delta":{"content":"\\"ok\\":true}"},"logprobs":null,"finish_reason":null}]'),
   chunk('[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]'),
   USAGE_CHUNK,
   "data: [DONE]\n\n",
@@ -39,14 +40,14 @@ const anthropicUsage =
   '{"input_tokens":30,"cache_creation_input_tokens":2048,"cache_read_input_tokens":4096,"cache_creation":{"ephemeral_5m_input_tokens":2048,"ephemeral_1h_input_tokens":0},"output_tokens":55,"service_tier":"standard"}';
 const ANTHROPIC_JSON =
   '{"id":"msg_up1","type":"message","role":"assistant","model":"up-claude-20250101","content":[' +
-  '{"type":"thinking","thinking":"Let me think.","signature":"sig-abc"},{"type":"text","text":"Done.","citations":null}],' +
+  '{"type":"thinking","thinking":"Let me think.","signature":"sig-abc"},{"type":"text","text":"Done."}],' +
   `"stop_reason":"end_turn","stop_sequence":null,"usage":${anthropicUsage}}`;
 const sse = (type: string, data: string) => `event: ${type}\ndata: ${data}\n\n`;
 const ANTHROPIC_EVENTS = [
   sse(
     "message_start",
-    '{"type":"message_start","message":{"id":"msg_up2","type":"message","role":"assistant","model":"up-claude-20250101","content":[],"stop_reason":null,"stop_sequence":null,' +
-      '"usage":{"input_tokens":30,"cache_creation_input_tokens":2048,"cache_read_input_tokens":4096,"output_tokens":1}}}',
+    '{"type":"message_start","message":{"id":"msg_up1","type":"message","role":"assistant","model":"up-claude-20250101","content":[],"stop_reason":null,"stop_sequence":null,' +
+      '"usage":{"input_tokens":30,"cache_creation_input_tokens":2048,"cache_read_input_tokens":4096,"cache_creation":{"ephemeral_5m_input_tokens":2048,"ephemeral_1h_input_tokens":0},"output_tokens":1,"service_tier":"standard"}}}',
   ),
   sse("ping", '{"type": "ping"}'),
   sse("content_block_start", '{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":"","signature":""}}'),
@@ -85,6 +86,14 @@ function withModel(body: string, from: string, to: string): string {
   const needle = `"model":${JSON.stringify(from)}`;
   expect(body.split(needle)).toHaveLength(2);
   return body.replace(needle, `"model":${JSON.stringify(to)}`);
+}
+
+/**
+ * R-ST-6: a non-streamed request goes upstream as a stream (so silence is caught in seconds): the client's bytes
+ * with `stream: true` (and, OpenAI, `stream_options.include_usage`) added at the front, nothing else changed.
+ */
+function streamedUpstream(body: string, openai: boolean): string {
+  return body.replace(/^\{/, openai ? '{"stream":true,"stream_options":{"include_usage":true},' : '{"stream":true,');
 }
 
 beforeAll(async () => {
@@ -181,12 +190,14 @@ describe("same-wire lane, OpenAI client → OpenAI wire", () => {
       expect(response.status).toBe(200);
       expect(upstream.requests).toHaveLength(1);
       const received = upstream.requests[0]!;
-      expect(received.body).toBe(withModel(sent[0]!, "openai/up-gpt", "up-gpt"));
+      expect(received.body).toBe(streamedUpstream(withModel(sent[0]!, "openai/up-gpt", "up-gpt"), true));
       // Credentials swapped: the provider sees the profile's key, never the client's token.
       expect(received.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
       expect(JSON.stringify(received.headers)).not.toContain(CLIENT_TOKEN);
-      // R-GW-7 / R-ST-3: the answer's bytes (usage details and logprobs included), except who answered.
-      expect(await response.text()).toBe(withModel(OPENAI_JSON, "up-gpt-2025-01-01", "openai/up-gpt"));
+      // R-GW-7 / R-ST-3 / R-ST-6: the provider's non-streamed answer (usage details and logprobs included),
+      // assembled from its stream, except who answered.
+      expect(JSON.parse(await response.text())).toStrictEqual(JSON.parse(withModel(OPENAI_JSON, "up-gpt-2025-01-01", "openai/up-gpt")));
+      expect(response.headers.get("content-type")).toMatch(/^application\/json/);
       expect(response.headers.get("x-detour-model")).toBe("openai/up-gpt");
       expect(response.headers.get("x-request-id")).toBe("req_upstream_1");
     });
@@ -216,10 +227,30 @@ describe("same-wire lane, OpenAI client → OpenAI wire", () => {
     for await (const part of stream) chunks.push(part);
     expect(upstream.requests[0]!.body).toBe(withModel(sent[0]!, "openai/up-gpt", "up-gpt"));
     expect(chunks.map((part) => part.model)).toEqual(Array(5).fill("openai/up-gpt"));
-    expect(chunks.map((part) => part.choices[0]?.delta.content ?? "").join("")).toBe("Hello");
+    expect(chunks.map((part) => part.choices[0]?.delta.content ?? "").join("")).toBe('{"ok":true}');
     expect(chunks.at(-1)?.usage?.prompt_tokens_details?.cached_tokens).toBe(1024);
     expect(chunks.at(-1)?.usage?.completion_tokens_details?.reasoning_tokens).toBe(24);
-    expect(chunks[1]?.choices[0]?.logprobs?.content?.[0]?.token).toBe("Hel");
+    expect(chunks[1]?.choices[0]?.logprobs?.content?.[0]?.token).toBe("{");
+  });
+
+  it("R-ST-6: a model that refuses a stream gets the client's bytes as they are, in one more plain call, and answers as sent", async () => {
+    upstream.failures.push({
+      status: 400,
+      body: '{"error":{"message":"Unsupported value: \'stream\' does not support true with this model. Only the default (false) value is supported.","type":"invalid_request_error","param":"stream","code":"unsupported_value"}}',
+    });
+    const request = { model: "openai/up-gpt-plain", messages: [{ role: "user", content: "Hi" }] } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    const response = await openaiClient().chat.completions.create(request).asResponse();
+    expect(response.status).toBe(200);
+    expect(upstream.requests.map((received) => received.body)).toEqual([
+      streamedUpstream(withModel(sent[0]!, "openai/up-gpt-plain", "up-gpt-plain"), true),
+      withModel(sent[0]!, "openai/up-gpt-plain", "up-gpt-plain"),
+    ]);
+    expect(await response.text()).toBe(withModel(OPENAI_JSON, "up-gpt-2025-01-01", "openai/up-gpt-plain"));
+    // Remembered: the next request to that model goes plain at once.
+    upstream.requests.length = 0;
+    sent = [];
+    await openaiClient().chat.completions.create(request);
+    expect(upstream.requests.map((received) => received.body)).toEqual([withModel(sent[0]!, "openai/up-gpt-plain", "up-gpt-plain")]);
   });
 
   it("R-GW-6: an upstream 429 on the same-wire lane still rotates and fails over (the runner decides, the lane moves bytes)", async () => {
@@ -288,15 +319,16 @@ describe("same-wire lane, Anthropic client → Anthropic wire", () => {
     expect(response.status).toBe(200);
     const received = upstream.requests[0]!;
     expect(received.path).toBe("/v1/messages");
-    expect(received.body).toBe(withModel(sent[0]!, "anthropic/up-claude", "up-claude"));
+    expect(received.body).toBe(streamedUpstream(withModel(sent[0]!, "anthropic/up-claude", "up-claude"), false));
     expect(received.headers["x-api-key"]).toBe(ANTHROPIC_KEY);
     // The API version the SDK speaks is the client's choice, like its body.
     expect(received.headers["anthropic-version"]).toBe(sentHeaders[0]!.get("anthropic-version"));
     // The client's beta flags change what its body means (the 1-hour cache TTL), so they travel with it.
     expect(received.headers["anthropic-beta"]).toBe("extended-cache-ttl-2025-04-11");
     expect(JSON.stringify(received.headers)).not.toContain(CLIENT_TOKEN);
-    // R-GW-7: cache-read, cache-write and the answer's thinking block reach the client as sent.
-    expect(await response.text()).toBe(withModel(ANTHROPIC_JSON, "up-claude-20250101", "anthropic/up-claude"));
+    // R-GW-7 / R-ST-6: cache-read, cache-write and the answer's thinking block reach the client as the
+    // provider's non-streamed answer would carry them, assembled from its stream.
+    expect(JSON.parse(await response.text())).toStrictEqual(JSON.parse(withModel(ANTHROPIC_JSON, "up-claude-20250101", "anthropic/up-claude")));
   });
 
   it("R-GW-6: the stream reaches the client as sent (thinking, signature, ping and usage), only message_start names who answered", async () => {

@@ -29,9 +29,14 @@ const anthropicAnswer = {
 
 const anthropicStream = [
   ["message_start", { type: "message_start", message: { ...anthropicAnswer, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 } } }],
-  ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }],
-  ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hi there" } }],
+  // The same answer as anthropicAnswer: a non-streamed request is streamed upstream and assembled (R-ST-6).
+  ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }],
+  ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Let me think." } }],
+  ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "signature_delta", signature: "sig-1" } }],
   ["content_block_stop", { type: "content_block_stop", index: 0 }],
+  ["content_block_start", { type: "content_block_start", index: 1, content_block: { type: "text", text: "" } }],
+  ["content_block_delta", { type: "content_block_delta", index: 1, delta: { type: "text_delta", text: "Hi there" } }],
+  ["content_block_stop", { type: "content_block_stop", index: 1 }],
   ["message_delta", { type: "message_delta", delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 5 } }],
   ["message_stop", { type: "message_stop" }],
 ]

@@ -77,7 +77,8 @@ describe("POST /v1/responses with the openai SDK", () => {
     expect(response.headers.get("x-detour-dropped")).toBeNull();
     const [forwarded] = requestsTo(mock, KEYS.backupA);
     expect(forwarded?.path).toBe("/v1/responses");
-    expect(forwarded?.body).toEqual({ ...body, model: "mock-gpt" });
+    // R-ST-6: a non-streamed request goes upstream as a stream (the answer is assembled); nothing else changes.
+    expect(forwarded?.body).toEqual({ ...body, model: "mock-gpt", stream: true });
   });
 
   it("R-ST-3: a 500 on the Responses primary before the first token fails over to the Responses fallback, streamed", async () => {
@@ -202,12 +203,12 @@ describe("POST /v1/responses with the openai SDK", () => {
 });
 
 describe("server-held state (stateless gateway)", () => {
-  it("R-GW-6: a previous_response_id request goes only to the provider holding it, byte for byte", async () => {
+  it("R-GW-6: a previous_response_id request goes only to the provider holding it, with only model (and R-ST-6's stream) changed", async () => {
     const { openai, mock } = await start();
     const body = { model: "detour", previous_response_id: "resp_stored_1", input: "and then?" };
     const response = await openai.responses.create(body);
     expect(response.model).toBe("openai-codex/mock-gpt");
-    expect(requestsTo(mock, KEYS.codexA).map((request) => request.body)).toEqual([{ ...body, model: "mock-gpt" }]);
+    expect(requestsTo(mock, KEYS.codexA).map((request) => request.body)).toEqual([{ ...body, model: "mock-gpt", stream: true }]);
   });
 
   it("R-GW-6: when the holder is rate-limited the client gets DETOUR_RESPONSE_STATE_UNAVAILABLE, and no other model is called", async () => {

@@ -66,14 +66,19 @@ interface Edit {
 
 /**
  * The client's bytes for one candidate: `model` replaced; with `ensureUsage`, `stream_options.include_usage`
- * set (the lane needs the usage of every stream, R-ST-3). Everything else is byte for byte as sent.
+ * set (the lane needs the usage of every stream, R-ST-3); with `forceStream`, `stream: true` (a non-streamed
+ * request is streamed upstream so silence is caught in seconds, R-ST-6). Everything else is byte for byte as sent.
  */
-export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsage: boolean): Buffer {
+export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsage: boolean, forceStream = false): Buffer {
   const edits: Edit[] = [];
   const insertAt = body.objectStart + 1;
   const modelJson = JSON.stringify(model);
   if (body.model) edits.push({ start: body.model.start, end: body.model.end, text: modelJson });
   else edits.push({ start: insertAt, end: insertAt, text: `"model":${modelJson},` });
+  if (forceStream && body.stream?.value !== true) {
+    if (body.stream) edits.push({ start: body.stream.start, end: body.stream.end, text: "true" });
+    else edits.push({ start: insertAt, end: insertAt, text: '"stream":true,' });
+  }
   if (ensureUsage) {
     if (body.streamOptions) {
       const options = streamOptionsOf(body);

@@ -67,6 +67,20 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
     expect(upstreamBodyFor(withOptions.body, "y", true).toString()).toBe('{"model":"y","messages":[],"stream_options":{"other":1,"include_usage":true}}');
   });
 
+  it("R-ST-6: a non-streamed body goes upstream as a stream: only stream (and, OpenAI, the usage option) added or set", () => {
+    const absent = scan('{"model":"openai/x","messages":[{"role":"user","content":"hi"}],"seed":7}');
+    if (!absent.ok) throw new Error(absent.problem);
+    expect(upstreamBodyFor(absent.body, "x", true, true).toString()).toBe(
+      '{"stream":true,"stream_options":{"include_usage":true},"model":"x","messages":[{"role":"user","content":"hi"}],"seed":7}',
+    );
+    expect(upstreamBodyFor(absent.body, "x", false, true).toString()).toBe('{"stream":true,"model":"x","messages":[{"role":"user","content":"hi"}],"seed":7}');
+    const explicitFalse = scan('{"model":"m","stream" : false,"max_tokens":5,"messages":[]}');
+    if (!explicitFalse.ok) throw new Error(explicitFalse.problem);
+    expect(upstreamBodyFor(explicitFalse.body, "y", false, true).toString()).toBe('{"model":"y","stream" : true,"max_tokens":5,"messages":[]}');
+    const parsed = JSON.parse(upstreamBodyFor(explicitFalse.body, "y", true, true).toString()) as Record<string, unknown>;
+    expect(parsed).toEqual({ stream_options: { include_usage: true }, model: "y", stream: true, max_tokens: 5, messages: [] });
+  });
+
   it("R-GW-6: a body whose shape the scan does not vouch for goes to the full parse (unknown role, no max_tokens)", () => {
     const wizard = scan('{"model":"m","messages":[{"role":"wizard","content":"?"}]}');
     const noMax = scan('{"model":"m","messages":[{"role":"user","content":"?"}]}');

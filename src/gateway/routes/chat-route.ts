@@ -385,6 +385,8 @@ class ChatExchange {
       stream,
       // The lane needs every stream's usage (R-ST-3); a client that did not ask never sees the usage chunk.
       bodyFor: (model) => upstreamBodyFor(body, model, chat && stream),
+      // R-ST-6: a non-streamed request goes upstream as a stream (its answer is assembled), so silence is caught.
+      ...(stream ? {} : { streamedBodyFor: (model: string) => upstreamBodyFor(body, model, chat, true) }),
       // Anthropic and Responses streams always carry their usage.
       clientWantsUsage: chat ? stream && clientWantsUsage(body) : true,
       byteLength: body.bytes.length,

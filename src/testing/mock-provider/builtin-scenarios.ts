@@ -28,6 +28,12 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
     fault: "slow-first-token",
     delayMs: 5000,
   }),
+  "slow-generation": sticky("A steady generation: 40 tokens, one every 500 ms (20 s in all); non-streamed answers after 20 s.", {
+    fault: "slow-generation",
+    tokenDelayMs: 500,
+    tokens: 40,
+  }),
+  "stream-unsupported": sticky("400 for `stream: true` (the model does not stream); non-streamed requests answer.", "stream-unsupported"),
   "stream-cut": sticky("The connection is cut after 2 tokens.", { fault: "stream-cut", afterTokens: 2 }),
   stall: sticky("The stream stops sending after 2 tokens and never finishes.", { fault: "stall", afterTokens: 2 }),
   "malformed-chunk": sticky("One unparseable chunk after the first token; the rest is healthy.", {

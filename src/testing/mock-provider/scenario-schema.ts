@@ -56,6 +56,16 @@ const slowFirstTokenStep = z.strictObject({
   delayMs: z.number().int().min(0).max(600_000),
   times,
 });
+/** A steady generation: one token every `tokenDelayMs` (R-ST-6: long answers that keep producing tokens). */
+const slowGenerationStep = z.strictObject({
+  fault: z.literal("slow-generation"),
+  tokenDelayMs: z.number().int().min(0).max(600_000),
+  /** How many text tokens the answer has (the reply's words repeated); default: the reply's own. */
+  tokens: z.number().int().min(1).max(100_000).optional(),
+  times,
+});
+/** A provider that refuses `stream: true` for this model (400) and answers non-streamed requests. */
+const streamUnsupportedStep = z.strictObject({ fault: z.literal("stream-unsupported"), times });
 const streamCutStep = z.strictObject({ fault: z.literal("stream-cut"), afterTokens: tokenCount, times });
 const stallStep = z.strictObject({ fault: z.literal("stall"), afterTokens: tokenCount, times });
 const malformedChunkStep = z.strictObject({
@@ -80,6 +90,8 @@ const stepObject = z.discriminatedUnion("fault", [
   resetStep,
   silenceStep,
   slowFirstTokenStep,
+  slowGenerationStep,
+  streamUnsupportedStep,
   streamCutStep,
   stallStep,
   malformedChunkStep,
@@ -125,7 +137,7 @@ export const mockScenarioFileSchema = z.union([mockScenarioCollectionSchema, moc
 
 export type MockStep = z.output<typeof stepObject>;
 /** Faults that need a parameter cannot be written as a bare string. */
-type ShorthandFault = Exclude<MockStep["fault"], "status" | "slow-first-token" | "stream-cut" | "stall">;
+type ShorthandFault = Exclude<MockStep["fault"], "status" | "slow-first-token" | "slow-generation" | "stream-cut" | "stall">;
 export type MockStepInput = z.input<typeof stepObject> | ShorthandFault;
 export type MockRule = z.output<typeof mockRuleSchema>;
 export type MockRuleInput = Omit<z.input<typeof mockRuleSchema>, "steps"> & { steps: MockStepInput[] };

@@ -147,6 +147,30 @@ function serveHealthy(context: StepContext, plan: StreamPlan = {}): Promise<void
   return Promise.resolve();
 }
 
+/** The reply with `tokens` text tokens (its own words repeated), for a long generation. */
+function lengthened(reply: MockReply, tokens: number | undefined): MockReply {
+  if (tokens === undefined || reply.textTokens.length === 0) return reply;
+  const words = reply.textTokens;
+  const textTokens = Array.from({ length: tokens }, (_, index) => {
+    const word = words[index % words.length] as string;
+    // Each repetition after the first starts with a space, so the text stays readable.
+    return index > 0 && index % words.length === 0 && !/^\s/.test(word) ? ` ${word}` : word;
+  });
+  return { ...reply, textTokens, usage: { ...reply.usage, outputTokens: tokens } };
+}
+
+/**
+ * R-ST-6: a steady generation. Streamed, one token every `tokenDelayMs`; non-streamed, the whole answer once
+ * the generation is done — as a real provider holds a non-streamed body until its last token.
+ */
+async function serveSlowGeneration(context: StepContext, tokenDelayMs: number, tokens: number | undefined): Promise<void> {
+  const paced: StepContext = { ...context, reply: lengthened(context.reply, tokens), tokenDelayMs };
+  if (context.stream) return serveStream(paced, {});
+  const generationMs = tokenDelayMs * Math.max(1, contentCount(paced));
+  if (!(await context.timers.delay(generationMs, context.signal))) return;
+  return serveHealthy(paced);
+}
+
 function contentCount(context: StepContext): number {
   return context.wire.streamFrames(context.reply, context.replyContext).content.length;
 }
@@ -174,6 +198,17 @@ export async function serveStep(context: StepContext, step: MockStep): Promise<v
       if (context.stream) return serveStream(context, { firstTokenDelayMs: step.delayMs });
       if (!(await context.timers.delay(step.delayMs, context.signal))) return;
       return serveHealthy(context);
+    case "slow-generation":
+      return serveSlowGeneration(context, step.tokenDelayMs, step.tokens);
+    case "stream-unsupported":
+      if (!context.stream) return serveHealthy(context);
+      return sendError(
+        context,
+        resolveError("server-error", model, {
+          status: 400,
+          message: "Unsupported value: 'stream' does not support true with this model. Only the default (false) value is supported.",
+        }),
+      );
     case "stream-cut":
       if (!context.stream) return servePartialJson(context, "cut");
       return serveStream(context, { stopAfter: Math.min(step.afterTokens, contentCount(context)), stopHow: "cut" });

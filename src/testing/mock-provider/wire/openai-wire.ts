@@ -57,9 +57,11 @@ export const openAIWire: MockWire = {
 
   renderJson(reply, context: ReplyContext) {
     const body = renderOpenAIChatCompletion(canonicalReply(reply, context), { createdSeconds: context.createdSeconds });
-    const [choice] = body.choices;
-    // A text-less answer carries null content, as OpenAI sends it.
-    const choices = choice && choice.message.content === "" ? [{ ...choice, message: { ...choice.message, content: null } }] : body.choices;
+    // As OpenAI sends it: a text-less answer carries null content, and every message an `annotations` list.
+    const choices = body.choices.map((choice) => ({
+      ...choice,
+      message: { ...choice.message, ...(choice.message.content === "" ? { content: null } : {}), annotations: [] },
+    }));
     return { ...body, choices, system_fingerprint: "fp_mock" };
   },
 

@@ -1,0 +1,70 @@
+/**
+ * A non-streamed canonical attempt made as a stream (SPEC R-ST-6): the provider is asked for a stream, the
+ * watchdogs catch an upstream that sends nothing for `ttftTimeoutSeconds` (or stalls for
+ * `streamStallSeconds` once it has started), and the events are assembled into the canonical answer the
+ * provider's own non-streamed call would have given. A generation that keeps producing tokens is bounded only
+ * by the provider's `timeoutSeconds` (the attempt's signal). A model that refuses a stream gets the plain call.
+ */
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
+import { UpstreamFailure, type Provider, type ProviderCallContext } from "../ports/provider.js";
+import type { AttemptContext } from "../runner/attempt.js";
+import { CanonicalResponseAssembler } from "../wire/shared/assemble-canonical-response.js";
+import { firstTokenTimeoutMs } from "./first-token-timeout.js";
+import type { CanonicalRunnerSettings } from "./run-canonical.js";
+import { cutFailure } from "./stream-commit.js";
+import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
+import { readWatchedStream, type WatchedItem } from "./watched-stream.js";
+
+export interface AssembledCompletionCall {
+  provider: Provider;
+  request: CanonicalRequest;
+  context: AttemptContext;
+  settings: CanonicalRunnerSettings;
+  refusals: StreamRefusals;
+  /** Builds the provider's call context for a signal (credential, profile, header readers). */
+  callContext: (signal: AbortSignal) => ProviderCallContext;
+  /** The caller's own signal (client gone): stops the upstream at any point. */
+  callerSignal?: AbortSignal;
+}
+
+function errorEventFailure(provider: string, error: unknown): Error {
+  if (error instanceof Error) return error;
+  const message = typeof error === "string" ? error : "stream error event";
+  return new UpstreamFailure(`${provider} reported an error mid-stream: ${message}`, { provider, message }, error);
+}
+
+export async function completeThroughStream(call: AssembledCompletionCall): Promise<CanonicalResponse> {
+  const { provider, context, settings } = call;
+  const plain = () => provider.complete({ ...call.request, model: context.model, stream: false }, call.callContext(context.signal));
+  if (call.refusals.has(context.provider, context.model)) return plain();
+  const assembler = new CanonicalResponseAssembler({ id: `detour-${context.runId}`, model: context.model });
+  const accept = (event: CanonicalStreamEvent): WatchedItem => {
+    if (event.type === "error") throw errorEventFailure(context.provider, event.error);
+    if (event.type === "finish" && event.reason === "error") throw cutFailure(context.provider, context.model, "stream finished with stop reason: error");
+    assembler.accept(event);
+    if (event.type === "finish") return "complete";
+    // Thinking is tokens too: a model that is visibly reasoning is not silent.
+    const token = (event.type === "text-delta" && event.text !== "") || event.type === "tool-call-delta" || event.type === "thinking-delta";
+    return token ? "token" : "lifecycle";
+  };
+  try {
+    await readWatchedStream({
+      open: (signal) => provider.stream({ ...call.request, model: context.model, stream: true }, call.callContext(signal)),
+      accept,
+      // Providers end their iterator only after a finish (or throw for a cut), so an end without one is a cut.
+      end: () => assembler.finished,
+      clock: settings.clock,
+      ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
+      stallTimeoutMs: settings.streamStallSeconds * 1000,
+      attemptSignal: context.signal,
+      ...(call.callerSignal ? { callerSignal: call.callerSignal } : {}),
+      provider: context.provider,
+      model: context.model,
+    });
+  } catch (error) {
+    if (!refusesStreaming(error)) throw error;
+    call.refusals.add(context.provider, context.model);
+    return plain();
+  }
+  return assembler.response();
+}

@@ -1,0 +1,157 @@
+/**
+ * A non-streamed same-wire attempt made as a stream (SPEC R-ST-6, R-GW-6): the client's bytes go upstream with
+ * only `model` replaced and `stream: true` (plus OpenAI's `stream_options.include_usage`, for the usage the
+ * non-streamed answer always has); the watchdogs of `watched-stream.ts` catch an upstream that sends nothing
+ * for `ttftTimeoutSeconds`, driven by the wire's stream scanner (first token, finish, in-band errors); the wire's assembler turns the events into the JSON body the provider's own
+ * non-streamed answer would have had. A model that refuses a stream gets the client's bytes as they are.
+ */
+import type { ProviderCallContext } from "../ports/provider.js";
+import type { AttemptContext } from "../runner/attempt.js";
+import { openPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import type { ResponseHeaders } from "../providers/shared/http-client.js";
+import type { WireErrorDetails } from "../providers/shared/upstream-failure.js";
+import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
+import { AnthropicMessageAssembler } from "../wire/anthropic-messages/assemble-message.js";
+import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
+import { OpenAiCompletionAssembler } from "../wire/openai-chat/assemble-completion.js";
+import { ResponsesAssembler } from "../wire/openai-responses/assemble-response.js";
+import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
+import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
+import { eventField, forEachEvent, parseEventJson, type RawStreamScanner } from "../wire/shared/sse-bytes.js";
+import { firstTokenTimeoutMs } from "./first-token-timeout.js";
+import type { CanonicalRunnerSettings } from "./run-canonical.js";
+import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
+import { readWatchedStream, type WatchedItem } from "./watched-stream.js";
+
+export type SameWireApi = "openai-completions" | "openai-responses" | "anthropic-messages";
+
+export interface SameWireAnswer {
+  status: number;
+  headers: ResponseHeaders;
+  body: Buffer;
+}
+
+export interface AssembledSameWireCall {
+  api: SameWireApi;
+  /** The candidate called as a stream, and as a plain call (for a model that refuses a stream). */
+  streamTarget: PassThroughTarget;
+  plainTarget: PassThroughTarget;
+  streamedBody: Buffer;
+  plainBody: Buffer;
+  context: AttemptContext;
+  settings: CanonicalRunnerSettings;
+  refusals: StreamRefusals;
+  describeStreamError: (raw: unknown) => WireErrorDetails;
+  callContext: (signal: AbortSignal) => Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">;
+  callerSignal?: AbortSignal;
+}
+
+function looksLikeJsonObject(body: Buffer): boolean {
+  let start = 0;
+  let end = body.length - 1;
+  while (start <= end && (body[start] as number) <= 0x20) start += 1;
+  while (end >= start && (body[end] as number) <= 0x20) end -= 1;
+  return body[start] === 0x7b && body[end] === 0x7d;
+}
+
+/** One plain call: the client's bytes, the whole JSON answer (a 200 that is not one fails over). */
+export async function completePlainSameWire(
+  target: PassThroughTarget,
+  body: Buffer,
+  call: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
+): Promise<SameWireAnswer> {
+  const response = await openPassThrough(target, body, call);
+  const bytes = await readPassThroughBody(target, response, call.signal);
+  if (!looksLikeJsonObject(bytes)) throw unreadableResponseFailure(target.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
+  return { status: response.status, headers: response.headers, body: bytes };
+}
+
+/** The wire's assembler fed with the `data:` JSON of each complete SSE event the scanner forwarded. */
+function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body(): Buffer } {
+  const assembler =
+    api === "openai-completions" ? new OpenAiCompletionAssembler() : api === "openai-responses" ? new ResponsesAssembler() : new AnthropicMessageAssembler();
+  return {
+    push(forwarded) {
+      forEachEvent(forwarded, forwarded.length, (start, end) => {
+        const data = eventField(forwarded, start, end, "data");
+        if (data === undefined || data === "[DONE]") return;
+        const json = parseEventJson(data);
+        if (json !== undefined) assembler.accept(json);
+      });
+    },
+    body() {
+      const answer =
+        assembler instanceof OpenAiCompletionAssembler
+          ? assembler.completion()
+          : assembler instanceof ResponsesAssembler
+            ? assembler.response()
+            : assembler.message();
+      return Buffer.from(JSON.stringify(answer));
+    },
+  };
+}
+
+export async function completeSameWireThroughStream(call: AssembledSameWireCall): Promise<SameWireAnswer> {
+  const { context, settings, streamTarget } = call;
+  if (call.refusals.has(context.provider, context.model)) return completePlainSameWire(call.plainTarget, call.plainBody, call.callContext(context.signal));
+  let headers: ResponseHeaders | undefined;
+  let status = 200;
+  const shownModel = `${context.provider}/${context.model}`;
+  // The usage chunk is the non-streamed answer's `usage`: it is always kept here.
+  const scanner: RawStreamScanner =
+    call.api === "openai-completions"
+      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true })
+      : call.api === "openai-responses"
+        ? new ResponsesStreamScanner({ shownModel })
+        : new AnthropicStreamScanner({ shownModel });
+  const assembled = sseAssembler(call.api);
+  const accept = (read: Buffer): WatchedItem => {
+    const scanned = scanner.push(read);
+    if (scanned.forward) assembled.push(scanned.forward);
+    if (scanned.failure !== undefined) {
+      throw failureFromStreamError({
+        provider: streamTarget.provider,
+        details: call.describeStreamError(scanned.failure),
+        ...(headers ? { headers } : {}),
+        secrets: streamTarget.secrets,
+      });
+    }
+    if (scanner.complete) return "complete";
+    return scanner.committed ? "token" : "lifecycle";
+  };
+  try {
+    await readWatchedStream({
+      async *open(signal) {
+        const response = await openPassThrough(streamTarget, call.streamedBody, call.callContext(signal));
+        headers = response.headers;
+        status = response.status;
+        try {
+          for await (const chunk of response.body) yield chunk as Buffer;
+        } catch (error) {
+          throw failureFromNetworkError(error, { provider: streamTarget.provider, signal });
+        } finally {
+          if (!response.body.destroyed) response.body.destroy();
+        }
+      },
+      accept,
+      end: () => {
+        const end = scanner.end();
+        if (end.forward) assembled.push(end.forward);
+        return end.complete && scanner.committed;
+      },
+      clock: settings.clock,
+      ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
+      stallTimeoutMs: settings.streamStallSeconds * 1000,
+      attemptSignal: context.signal,
+      ...(call.callerSignal ? { callerSignal: call.callerSignal } : {}),
+      provider: context.provider,
+      model: context.model,
+    });
+  } catch (error) {
+    if (!refusesStreaming(error)) throw error;
+    call.refusals.add(context.provider, context.model);
+    return completePlainSameWire(call.plainTarget, call.plainBody, call.callContext(context.signal));
+  }
+  // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
+  return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body() };
+}

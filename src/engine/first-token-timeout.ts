@@ -1,0 +1,26 @@
+/**
+ * R-ST-6: how long an attempt may wait for its first content. A configured `gateway.ttftTimeoutSeconds`
+ * applies to every model; unset, the watchdog follows the candidate: reasoning models (as the catalogue marks
+ * them) think before their first visible token and get 60 s, every other model 15 s — so a slow-to-start
+ * ordinary model is handed to the fallback quickly while a thinking model is not cut while it thinks.
+ */
+import { catalogueFacts } from "../catalogue/model-catalogue.js";
+import { DEFAULT_TTFT_TIMEOUT_SECONDS } from "../config/defaults.js";
+
+export interface FirstTokenSettings {
+  /** `gateway.ttftTimeoutSeconds` when configured; absent: the per-model default. */
+  ttftTimeoutSeconds?: number | undefined;
+  /** Whether `provider/model` is a reasoning model; default: the built-in catalogue's `reasoning` flag. */
+  isReasoningModel?: (provider: string, model: string) => boolean;
+}
+
+export function catalogueMarksReasoning(provider: string, model: string): boolean {
+  return catalogueFacts(provider, model).reasoning === true;
+}
+
+/** Milliseconds the attempt on `provider/model` may wait for its first content. */
+export function firstTokenTimeoutMs(settings: FirstTokenSettings, candidate: { provider: string; model: string }): number {
+  if (settings.ttftTimeoutSeconds !== undefined) return settings.ttftTimeoutSeconds * 1000;
+  const reasoning = (settings.isReasoningModel ?? catalogueMarksReasoning)(candidate.provider, candidate.model);
+  return (reasoning ? DEFAULT_TTFT_TIMEOUT_SECONDS.reasoning : DEFAULT_TTFT_TIMEOUT_SECONDS.ordinary) * 1000;
+}
