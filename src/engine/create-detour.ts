@@ -205,6 +205,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       attempt: run.attempt,
       attemptTimeoutMs: run.attemptTimeoutMs,
       request: run.requestFacts,
+      ...(run.continuations ? { continuations: run.continuations } : {}),
       // Cron and heartbeat models are job choices; they never become the conversation's override.
       persistSession: run.source === undefined,
     });

@@ -4,6 +4,7 @@
  */
 import { sameModelRef } from "../core/candidate-chain.js";
 import type { ModelRef, SessionEntry } from "../core/types.js";
+import type { CommittedRun } from "./attempt.js";
 import type { ProviderView } from "./provider-view.js";
 import { sessionBase, type RunState } from "./run-state.js";
 import { runWithAuthProfiles, type AuthProfilesOutcome } from "./run-with-auth-profiles.js";
@@ -13,7 +14,7 @@ export async function runCandidate<T>(
   state: RunState<T>,
   index: number,
   view: ProviderView,
-  options: { probe: boolean; hasFallback: boolean },
+  options: { probe: boolean; hasFallback: boolean; commit: (profileId: string | undefined) => Promise<CommittedRun> },
 ): Promise<AuthProfilesOutcome<T>> {
   const { deps, input } = state;
   const ref = state.chain[index] as ModelRef;
@@ -54,6 +55,8 @@ export async function runCandidate<T>(
       attemptTimeoutMs: input.attemptTimeoutMs,
       guard: state.guard,
       timeoutRetries: state.timeoutRetries,
+      commit: options.commit,
+      stream: state.stream,
     });
   } catch (error) {
     // A caller abort or the run deadline: nothing of this candidate stays in the session.
