@@ -38,6 +38,7 @@ import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
 import { createHeadroomRecorder } from "./headroom-recorder.js";
 import { createCanonicalRunner } from "./run-canonical.js";
+import { continuationSettingsFromConfig } from "./stream-continuation.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import { agentStatus, type DetourStatus } from "./status.js";
@@ -273,6 +274,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     clock,
     ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
     streamStallSeconds: config.gateway.streamStallSeconds,
+    continuations: continuationSettingsFromConfig(config),
     headroom: createHeadroomRecorder({ store: async (agentId) => (await agent(agentId)).store, clock, logger }),
   });
 
