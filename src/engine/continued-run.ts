@@ -10,7 +10,7 @@
  */
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import type { RunWithOptions } from "./detour-api.js";
-import { StreamRelay, type StreamSegment } from "./stream-relay.js";
+import { CONSUMER_STOPPED, StreamRelay, type StreamSegment } from "./stream-relay.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 
 export interface ContinuedRunOptions<Out, First> {
@@ -47,7 +47,7 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
         if (context.continuation !== undefined && committed) {
           const segment = await options.continuation(context, relay.delivered());
           await context.commit();
-          return relay.play(segment);
+          return played(relay.play(segment), options.run.signal);
         }
         const opened = await options.first(context);
         const head = await context.commit();
@@ -58,7 +58,7 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
           abort: (reason) => relay.abort(reason),
         };
         resolve({ ...head, result: stream });
-        return relay.play(opened.segment);
+        return played(relay.play(opened.segment), options.run.signal);
       },
     });
     run.then(
@@ -69,4 +69,19 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
       },
     );
   });
+}
+
+/**
+ * A consumer that stopped reading is not the upstream's failure (R-EC-7): when the client went away the run
+ * ends as aborted (its signal fires on the socket's close, a moment after the write loop saw it), and a
+ * consumer that merely stopped early leaves an upstream that did nothing wrong.
+ */
+async function played(playing: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  try {
+    await playing;
+  } catch (error) {
+    if (error !== CONSUMER_STOPPED) throw error;
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted) throw signal.reason;
+  }
 }

@@ -24,7 +24,7 @@ interface Playing<Out> {
 }
 
 /** Allocated once: a consumer that stops early aborts its upstream on every request. */
-const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
+export const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 export class StreamRelay<Out> {
   readonly #played: StreamSegment<Out>[] = [];

@@ -173,7 +173,7 @@ describe("gateway chat routes", () => {
     expect(events.some((event) => event.event === "message_stop")).toBe(false);
   });
 
-  it("R-ST-4/R-ST-5: a cut after the commit is continued on the model's other profile; only the remainder reaches the client", async () => {
+  it("R-ST-4: (and R-ST-5) a cut after the commit is continued on the model's other profile; only the remainder reaches the client", async () => {
     const { app, openai, anthropic, store } = await start();
     openai.script({ profileId: "openai:a" }, cut("Hello wor"));
     // The continuation restarts the answer from its beginning: the seam trims it to the missing part.
@@ -199,7 +199,7 @@ describe("gateway chat routes", () => {
     expect(metrics).toMatch(/detour_stream_continuations_total\{provider="openai",model="gpt-a",outcome="succeeded"\} 1/);
   });
 
-  it("R-ST-4/R-ST-5: when no candidate can continue, the stream ends with the explicit error and the run counts as failed", async () => {
+  it("R-ST-5: (with R-ST-4) when no candidate can continue, the stream ends with the explicit error and the run counts as failed", async () => {
     const { app, openai, anthropic, store } = await start();
     openai.always({}, cut("partial"));
     anthropic.always({}, httpError(503, "overloaded"));

@@ -164,7 +164,7 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
     expect((await profileStats(h, "openai:a"))?.failureCounts?.timeout).toBe(1);
   });
 
-  it("R-ST-4 / R-ST-5: when the budget is spent the stream ends with the explicit error, never a clean finish, and the run counts as failed", async () => {
+  it("R-ST-5: (with R-ST-4) when the budget is spent the stream ends with the explicit error, never a clean finish, and the run counts as failed", async () => {
     const { h, events } = await start({
       gateway: { streamContinuations: 1 },
       scenario: [{ answer: ANSWER, steps: [{ fault: "stream-cut", afterTokens: 5 }], then: "repeat-last" }],
