@@ -152,12 +152,9 @@ export interface PassThroughRunner {
 
 /** A committed same-wire stream as a segment of the client's stream: the scanner knows what was delivered. */
 function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>): StreamSegment<Buffer> {
-  async function* items(): AsyncGenerator<Buffer> {
-    yield committed.head;
-    yield* committed.rest;
-  }
   return {
-    items: items(),
+    head: [committed.head],
+    rest: committed.rest,
     delivered: () => committed.scanner.delivered(),
     complete: () => committed.scanner.complete,
     abort: (reason) => committed.abort(reason),

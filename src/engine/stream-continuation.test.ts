@@ -148,7 +148,7 @@ describe("R-ST-4 StreamRelay", () => {
       yield "Once";
       throw cut;
     }
-    const played = relay.play({ items: failing(), delivered: () => ({ text: "Once", toolCalls: [] }), complete: () => false, abort() {} });
+    const played = relay.play({ head: [], rest: failing(), delivered: () => ({ text: "Once", toolCalls: [] }), complete: () => false, abort() {} });
     const reading = (async () => {
       const seen: string[] = [];
       try {

@@ -171,7 +171,8 @@ export function continuationSegment<Out>(
     }
   }
   return {
-    items: items(),
+    head: [],
+    rest: items(),
     delivered: () => ({ text, toolCalls: [] }),
     complete: () => complete,
     abort: (reason) => committed.abort(reason),
@@ -200,15 +201,12 @@ export function canonicalSegment(committed: {
       call.arguments += event.argumentsDelta ?? "";
     }
   };
-  async function* items(): AsyncGenerator<CanonicalStreamEvent> {
-    for (const event of committed.head) {
-      track(event);
-      yield event;
-    }
-    for await (const event of committed.rest) {
-      track(event);
-      yield event;
-    }
-  }
-  return { items: items(), delivered: () => delivered, complete: () => complete, abort: (reason) => committed.abort(reason) };
+  return {
+    head: committed.head,
+    rest: committed.rest,
+    observe: track,
+    delivered: () => delivered,
+    complete: () => complete,
+    abort: (reason) => committed.abort(reason),
+  };
 }

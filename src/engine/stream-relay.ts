@@ -8,8 +8,12 @@
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 
 export interface StreamSegment<Out> {
-  /** The segment's output in the client's form, held head included. Throws on a stall, cut or error event. */
-  items: AsyncIterable<Out>;
+  /** The held output up to the commit, in the client's form. */
+  head: readonly Out[];
+  /** The rest of the segment's output; throws on a stall, cut or error event. */
+  rest: AsyncIterable<Out>;
+  /** Sees every item as it goes to the client (what the client holds, without another generator layer). */
+  observe?(item: Out): void;
   /** What of the answer this segment delivered so far. */
   delivered(): DeliveredAnswer;
   /** The segment carried the answer's end (a consumer that stops reading after it completed the answer). */
@@ -97,8 +101,21 @@ export class StreamRelay<Out> {
         this.#current = playing;
         if (!playing) throw this.#firstFailure ?? this.#endError ?? new Error("The stream ended before its answer.");
         settled = false;
+        const { segment } = playing;
         try {
-          for await (const item of playing.segment.items) yield item;
+          const observe = segment.observe;
+          for (const item of segment.head) {
+            observe?.(item);
+            yield item;
+          }
+          if (observe) {
+            for await (const item of segment.rest) {
+              observe(item);
+              yield item;
+            }
+          } else {
+            yield* segment.rest;
+          }
         } catch (error) {
           this.#firstFailure ??= error;
           settled = true;
