@@ -139,6 +139,47 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
     expect(messagesOf(anthropicCalls[1]?.body).at(-1)?.role).toBe("user");
   });
 
+  it("R-ST-4: an in-band error after commit is continued by a fallback that accepts prefill (OpenAI client, Anthropic continuation)", async () => {
+    const { h } = await start({
+      // Tokens apart, so the error comes after the first content reached the client (the commit).
+      tokenDelayMs: 5,
+      scenario: [
+        { match: { key: KEYS.openaiA }, answer: ANSWER, steps: [{ fault: "stream-error", afterTokens: 6 }] },
+        { match: { key: KEYS.openaiB }, steps: ["reset"], then: "repeat-last" },
+        { match: { api: "anthropic" }, answer: ANSWER, steps: ["ok"] },
+      ],
+    });
+    expect((await openAIText(h)).text).toBe(ANSWER);
+    const anthropicCalls = h.mock.requests().filter((request) => request.api === "anthropic");
+    expect(anthropicCalls).toHaveLength(1);
+    const last = messagesOf(anthropicCalls[0]?.body).at(-1);
+    expect(last?.role).toBe("assistant");
+    const prefill = (last?.content as { text?: string }[] | undefined)?.[0]?.text ?? "";
+    expect(prefill.length).toBeGreaterThan(0);
+    expect(ANSWER.startsWith(prefill)).toBe(true);
+  });
+
+  it("R-ST-4: an in-band error after commit on an Anthropic stream is continued on the next candidate", async () => {
+    const { h } = await start({
+      tokenDelayMs: 5,
+      model: { primary: "anthropic/mock-claude", fallbacks: ["openai/mock-gpt"] },
+      scenario: [
+        { match: { api: "anthropic" }, answer: ANSWER, steps: [{ fault: "stream-error", afterTokens: 7 }] },
+        { match: { api: "openai" }, answer: ANSWER, steps: ["ok"], then: "repeat-last" },
+      ],
+    });
+    let text = "";
+    const stream = h.anthropic.messages.stream({ model: "detour", max_tokens: 400, messages: [{ role: "user", content: "tell me a story" }] });
+    stream.on("text", (piece) => (text += piece));
+    const message = await stream.finalMessage();
+    expect(text).toBe(ANSWER);
+    expect(message.content).toHaveLength(1);
+    expect(message.stop_reason).toBe("end_turn");
+    // The OpenAI fallback was asked to continue (instructed), not to start over.
+    const continued = h.mock.requests().find((request) => request.api === "openai");
+    expect(messagesOf(continued?.body).at(-2)?.role).toBe("assistant");
+  });
+
   it("R-ST-4: a stall after commit is continued and completes well within 45 s of the last token", async () => {
     const { h, events } = await start({
       scenario: [
