@@ -122,6 +122,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const startedAt = deps.clock.now();
   // R-ST-4: after a committed stream failed, every later attempt of the run continues its answer.
   const continuation = input.stream.committed !== undefined && input.stream.continuations > 0 ? input.stream.continuations : undefined;
+  if (continuation !== undefined) input.stream.continuationsAttempted = Math.max(input.stream.continuationsAttempted, continuation);
   let committedAt: number | undefined;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
   const settlement = await input.guard.attempt(

@@ -22,7 +22,7 @@ export async function settleSuccess<T>(
   failures: Failure[],
 ): Promise<RunOutcome<T>> {
   const ref = state.chain[pass.index] as ModelRef;
-  const { committed, continuations } = state.stream;
+  const { committed, continuationsAttempted: continuations } = state.stream;
   // A stream settles its notice and overrides at its commit (R-ST-1); what is left is who finished it.
   const { profileId: _committedProfile, ...head } = committed ?? (await settleAnswer(state, pass, failures));
   return {

@@ -32,7 +32,10 @@ export interface ModelFallbackRunInput<T> {
 /** R-ST-1, R-ST-4: the run's stream: its first commit's outcome and the continuations made since. */
 export interface StreamRunState {
   committed?: CommittedRun;
+  /** Committed streams that failed and were handed on for continuation (the budget's count). */
   continuations: number;
+  /** The highest continuation an attempt actually ran for (what `run_finished` reports). */
+  continuationsAttempted: number;
   policy?: ContinuationPolicy;
 }
 
