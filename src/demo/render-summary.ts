@@ -15,8 +15,8 @@ function failuresText(failures: Readonly<Record<string, number>>): string {
 
 export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"], color: boolean): string[] {
   const totals = renderTable(
-    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries"],
-    [[summary.requests, summary.answered, summary.rotations, summary.fallbacks, summary.disables, summary.primaryProbes, summary.recoveries]],
+    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "streams rescued"],
+    [[summary.requests, summary.answered, summary.rotations, summary.fallbacks, summary.disables, summary.primaryProbes, summary.recoveries, summary.rescuedStreams]],
     color,
   );
   const profiles = renderTable(

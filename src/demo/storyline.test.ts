@@ -6,8 +6,14 @@ import { PRIMARY_PROBE_INTERVAL_MS, STORYLINE } from "./storyline.js";
 const actions = STORYLINE.flatMap((step) => step.actions);
 
 describe("the demo storyline", () => {
-  it("R-CL-2: tells the five parts in order: healthy, rate limit, billing, outage, recovery", () => {
-    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "rate-limit", "billing", "outage", "recovery"]);
+  it("R-CL-2: tells the parts in order: healthy, rate limit, billing, outage, recovery, a rescued stream", () => {
+    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "rate-limit", "billing", "outage", "recovery", "stream-rescue"]);
+  });
+
+  it("R-ST-4: the rescued stream's step streams its turn against a cut on the primary's first key", () => {
+    const rescue = STORYLINE.find((step) => step.id === "stream-rescue");
+    expect(rescue?.actions.some((action) => action.kind === "chat" && action.stream === true)).toBe(true);
+    expect(rescue?.actions.some((action) => action.kind === "inject" && action.fault.fault === "stream-cut")).toBe(true);
   });
 
   it("R-CL-2: the default, paced run stays well under 60 s of pauses", () => {
