@@ -199,6 +199,24 @@ describe("gateway chat routes", () => {
     expect(metrics).toMatch(/detour_stream_continuations_total\{provider="openai",model="gpt-a",outcome="succeeded"\} 1/);
   });
 
+  it("R-ST-4: a continuation on the next model leaves the session's model alone (its notice could no longer be sent)", async () => {
+    const { app, openai, anthropic } = await start();
+    openai.always({}, cut("Hello wor"));
+    anthropic.always({}, success("Hello world, friend."));
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-session": "s-cont" },
+      payload: openAIBody("hi", { stream: true }),
+    });
+    const events = sseEvents(response.body);
+    expect(events.at(-1)?.data).toBe("[DONE]");
+    expect(response.headers["x-detour-notice"]).toBeUndefined();
+    const session = await app.inject({ method: "GET", url: "/admin/sessions/s-cont" });
+    expect(session.statusCode === 404 || session.json().session?.modelOverride === undefined).toBe(true);
+    expect(session.statusCode === 404 || session.json().session?.authProfileOverride === undefined).toBe(true);
+  });
+
   it("R-ST-5: (with R-ST-4) when no candidate can continue, the stream ends with the explicit error and the run counts as failed", async () => {
     const { app, openai, anthropic, store } = await start();
     openai.always({}, cut("partial"));

@@ -18,8 +18,11 @@ export async function runCandidate<T>(
 ): Promise<AuthProfilesOutcome<T>> {
   const { deps, input } = state;
   const ref = state.chain[index] as ModelRef;
+  // R-ST-4: a continuation finishes an answer whose headers (and notice) are gone; it changes no session
+  // state the user could not be told about — the next turn picks its model afresh.
+  const continuing = state.stream.committed !== undefined;
   const transaction =
-    state.persist && input.sessionKey !== undefined ? new OverrideTransaction(deps.store, input.sessionKey) : undefined;
+    state.persist && input.sessionKey !== undefined && !continuing ? new OverrideTransaction(deps.store, input.sessionKey) : undefined;
   let session = input.sessionKey !== undefined ? await deps.store.getSession(input.sessionKey) : undefined;
 
   const isOriginProbe = state.originProbe && index === 0;
