@@ -254,6 +254,7 @@ export function createPassThroughRunner(
    */
   async function stream(options: PassThroughRunOptions): Promise<RunOutcome<LaneStream>> {
     const request = options.request;
+    // R-PO-7: rate-limit readings are taken on this lane exactly as on the canonical one.
     const onHeaders = (context: AttemptContext) => settings.headroom?.(options.agentId, context);
     const createdSeconds = Math.floor(clock.now() / 1000);
     let firstLane: FirstAnswer["lane"] | undefined;
