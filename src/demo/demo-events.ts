@@ -4,7 +4,7 @@
  */
 import type { ProfileState } from "./profile-states.js";
 
-export type StepId = "healthy" | "headroom" | "rate-limit" | "billing" | "outage" | "recovery";
+export type StepId = "healthy" | "headroom" | "rate-limit" | "billing" | "outage" | "recovery" | "stream-rescue";
 
 /** One upstream call the engine made for a request. */
 export interface AttemptView {
@@ -14,6 +14,8 @@ export interface AttemptView {
   outcome: "succeeded" | "failed" | "aborted";
   reason: string | null;
   status: number | null;
+  /** The attempt continued a stream that was cut after its first words. */
+  continuation?: number;
 }
 
 export interface DemoStartedEvent {
@@ -114,6 +116,8 @@ export interface RouteEvent {
   notice: string | null;
   /** The session ran on a fallback and this request tried its primary again (R-SO-3). */
   probedPrimary: boolean;
+  /** A streamed request: its answer was cut mid-stream and finished by a continuation. */
+  continued?: boolean;
   reply: string;
   elapsedMs: number;
 }
@@ -170,6 +174,8 @@ export interface SummaryEvent {
   requests: number;
   answered: number;
   rotations: number;
+  /** Streamed answers cut mid-stream and finished by a continuation. */
+  rescuedStreams: number;
   fallbacks: number;
   disables: number;
   primaryProbes: number;

@@ -19,6 +19,8 @@ const CLEARED_NOTICE_PREFIX = "↪️ Model Fallback cleared:";
 
 export interface StorylineContext {
   openaiMock: MockProvider;
+  /** Absent: faults for the Anthropic mock are not applied (storylines that never inject one). */
+  anthropicMock?: MockProvider;
   client: GatewayClient;
   tracer: RequestTracer;
   clock: DemoClock;
@@ -82,7 +84,7 @@ class StorylinePlayer {
         await this.#emitProfiles();
         return;
       case "chat":
-        await this.#chat(action.message, action.note, action.session ?? DEMO_SESSION);
+        await this.#chat(action.message, action.note, action.session ?? DEMO_SESSION, action.stream === true);
         await this.#emitProfiles();
         await this.#pause(pacing.afterRequestMs);
         return;
@@ -94,14 +96,18 @@ class StorylinePlayer {
    * ride along (a new scenario starts their windows afresh, so a budget's step changes no fault meanwhile).
    */
   #applyFaults(): void {
-    const rules: MockRuleInput[] = [...this.#faults.values()]
-      .sort((a, b) => Number(a.profileId === undefined) - Number(b.profileId === undefined))
-      .map((fault) => fault.rule);
+    const rulesOf = (provider: FaultSpec["provider"]): MockRuleInput[] =>
+      [...this.#faults.values()]
+        .filter((fault) => fault.provider === provider)
+        .sort((a, b) => Number(a.profileId === undefined) - Number(b.profileId === undefined))
+        .map((fault) => fault.rule);
+    // Budgets are OpenAI keys' (the headroom step); the Anthropic mock gets faults only.
     const budgets: MockBudgetsInput = Object.fromEntries([...this.#budgets.values()].map((spec) => [spec.key, spec.budget]));
-    this.#context.openaiMock.setScenario({ rules, budgets });
+    this.#context.openaiMock.setScenario({ rules: rulesOf("openai"), budgets });
+    this.#context.anthropicMock?.setScenario(rulesOf("anthropic"));
   }
 
-  async #chat(message: string, note: string, session: string): Promise<void> {
+  async #chat(message: string, note: string, session: string, stream: boolean): Promise<void> {
     const { client, tracer, sink, signal } = this.#context;
     this.#requests += 1;
     const request = this.#requests;
@@ -111,21 +117,32 @@ class StorylinePlayer {
     let trace;
     let reply;
     try {
-      reply = await client.chat({ sessionKey: session, model: PRIMARY_MODEL, message, signal });
+      const turn = { sessionKey: session, model: PRIMARY_MODEL, message, signal };
+      if (stream) {
+        const streamed = await client.chatStream(turn);
+        // A stream's run settles just after its last frame was sent: wait for it to be traced.
+        await tracer.settled();
+        reply = streamed.streamError !== undefined ? { ...streamed, status: 502, text: streamed.streamError } : streamed;
+      } else {
+        reply = await client.chat(turn);
+      }
     } finally {
       trace = tracer.end();
     }
     const answered = trace.attempts.findLast((attempt) => attempt.outcome === "succeeded");
+    // The headers of a stream name who started the answer; the route shows who finished it.
     const route: RouteEvent = {
       type: "route",
       request,
       status: reply.status,
-      model: reply.model ?? null,
+      // A stream's headers name the model that started it; a continued one was finished by another.
+      model: stream && answered ? `${answered.provider}/${answered.model}` : (reply.model ?? null),
       profileId: answered?.profileId ?? null,
       attemptCount: reply.attempts ?? null,
       attempts: trace.attempts,
       notice: reply.notice ?? null,
       probedPrimary: session === DEMO_SESSION && this.#onFallback && trace.attempts.some((attempt) => `${attempt.provider}/${attempt.model}` === PRIMARY_MODEL),
+      ...(stream ? { continued: trace.attempts.some((attempt) => attempt.continuation !== undefined && attempt.outcome === "succeeded") } : {}),
       reply: reply.text,
       elapsedMs: Math.round(performance.now() - startedAt),
     };

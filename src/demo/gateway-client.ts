@@ -55,6 +55,14 @@ function assistantText(body: unknown): string {
   return typeof message === "string" ? message : "";
 }
 
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
 export class GatewayClient {
   readonly #baseUrl: string;
   readonly #agent = new Agent({ connections: 4 });
@@ -81,6 +89,45 @@ export class GatewayClient {
       ...(Number.isInteger(attempts) ? { attempts } : {}),
       ...(notice !== undefined ? { notice: decodeNoticeHeader(notice) } : {}),
       text: assistantText(body),
+    };
+  }
+
+  /**
+   * The same turn streamed: the assistant text is what the stream delivered; a stream that ended with an
+   * error chunk instead of `[DONE]` reports that error's message as `streamError`.
+   */
+  async chatStream(input: { sessionKey: string; model: string; message: string; signal?: AbortSignal }): Promise<ChatReply & { streamError?: string }> {
+    const response = await request(`${this.#baseUrl}/v1/chat/completions`, {
+      method: "POST",
+      dispatcher: this.#agent,
+      headers: { "content-type": "application/json", "x-detour-session": input.sessionKey },
+      body: JSON.stringify({ model: input.model, stream: true, messages: [{ role: "user", content: input.message }] }),
+      ...(input.signal ? { signal: input.signal } : {}),
+    });
+    const body = await response.body.text();
+    const model = header(response.headers, "x-detour-model");
+    const attempts = Number(header(response.headers, "x-detour-attempts"));
+    const notice = header(response.headers, "x-detour-notice");
+    let text = "";
+    let streamError: string | undefined;
+    if (response.statusCode !== 200) {
+      text = assistantText(safeJson(body));
+    } else {
+      for (const line of body.split("\n")) {
+        if (!line.startsWith("data: ") || line === "data: [DONE]") continue;
+        const chunk = safeJson(line.slice(6)) as { choices?: { delta?: { content?: unknown } }[]; error?: { message?: unknown } } | null;
+        const content = chunk?.choices?.[0]?.delta?.content;
+        if (typeof content === "string") text += content;
+        if (typeof chunk?.error?.message === "string") streamError = chunk.error.message;
+      }
+    }
+    return {
+      status: response.statusCode,
+      ...(model !== undefined ? { model } : {}),
+      ...(Number.isInteger(attempts) ? { attempts } : {}),
+      ...(notice !== undefined ? { notice: decodeNoticeHeader(notice) } : {}),
+      text,
+      ...(streamError !== undefined ? { streamError } : {}),
     };
   }
 

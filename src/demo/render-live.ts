@@ -166,12 +166,15 @@ export class LiveView implements DemoSink {
     const note = this.#notes.get(event.request);
     if (event.status === 200) {
       const probe = event.probedPrimary ? c.dim(" · primary re-probed") : "";
+      const rescued = event.continued ? c.yellow(" · cut mid-stream, continued") : "";
       this.#line(
-        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}`,
+        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}`,
       );
     } else {
       this.#line(`${INDENT}${c.red(`✗ HTTP ${event.status}`)} ${event.reply}`);
     }
+    // The one answer the reader got, seam included: the point of a rescued stream.
+    if (event.continued && event.status === 200) this.#line(`${INDENT}${c.dim("answer:")} ${event.reply}`);
     if (note) this.#line(`${INDENT}${c.dim(`» ${note}`)}`);
   }
 

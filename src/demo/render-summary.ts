@@ -25,7 +25,7 @@ function headroomSentence(summary: SummaryEvent): string {
 
 export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"], color: boolean): string[] {
   const totals = renderTable(
-    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit"],
+    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit", "streams rescued"],
     [
       [
         summary.requests,
@@ -36,6 +36,7 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
         summary.primaryProbes,
         summary.recoveries,
         summary.headroomMoves,
+        summary.rescuedStreams,
       ],
     ],
     color,

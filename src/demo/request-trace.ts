@@ -27,6 +27,8 @@ export interface RecordedRotation {
 export type RecordedPassOver = Omit<Extract<DetourEvent, { type: "headroom_passed_over" }>, "type" | "runId" | "agentId" | "sessionId">;
 
 export interface RequestTrace {
+  /** The run of this request finished (a stream's settles just after its last frame). */
+  finished?: boolean;
   attempts: AttemptView[];
   rotations: RecordedRotation[];
   failures: RecordedFailure[];
@@ -47,6 +49,13 @@ export class RequestTracer {
 
   begin(): void {
     this.#current = emptyTrace();
+  }
+
+  /** Resolves once the current request's run finished (or after a few turns of the event loop). */
+  async settled(): Promise<void> {
+    for (let turn = 0; turn < 200 && this.#current && !this.#current.finished; turn += 1) {
+      await new Promise((resolve) => setImmediate(resolve));
+    }
   }
 
   end(): RequestTrace {
@@ -71,6 +80,7 @@ export class RequestTracer {
           outcome: event.outcome,
           reason: event.reason,
           status: event.status,
+          ...(event.continuation !== undefined ? { continuation: event.continuation } : {}),
         });
         return;
       case "profile_rotated":
@@ -81,6 +91,9 @@ export class RequestTracer {
           to: event.toProfileId,
           reason: event.reason,
         });
+        return;
+      case "run_finished":
+        trace.finished = true;
         return;
       case "profile_failure_recorded":
         trace.failures.push({ profileId: event.profileId, provider: event.provider, reason: event.reason, stats: event.stats });

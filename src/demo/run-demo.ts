@@ -70,6 +70,7 @@ export async function runDemo(options: RunDemoOptions): Promise<SummaryEvent> {
     await driveStoryline(
       {
         openaiMock: stack.openaiMock,
+        anthropicMock: stack.anthropicMock,
         client,
         tracer,
         clock,

@@ -15,5 +15,6 @@ export function missingStorylineParts(summary: SummaryEvent): string[] {
   if (summary.fallbacks < 1) missing.push("no model fallback notice during the outage");
   if (summary.primaryProbes < 1) missing.push("the primary was never re-probed");
   if (summary.recoveries < 1) missing.push("no cleared notice after the primary recovered");
+  if (summary.rescuedStreams < 1) missing.push("the stream cut mid-answer was not finished by a continuation");
   return missing;
 }

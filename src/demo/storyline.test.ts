@@ -8,8 +8,8 @@ import { ALPHA_NEARLY_SPENT, BUDGET_WINDOW_SECONDS, HEADROOM_SESSION } from "./s
 const actions = STORYLINE.flatMap((step) => step.actions);
 
 describe("the demo storyline", () => {
-  it("R-CL-2: tells the six parts in order: healthy, headroom, rate limit, billing, outage, recovery", () => {
-    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "headroom", "rate-limit", "billing", "outage", "recovery"]);
+  it("R-CL-2: tells the parts in order: healthy, headroom, rate limit, billing, outage, recovery, a rescued stream", () => {
+    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "headroom", "rate-limit", "billing", "outage", "recovery", "stream-rescue"]);
   });
 
   it("R-PO-7: the headroom step is self-contained: its own session, and its budget lifted only after the window has reset", () => {
@@ -34,6 +34,13 @@ describe("the demo storyline", () => {
     const left = (budget.requests ?? 0) - (budget.usedRequests ?? 0) - 1;
     expect(left).toBeGreaterThan(0);
     expect(left / (budget.requests ?? 1)).toBeLessThan(0.05);
+  });
+
+
+  it("R-ST-4: the rescued stream's step streams its turn against a cut on the primary's first key", () => {
+    const rescue = STORYLINE.find((step) => step.id === "stream-rescue");
+    expect(rescue?.actions.some((action) => action.kind === "chat" && action.stream === true)).toBe(true);
+    expect(rescue?.actions.some((action) => action.kind === "inject" && action.fault.fault === "stream-cut")).toBe(true);
   });
 
   it("R-CL-2: the default, paced run stays well under 60 s of pauses", () => {

@@ -1,7 +1,7 @@
 /**
- * The demo's script, as data: steps, each a list of actions — inject or clear a fault in the OpenAI mock,
- * give a key a rate-limit budget or lift it, skip the demo clock ahead, or send one chat turn through the
- * gateway. The driver executes it; what Detour does in response is never scripted, only observed.
+ * The demo's script, as data: steps, each a list of actions — inject or clear a fault in a mock, give a
+ * key a rate-limit budget or lift it, skip the demo clock ahead, or send one chat turn (streamed or not)
+ * through the gateway. The driver executes it; what Detour does in response is never scripted, only observed.
  */
 import type { MockBudgetsInput, MockRuleInput } from "../testing/mock-provider/index.js";
 import { DEMO_PROFILES } from "./demo-setup.js";
@@ -11,7 +11,7 @@ import { HEADROOM_STEP } from "./storyline-headroom.js";
 /** Sticky until cleared (`repeat-last`), like a real outage or an empty credit balance. */
 export interface FaultSpec {
   name: string;
-  provider: "openai";
+  provider: "openai" | "anthropic";
   profileId?: string;
   fault: string;
   description: string;
@@ -35,8 +35,8 @@ export type StoryAction =
   | { kind: "set-budget"; budget: BudgetSpec }
   | { kind: "lift-budget"; budget: BudgetSpec; description: string }
   | { kind: "skip-time"; ms: number; why: string }
-  /** `session`: another chat session than the demo's main one (default). */
-  | { kind: "chat"; message: string; note: string; session?: string };
+  /** `session`: another chat session than the demo's main one (default); `stream`: the turn is streamed. */
+  | { kind: "chat"; message: string; note: string; session?: string; stream?: boolean };
 
 export interface StoryStep {
   id: StepId;
@@ -81,6 +81,34 @@ export const OPENAI_OUTAGE: FaultSpec = {
 };
 
 const chat = (message: string, note: string): StoryAction => ({ kind: "chat", message, note });
+
+/** The story both mocks tell in the last step, so the continued answer can be checked word for word. */
+export const DEMO_STORY =
+  "Once upon a time a small fox lived at the edge of a quiet forest. Every morning it walked to the river, " +
+  "counted the stones on the bank and listened to the water telling stories of the mountains far away.";
+
+export const ALPHA_STREAM_CUT: FaultSpec = {
+  name: "alpha-stream-cut",
+  provider: "openai",
+  profileId: DEMO_PROFILES.alpha.id,
+  fault: "stream-cut",
+  description: `${DEMO_PROFILES.alpha.id}'s streams are cut after 12 words`,
+  rule: {
+    name: "alpha-stream-cut",
+    match: { key: DEMO_PROFILES.alpha.key },
+    answer: DEMO_STORY,
+    steps: [{ fault: "stream-cut", afterTokens: 12 }],
+    then: "repeat-last",
+  },
+};
+
+export const CLAUDE_TELLS_THE_STORY: FaultSpec = {
+  name: "claude-story",
+  provider: "anthropic",
+  fault: "ok",
+  description: "anthropic/claude-sonnet-4-5 knows the same story (and, asked to go on, starts it over)",
+  rule: { name: "claude-story", answer: DEMO_STORY, continuation: { style: "restart" }, steps: ["ok"], then: "repeat-last" },
+};
 
 export const STORYLINE: readonly StoryStep[] = [
   {
@@ -136,6 +164,25 @@ export const STORYLINE: readonly StoryStep[] = [
       { kind: "skip-time", ms: PRIMARY_PROBE_INTERVAL_MS, why: "the next re-try of the primary is due" },
       chat("Back to normal?", "the probe succeeds: back on openai/gpt-4o-mini with the cleared notice"),
       chat("Thanks!", "and it stays there, silently"),
+    ],
+  },
+  {
+    id: "stream-rescue",
+    title: "A stream cut mid-answer is finished",
+    detail:
+      "openai:alpha's stream breaks after its first words. Detour asks the next model to go on from there and " +
+      "streams only the missing part: the reader gets one whole answer, no word twice.",
+    actions: [
+      { kind: "inject", fault: ALPHA_STREAM_CUT },
+      { kind: "inject", fault: CLAUDE_TELLS_THE_STORY },
+      {
+        kind: "chat",
+        stream: true,
+        message: "Tell me a story.",
+        note: "cut after 12 words on openai:alpha → openai:beta is out of credits → Claude continues; its restart is trimmed away",
+      },
+      { kind: "clear", fault: ALPHA_STREAM_CUT, description: "openai:alpha streams whole answers again" },
+      { kind: "clear", fault: CLAUDE_TELLS_THE_STORY, description: "Claude answers as before" },
     ],
   },
 ];

@@ -52,6 +52,8 @@ const EVENTS: DemoEvent[] = [
   { type: "request", request: 4, step: 4, session: "s", model: "openai/gpt-4o-mini", message: "d" },
   route(4, { probedPrimary: true, notice: "↪️ Model Fallback cleared: y" }),
   { type: "notice", request: 4, kind: "cleared", text: "↪️ Model Fallback cleared: y" },
+  { type: "request", request: 6, step: 7, session: "s", model: "openai/gpt-4o-mini", message: "f" },
+  route(6, { model: "anthropic/claude", profileId: "anthropic:main", continued: true, attempts: [failed("openai:alpha", "timeout")] }),
 ];
 
 const FINAL = [
@@ -70,11 +72,12 @@ describe("summarize", () => {
     });
     expect(summary).toMatchObject({
       type: "summary",
-      requests: 5,
-      answered: 5,
+      requests: 6,
+      answered: 6,
       headroomMoves: 1,
       budgetRejections: 0,
       rotations: 1,
+      rescuedStreams: 1,
       fallbacks: 1,
       disables: 1,
       primaryProbes: 1,
@@ -83,7 +86,7 @@ describe("summarize", () => {
       elapsedMs: 1_234,
     });
     expect(summary.profiles).toEqual([
-      { id: "openai:alpha", lane: "ready", reason: null, remainingMs: null, answered: 2, failures: { rate_limit: 1 }, upstreamCalls: 4 },
+      { id: "openai:alpha", lane: "ready", reason: null, remainingMs: null, answered: 2, failures: { rate_limit: 1, timeout: 1 }, upstreamCalls: 4 },
       { id: "openai:beta", lane: "disabled", reason: "billing", remainingMs: 9, answered: 2, failures: { billing: 1 }, upstreamCalls: 2 },
     ]);
     expect(missingStorylineParts(summary)).toEqual([]);
@@ -104,7 +107,7 @@ describe("summarize", () => {
   it("R-CL-2: a run that did not show a part of the storyline is reported, part by part", () => {
     const summary = summarize({
       events: EVENTS.filter((event) => event.type === "request" || event.type === "route").map((event) =>
-        event.type === "route" ? { ...event, probedPrimary: false, status: event.request === 4 ? 503 : 200 } : event,
+        event.type === "route" ? { ...event, probedPrimary: false, continued: false, status: event.request === 4 ? 503 : 200 } : event,
       ),
       finalProfiles: [],
       upstreamCalls: {},
@@ -119,6 +122,7 @@ describe("summarize", () => {
       "no model fallback notice during the outage",
       "the primary was never re-probed",
       "no cleared notice after the primary recovered",
+      "the stream cut mid-answer was not finished by a continuation",
     ]);
   });
 });

@@ -22,6 +22,7 @@ export function summarize(input: SummaryInput): SummaryEvent {
   let requests = 0;
   let answered = 0;
   let rotations = 0;
+  let rescuedStreams = 0;
   let fallbacks = 0;
   let disables = 0;
   let primaryProbes = 0;
@@ -36,6 +37,7 @@ export function summarize(input: SummaryInput): SummaryEvent {
         break;
       case "route":
         if (event.status === 200) answered += 1;
+        if (event.status === 200 && event.continued) rescuedStreams += 1;
         if (event.probedPrimary) primaryProbes += 1;
         if (event.profileId !== null && event.status === 200) {
           answeredBy.set(event.profileId, (answeredBy.get(event.profileId) ?? 0) + 1);
@@ -84,6 +86,7 @@ export function summarize(input: SummaryInput): SummaryEvent {
     requests,
     answered,
     rotations,
+    rescuedStreams,
     fallbacks,
     disables,
     primaryProbes,

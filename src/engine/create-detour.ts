@@ -37,6 +37,7 @@ import { providersFromConfig } from "./providers-from-config.js";
 import { createHeadroomRecorder } from "./headroom-recorder.js";
 import { resolveBareRunModels, resolveSessionModel } from "./library-model-names.js";
 import { createCanonicalRunner } from "./run-canonical.js";
+import { continuationSettingsFromConfig } from "./stream-continuation.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import { agentStatus, type DetourStatus } from "./status.js";
@@ -204,6 +205,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       attempt: run.attempt,
       attemptTimeoutMs: run.attemptTimeoutMs,
       request: run.requestFacts,
+      ...(run.continuations ? { continuations: run.continuations } : {}),
       // Cron and heartbeat models are job choices; they never become the conversation's override.
       persistSession: run.source === undefined,
     });
@@ -272,6 +274,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     clock,
     ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
     streamStallSeconds: config.gateway.streamStallSeconds,
+    continuations: continuationSettingsFromConfig(config),
     headroom,
   });
   const embed = createEmbeddingsRunner({ detour: { runWith }, config, clock, headroom });

@@ -8,7 +8,7 @@ import type { Logger } from "../ports/events.js";
 import type { Provider } from "../ports/provider.js";
 import type { Random } from "../ports/random.js";
 import type { StateStore } from "../ports/state-store.js";
-import type { AttemptFn, RunOutcome } from "../runner/attempt.js";
+import type { AttemptFn, ContinuationPolicy, RunOutcome } from "../runner/attempt.js";
 import type { EventHub } from "./event-hub.js";
 import type { CanonicalRunner } from "./run-canonical.js";
 import type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
@@ -17,7 +17,7 @@ import type { EmbeddingsRunner } from "./run-embeddings.js";
 import type { CountTokensRunner } from "./run-count-tokens.js";
 
 /** The runner's attempt and outcome shapes, for front ends that must not import runner/ (DESIGN §1). */
-export type { AttemptContext, AttemptFn, AttemptProfile, RunOutcome } from "../runner/attempt.js";
+export type { AttemptContext, AttemptFn, AttemptProfile, CommittedRun, ContinuationPolicy, RunOutcome } from "../runner/attempt.js";
 
 export interface CreateDetourOptions {
   /** A config object (validated here, R-CF-2). Without it, `configPath` or the usual lookup applies (R-CF-1). */
@@ -67,6 +67,12 @@ export interface RunWithOptions<T> {
    * take it are skipped before any call (R-FB-8). `detour.run` fills it in; absent = no pre-call fit.
    */
   requestFacts?: RequestFacts;
+  /**
+   * R-ST-4: an attempt that called `context.commit()` and then failed is continued on the next profile or
+   * candidate (each later attempt sees `context.continuation`) up to `max` times; absent = the run ends with
+   * that failure.
+   */
+  continuations?: ContinuationPolicy;
 }
 
 export interface PostCommitFailureReport {

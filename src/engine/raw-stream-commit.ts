@@ -7,8 +7,7 @@
  */
 import type { Clock } from "../ports/clock.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import { cutFailure, DeadlinePuller, secondsText, TIMED_OUT, watchdogFailure } from "./stream-commit.js";
-import { UpstreamFailure } from "../ports/provider.js";
+import { beforeFirstTokenTimeout, cutFailure, DeadlinePuller, StreamCallScope, stallTimeout, TIMED_OUT } from "./stream-commit.js";
 
 export interface RawStreamCommitOptions {
   /** Opens the upstream call with the signal the commit point controls and yields its body reads. */
@@ -37,60 +36,27 @@ export interface CommittedRawStream {
   abort(reason?: unknown): void;
 }
 
-const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
-
 export async function commitRawStream(options: RawStreamCommitOptions): Promise<CommittedRawStream> {
   const { clock, provider, model, scanner } = options;
-  const upstream = new AbortController();
-  const abort = (reason?: unknown) => {
-    if (!upstream.signal.aborted) upstream.abort(reason);
-  };
-  const onCallerAbort = () => abort(options.callerSignal?.reason);
-  const onAttemptAbort = () => abort(options.attemptSignal?.reason);
-  if (options.callerSignal?.aborted) onCallerAbort();
-  if (options.attemptSignal?.aborted) onAttemptAbort();
-  options.callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-  options.attemptSignal?.addEventListener("abort", onAttemptAbort, { once: true });
-  const releaseCaller = () => options.callerSignal?.removeEventListener("abort", onCallerAbort);
-  const releaseAttempt = () => options.attemptSignal?.removeEventListener("abort", onAttemptAbort);
-
-  let watchdogError: UpstreamFailure | undefined;
-  const trip = (failure: UpstreamFailure): never => {
-    watchdogError = failure;
-    abort(failure);
-    throw failure;
-  };
-  const translate = (error: unknown): unknown => watchdogError ?? error;
-
+  const scope = new StreamCallScope(options);
   const startedAt = clock.now();
   const ttftDeadline = startedAt + options.ttftTimeoutMs;
   const held: Buffer[] = [];
   let iterator: AsyncIterator<Buffer> | undefined;
   let puller: DeadlinePuller<Buffer> | undefined;
-  const closeUpstream = () => {
-    puller?.close();
-    abort(CONSUMER_STOPPED);
-    iterator?.return?.()?.catch(() => {});
-  };
 
   try {
-    iterator = options.open(upstream.signal)[Symbol.asyncIterator]();
-    puller = new DeadlinePuller<Buffer>(iterator, clock, upstream.signal);
+    iterator = options.open(scope.signal)[Symbol.asyncIterator]();
+    puller = new DeadlinePuller<Buffer>(iterator, clock, scope.signal);
     for (;;) {
       const ttftLeftMs = ttftDeadline - clock.now();
       let step: IteratorResult<Buffer> | typeof TIMED_OUT;
       try {
         step = await puller.next(Math.min(ttftLeftMs, options.stallTimeoutMs));
       } catch (error) {
-        throw translate(error);
+        throw scope.translate(error);
       }
-      if (step === TIMED_OUT) {
-        trip(
-          ttftLeftMs <= options.stallTimeoutMs
-            ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
-            : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} before the first token (streamStallSeconds)`),
-        );
-      }
+      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, ttftLeftMs, options));
       const result = step as IteratorResult<Buffer>;
       if (result.done) {
         const end = scanner.end();
@@ -104,14 +70,14 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
       if (scanner.committed) return finishCommit(scanner.complete);
     }
   } catch (error) {
-    releaseCaller();
-    releaseAttempt();
-    closeUpstream();
+    scope.releaseCaller();
+    scope.releaseAttempt();
+    scope.close(puller, iterator);
     throw error;
   }
 
   function finishCommit(finished: boolean): CommittedRawStream {
-    releaseAttempt();
+    scope.releaseAttempt();
     const pull = puller as DeadlinePuller<Buffer>;
     pull.pause();
     const committedAt = clock.now();
@@ -122,11 +88,9 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
           try {
             step = await pull.next(options.stallTimeoutMs);
           } catch (error) {
-            throw translate(error);
+            throw scope.translate(error);
           }
-          if (step === TIMED_OUT) {
-            trip(watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`));
-          }
+          if (step === TIMED_OUT) scope.trip(stallTimeout(provider, model, options.stallTimeoutMs));
           const result = step as IteratorResult<Buffer>;
           if (result.done) {
             const end = scanner.end();
@@ -139,12 +103,12 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
           if (scanned.failure !== undefined) throw options.failureOf(scanned.failure);
         }
       } finally {
-        releaseCaller();
+        scope.releaseCaller();
         // A complete answer is finalised at once (R-ST-2); nothing left upstream is waited for.
-        closeUpstream();
+        scope.close(pull, iterator);
       }
     }
     const head = held.length === 1 ? (held[0] as Buffer) : Buffer.concat(held);
-    return { head, rest: rest(), scanner, timeToFirstTokenMs: committedAt - startedAt, abort };
+    return { head, rest: rest(), scanner, timeToFirstTokenMs: committedAt - startedAt, abort: scope.abort };
   }
 }

@@ -1,8 +1,9 @@
 /**
  * `detour.run(...)` (SPEC §17): one canonical chat request through the runner, answered by whichever
  * provider API the chain reaches. Non-streamed runs resolve with the provider's response; streamed runs
- * resolve at the commit point (R-ST-1) with the held frames and the live rest of the stream, whose later
- * failures are recorded on the profile that answered (R-ST-2).
+ * resolve at the commit point (R-ST-1) with the held frames and the live rest of the stream; the run itself
+ * settles when the stream ends (R-ST-5), and a stream that fails after its commit is continued on another
+ * profile or candidate (R-ST-4, continued-run.ts) or ends with an explicit error (R-ST-2).
  *
  * Errors are normalised for front ends: whatever a single failed attempt threw becomes a classified
  * `FailoverError` carrying the provider's status and message; Detour's own errors (`FallbackSummaryError`,
@@ -20,9 +21,12 @@ import { firstTokenTimeoutMs, type FirstTokenSettings } from "./first-token-time
 import { requestFacts } from "./request-facts.js";
 import type { HeadroomRecorder } from "./headroom-recorder.js";
 import { assertPinnedProvider, type ProviderPin } from "./provider-pin.js";
+import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 import { commitStream } from "./stream-commit.js";
 import { completeThroughStream } from "./assembled-completion.js";
 import { StreamRefusals } from "./streamed-answer.js";
+import { runContinuedStream } from "./continued-run.js";
+import { canonicalSegment, continuationSegment, openContinuation, type ContinuationSettings } from "./stream-continuation.js";
 
 export type ProviderLookup = ReadonlyMap<string, Provider> | ((providerId: string) => Provider | undefined);
 
@@ -33,6 +37,8 @@ export interface CanonicalRunnerSettings extends FirstTokenSettings {
   streamStallSeconds: number;
   /** R-PO-7: reads every upstream response's rate-limit headers into the store. */
   headroom?: HeadroomRecorder;
+  /** R-ST-4: continuing cut streams; absent = a stream cut after its commit ends with an error. */
+  continuations?: ContinuationSettings;
 }
 
 export interface CanonicalRunOptions {
@@ -67,9 +73,6 @@ export interface CanonicalRunner {
 }
 
 export type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
-
-/** Allocated once: aborting with no reason would build a DOMException (and its stack) per stream. */
-const CONSUMER_STOPPED_IN_HEAD = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 /** What a streamed attempt hands the runner: the committed stream before the run's failure reporting wraps it. */
 export type CommittedAttempt = Omit<CanonicalStreamResult, "events"> & {
@@ -194,17 +197,27 @@ export async function streamCanonicalAttempt(
   };
 }
 
-/** A committed canonical attempt wrapped for its consumer: post-commit failures are recorded (R-ST-2). */
-export function canonicalStreamResult(
-  answered: CommittedAttempt,
-  report: PostCommitReport,
-): CanonicalStreamResult {
-  return {
-    events: reportingFailures(answered.head, answered.rest, answered.abort, report),
-    timeToFirstTokenMs: answered.timeToFirstTokenMs,
-    malformedChunks: answered.malformedChunks,
-    abort: answered.abort,
-  };
+/** R-ST-4: a continuation on the candidate of this attempt, through its canonical provider (any wire). */
+export function continueCanonically(
+  providers: ProviderLookup,
+  request: CanonicalRequest,
+  delivered: DeliveredAnswer,
+  context: AttemptContext,
+  settings: CanonicalRunnerSettings,
+  callerSignal: AbortSignal | undefined,
+  onUpstreamHeaders?: ProviderCallContext["onUpstreamHeaders"],
+): Promise<CommittedAttempt> {
+  const continuations = settings.continuations;
+  if (!continuations) return streamCanonicalAttempt(providers, request, context, settings, callerSignal, onUpstreamHeaders);
+  return openContinuation({
+    request,
+    delivered,
+    provider: context.provider,
+    model: context.model,
+    settings: continuations,
+    clock: settings.clock,
+    open: (continued) => streamCanonicalAttempt(providers, continued, context, settings, callerSignal, onUpstreamHeaders),
+  });
 }
 
 /** The run options both lanes hand the runner unchanged: who asks, for which model chain, under which signal. */
@@ -249,30 +262,27 @@ export function createCanonicalRunner(
   }
 
   async function stream(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalStreamResult>> {
-    let lastAttempt: AttemptContext | undefined;
-    let outcome: RunOutcome<CommittedAttempt>;
-    try {
-      outcome = await detour.runWith(
-        runOptions(options, async (context): Promise<CommittedAttempt> => {
-          lastAttempt = context;
-          assertPinnedProvider(options.pinnedProvider, context);
-          return streamCanonicalAttempt(providers, options.request, context, settings, options.signal, settings.headroom?.(options.agentId, context));
-        }),
-      );
-    } catch (error) {
-      throw normalizeRunError(error, clock, lastAttempt);
-    }
+    const onHeaders = (context: AttemptContext) => settings.headroom?.(options.agentId, context);
+    const outcome = await runContinuedStream<CanonicalStreamEvent, CommittedAttempt>({
+      runWith: detour.runWith,
+      run: { ...routingOptionsOf(options), requestFacts: requestFacts(options.request) },
+      maxContinuations: settings.continuations?.max ?? 0,
+      async first(context) {
+        assertPinnedProvider(options.pinnedProvider, context);
+        const committed = await streamCanonicalAttempt(providers, options.request, context, settings, options.signal, onHeaders(context));
+        return { segment: canonicalSegment(committed), info: committed };
+      },
+      continuation: async (context, delivered) => {
+        assertPinnedProvider(options.pinnedProvider, context);
+        const committed = await continueCanonically(providers, options.request, delivered, context, settings, options.signal, onHeaders(context));
+        return continuationSegment(committed, delivered, (event) => event);
+      },
+      normalizeError: (error, lastAttempt) => normalizeRunError(error, clock, lastAttempt),
+    });
+    const { output, first, abort } = outcome.result;
     return {
       ...outcome,
-      result: canonicalStreamResult(outcome.result, {
-        detour,
-        agentId: options.agentId,
-        runId: outcome.runId,
-        provider: outcome.provider,
-        model: outcome.model,
-        profileId: outcome.profileId,
-        signal: options.signal,
-      }),
+      result: { events: output, timeToFirstTokenMs: first.timeToFirstTokenMs, malformedChunks: first.malformedChunks, abort },
     };
   }
 
@@ -283,52 +293,4 @@ export function createCanonicalRunner(
     return options.stream ? stream(options) : complete(options);
   }
   return { run };
-}
-
-/**
- * The held head, then the live rest (one generator layer: every event of every stream passes through it).
- * R-ST-2: a failure after the commit is recorded on the profile that answered, then rethrown so the front end
- * ends the client stream with an explicit error. A client that went away is not a failure (R-EC-7).
- */
-export interface PostCommitReport {
-  detour: RunnerDetour;
-  agentId?: string;
-  runId: string;
-  provider: string;
-  model: string;
-  profileId?: string;
-  signal?: AbortSignal;
-}
-
-export async function* reportingFailures<T>(
-  head: readonly T[],
-  rest: AsyncIterable<T>,
-  stopUpstream: (reason?: unknown) => void,
-  report: PostCommitReport,
-): AsyncGenerator<T> {
-  let restReached = false;
-  try {
-    for (const event of head) yield event;
-    restReached = true;
-    yield* rest;
-  } catch (error) {
-    const callerAborted = report.signal?.aborted === true;
-    await report.detour
-      .reportPostCommitFailure({
-        ...(report.agentId !== undefined ? { agentId: report.agentId } : {}),
-        runId: report.runId,
-        provider: report.provider,
-        model: report.model,
-        ...(report.profileId !== undefined ? { profileId: report.profileId } : {}),
-        error,
-        callerAborted,
-      })
-      // Recording must never turn a stream error into a different one; the store logs its own failures.
-      .catch(() => undefined);
-    throw error;
-  } finally {
-    // A consumer done within the head (a finish in the head, or it stopped reading) never started the rest,
-    // whose own cleanup closes the upstream call; close it here instead.
-    if (!restReached) stopUpstream(CONSUMER_STOPPED_IN_HEAD);
-  }
 }

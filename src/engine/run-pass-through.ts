@@ -41,18 +41,22 @@ import { completeSameWireThroughStream, completePlainSameWire } from "./assemble
 import { StreamRefusals } from "./streamed-answer.js";
 import {
   callContext,
-  canonicalStreamResult,
   completeCanonicalAttempt,
+  continueCanonically,
   normalizeRunError,
-  reportingFailures,
   routingOptionsOf,
   streamCanonicalAttempt,
   type CanonicalRunnerSettings,
   type CanonicalRunOptions,
   type CanonicalStreamResult,
+  type CommittedAttempt,
   type ProviderLookup,
   type RunnerDetour,
 } from "./run-canonical.js";
+import { runContinuedStream } from "./continued-run.js";
+import { canonicalSegment, continuationSegment, rawContinuationRenderer } from "./stream-continuation.js";
+import type { StreamSegment } from "./stream-relay.js";
+import type { CanonicalStreamEvent } from "../ports/canonical.js";
 
 export type PassThroughApi = "openai-completions" | "openai-responses" | "anthropic-messages";
 
@@ -168,6 +172,17 @@ export interface PassThroughRunner {
   stream(options: PassThroughRunOptions): Promise<RunOutcome<LaneStream>>;
 }
 
+/** A committed same-wire stream as a segment of the client's stream: the scanner knows what was delivered. */
+function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>): StreamSegment<Buffer> {
+  return {
+    head: [committed.head],
+    rest: committed.rest,
+    delivered: () => committed.scanner.delivered(),
+    complete: () => committed.scanner.complete,
+    abort: (reason) => committed.abort(reason),
+  };
+}
+
 function withFacts(facts: RequestFacts | undefined): { requestFacts?: RequestFacts } {
   return facts ? { requestFacts: facts } : {};
 }
@@ -239,82 +254,104 @@ export function createPassThroughRunner(
     }
   }
 
-  type Attempt = { lane: "same-wire"; committed: Awaited<ReturnType<typeof commitRawStream>> } | { lane: "canonical"; committed: Awaited<ReturnType<typeof streamCanonicalAttempt>> };
+  /** Opens and commits a same-wire stream: the client's bytes to the upstream, its bytes back (R-GW-6). */
+  function commitSameWire(target: PassThroughTarget, context: AttemptContext, request: PassThroughRequest, options: PassThroughRunOptions) {
+    const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
+    const body = request.bodyFor(context.model);
+    const describe = DESCRIBE_STREAM_ERROR[request.api];
+    let headers: ResponseHeaders | undefined;
+    return commitRawStream({
+      async *open(signal) {
+        const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
+        headers = response.headers;
+        try {
+          for await (const chunk of response.body) yield chunk as Buffer;
+        } catch (error) {
+          throw failureFromNetworkError(error, { provider: target.provider, signal });
+        } finally {
+          if (!response.body.destroyed) response.body.destroy();
+        }
+      },
+      scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
+      failureOf: (error) =>
+        failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
+      clock,
+      ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
+      stallTimeoutMs: settings.streamStallSeconds * 1000,
+      attemptSignal: context.signal,
+      ...(options.signal ? { callerSignal: options.signal } : {}),
+      provider: context.provider,
+      model: context.model,
+    });
+  }
 
+  /** The first answer of the run in the client's form: raw bytes, or canonical events from another wire. */
+  type FirstAnswer =
+    | { lane: "same-wire"; committed: Awaited<ReturnType<typeof commitRawStream>> }
+    | { lane: "canonical"; committed: CommittedAttempt };
+
+  /**
+   * R-ST-4: the client stream keeps the form of its first answer; continuations are canonical (any candidate
+   * can continue any answer) and are rendered into it — as dialect bytes after a same-wire first answer.
+   */
   async function stream(options: PassThroughRunOptions): Promise<RunOutcome<LaneStream>> {
     const request = options.request;
-    let lastAttempt: AttemptContext | undefined;
-    let outcome: RunOutcome<Attempt>;
-    try {
-      outcome = await detour.runWith<Attempt>({
-        ...runOptions(options),
-        attempt: async (context) => {
-          lastAttempt = context;
-          assertPinnedProvider(options.pinnedProvider, context);
-          const target = sameWire(context, request);
-          // R-PO-7: rate-limit readings are taken on this lane exactly as on the canonical one.
-          const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
-          if (!target) {
-            return {
-              lane: "canonical",
-              committed: await streamCanonicalAttempt(providers, request.canonical(), context, settings, options.signal, onUpstreamHeaders),
-            };
-          }
-          const body = request.bodyFor(context.model);
-          const describe = DESCRIBE_STREAM_ERROR[request.api];
-          let headers: ResponseHeaders | undefined;
-          const committed = await commitRawStream({
-            async *open(signal) {
-              const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
-              headers = response.headers;
-              try {
-                for await (const chunk of response.body) yield chunk as Buffer;
-              } catch (error) {
-                throw failureFromNetworkError(error, { provider: target.provider, signal });
-              } finally {
-                if (!response.body.destroyed) response.body.destroy();
-              }
-            },
-            scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
-            failureOf: (error) =>
-              failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
-            clock,
-            ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
-            stallTimeoutMs: settings.streamStallSeconds * 1000,
-            attemptSignal: context.signal,
-            ...(options.signal ? { callerSignal: options.signal } : {}),
-            provider: context.provider,
-            model: context.model,
-          });
-          return { lane: "same-wire", committed };
-        },
-      });
-    } catch (error) {
-      throw normalizeRunError(error, clock, lastAttempt);
+    // R-PO-7: rate-limit readings are taken on this lane exactly as on the canonical one.
+    const onHeaders = (context: AttemptContext) => settings.headroom?.(options.agentId, context);
+    const createdSeconds = Math.floor(clock.now() / 1000);
+    let firstLane: FirstAnswer["lane"] | undefined;
+    const outcome = await runContinuedStream<Buffer | CanonicalStreamEvent, FirstAnswer>({
+      runWith: detour.runWith,
+      run: runOptions(options),
+      // A Responses stream is not resumed in its own bytes (its events carry item ids and sequence numbers):
+      // a cut Responses stream ends with R-ST-2's explicit error.
+      maxContinuations: request.api === "openai-responses" ? 0 : (settings.continuations?.max ?? 0),
+      async first(context) {
+        assertPinnedProvider(options.pinnedProvider, context);
+        const target = sameWire(context, request);
+        if (!target) {
+          const committed = await streamCanonicalAttempt(providers, request.canonical(), context, settings, options.signal, onHeaders(context));
+          firstLane = "canonical";
+          return { segment: canonicalSegment(committed), info: { lane: "canonical", committed } };
+        }
+        const committed = await commitSameWire(target, context, request, options);
+        firstLane = "same-wire";
+        return { segment: rawSegment(committed), info: { lane: "same-wire", committed } };
+      },
+      continuation: async (context, delivered) => {
+        assertPinnedProvider(options.pinnedProvider, context);
+        const committed = await continueCanonically(providers, request.canonical(), delivered, context, settings, options.signal, onHeaders(context));
+        if (firstLane === "canonical") return continuationSegment<Buffer | CanonicalStreamEvent>(committed, delivered, (event) => event);
+        const api = request.api;
+        // An invariant, not a path: a same-wire Responses stream has no continuation budget (maxContinuations above).
+        if (api === "openai-responses") throw new Error("Internal: a same-wire Responses stream cannot be continued in its own bytes.");
+        const render = rawContinuationRenderer({
+          api,
+          shownModel: `${context.provider}/${context.model}`,
+          delivered,
+          includeUsage: request.clientWantsUsage,
+          createdSeconds,
+        });
+        return continuationSegment<Buffer | CanonicalStreamEvent>(committed, delivered, render);
+      },
+      normalizeError: (error, lastAttempt) => normalizeRunError(error, clock, lastAttempt),
+    });
+    const { output, first, abort } = outcome.result;
+    if (first.lane === "canonical") {
+      const events = output as AsyncIterable<CanonicalStreamEvent>;
+      const result: CanonicalStreamResult = {
+        events,
+        timeToFirstTokenMs: first.committed.timeToFirstTokenMs,
+        malformedChunks: first.committed.malformedChunks,
+        abort,
+      };
+      return { ...outcome, result: { lane: "canonical", stream: result } };
     }
-    const report = {
-      detour,
-      ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
-      runId: outcome.runId,
-      provider: outcome.provider,
-      model: outcome.model,
-      ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}),
-      ...(options.signal !== undefined ? { signal: options.signal } : {}),
-    };
-    const answered = outcome.result;
-    if (answered.lane === "canonical") return { ...outcome, result: { lane: "canonical", stream: canonicalStreamResult(answered.committed, report) } };
-    const raw = answered.committed;
+    const raw = first.committed;
+    const chunks = output as AsyncIterable<Buffer>;
     return {
       ...outcome,
-      result: {
-        lane: "same-wire",
-        stream: {
-          chunks: reportingFailures([raw.head], raw.rest, raw.abort, report),
-          scanner: raw.scanner,
-          timeToFirstTokenMs: raw.timeToFirstTokenMs,
-          abort: raw.abort,
-        },
-      },
+      result: { lane: "same-wire", stream: { chunks, scanner: raw.scanner, timeToFirstTokenMs: raw.timeToFirstTokenMs, abort } },
     };
   }
 

@@ -197,69 +197,111 @@ export function secondsText(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
+/** R-ST-1: no first content in time — the first-token budget or, when it is nearer, a stall before it. */
+export function beforeFirstTokenTimeout(
+  provider: string,
+  model: string,
+  ttftLeftMs: number,
+  budgets: { ttftTimeoutMs: number; stallTimeoutMs: number },
+): UpstreamFailure {
+  return ttftLeftMs <= budgets.stallTimeoutMs
+    ? watchdogFailure(provider, model, `no first token within ${secondsText(budgets.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
+    : watchdogFailure(provider, model, `stream stalled for ${secondsText(budgets.stallTimeoutMs)} before the first token (streamStallSeconds)`);
+}
+
+/** R-ST-2: a committed stream sent nothing for `streamStallSeconds`. */
+export function stallTimeout(provider: string, model: string, stallTimeoutMs: number): UpstreamFailure {
+  return watchdogFailure(provider, model, `stream stalled for ${secondsText(stallTimeoutMs)} (streamStallSeconds)`);
+}
+
+/**
+ * The abort plumbing of one streamed upstream call, shared by both commit points: the caller's signal is
+ * obeyed for the whole stream, the attempt's only until the commit; a tripped watchdog aborts the call and
+ * is what the resulting AbortError really was.
+ */
+export class StreamCallScope {
+  readonly #upstream = new AbortController();
+  readonly #caller: AbortSignal | undefined;
+  readonly #attempt: AbortSignal | undefined;
+  #watchdogError: UpstreamFailure | undefined;
+  readonly #onCallerAbort = () => this.abort(this.#caller?.reason);
+  readonly #onAttemptAbort = () => this.abort(this.#attempt?.reason);
+
+  constructor(options: { callerSignal?: AbortSignal | undefined; attemptSignal?: AbortSignal | undefined }) {
+    this.#caller = options.callerSignal;
+    this.#attempt = options.attemptSignal;
+    if (this.#caller?.aborted) this.#onCallerAbort();
+    if (this.#attempt?.aborted) this.#onAttemptAbort();
+    this.#caller?.addEventListener("abort", this.#onCallerAbort, { once: true });
+    this.#attempt?.addEventListener("abort", this.#onAttemptAbort, { once: true });
+  }
+
+  /** The upstream call's signal. */
+  get signal(): AbortSignal {
+    return this.#upstream.signal;
+  }
+
+  /** Aborts the upstream call; safe to call more than once. */
+  readonly abort = (reason?: unknown): void => {
+    if (!this.#upstream.signal.aborted) this.#upstream.abort(reason);
+  };
+
+  /** A watchdog fired: abort the call and throw its failure. */
+  trip(failure: UpstreamFailure): never {
+    this.#watchdogError = failure;
+    this.abort(failure);
+    throw failure;
+  }
+
+  /** An AbortError caused by our own watchdog is the watchdog's timeout, not an abort. */
+  translate(error: unknown): unknown {
+    return this.#watchdogError ?? error;
+  }
+
+  /** The commit: from here on only the caller may stop the stream. */
+  releaseAttempt(): void {
+    this.#attempt?.removeEventListener("abort", this.#onAttemptAbort);
+  }
+
+  releaseCaller(): void {
+    this.#caller?.removeEventListener("abort", this.#onCallerAbort);
+  }
+
+  /** The consumer is done with the stream: stop the timer, abort the call, return the iterator. */
+  close(puller: { close(): void } | undefined, iterator: AsyncIterator<unknown> | undefined): void {
+    puller?.close();
+    this.abort(CONSUMER_STOPPED);
+    // Not awaited: a generator busy in next() would only answer return() after that next() settles.
+    iterator?.return?.()?.catch(() => {});
+  }
+}
+
 /**
  * Pulls the upstream stream until its first content and resolves with the committed stream. Throws (so the
  * runner fails over) on any failure before that point.
  */
 export async function commitStream(options: StreamCommitOptions): Promise<CommittedStream> {
   const { clock, provider, model } = options;
-  const upstream = new AbortController();
-  const abort = (reason?: unknown) => {
-    if (!upstream.signal.aborted) upstream.abort(reason);
-  };
-  const onCallerAbort = () => abort(options.callerSignal?.reason);
-  const onAttemptAbort = () => abort(options.attemptSignal?.reason);
-  if (options.callerSignal?.aborted) onCallerAbort();
-  if (options.attemptSignal?.aborted) onAttemptAbort();
-  options.callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-  options.attemptSignal?.addEventListener("abort", onAttemptAbort, { once: true });
-
-  let watchdogError: UpstreamFailure | undefined;
-  const trip = (failure: UpstreamFailure): never => {
-    watchdogError = failure;
-    abort(failure);
-    throw failure;
-  };
-  /** An AbortError caused by our own watchdog is the watchdog's timeout, not an abort. */
-  const translate = (error: unknown): unknown => watchdogError ?? error;
-
-  const releaseCallerListener = () => options.callerSignal?.removeEventListener("abort", onCallerAbort);
-  const releaseAttemptListener = () => options.attemptSignal?.removeEventListener("abort", onAttemptAbort);
-
+  const scope = new StreamCallScope(options);
   const startedAt = clock.now();
   const ttftDeadline = startedAt + options.ttftTimeoutMs;
   const held: CanonicalStreamEvent[] = [];
   let iterator: AsyncIterator<CanonicalStreamEvent> | undefined;
   let puller: DeadlinePuller | undefined;
 
-  const closeUpstream = () => {
-    puller?.close();
-    abort(CONSUMER_STOPPED);
-    // Not awaited: a generator busy in next() would only answer return() after that next() settles.
-    iterator?.return?.()?.catch(() => {});
-  };
-
   try {
-    iterator = options.open(upstream.signal)[Symbol.asyncIterator]();
-    puller = new DeadlinePuller(iterator, clock, upstream.signal);
+    iterator = options.open(scope.signal)[Symbol.asyncIterator]();
+    puller = new DeadlinePuller(iterator, clock, scope.signal);
     const pull = puller;
     for (;;) {
-      const now = clock.now();
-      const ttftLeftMs = ttftDeadline - now;
-      const budgetMs = Math.min(ttftLeftMs, options.stallTimeoutMs);
+      const ttftLeftMs = ttftDeadline - clock.now();
       let step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT;
       try {
-        step = await pull.next(budgetMs);
+        step = await pull.next(Math.min(ttftLeftMs, options.stallTimeoutMs));
       } catch (error) {
-        throw translate(error);
+        throw scope.translate(error);
       }
-      if (step === TIMED_OUT) {
-        trip(
-          ttftLeftMs <= options.stallTimeoutMs
-            ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
-            : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} before the first token (streamStallSeconds)`),
-        );
-      }
+      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, ttftLeftMs, options));
       const result = step as IteratorResult<CanonicalStreamEvent>;
       if (result.done) throw cutFailure(provider, model, "stream closed before any content");
       const event = result.value;
@@ -274,15 +316,15 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
       if (event.type === "message-start") held.push(event);
     }
   } catch (error) {
-    releaseCallerListener();
-    releaseAttemptListener();
-    closeUpstream();
+    scope.releaseCaller();
+    scope.releaseAttempt();
+    scope.close(puller, iterator);
     throw error;
   }
 
   function finishCommit(head: CanonicalStreamEvent[], finished: boolean): CommittedStream {
     // From here on only the caller may stop the stream; the attempt's watchdog belongs to the uncommitted phase.
-    releaseAttemptListener();
+    scope.releaseAttempt();
     const committedAt = clock.now();
     const pull = puller as DeadlinePuller;
     // No timer may run until the consumer reads on: a stream nobody reads is the consumer's to abort.
@@ -295,11 +337,9 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
           try {
             step = await pull.next(options.stallTimeoutMs);
           } catch (error) {
-            throw translate(error);
+            throw scope.translate(error);
           }
-          if (step === TIMED_OUT) {
-            trip(watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`));
-          }
+          if (step === TIMED_OUT) scope.trip(stallTimeout(provider, model, options.stallTimeoutMs));
           const result = step as IteratorResult<CanonicalStreamEvent>;
           if (result.done) throw cutFailure(provider, model, "stream closed before it finished");
           const event = result.value;
@@ -312,11 +352,11 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
           yield event;
         }
       } finally {
-        releaseCallerListener();
+        scope.releaseCaller();
         // A finish completes the answer at once (R-ST-2); anything left upstream is not waited for.
-        closeUpstream();
+        scope.close(pull, iterator);
       }
     }
-    return { head, rest: rest(), timeToFirstTokenMs: committedAt - startedAt, abort };
+    return { head, rest: rest(), timeToFirstTokenMs: committedAt - startedAt, abort: scope.abort };
   }
 }

@@ -152,8 +152,8 @@ describe("gateway chat routes", () => {
     expect(response.body).not.toContain('"error"');
   });
 
-  it("R-ST-2: a cut after the commit ends an OpenAI stream with an error chunk and no [DONE]", async () => {
-    const { app, openai, store } = await start();
+  it("R-ST-2: with continuations off, a cut after the commit ends an OpenAI stream with an error chunk and no [DONE]", async () => {
+    const { app, openai, store } = await start({ gateway: { streamContinuations: 0 } });
     openai.script({ profileId: "openai:a" }, cut("partial"));
     const response = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { stream: true }) });
     const events = sseEvents(response.body);
@@ -164,13 +164,71 @@ describe("gateway chat routes", () => {
     expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(1);
   });
 
-  it("R-ST-2: a cut after the commit ends an Anthropic stream with event: error", async () => {
-    const { app, openai } = await start();
+  it("R-ST-2: with continuations off, a cut after the commit ends an Anthropic stream with event: error", async () => {
+    const { app, openai } = await start({ gateway: { streamContinuations: 0 } });
     openai.script({ profileId: "openai:a" }, cut("partial"));
     const response = await app.inject({ method: "POST", url: "/v1/messages", payload: anthropicBody("hi", { stream: true }) });
     const events = sseEvents(response.body);
     expect(events.at(-1)?.event).toBe("error");
     expect(events.some((event) => event.event === "message_stop")).toBe(false);
+  });
+
+  it("R-ST-4: (and R-ST-5) a cut after the commit is continued on the model's other profile; only the remainder reaches the client", async () => {
+    const { app, openai, anthropic, store } = await start();
+    openai.script({ profileId: "openai:a" }, cut("Hello wor"));
+    // The continuation restarts the answer from its beginning: the seam trims it to the missing part.
+    openai.script({ profileId: "openai:b" }, success("Hello world, friend."));
+    const response = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { stream: true }) });
+    const events = sseEvents(response.body);
+    expect(events.at(-1)?.data).toBe("[DONE]");
+    const chunks = events.slice(0, -1).map((event) => JSON.parse(event.data));
+    expect(chunks.some((chunk) => chunk.error)).toBe(false);
+    expect(chunks.map((chunk) => chunk.choices?.[0]?.delta?.content ?? "").join("")).toBe("Hello world, friend.");
+    // OpenAI does not continue a trailing assistant message: the instructed form went to openai:b.
+    const continued = openai.calls.find((call) => call.profileId === "openai:b")?.request;
+    expect(continued?.messages.at(-2)).toEqual({ role: "assistant", content: [{ type: "text", text: "Hello wor" }] });
+    expect(continued?.messages.at(-1)?.role).toBe("user");
+    expect(anthropic.calls).toHaveLength(0);
+    // R-ST-5: the cut is on openai:a's record, the rescue on openai:b's; the run counts once, as rescued.
+    expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(1);
+    expect((await store.getUsageStats("openai:b"))?.lastUsed).toBeDefined();
+    const metrics = (await app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/detour_requests_total\{agent="main",outcome="succeeded"\} 1/);
+    expect(metrics).not.toMatch(/detour_requests_total\{agent="main",outcome="failed"\}/);
+    expect(metrics).toMatch(/detour_requests_continued_total\{agent="main",outcome="succeeded"\} 1/);
+    expect(metrics).toMatch(/detour_stream_continuations_total\{provider="openai",model="gpt-a",outcome="succeeded"\} 1/);
+  });
+
+  it("R-ST-4: a continuation on the next model leaves the session's model alone (its notice could no longer be sent)", async () => {
+    const { app, openai, anthropic } = await start();
+    openai.always({}, cut("Hello wor"));
+    anthropic.always({}, success("Hello world, friend."));
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-session": "s-cont" },
+      payload: openAIBody("hi", { stream: true }),
+    });
+    const events = sseEvents(response.body);
+    expect(events.at(-1)?.data).toBe("[DONE]");
+    expect(response.headers["x-detour-notice"]).toBeUndefined();
+    const session = await app.inject({ method: "GET", url: "/admin/sessions/s-cont" });
+    expect(session.statusCode === 404 || session.json().session?.modelOverride === undefined).toBe(true);
+    expect(session.statusCode === 404 || session.json().session?.authProfileOverride === undefined).toBe(true);
+  });
+
+  it("R-ST-5: (with R-ST-4) when no candidate can continue, the stream ends with the explicit error and the run counts as failed", async () => {
+    const { app, openai, anthropic, store } = await start();
+    openai.always({}, cut("partial"));
+    anthropic.always({}, httpError(503, "overloaded"));
+    const response = await app.inject({ method: "POST", url: "/v1/messages", payload: anthropicBody("hi", { stream: true }) });
+    const events = sseEvents(response.body);
+    expect(events.at(-1)?.event).toBe("error");
+    expect(events.some((event) => event.event === "message_stop")).toBe(false);
+    expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(1);
+    const metrics = (await app.inject({ method: "GET", url: "/metrics" })).body;
+    expect(metrics).toMatch(/detour_requests_total\{agent="main",outcome="failed"\} 1/);
+    expect(metrics).not.toMatch(/detour_requests_total\{agent="main",outcome="succeeded"\}/);
   });
 
   it("R-ST-3: the answer names the model that answered and carries only its usage", async () => {

@@ -46,8 +46,23 @@ describe("gateway Responses route", () => {
     expect(JSON.parse(events.at(-1)?.data ?? "{}").response.model).toBe("anthropic/claude-b");
   });
 
-  it("R-ST-2: a cut after the commit ends the stream with response.failed, never response.completed", async () => {
+  it("R-ST-4: a Responses stream cut after the commit is continued on the model's other profile; only the remainder is streamed", async () => {
     const { app, openai } = await start();
+    openai.script({ profileId: "openai:a" }, cut("Hello wor"));
+    openai.script({ profileId: "openai:b" }, success("Hello world, friend."));
+    const response = await app.inject({ method: "POST", url: "/v1/responses", payload: body("hi", { stream: true }) });
+    const events = sseEvents(response.body);
+    expect(events.at(-1)?.event).toBe("response.completed");
+    expect(events.some((event) => event.event === "response.failed")).toBe(false);
+    const text = events
+      .filter((event) => event.event === "response.output_text.delta")
+      .map((event) => JSON.parse(event.data).delta)
+      .join("");
+    expect(text).toBe("Hello world, friend.");
+  });
+
+  it("R-ST-2: with no continuation budget, a cut after the commit ends the stream with response.failed, never response.completed", async () => {
+    const { app, openai } = await start({ gateway: { streamContinuations: 0 } });
     openai.script({ profileId: "openai:a" }, cut("partial"));
     const response = await app.inject({ method: "POST", url: "/v1/responses", payload: body("hi", { stream: true }) });
     const events = sseEvents(response.body);

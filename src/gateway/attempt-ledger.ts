@@ -1,8 +1,10 @@
 /**
- * Upstream calls per run, counted from the runner's `attempt_finished` events, so `x-detour-attempts` also
- * counts key rotations inside one candidate (a run's outcome lists candidates only). An entry lives from
- * the run's first attempt until the gateway takes it for the answer's headers or the run fails; the map is
- * bounded for runs nobody asks about (library callers sharing the engine).
+ * Upstream calls per run, counted from the runner's `attempt_started` events, so `x-detour-attempts` also
+ * counts key rotations inside one candidate (a run's outcome lists candidates only) and, for a stream, the
+ * attempt whose answer is being committed (it finishes only when the stream ends, R-ST-5). An entry lives
+ * from the run's first attempt until the gateway takes it for the answer's headers or the run fails; the map
+ * is bounded for runs nobody asks about (library callers sharing the engine). Continuations made after the
+ * headers went out (R-ST-4) are not counted here: they are in the decision log and the metrics.
  */
 import type { DetourEvent } from "../ports/events.js";
 
@@ -12,7 +14,7 @@ export class AttemptLedger {
   readonly #callsByRun = new Map<string, number>();
 
   observe(event: DetourEvent): void {
-    if (event.type === "attempt_finished") {
+    if (event.type === "attempt_started") {
       const previous = this.#callsByRun.get(event.runId);
       if (previous === undefined && this.#callsByRun.size >= MAX_TRACKED_RUNS) {
         const oldest = this.#callsByRun.keys().next().value;

@@ -40,6 +40,8 @@ export class GatewayMetrics {
   readonly #rotations: Counter<"provider" | "reason">;
   readonly #notices: Counter<"kind">;
   readonly #postCommitFailures: Counter<"provider" | "model">;
+  readonly #continuations: Counter<"provider" | "model" | "outcome">;
+  readonly #continuedRuns: Counter<"agent" | "outcome">;
   readonly #malformedChunks: Counter<"provider" | "model">;
   readonly #tokens: Counter<"provider" | "model" | "kind">;
   readonly #cost: Counter<"provider" | "model">;
@@ -89,6 +91,18 @@ export class GatewayMetrics {
       name: "detour_stream_post_commit_failures_total",
       help: "Streams that failed after their first content reached the client (ended with an explicit error).",
       labelNames: ["provider", "model"],
+      registers,
+    });
+    this.#continuations = new Counter({
+      name: "detour_stream_continuations_total",
+      help: "Attempts that continued a committed stream after it was cut, stalled or failed (R-ST-4), by outcome.",
+      labelNames: ["provider", "model", "outcome"],
+      registers,
+    });
+    this.#continuedRuns = new Counter({
+      name: "detour_requests_continued_total",
+      help: "Runs whose committed stream failed and was continued, by how the run ended (succeeded = rescued).",
+      labelNames: ["agent", "outcome"],
       registers,
     });
     this.#stateBookkeepingFailures = new Counter({
@@ -171,6 +185,7 @@ export class GatewayMetrics {
     switch (event.type) {
       case "run_finished":
         this.#requests.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
+        if (event.continuations !== undefined) this.#continuedRuns.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
         return;
       case "attempt_finished": {
         const provider = this.#labels.provider(event.provider);
@@ -184,7 +199,9 @@ export class GatewayMetrics {
           { provider, model, outcome: event.outcome },
           event.durationMs / 1000,
         );
-        this.#addUpstreamTime(event.runId, event.durationMs);
+        if (event.continuation !== undefined) this.#continuations.inc({ provider, model, outcome: event.outcome });
+        // The gateway's overhead of a stream is taken at its commit, before these attempts finish.
+        if (!event.committed && event.continuation === undefined) this.#addUpstreamTime(event.runId, event.durationMs);
         return;
       }
       case "model_fallback_decision":

@@ -20,6 +20,7 @@ import { silentLogger, type Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
 import { createPassThroughRunner, passThroughTargetsFromConfig, type PassThroughRunner } from "../engine/run-pass-through.js";
 import { createHeadroomRecorder } from "../engine/headroom-recorder.js";
+import { continuationSettingsFromConfig } from "../engine/stream-continuation.js";
 import { systemClock } from "../ports/system-clock.js";
 import { buildGateway, type BuildGatewayAppOptions } from "./app.js";
 import { assertSafeBinding } from "./auth.js";
@@ -120,6 +121,7 @@ function passThroughOf(
       clock,
       ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
       streamStallSeconds: config.gateway.streamStallSeconds,
+      continuations: continuationSettingsFromConfig(config),
       // R-PO-7: the lane's upstream responses are read for rate-limit headroom too.
       ...(typeof full.store === "function"
         ? { headroom: createHeadroomRecorder({ store: (agentId) => full.store!(agentId ?? DEFAULT_AGENT_ID), clock, logger }) }

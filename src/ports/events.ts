@@ -58,6 +58,8 @@ export interface ModelFallbackDecisionEvent {
   fallbackStepChainPosition: number;
   /** `null` only on a `probe_cooldown_candidate` or `last_resort` decision, whose outcome follows in the next event. */
   fallbackStepFinalOutcome: FallbackStepOutcome | null;
+  /** R-ST-4: the candidate ran to continue a committed stream that failed (1-based); null otherwise. */
+  continuation: number | null;
 }
 
 interface RunScoped {
@@ -83,6 +85,8 @@ export interface RunFinishedEvent extends RunScoped {
   /** Candidate failures and skips before the outcome. */
   failedCandidates: number;
   durationMs: number;
+  /** R-ST-4: continuations of a committed stream that failed; absent when none were made. */
+  continuations?: number;
 }
 
 export interface AttemptStartedEvent extends RunScoped {
@@ -100,7 +104,12 @@ export interface AttemptFinishedEvent extends RunScoped {
   outcome: "succeeded" | "failed" | "aborted";
   reason: FailoverReason | null;
   status: number | null;
+  /** Upstream time: for a stream, until its first content reached the client. */
   durationMs: number;
+  /** R-ST-5: the attempt's stream reached the client; the outcome is how the stream ended. */
+  committed?: true;
+  /** R-ST-4: the attempt continued a committed stream that failed (1-based). */
+  continuation?: number;
 }
 
 /** A failure was written to a profile's usage stats (§5). */

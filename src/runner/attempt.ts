@@ -1,9 +1,10 @@
 /**
  * The shape of one attempt as the runner hands it to its caller, and of a run's outcome (SPEC §17).
  *
- * A streaming caller resolves its attempt at the stream's commit point (first content, R-ST-1): everything
- * before that fails over like any attempt; a failure after it is reported with
- * `detour.reportPostCommitFailure` and recorded on the profile (R-ST-2).
+ * A streaming caller either resolves its attempt at the stream's commit point (first content, R-ST-1) and
+ * reports a later failure with `detour.reportPostCommitFailure` (R-ST-2), or calls `context.commit()` at the
+ * commit point and keeps the attempt pending until the stream ends: then the run settles when the stream
+ * does (R-ST-5) and a failure after the commit is continued on the next profile or candidate (R-ST-4).
  */
 import type { AttemptRecord } from "../core/errors.js";
 import type { Credential } from "../core/types.js";
@@ -33,6 +34,28 @@ export interface AttemptContext {
   candidateIndex: number;
   /** The run is probing a candidate whose profiles are all cooling down (R-FB-3). */
   probe: boolean;
+  /**
+   * R-ST-1/R-ST-5: this attempt's streamed answer reached the client. The attempt watchdog and the run
+   * deadline stop guarding it (only the caller's abort still does); keep the attempt pending until the stream
+   * ends. Resolves with what the answer's headers need: who answers, the attempts before it, the notice.
+   */
+  commit(): Promise<CommittedRun>;
+  /**
+   * R-ST-4: 1-based number of the continuation this attempt makes, when an earlier attempt of the run
+   * committed and then failed; absent for an ordinary attempt.
+   */
+  continuation?: number;
+}
+
+/** A run's outcome at the commit point of its stream: everything but the result (R-ST-1). */
+export type CommittedRun = Omit<RunOutcome<never>, "result">;
+
+/** R-ST-4: whether and how often a run may continue a committed stream that failed. */
+export interface ContinuationPolicy {
+  /** `gateway.streamContinuations`: continuations per response. */
+  max: number;
+  /** The caller can continue after this failure (e.g. no tool call was cut, the client is still there). */
+  canContinue(error: unknown): boolean;
 }
 
 export type AttemptFn<T> = (context: AttemptContext) => Promise<T>;
@@ -49,4 +72,6 @@ export interface RunOutcome<T> {
   /** R-NT-1 notice, present only when the run changed the session's fallback state. */
   notice?: string;
   runId: string;
+  /** R-ST-4: continuations that completed a committed stream after it failed; absent when none. */
+  continuations?: number;
 }

@@ -4,6 +4,7 @@
  */
 import { sameModelRef } from "../core/candidate-chain.js";
 import type { ModelRef, SessionEntry } from "../core/types.js";
+import type { CommittedRun } from "./attempt.js";
 import type { ProviderView } from "./provider-view.js";
 import { sessionBase, type RunState } from "./run-state.js";
 import { runWithAuthProfiles, type AuthProfilesOutcome } from "./run-with-auth-profiles.js";
@@ -13,12 +14,15 @@ export async function runCandidate<T>(
   state: RunState<T>,
   index: number,
   view: ProviderView,
-  options: { probe: boolean; hasFallback: boolean },
+  options: { probe: boolean; hasFallback: boolean; commit: (profileId: string | undefined) => Promise<CommittedRun> },
 ): Promise<AuthProfilesOutcome<T>> {
   const { deps, input } = state;
   const ref = state.chain[index] as ModelRef;
+  // R-ST-4: a continuation finishes an answer whose headers (and notice) are gone; it changes no session
+  // state the user could not be told about — the next turn picks its model afresh.
+  const continuing = state.stream.committed !== undefined;
   const transaction =
-    state.persist && input.sessionKey !== undefined ? new OverrideTransaction(deps.store, input.sessionKey) : undefined;
+    state.persist && input.sessionKey !== undefined && !continuing ? new OverrideTransaction(deps.store, input.sessionKey) : undefined;
   let session = input.sessionKey !== undefined ? await deps.store.getSession(input.sessionKey) : undefined;
 
   const isOriginProbe = state.originProbe && index === 0;
@@ -54,6 +58,8 @@ export async function runCandidate<T>(
       attemptTimeoutMs: input.attemptTimeoutMs,
       guard: state.guard,
       timeoutRetries: state.timeoutRetries,
+      commit: options.commit,
+      stream: state.stream,
     });
   } catch (error) {
     // A caller abort or the run deadline: nothing of this candidate stays in the session.

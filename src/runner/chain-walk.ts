@@ -8,6 +8,7 @@ import { REASON_POLICY } from "../core/reasons.js";
 import type { ModelRef } from "../core/types.js";
 import { gateCandidate, lastResortGate, type CandidateGate } from "./candidate-gate.js";
 import { runCandidate } from "./candidate-run.js";
+import { settleCommit } from "./run-settlement.js";
 import type { Failure, PassResult, RunState } from "./run-state.js";
 import type { AuthProfilesOutcome } from "./run-with-auth-profiles.js";
 
@@ -49,7 +50,9 @@ async function visit<T>(state: RunState<T>, pass: Pass, index: number): Promise<
     state.log.record({ decision, index, reason: gate.availability.reason, next: following(state, pass, index) });
   }
   const hasFallback = following(state, pass, index) !== undefined;
-  const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback });
+  const commit = (profileId: string | undefined) =>
+    settleCommit(state, { index, profileId, failures: pass.failures, viaLiveSwitch: pass.liveSwitchTarget === index });
+  const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback, commit });
   if (outcome.kind !== "failed" || !outcome.allInCooldown) pass.called = true;
   return next(state, pass, index, gate, outcome);
 }
@@ -73,7 +76,7 @@ function advance<T>(state: RunState<T>, pass: Pass, index: number): Step<T> {
 
 function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outcome: AuthProfilesOutcome<T>): Step<T> {
   if (outcome.kind === "succeeded") {
-    state.log.record({ decision: "candidate_succeeded", index, profileId: outcome.profileId, outcome: "succeeded" });
+    state.log.record({ decision: "candidate_succeeded", index, profileId: outcome.profileId, outcome: "succeeded", ...continuationOf(state) });
     const { result, profileId } = outcome;
     const viaLiveSwitch = pass.liveSwitchTarget === index;
     return { kind: "done", result: { kind: "succeeded", result, index, profileId, failures: pass.failures, viaLiveSwitch } };
@@ -123,8 +126,13 @@ function failedCandidate<T>(
   if (availability.action === "probe" && availability.transient && !isPrimary && !policy.keepsProbeSlot) {
     state.slots.use(ref.provider);
   }
-  const failed = { decision: "candidate_failed" as const, index, profileId, reason, status, code, error: preview };
+  const failed = { decision: "candidate_failed" as const, index, profileId, reason, status, code, error: preview, ...continuationOf(state) };
 
+  if (outcome.endsRun) {
+    // R-ST-4: a committed stream failed and cannot be continued (budget spent, nothing to continue it with).
+    state.log.record({ ...failed, outcome: "chain_exhausted" });
+    throw outcome.error;
+  }
   if (policy.stopRun) {
     // R-FB-5: context overflow may only move on to a later candidate with a larger (or unknown) window.
     const onward = policy.advanceToLargerContextWindow && pass.lastResort === undefined ? overflowTarget(state, index) : -1;
@@ -138,6 +146,12 @@ function failedCandidate<T>(
   const next = following(state, pass, index);
   state.log.record({ ...failed, next, outcome: outcomeOf(next) });
   return advance(state, pass, index);
+}
+
+/** R-ST-4: the continuation a decision belongs to, once a committed stream of the run failed. */
+function continuationOf<T>(state: RunState<T>): { continuation?: number } {
+  const { stream } = state;
+  return stream.committed !== undefined && stream.continuations > 0 ? { continuation: stream.continuations } : {};
 }
 
 function overflowTarget<T>(state: RunState<T>, failedIndex: number): number {

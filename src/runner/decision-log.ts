@@ -34,6 +34,8 @@ export interface CandidateDecision {
   next?: ModelRef;
   /** Absent only for a probe or last-resort decision, whose outcome follows in the candidate's next event. */
   outcome?: FallbackStepOutcome;
+  /** R-ST-4: the continuation of a committed stream this decision belongs to. */
+  continuation?: number;
 }
 
 export class DecisionLog {
@@ -86,6 +88,7 @@ export class DecisionLog {
       fallbackStepFromFailureDetail: this.#firstFailure?.detail ?? null,
       fallbackStepChainPosition: decision.index + 1,
       fallbackStepFinalOutcome: decision.outcome ?? null,
+      continuation: decision.continuation ?? null,
     };
     this.#events.emit(event);
     return event;

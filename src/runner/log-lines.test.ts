@@ -69,6 +69,7 @@ describe("runner log lines", () => {
       fallbackStepFromFailureDetail: "x",
       fallbackStepChainPosition: 1,
       fallbackStepFinalOutcome: "chain_exhausted",
+      continuation: null,
     });
     expect(line.message).toBe("model_fallback_decision");
     expect(line.fields).toMatchObject({ event: "model_fallback_decision", code: "ETIMEDOUT", fallbackStepFinalOutcome: "chain_exhausted" });

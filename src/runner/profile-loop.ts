@@ -52,6 +52,8 @@ interface AttemptFailure {
   error: unknown;
   classification: Classification;
   finishedAt: number;
+  /** The attempt's stream had reached the client (R-ST-1). */
+  committed?: boolean;
 }
 
 type Step<T> =
@@ -118,9 +120,13 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const { profileId } = on;
   const profile = attemptProfile(loop.mode, profileId);
   const startedAt = deps.clock.now();
+  // R-ST-4: after a committed stream failed, every later attempt of the run continues its answer.
+  const continuation = input.stream.committed !== undefined && input.stream.continuations > 0 ? input.stream.continuations : undefined;
+  if (continuation !== undefined) input.stream.continuationsAttempted = Math.max(input.stream.continuationsAttempted, continuation);
+  let committedAt: number | undefined;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
   const settlement = await input.guard.attempt(
-    async (signal) => {
+    async (signal, release) => {
       const credential = await attemptCredential(deps, input.view, profileId, signal);
       return input.attempt({
         provider: candidate.provider,
@@ -131,31 +137,55 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
         runId: input.runId,
         candidateIndex: input.candidateIndex + 1,
         probe: input.probe,
+        ...(continuation !== undefined ? { continuation } : {}),
+        commit: () => {
+          committedAt ??= deps.clock.now();
+          release();
+          return input.commit(profileId);
+        },
       });
     },
     input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
   );
   const finishedAt = deps.clock.now();
-  const durationMs = finishedAt - startedAt;
+  // For a stream the upstream time is its time to first content; the rest is the answer being read.
+  const durationMs = (committedAt ?? finishedAt) - startedAt;
+  const streamed = { committed: committedAt !== undefined, continuation };
 
   if (settlement.kind === "ok") {
-    emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs);
+    emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs, streamed);
     clearGateCounters(loop, profileId);
+    // R-ST-5: a committed stream's success is recorded when it ends, which is now.
     if (profileId !== undefined) await deps.store.recordSuccess(profileId, { provider: candidate.provider, now: finishedAt });
     return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId } };
   }
   if (settlement.error instanceof LiveSessionModelSwitchError) {
-    emitAttemptFinished(loop, profileId, "failed", undefined, durationMs);
+    emitAttemptFinished(loop, profileId, "failed", undefined, durationMs, streamed);
     return { kind: "done", outcome: { kind: "live_switch", error: settlement.error, profileId } };
   }
   const classification = classifyAttemptError(settlement.error, candidate.provider, finishedAt);
-  emitAttemptFinished(loop, profileId, "failed", classification, durationMs);
-  const failure = { error: settlement.error, classification, finishedAt };
+  emitAttemptFinished(loop, profileId, "failed", classification, durationMs, streamed);
+  const failure = { error: settlement.error, classification, finishedAt, committed: committedAt !== undefined };
   return { kind: "failed", on: { ...on, firstStartedAt: on.firstStartedAt ?? startedAt }, failure };
+}
+
+/**
+ * R-ST-4: a committed stream failed. It is continued on the next profile or candidate while the budget lasts
+ * and the caller can continue it; otherwise the run ends with this failure. Either way it is recorded (R-ST-5).
+ */
+function afterCommittedFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFailure): Promise<Step<T>> {
+  const stream = loop.input.stream;
+  const policy = stream.policy;
+  const continues = policy !== undefined && stream.continuations < policy.max && policy.canContinue(failure.error);
+  if (!continues) return recordAndRotate(loop, on, failure, { endsRun: true });
+  stream.continuations += 1;
+  return recordAndRotate(loop, on, failure);
 }
 
 /** Same-profile retries first (R-RN-4 retry gate, R-RN-6 short wait); otherwise record and rotate. */
 async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFailure): Promise<Step<T>> {
+  // Same-profile retries and waits are for calls that gave nothing yet; a cut answer moves on (R-ST-4).
+  if (failure.committed) return afterCommittedFailure(loop, on, failure);
   const { deps, input, list } = loop;
   const { classification } = failure;
   const { reason } = classification;
@@ -217,7 +247,12 @@ async function statedResetTrusted<T>(loop: Loop<T>, profileId: string | undefine
   });
 }
 
-async function recordAndRotate<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFailure): Promise<Step<T>> {
+async function recordAndRotate<T>(
+  loop: Loop<T>,
+  on: OnProfile,
+  failure: AttemptFailure,
+  options: { endsRun?: boolean } = {},
+): Promise<Step<T>> {
   const { deps, input } = loop;
   const { classification } = failure;
   const policy = REASON_POLICY[classification.reason];
@@ -241,9 +276,16 @@ async function recordAndRotate<T>(loop: Loop<T>, on: OnProfile, failure: Attempt
       afterStatedWait: on.waitedOut === classification.reason,
     },
   );
-  const last: Failed<T> = { kind: "failed", error: failure.error, classification, profileId: on.profileId, allInCooldown: false };
+  const last: Failed<T> = {
+    kind: "failed",
+    error: failure.error,
+    classification,
+    profileId: on.profileId,
+    allInCooldown: false,
+    ...(options.endsRun ? { endsRun: true } : {}),
+  };
   loop.last = last;
-  if (!policy.rotateProfile || loop.mode.strict) return { kind: "done", outcome: last };
+  if (options.endsRun || !policy.rotateProfile || loop.mode.strict) return { kind: "done", outcome: last };
 
   const nextIndex = await nextUsableIndex(loop, on.index + 1);
   const rotationsDone = loop.rotations.get(classification.reason) ?? 0;
@@ -307,6 +349,7 @@ function emitAttemptFinished<T>(
   outcome: "succeeded" | "failed",
   classification: Classification | undefined,
   durationMs: number,
+  streamed: { committed: boolean; continuation: number | undefined },
 ): void {
   loop.deps.events.emit({
     type: "attempt_finished",
@@ -316,5 +359,7 @@ function emitAttemptFinished<T>(
     reason: classification?.reason ?? null,
     status: classification?.status ?? null,
     durationMs,
+    ...(streamed.committed ? { committed: true } : {}),
+    ...(streamed.continuation !== undefined ? { continuation: streamed.continuation } : {}),
   });
 }

@@ -97,22 +97,41 @@ export class RunGuard {
    * Runs one attempt under the run's signal and its own watchdog. A caller abort or the deadline throws the
    * run-stopping error at once, even when the attempt ignores its signal.
    */
-  async attempt<T>(work: (signal: AbortSignal) => Promise<T>, watchdogMs: number | undefined): Promise<AttemptSettlement<T>> {
+  async attempt<T>(
+    work: (signal: AbortSignal, committed: () => void) => Promise<T>,
+    watchdogMs: number | undefined,
+  ): Promise<AttemptSettlement<T>> {
     this.throwIfStopped();
     const controller = new AbortController();
     const onRunAbort = () => controller.abort(this.#run.signal.reason);
+    const onCallerAbort = () => controller.abort(this.#caller?.reason);
     this.#run.signal.addEventListener("abort", onRunAbort, { once: true });
-    const cancelWatchdog =
+    let cancelWatchdog =
       watchdogMs !== undefined && watchdogMs > 0
         ? startTimer(this.#clock, watchdogMs, () => controller.abort(new WatchdogFired()))
         : () => {};
+    let committed = false;
+    // R-ST-1: a committed stream is no longer the watchdog's or the deadline's to cut; the caller still may.
+    const onCommitted = () => {
+      if (committed || controller.signal.aborted) return;
+      committed = true;
+      cancelWatchdog();
+      cancelWatchdog = () => {};
+      this.#run.signal.removeEventListener("abort", onRunAbort);
+      this.#caller?.addEventListener("abort", onCallerAbort, { once: true });
+    };
     try {
       const value = await raceAbort(
-        Promise.resolve().then(() => work(controller.signal)),
+        Promise.resolve().then(() => work(controller.signal, onCommitted)),
         controller.signal,
       );
       return { kind: "ok", value };
     } catch (error) {
+      if (committed) {
+        // A committed stream outlives the deadline; only the caller's abort stops the run here.
+        if (this.callerAborted) throw callerAbortError(this.#caller as AbortSignal);
+        return { kind: "failed", error };
+      }
       this.throwIfStopped();
       if (controller.signal.reason instanceof WatchdogFired) {
         const message = `No response within ${watchdogMs} ms (attempt watchdog)`;
@@ -122,6 +141,7 @@ export class RunGuard {
     } finally {
       cancelWatchdog();
       this.#run.signal.removeEventListener("abort", onRunAbort);
+      this.#caller?.removeEventListener("abort", onCallerAbort);
     }
   }
 

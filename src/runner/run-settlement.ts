@@ -5,16 +5,62 @@
 import { formatModelRef, sameModelRef } from "../core/candidate-chain.js";
 import { formatNotice } from "../core/notices.js";
 import type { ModelRef } from "../core/types.js";
-import type { RunOutcome } from "./attempt.js";
+import type { CommittedRun, RunOutcome } from "./attempt.js";
 import type { Failure, PassResult, RunState } from "./run-state.js";
 import { sessionBase } from "./run-state.js";
 import { autoFallbackOrigin, autoFallbackTarget, clearAutoOverrides, emitSessionOverride } from "./session-overrides.js";
+
+interface Answered {
+  index: number;
+  profileId?: string;
+  viaLiveSwitch: boolean;
+}
 
 export async function settleSuccess<T>(
   state: RunState<T>,
   pass: Extract<PassResult<T>, { kind: "succeeded" }>,
   failures: Failure[],
 ): Promise<RunOutcome<T>> {
+  const ref = state.chain[pass.index] as ModelRef;
+  const { committed, continuationsAttempted: continuations } = state.stream;
+  // A stream settles its notice and overrides at its commit (R-ST-1); what is left is who finished it.
+  const { profileId: _committedProfile, ...head } = committed ?? (await settleAnswer(state, pass, failures));
+  return {
+    ...head,
+    result: pass.result,
+    provider: ref.provider,
+    model: ref.model,
+    ...(pass.profileId !== undefined ? { profileId: pass.profileId } : {}),
+    attempts: failures.map((failure) => failure.record),
+    ...(continuations > 0 ? { continuations } : {}),
+  };
+}
+
+/**
+ * R-ST-1: a stream reached the client. The first commit settles the notice and the session's overrides (the
+ * headers go out now); a continuation's commit only names who answers now (R-ST-4).
+ */
+export async function settleCommit<T>(
+  state: RunState<T>,
+  answered: Answered & { failures: readonly Failure[] },
+): Promise<CommittedRun> {
+  const ref = state.chain[answered.index] as ModelRef;
+  if (state.stream.committed) {
+    const { profileId: _first, ...previous } = state.stream.committed;
+    return {
+      ...previous,
+      provider: ref.provider,
+      model: ref.model,
+      ...(answered.profileId !== undefined ? { profileId: answered.profileId } : {}),
+      attempts: answered.failures.map((failure) => failure.record),
+    };
+  }
+  const committed = await settleAnswer(state, answered, answered.failures);
+  state.stream.committed = committed;
+  return committed;
+}
+
+async function settleAnswer<T>(state: RunState<T>, pass: Answered, failures: readonly Failure[]): Promise<CommittedRun> {
   const { deps, input } = state;
   const ref = state.chain[pass.index] as ModelRef;
   const attempts = failures.map((failure) => failure.record);
@@ -72,7 +118,6 @@ export async function settleSuccess<T>(
     });
   }
   return {
-    result: pass.result,
     provider: ref.provider,
     model: ref.model,
     ...(pass.profileId !== undefined ? { profileId: pass.profileId } : {}),

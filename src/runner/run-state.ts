@@ -3,7 +3,7 @@ import type { AttemptRecord } from "../core/errors.js";
 import type { RequestFacts } from "../core/fit.js";
 import type { Selection } from "../core/selection-source.js";
 import type { ModelRef, SessionEntry } from "../core/types.js";
-import type { AttemptFn } from "./attempt.js";
+import type { AttemptFn, CommittedRun, ContinuationPolicy } from "./attempt.js";
 import type { DecisionLog } from "./decision-log.js";
 import type { RunProbeSlots } from "./probes.js";
 import type { RunGuard } from "./run-guard.js";
@@ -25,6 +25,18 @@ export interface ModelFallbackRunInput<T> {
   persistSession?: boolean;
   /** What the pre-call fit knows about the request (R-FB-8); absent = no fit check before calling. */
   request?: RequestFacts;
+  /** R-ST-4: continuing committed streams that failed; absent = a post-commit failure ends the run. */
+  continuations?: ContinuationPolicy;
+}
+
+/** R-ST-1, R-ST-4: the run's stream: its first commit's outcome and the continuations made since. */
+export interface StreamRunState {
+  committed?: CommittedRun;
+  /** Committed streams that failed and were handed on for continuation (the budget's count). */
+  continuations: number;
+  /** The highest continuation an attempt actually ran for (what `run_finished` reports). */
+  continuationsAttempted: number;
+  policy?: ContinuationPolicy;
 }
 
 export interface RunState<T> {
@@ -41,6 +53,7 @@ export interface RunState<T> {
   log: DecisionLog;
   slots: RunProbeSlots;
   timeoutRetries: Map<string, number>;
+  stream: StreamRunState;
 }
 
 export interface Failure {

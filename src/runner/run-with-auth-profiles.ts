@@ -8,12 +8,13 @@ import { activeWindows } from "../core/cooldown.js";
 import type { LiveSessionModelSwitchError } from "../core/errors.js";
 import { resolveSessionPin } from "../core/session-pin.js";
 import type { Classification, ModelRef, SessionEntry } from "../core/types.js";
-import type { AttemptFn } from "./attempt.js";
+import type { AttemptFn, CommittedRun } from "./attempt.js";
 import { emitHeadroomDecisions } from "./headroom-events.js";
 import { tryProfiles } from "./profile-loop.js";
 import type { ProviderView } from "./provider-view.js";
 import type { RunGuard } from "./run-guard.js";
 import type { RunnerDeps } from "./runner-deps.js";
+import type { StreamRunState } from "./run-state.js";
 import { emitSessionOverride, type OverrideTransaction } from "./session-overrides.js";
 import { allUnusable, noCredential } from "./unavailable-outcomes.js";
 
@@ -38,6 +39,10 @@ export interface AuthProfilesRunInput<T> {
   guard: RunGuard;
   /** R-RN-4: retry-gate retries (timeouts and server errors) per profile and reason, for the whole run. */
   timeoutRetries: Map<string, number>;
+  /** R-ST-1: an attempt's stream reached the client on `profileId`: the run's outcome so far. */
+  commit(profileId: string | undefined): Promise<CommittedRun>;
+  /** R-ST-4: the run's stream, shared by every candidate (continuations made, the policy). */
+  stream: StreamRunState;
 }
 
 export type AuthProfilesOutcome<T> =
@@ -49,6 +54,8 @@ export type AuthProfilesOutcome<T> =
       classification: Classification;
       profileId?: string;
       allInCooldown: boolean;
+      /** R-ST-4: a committed stream failed and may not be continued: the run ends with this failure. */
+      endsRun?: boolean;
     }
   | { kind: "live_switch"; error: LiveSessionModelSwitchError; profileId?: string };
 

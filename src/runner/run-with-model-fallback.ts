@@ -59,6 +59,7 @@ export async function runWithModelFallback<T>(deps: RunnerDeps, input: ModelFall
       profileId: finished?.profileId ?? null,
       failedCandidates: state?.log.failedCandidates ?? 0,
       durationMs: deps.clock.now() - startedAt,
+      ...(state && state.stream.continuationsAttempted > 0 ? { continuations: state.stream.continuationsAttempted } : {}),
     });
   }
 }
@@ -106,6 +107,7 @@ async function prepareRun<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>, 
     }),
     slots: new RunProbeSlots(),
     timeoutRetries: new Map(),
+    stream: { continuations: 0, continuationsAttempted: 0, ...(input.continuations ? { policy: input.continuations } : {}) },
   };
 }
 

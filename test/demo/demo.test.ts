@@ -11,6 +11,7 @@ import { createSandbox, type Sandbox } from "../cli/helpers/run-detour.js";
 import { watchOutput } from "./helpers/watch-output.js";
 import { DEMO_PROFILE_LIST, FALLBACK_MODEL, PRIMARY_MODEL } from "../../src/demo/demo-setup.js";
 import type { DemoEvent } from "../../src/demo/demo-events.js";
+import { DEMO_STORY } from "../../src/demo/storyline.js";
 
 type EventOf<T extends DemoEvent["type"]> = Extract<DemoEvent, { type: T }>;
 
@@ -105,12 +106,16 @@ describe("detour demo", () => {
     // R-SO-3 needs 5 minutes between probes: the demo clock skipped ahead rather than waiting.
     expect(ofType(events, "clock").some((event) => event.skippedMs >= 5 * 60_000)).toBe(true);
 
+    // (6) A stream cut after its first words is finished by a continuation: one whole answer, no word twice.
+    const rescued = ofType(events, "route").find((event) => event.continued === true);
+    expect(rescued).toMatchObject({ status: 200, model: FALLBACK_MODEL, profileId: "anthropic:main", reply: DEMO_STORY });
+
     // The summary counts what the events showed.
     const summaries = ofType(events, "summary");
     expect(summaries).toHaveLength(1);
     const summary = summaries[0];
     const requests = ofType(events, "request").length;
-    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: 1, recoveries: 1, headroomMoves: 1, budgetRejections: 0 });
+    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: 1, recoveries: 1, headroomMoves: 1, budgetRejections: 0, rescuedStreams: 1 });
     expect(summary?.rotations).toBeGreaterThanOrEqual(1);
     expect(summary?.disables).toBeGreaterThanOrEqual(1);
     expect(summary?.profiles.find((profile) => profile.id === "openai:beta")).toMatchObject({ lane: "disabled", reason: "billing" });

@@ -29,6 +29,7 @@ const DECISION_FIELDS = [
   "fallbackStepFromFailureDetail",
   "fallbackStepChainPosition",
   "fallbackStepFinalOutcome",
+  "continuation",
 ];
 
 const GEMINI = "google/gemini-2.5-pro";

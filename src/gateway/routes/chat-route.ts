@@ -240,7 +240,9 @@ class ChatExchange {
     const { metrics, clock } = this.context;
     this.#answered = { model, attempts: outcome.attempts.length + 1 };
     metrics.observeTimeToFirstToken(outcome.provider, outcome.model, outcome.result.timeToFirstTokenMs);
-    metrics.observeGatewayOverhead(this.dialect.name, clock.now() - this.#receivedAt, outcome.runId);
+    // The committed attempt is still running (R-ST-5): its time to first content is upstream time, not ours.
+    const totalMs = clock.now() - this.#receivedAt - outcome.result.timeToFirstTokenMs;
+    metrics.observeGatewayOverhead(this.dialect.name, totalMs, outcome.runId);
     if (!this.#clientGone) return true;
     outcome.result.abort(this.#abort.signal.reason);
     this.#dropClient();

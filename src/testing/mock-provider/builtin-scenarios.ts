@@ -1,12 +1,18 @@
 /**
  * Named scenarios for `detour mock-provider --scenario <name>` and tests. Every fault scenario is sticky
- * (the provider keeps behaving that way) except `flaky`, which fails twice and then recovers.
+ * (the provider keeps behaving that way) except `flaky`, which fails twice and then recovers, and
+ * `mid-stream-cut`, which cuts its first stream and then answers (so a continuation can rescue it).
  */
 import { mockScenarioSchema, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
 
 function sticky(description: string, step: MockScenarioInput["rules"][number]["steps"][number]): MockScenarioInput {
   return { description, rules: [{ name: "default", steps: [step], then: "repeat-last" }] };
 }
+
+/** The fixed answer of `mid-stream-cut`: long enough that a cut lands mid-answer. */
+const STORY =
+  "Once upon a time a small fox lived at the edge of a quiet forest. Every morning it walked to the river, " +
+  "counted the stones on the bank and listened to the water telling stories of the mountains far away.";
 
 const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
   healthy: { description: "Every request answers normally.", rules: [] },
@@ -49,6 +55,19 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
   "context-overflow": sticky("400 context length exceeded on every request.", "context-overflow"),
   "content-filter": sticky("400 content policy rejection on every request.", "content-filter"),
   "model-not-found": sticky("404 unknown model on every request.", "model-not-found"),
+  "mid-stream-cut": {
+    description:
+      "A fixed story whose first stream is cut after 12 words; later requests answer, and a continuation repeats the last two words first (R-ST-4).",
+    rules: [
+      {
+        name: "default",
+        answer: STORY,
+        continuation: { style: "repeat-last-words" },
+        steps: [{ fault: "stream-cut", afterTokens: 12 }],
+        then: "ok",
+      },
+    ],
+  },
   silence: sticky("Accepts the request and never answers until the client gives up.", "silence"),
   reset: sticky("Resets the connection before sending any header.", "reset"),
 };

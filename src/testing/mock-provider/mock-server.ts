@@ -9,7 +9,11 @@ import { MockScenarioError, describeIssues, resolveScenarioName } from "./scenar
 import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
 import { RuleBook } from "./rule-book.js";
 import { RequestLog, withoutKeyParameter, withoutSecretHeaders, type MockCounts, type RecordedRequest } from "./request-log.js";
-import { buildMockReply, fingerprintKey } from "./reply.js";
+import { buildMockReply, continuationOf, fingerprintKey, fixedAnswerReply } from "./reply.js";
+
+/** Anthropic's wording for a model that does not support assistant prefill. */
+export const PREFILL_REJECTED_MESSAGE =
+  "This model does not support assistant message prefill. The conversation must end with a user message.";
 import { sendJson, serveStep } from "./serve-step.js";
 import { TimerSet } from "./timer-set.js";
 import { BudgetBook, type BudgetKeyState } from "./budget-book.js";
@@ -246,7 +250,14 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     try {
       const keyFingerprint = fingerprintKey(key);
       const idPrefix = { openai: "chatcmpl-mock-", "openai-responses": "resp_mock_", anthropic: "msg_mock_", google: "mock-response-", ollama: "" }[wire.api];
-      const reply = buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
+      const fixed = decision.answer;
+      if (fixed?.continuation?.prefill === "reject" && fixed.answer !== undefined && continuationOf(info.conversation, fixed.answer)?.kind === "prefill") {
+        // R-ST-4: like current Claude models, this one takes no trailing assistant message.
+        return sendJson(response, 400, wire.badRequestBody(PREFILL_REJECTED_MESSAGE), { "x-mock-fault": "prefill-rejected" });
+      }
+      const reply = fixed?.answer !== undefined
+        ? fixedAnswerReply(info.conversation, fixed.answer, fixed.continuation?.style)
+        : buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
       const tokens = reply.usage.inputTokens + reply.usage.outputTokens;
       const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, { ...(key === undefined ? {} : { key }), api: wire.api, tokens, now: now() });
       await serveStep(

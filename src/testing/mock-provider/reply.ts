@@ -13,6 +13,10 @@ export interface MockConversation {
   tools: { name: string; parameters?: Record<string, unknown> }[];
   /** Characters of all prompt text, for a realistic input token count. */
   inputCharacters: number;
+  /** Text of a trailing assistant message (a prefill, R-ST-4). */
+  trailingAssistantText?: string;
+  /** Text of the assistant turn just before the last user turn (an instructed continuation, R-ST-4). */
+  previousAssistantText?: string;
 }
 
 export interface MockToolCall {
@@ -114,4 +118,37 @@ export function splitArguments(args: string, pieces = 3): string[] {
   const parts: string[] = [];
   for (let start = 0; start < args.length; start += size) parts.push(args.slice(start, start + size));
   return parts;
+}
+
+export type ContinuationStyle = "exact" | "repeat-last-words" | "restart";
+
+/** How a request relates to a rule's fixed answer (R-ST-4): a prefill, an instructed continuation, or neither. */
+export function continuationOf(conversation: MockConversation, answer: string): { kind: "prefill" | "instructed"; delivered: string } | undefined {
+  const prefill = conversation.trailingAssistantText;
+  if (prefill !== undefined && prefill.trim() !== "" && answer.startsWith(prefill)) return { kind: "prefill", delivered: prefill };
+  const previous = conversation.previousAssistantText;
+  if (previous !== undefined && previous.trim() !== "" && answer.startsWith(previous)) return { kind: "instructed", delivered: previous };
+  return undefined;
+}
+
+/** The text a continuation sends: the rest of the answer, the rest after its last words again, or all of it. */
+export function continuationText(answer: string, delivered: string, style: ContinuationStyle): string {
+  if (style === "restart") return answer;
+  const rest = answer.slice(delivered.length);
+  if (style === "exact") return rest;
+  const words = splitIntoTokens(delivered);
+  return words.slice(-2).join("") + rest;
+}
+
+/** A rule's fixed answer as the reply, continued where the request continues it. */
+export function fixedAnswerReply(
+  conversation: MockConversation,
+  answer: string,
+  style: ContinuationStyle = "exact",
+): MockReply {
+  const continued = continuationOf(conversation, answer);
+  const text = continued ? continuationText(answer, continued.delivered, style) : answer;
+  const textTokens = splitIntoTokens(text);
+  // A remainder that starts with whitespace keeps it on its first token (splitIntoTokens keeps leading spaces).
+  return { textTokens, finishReason: "stop", usage: { inputTokens: estimateTokens(conversation.inputCharacters), outputTokens: textTokens.length } };
 }

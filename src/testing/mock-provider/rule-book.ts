@@ -15,6 +15,8 @@ export interface StepDecision {
   /** Index of the rule that answered; absent when no rule matched (healthy default). */
   ruleIndex?: number;
   ruleName?: string;
+  /** The rule's own answer and continuation behaviour (R-ST-4). */
+  answer?: Pick<MockRule, "answer" | "continuation">;
 }
 
 const HEALTHY: MockStep = { fault: "ok" };
@@ -51,7 +53,10 @@ export class RuleBook {
     const rule = this.rules[ruleIndex];
     const cursor = this.cursors[ruleIndex];
     if (!rule || !cursor) return { step: HEALTHY };
-    const named = rule.name === undefined ? {} : { ruleName: rule.name };
+    const named = {
+      ...(rule.name === undefined ? {} : { ruleName: rule.name }),
+      ...(rule.answer === undefined ? {} : { answer: { answer: rule.answer, ...(rule.continuation ? { continuation: rule.continuation } : {}) } }),
+    };
     const step = cursor.steps[cursor.used];
     if (step) {
       cursor.used += 1;

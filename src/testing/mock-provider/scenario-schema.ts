@@ -115,6 +115,19 @@ export const mockRuleSchema = z.strictObject({
     })
     .optional(),
   steps: z.array(mockStepSchema).min(1),
+  /** The answer text of every request this rule answers (instead of the greeting), streamed word by word. */
+  answer: z.string().min(1).optional(),
+  /**
+   * How the rule's model continues a cut `answer` (R-ST-4): a trailing assistant message that starts the
+   * answer is a prefill (`accept` it, or `reject` it with a 400); an assistant turn that starts the answer,
+   * followed by a user turn, is an instructed continuation. `style` says what the continuation sends.
+   */
+  continuation: z
+    .strictObject({
+      prefill: z.enum(["accept", "reject"]).optional(),
+      style: z.enum(["exact", "repeat-last-words", "restart"]).optional(),
+    })
+    .optional(),
   /** After the last step: answer healthily (`ok`, default) or keep repeating the last step (sticky). */
   then: z.enum(["ok", "repeat-last"]).optional(),
 });

@@ -17,6 +17,11 @@ export interface AnthropicStreamOptions {
   /** Reported in message_start when known before the first token. */
   inputTokens?: number;
   describeError?: (error: unknown) => AnthropicErrorInput;
+  /**
+   * R-ST-4: go on with a stream whose first part was already sent: no message_start, block indices after
+   * `started`, and text deltas into the still open text block `openText`.
+   */
+  resume?: { started: number; openText?: number };
 }
 
 export interface AnthropicStreamEncoder {
@@ -37,10 +42,11 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
   let id = options.id ?? "msg_detour";
   let model = options.model ?? "";
   const describeError = options.describeError ?? defaultDescribeError;
-  let started = false;
+  let started = options.resume !== undefined;
   let finished = false;
-  let nextBlockIndex = 0;
-  let openBlock: { index: number; kind: "text" | "tool" | "thinking"; toolIndex?: number } | undefined;
+  let nextBlockIndex = options.resume?.started ?? 0;
+  let openBlock: { index: number; kind: "text" | "tool" | "thinking"; toolIndex?: number } | undefined =
+    options.resume?.openText !== undefined ? { index: options.resume.openText, kind: "text" } : undefined;
   /** Canonical thinking position → Anthropic content block index. */
   const thinkingBlocks = new Map<number, number>();
   /** Canonical tool position → Anthropic content block index. */

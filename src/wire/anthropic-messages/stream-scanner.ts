@@ -142,10 +142,19 @@ export class AnthropicStreamScanner implements RawStreamScanner {
     const answer: DeliveredAnswer = { text: "", toolCalls: [] };
     const bytes = Buffer.concat(this.#forwarded);
     const toolOfBlock = new Map<number, DeliveredAnswer["toolCalls"][number]>();
+    const blocks: NonNullable<DeliveredAnswer["blocks"]> = { started: 0 };
+    answer.blocks = blocks;
     forEachEvent(bytes, bytes.length, (start, end) => {
       const data = eventField(bytes, start, end, "data");
       const event = data === undefined ? undefined : (parseEventJson(data) as AnthropicEvent | undefined);
       if (!event || typeof event.index !== "number") return;
+      if (event.type === "content_block_start") {
+        blocks.started = Math.max(blocks.started, event.index + 1);
+        if (event.content_block?.type === "text") blocks.openText = event.index;
+        else delete blocks.openText;
+      } else if (event.type === "content_block_stop" && blocks.openText === event.index) {
+        delete blocks.openText;
+      }
       if (event.type === "content_block_start" && event.content_block?.type === "tool_use") {
         const call = {
           index: toolOfBlock.size,

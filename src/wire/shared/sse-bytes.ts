@@ -81,6 +81,11 @@ export interface StreamScanEnd {
 export interface DeliveredAnswer {
   text: string;
   toolCalls: { index: number; id?: string; name?: string; arguments: string }[];
+  /**
+   * Anthropic content blocks so far: how many started and the index of the text block still open, so a
+   * continuation goes on in the same block (R-ST-4).
+   */
+  blocks?: { started: number; openText?: number };
 }
 
 export interface RawStreamScanner {

@@ -39,8 +39,12 @@ function readConversation(body: Record<string, unknown>): MockConversation {
           : [],
       )
     : [];
+  const previous = messages[messages.length - 2];
+  const previousAssistant = isUser && isRecord(previous) && previous.role === "assistant" ? textOf(previous.content) : undefined;
   return {
     ...(isUser && !toolResult ? { lastUserText: textOf(lastContent) } : {}),
+    ...(isRecord(last) && last.role === "assistant" ? { trailingAssistantText: textOf(lastContent) } : {}),
+    ...(previousAssistant !== undefined ? { previousAssistantText: previousAssistant } : {}),
     ...(isUser && toolResult ? { lastToolResultText: toolResultText(toolResult) } : {}),
     tools,
     inputCharacters,

@@ -20,9 +20,13 @@ function readConversation(messages: unknown[], tools: unknown): MockConversation
       })
     : [];
   const lastText = isRecord(last) ? textOf(last.content) : "";
+  const previous = messages[messages.length - 2];
+  const previousAssistant = lastRole === "user" && isRecord(previous) && previous.role === "assistant" ? textOf(previous.content) : undefined;
   return {
     ...(lastRole === "user" ? { lastUserText: lastText } : {}),
     ...(lastRole === "tool" ? { lastToolResultText: lastText } : {}),
+    ...(lastRole === "assistant" ? { trailingAssistantText: lastText } : {}),
+    ...(previousAssistant !== undefined ? { previousAssistantText: previousAssistant } : {}),
     tools: offered,
     inputCharacters,
   };
