@@ -52,11 +52,11 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
       const ttftLeftMs = ttftDeadline - clock.now();
       let step: IteratorResult<Buffer> | typeof TIMED_OUT;
       try {
-        step = await puller.next(Math.min(ttftLeftMs, options.stallTimeoutMs));
+        step = await puller.next(ttftLeftMs);
       } catch (error) {
         throw scope.translate(error);
       }
-      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, ttftLeftMs, options));
+      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, options));
       const result = step as IteratorResult<Buffer>;
       if (result.done) {
         const end = scanner.end();

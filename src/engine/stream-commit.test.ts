@@ -117,14 +117,19 @@ describe("commitStream", () => {
     expect(upstream.signal?.aborted).toBe(true);
   });
 
-  it("R-ST-1: a stall before the first token fails over even inside the TTFT budget", async () => {
+  it("R-ST-6: before the first token only the first-token budget applies: a thinking pause longer than the stall budget is not cut", async () => {
     const { clock, upstream, options } = setup({ ttftTimeoutMs: 10_000, stallTimeoutMs: 2_000 });
     upstream.push(start);
-    const outcome = commitStream(options).catch((error: unknown) => error);
-    await clock.advanceAsync(2_000);
+    let settled = false;
+    const outcome = commitStream(options)
+      .catch((error: unknown) => error)
+      .finally(() => (settled = true));
+    await clock.advanceAsync(9_000);
+    expect(settled).toBe(false);
+    await clock.advanceAsync(1_000);
     const error = await outcome;
     expect(failureCode(error)).toBe("ETIMEDOUT");
-    expect(String((error as Error).message)).toContain("streamStallSeconds");
+    expect(String((error as Error).message)).toContain("ttftTimeoutSeconds");
   });
 
   it("R-ST-1: an in-band error event before commit throws the upstream failure unchanged", async () => {

@@ -197,16 +197,14 @@ export function secondsText(ms: number): string {
   return `${Number((ms / 1000).toFixed(3))} s`;
 }
 
-/** R-ST-1: no first content in time — the first-token budget or, when it is nearer, a stall before it. */
-export function beforeFirstTokenTimeout(
-  provider: string,
-  model: string,
-  ttftLeftMs: number,
-  budgets: { ttftTimeoutMs: number; stallTimeoutMs: number },
-): UpstreamFailure {
-  return ttftLeftMs <= budgets.stallTimeoutMs
-    ? watchdogFailure(provider, model, `no first token within ${secondsText(budgets.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
-    : watchdogFailure(provider, model, `stream stalled for ${secondsText(budgets.stallTimeoutMs)} before the first token (streamStallSeconds)`);
+/**
+ * R-ST-1/R-ST-6: no first content within the first-token budget. Before the first content only that budget
+ * applies (SPEC §11 "Timeouts": `ttftTimeoutSeconds` before the first content, `streamStallSeconds` between
+ * chunks after it), so a reasoning model that sends its role frame and then thinks for 45 s is not cut by
+ * the 30 s stall budget while its 60 s first-token budget runs.
+ */
+export function beforeFirstTokenTimeout(provider: string, model: string, budgets: { ttftTimeoutMs: number }): UpstreamFailure {
+  return watchdogFailure(provider, model, `no first token within ${secondsText(budgets.ttftTimeoutMs)} (ttftTimeoutSeconds)`);
 }
 
 /** R-ST-2: a committed stream sent nothing for `streamStallSeconds`. */
@@ -297,11 +295,11 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
       const ttftLeftMs = ttftDeadline - clock.now();
       let step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT;
       try {
-        step = await pull.next(Math.min(ttftLeftMs, options.stallTimeoutMs));
+        step = await pull.next(ttftLeftMs);
       } catch (error) {
         throw scope.translate(error);
       }
-      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, ttftLeftMs, options));
+      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, options));
       const result = step as IteratorResult<CanonicalStreamEvent>;
       if (result.done) throw cutFailure(provider, model, "stream closed before any content");
       const event = result.value;
