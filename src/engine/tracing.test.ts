@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { MemoryStateStore } from "../state/memory/memory-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { ScriptedProvider, httpError } from "../testing/scripted-provider.js";
+import { UpstreamFailure } from "../ports/provider.js";
 import { SeededRandom } from "../testing/seeded-random.js";
 import { createDetour } from "./create-detour.js";
 import { RunTracer } from "./tracing.js";
@@ -111,5 +112,38 @@ describe("tracing (OpenTelemetry spans from runner events)", () => {
     const run = exporter.getFinishedSpans().find((span) => span.name === "detour.run");
     expect(run?.attributes["detour.outcome"]).toBe("failed");
     expect(run?.status.code).toBe(2);
+  });
+
+  it("R-ST-4: a continued stream's spans say which attempt committed, which continued it, and how many seams the run had", async () => {
+    const { exporter, provider } = recordingProvider();
+    const store = new MemoryStateStore();
+    for (const id of ["openai:a", "openai:b"]) {
+      await store.upsertProfile({ id, credential: { type: "api_key", provider: "openai", key: `sk-test-${id}-0123456789` } });
+    }
+    const detour = await createDetour({
+      config: { agents: { defaults: { model: { primary: "openai/gpt-5" } } }, auth: { order: { openai: ["openai:a", "openai:b"] } } },
+      store,
+      clock: new FakeClock(),
+      random: new SeededRandom(1),
+      env: {},
+      providers: [],
+      tracerProvider: provider,
+    });
+    const out = await detour.runWith({
+      continuations: { max: 2, canContinue: () => true },
+      attempt: async (context) => {
+        await context.commit();
+        if (context.profileId === "openai:a") throw new UpstreamFailure("cut", { provider: "openai", code: "ECONNRESET", message: "cut" });
+        return "rest";
+      },
+    });
+    expect(out.continuations).toBe(1);
+    const spans = exporter.getFinishedSpans();
+    const attempts = spans.filter((span) => span.name.startsWith("chat "));
+    expect(attempts.map((span) => [span.attributes["detour.profile.id"], span.attributes["detour.stream.committed"], span.attributes["detour.continuation"]])).toEqual([
+      ["openai:a", true, undefined],
+      ["openai:b", true, 1],
+    ]);
+    expect(spans.find((span) => span.name === "detour.run")?.attributes).toMatchObject({ "detour.outcome": "succeeded", "detour.continuations": 1 });
   });
 });

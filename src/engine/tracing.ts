@@ -189,6 +189,9 @@ export class RunTracer {
         "error.type": event.reason,
         "http.response.status_code": event.status,
         "gen_ai.response.model": event.outcome === "succeeded" ? event.model : undefined,
+        // R-ST-4/R-ST-5: a streamed attempt's outcome is how its stream ended; a continuation says which seam.
+        "detour.stream.committed": event.committed,
+        "detour.continuation": event.continuation,
       }),
     );
     spans.attempt = undefined;
@@ -234,6 +237,7 @@ export class RunTracer {
         "detour.profile.id": event.profileId,
         "detour.failed_candidates": event.failedCandidates,
         "detour.fallback": event.failedCandidates > 0,
+        "detour.continuations": event.continuations,
       }),
     );
     if (event.outcome === "failed") spans.run.setStatus({ code: SpanStatusCode.ERROR, message: "every candidate failed" });
