@@ -141,7 +141,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   if (settlement.kind === "ok") {
     emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs);
     clearGateCounters(loop, profileId);
-    if (profileId !== undefined) await deps.store.recordSuccess(profileId, { provider: candidate.provider, now: finishedAt });
+    if (profileId !== undefined) recordSuccessInBackground(deps, profileId, candidate.provider, finishedAt);
     return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId } };
   }
   if (settlement.error instanceof LiveSessionModelSwitchError) {
@@ -152,6 +152,23 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   emitAttemptFinished(loop, profileId, "failed", classification, durationMs);
   const failure = { error: settlement.error, classification, finishedAt };
   return { kind: "failed", on: { ...on, firstStartedAt: on.firstStartedAt ?? startedAt }, failure };
+}
+
+/**
+ * R-CD-7 off the answer's critical path (R-SB-5: success bookkeeping is best effort): the answer does not wait
+ * for the store. The write starts now, so a backend that applies it synchronously (memory, SQLite) has it in
+ * place for the next decision; a store error becomes the `state_bookkeeping_failed` event.
+ */
+function recordSuccessInBackground(deps: RunnerDeps, profileId: string, provider: string, now: number): void {
+  deps.store.recordSuccess(profileId, { provider, now }).catch((error: unknown) =>
+    deps.events.emit({
+      type: "state_bookkeeping_failed",
+      agentId: deps.agentId,
+      operation: "recordSuccess",
+      profileId,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }),
+  );
 }
 
 /** Same-profile retries first (R-RN-4 retry gate, R-RN-6 short wait); otherwise record and rotate. */

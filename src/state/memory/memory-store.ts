@@ -65,6 +65,8 @@ export class MemoryStateStore implements StateStore {
   readonly #probeClaims: BoundedRecencyMap<string, number>;
   readonly #now: () => number;
   readonly #pruner: SessionPruner | undefined;
+  /** Counts the writes a decision snapshot depends on (everything but sessions and probe claims). */
+  #changes = 0;
 
   constructor(options: MemoryStateStoreOptions = {}) {
     this.#probeClaims = new BoundedRecencyMap(options.probeThrottleMaxKeys ?? PROBE_THROTTLE_MAX_KEYS);
@@ -93,10 +95,12 @@ export class MemoryStateStore implements StateStore {
   }
 
   async upsertProfile(profile: StoredProfile): Promise<void> {
+    this.#changes += 1;
     this.#profiles.set(profile.id, clone(profile));
   }
 
   async removeProfile(id: string): Promise<boolean> {
+    this.#changes += 1;
     const existed = this.#profiles.delete(id);
     this.#usageStats.delete(id);
     for (const [provider, order] of this.#storedOrder) {
@@ -116,6 +120,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
+    this.#changes += 1;
     if (order === undefined) this.#storedOrder.delete(provider);
     else this.#storedOrder.set(provider, [...order]);
   }
@@ -129,6 +134,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async setLastGood(provider: string, profileId: string | undefined): Promise<void> {
+    this.#changes += 1;
     if (profileId === undefined) this.#lastGood.delete(provider);
     else this.#lastGood.set(provider, profileId);
   }
@@ -145,6 +151,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
+    this.#changes += 1;
     const next = recordFailureStats(this.#usageStats.get(profileId), {
       reason: params.reason,
       provider: params.provider,
@@ -160,6 +167,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async recordSuccess(profileId: string, params: { provider: string; now: number }): Promise<UsageStats> {
+    this.#changes += 1;
     const next = recordSuccessStats(this.#usageStats.get(profileId), { now: params.now });
     this.#usageStats.set(profileId, clone(next));
     this.#lastGood.set(params.provider, profileId);
@@ -167,10 +175,12 @@ export class MemoryStateStore implements StateStore {
   }
 
   async markUsed(profileId: string, now: number): Promise<void> {
+    this.#changes += 1;
     this.#usageStats.set(profileId, clone(markUsedStats(this.#usageStats.get(profileId), { now })));
   }
 
   async clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
+    this.#changes += 1;
     const stats = this.#usageStats.get(profileId);
     if (!stats) return undefined;
     const cleared = clearExpiredWindows(stats, now);
@@ -179,11 +189,13 @@ export class MemoryStateStore implements StateStore {
   }
 
   async resetUsageStats(profileId: string): Promise<void> {
+    this.#changes += 1;
     if (!this.#usageStats.has(profileId)) return;
     this.#usageStats.set(profileId, emptyUsageStats());
   }
 
   async replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
+    this.#changes += 1;
     if (stats === undefined) this.#usageStats.delete(profileId);
     else this.#usageStats.set(profileId, clone(stats));
   }
@@ -265,11 +277,16 @@ export class MemoryStateStore implements StateStore {
   readonly #headroom = new MemoryHeadroomReadings();
 
   async recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    this.#changes += 1;
     this.#headroom.record(profileId, readings, now);
   }
 
   async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
     return this.#headroom.read(profileIds, now);
+  }
+
+  changeStamp(): number {
+    return this.#changes;
   }
 
   async close(): Promise<void> {

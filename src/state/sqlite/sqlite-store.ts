@@ -81,6 +81,8 @@ export class SqliteStateStore implements StateStore {
   readonly #lockWaitMs: number | undefined;
   #pruner: SessionPruner | undefined;
   #closed = false;
+  /** `lastUsed` updates batched without a commit: each still changes what a decision reads (changeStamp). */
+  #batchedLastUsed = 0;
 
   private constructor(db: Database.Database, options: SqliteStateStoreOptions) {
     this.path = options.path;
@@ -348,7 +350,7 @@ export class SqliteStateStore implements StateStore {
     const current = this.#statsCached(profileId);
     const next = recordSuccessStats(current, { now: params.now });
     if (current && onlyLastUsedChanged(current, next) && this.#lastGoodCached().get(params.provider) === profileId) {
-      if (next.lastUsed !== undefined) this.#lastUsed.add(profileId, next.lastUsed);
+      if (next.lastUsed !== undefined) this.#addLastUsed(profileId, next.lastUsed);
       return next;
     }
     return this.#immediate(() => {
@@ -360,7 +362,17 @@ export class SqliteStateStore implements StateStore {
   }
 
   async markUsed(profileId: string, now: number): Promise<void> {
-    this.#lastUsed.add(profileId, now);
+    this.#addLastUsed(profileId, now);
+  }
+
+  #addLastUsed(profileId: string, lastUsed: number): void {
+    this.#batchedLastUsed += 1;
+    this.#lastUsed.add(profileId, lastUsed);
+  }
+
+  /** Own writes count once each; another process's commit is seen once per event-loop turn (read-cache.ts). */
+  changeStamp(): number {
+    return this.#cache.fresh().revision + this.#batchedLastUsed;
   }
 
   async clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
