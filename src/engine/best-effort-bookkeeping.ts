@@ -28,12 +28,13 @@ export function withBestEffortBookkeeping(
     input.events.emit({ type: "state_bookkeeping_failed", agentId: input.agentId, operation, profileId, error: errorText(error) });
 
   const recordSuccess: StateStore["recordSuccess"] = async (profileId, params) => {
-    const before = snapshot?.stamp();
     try {
-      const stats = await store.recordSuccess(profileId, params);
-      // The healthy run's own write lands in the snapshot instead of dropping it (runner/decision-snapshot.ts).
-      snapshot?.noteSuccess(profileId, stats, before, snapshot.stamp());
-      return stats;
+      // Stamped right around the call, before any await: the backends apply it synchronously, and what other
+      // requests do meanwhile must not count as part of it (runner/decision-snapshot.ts).
+      const before = snapshot?.stamp();
+      const written = store.recordSuccess(profileId, params);
+      snapshot?.noteSuccess(profileId, params.now, before, snapshot.stamp());
+      return await written;
     } catch (error) {
       report("recordSuccess", profileId, error);
       // Nothing was written; the runner does not read the result, and an empty record claims nothing.
@@ -42,10 +43,11 @@ export function withBestEffortBookkeeping(
     }
   };
   const markUsed: StateStore["markUsed"] = async (profileId, now) => {
-    const before = snapshot?.stamp();
     try {
-      await store.markUsed(profileId, now);
+      const before = snapshot?.stamp();
+      const written = store.markUsed(profileId, now);
       snapshot?.noteUsed(profileId, now, before, snapshot.stamp());
+      await written;
     } catch (error) {
       report("markUsed", profileId, error);
     }

@@ -44,16 +44,16 @@ describe("decision snapshot (DESIGN §1: the healthy decision from memory)", () 
     const store = new Stamped();
     const snapshot = new DecisionSnapshot(store);
     snapshot.keep("openai", inputs({ "openai:a": { errorCount: 2, lastUsed: 1 }, "openai:b": undefined }), 0);
-    snapshot.noteSuccess("openai:a", { errorCount: 0, lastUsed: 5 }, 0, 1);
+    snapshot.noteSuccess("openai:a", 5, 0, 1);
     store.value = 1;
-    expect(snapshot.current("openai")?.stats["openai:a"]).toEqual({ errorCount: 0, lastUsed: 5 });
+    expect(snapshot.current("openai")?.stats["openai:a"]).toMatchObject({ errorCount: 0, lastUsed: 5 });
 
     snapshot.noteUsed("openai:b", 9, 1, 2);
     store.value = 2;
     expect(snapshot.current("openai")?.stats["openai:b"]).toEqual({ lastUsed: 9 });
 
     // Another write landed between the stamps: the success alone does not describe the store any more.
-    snapshot.noteSuccess("openai:a", { lastUsed: 12 }, 2, 4);
+    snapshot.noteSuccess("openai:a", 12, 2, 4);
     store.value = 4;
     expect(snapshot.current("openai")).toBeUndefined();
   });

@@ -7,12 +7,14 @@
  *
  * The one write a healthy run makes itself — its success (R-CD-7: `lastUsed`, counters cleared) — is applied
  * to the snapshot instead of dropping it, but only when it was the only change in between (the stamp moved by
- * exactly one); otherwise the snapshot is dropped as for any other change.
+ * exactly one across the store call); otherwise the snapshot is dropped as for any other change. A write
+ * that is still retried (a busy SQLite file) moves the stamp again on each try, so the snapshot never
+ * outlives it.
  *
  * What the snapshot holds is shared by the views built from it: nobody may change it (views copy the stats
  * record they amend).
  */
-import { markUsed as markUsedStats } from "../core/cooldown.js";
+import { markUsed as markUsedStats, recordSuccess as recordSuccessStats } from "../core/cooldown.js";
 import type { HeadroomReading } from "../core/headroom/reading.js";
 import type { Credential, UsageStats } from "../core/types.js";
 import type { StateStore } from "../ports/state-store.js";
@@ -68,14 +70,15 @@ export class DecisionSnapshot {
   }
 
   /**
-   * A success the store took between the stamps `before` and `after`, with the stats it wrote (R-CD-7):
-   * applied when it was the only change (one step of the stamp); otherwise the snapshot is dropped anyway.
+   * A success (R-CD-7) the store applied between the stamps `before` and `after`, taken synchronously around
+   * the store call: when it was the only change (one step of the stamp) the store applied the same core math
+   * to the same stats the snapshot holds, so the snapshot applies it too; otherwise it is dropped anyway.
    */
-  noteSuccess(profileId: string, stats: UsageStats, before: number | undefined, after: number | undefined): void {
-    this.#apply(profileId, before, after, () => stats);
+  noteSuccess(profileId: string, now: number, before: number | undefined, after: number | undefined): void {
+    this.#apply(profileId, before, after, (current) => recordSuccessStats(current, { now }));
   }
 
-  /** `markUsed` taken by the store (only `lastUsed` moves), under the same one-step condition. */
+  /** `markUsed` (only `lastUsed` moves), under the same one-step condition. */
   noteUsed(profileId: string, now: number, before: number | undefined, after: number | undefined): void {
     this.#apply(profileId, before, after, (current) => markUsedStats(current, { now }));
   }
