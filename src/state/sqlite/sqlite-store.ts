@@ -12,6 +12,7 @@ import {
   recordFailure as recordFailureStats,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
+  successChangesOnlyLastUsed,
 } from "../../core/cooldown.js";
 import type { Credential, SessionEntry, UsageStats } from "../../core/types.js";
 import { type Logger, silentLogger } from "../../ports/events.js";
@@ -60,11 +61,6 @@ function statsFromRow(row: StatsRow): UsageStats {
 function withoutLastUsed(stats: UsageStats): string {
   const { lastUsed: _lastUsed, ...rest } = stats;
   return JSON.stringify(rest);
-}
-
-/** True when `next` differs from `current` in nothing but `lastUsed`. */
-function onlyLastUsedChanged(current: UsageStats, next: UsageStats): boolean {
-  return withoutLastUsed(current) === withoutLastUsed(next);
 }
 
 export class SqliteStateStore implements StateStore {
@@ -348,8 +344,8 @@ export class SqliteStateStore implements StateStore {
     // Fast path (R-SB-2): a healthy profile that is already lastGood only gets a newer lastUsed, which is
     // batched. If another process records a failure meanwhile, the batch cannot undo it (own column).
     const current = this.#statsCached(profileId);
-    const next = recordSuccessStats(current, { now: params.now });
-    if (current && onlyLastUsedChanged(current, next) && this.#lastGoodCached().get(params.provider) === profileId) {
+    if (successChangesOnlyLastUsed(current) && this.#lastGoodCached().get(params.provider) === profileId) {
+      const next = recordSuccessStats(current, { now: params.now });
       if (next.lastUsed !== undefined) this.#addLastUsed(profileId, next.lastUsed);
       return next;
     }
