@@ -8,6 +8,9 @@
  *   npm run bench                 every benchmark; this one with 3 reps of 5 s
  *   BENCH_SHORT=1 npm run bench:floor   1 rep of 2 s, for development
  *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
+ *   BENCH_DIST=1                  the gateway from dist/ on plain node, as `detour gateway` runs it (after
+ *                                 `npm run build`); by default src/ runs through tsx, whose transform costs
+ *                                 a `__name` call per closure and keeps every file's source map in memory
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -20,6 +23,8 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_SECONDS ?? (SHORT ? 2 : 5)
 const GATEWAY_CORE = process.env.BENCH_CORE ?? "1";
 const UPSTREAM_CORE = process.env.BENCH_UPSTREAM_CORE ?? "0";
 const CLOCK_TICK_MS = 10;
+/** Measure the built dist/ gateway on plain node (needs `npm run build`) instead of src/ through tsx. */
+const DIST = process.env.BENCH_DIST === "1";
 
 interface Child {
   url: string;
@@ -29,7 +34,9 @@ interface Child {
 
 async function startChild(script: string, args: string[], core: string, nodeFlags: string[] = []): Promise<Child> {
   const path = new URL(script, import.meta.url).pathname;
-  const child: ChildProcess = spawn("taskset", ["-c", core, process.execPath, ...nodeFlags, "--import", "tsx", path, ...args], {
+  // Plain JavaScript (the dist/ gateway) runs without tsx, exactly as `detour gateway` does.
+  const loader = path.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  const child: ChildProcess = spawn("taskset", ["-c", core, process.execPath, ...nodeFlags, ...loader, path, ...args], {
     stdio: ["pipe", "pipe", "ignore"],
   });
   const url = await new Promise<string>((resolve, reject) => {
@@ -250,7 +257,7 @@ export async function benchFloor(): Promise<void> {
   const upstream = await startChild("./upstream.child.ts", [], UPSTREAM_CORE);
   const floor = await startChild("./floor-proxy.child.ts", [upstream.url], GATEWAY_CORE);
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
-  const gateway = await startChild("./gateway.child.ts", [upstream.url], GATEWAY_CORE, profile);
+  const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, profile);
   const samples = new Map<string, { floor: Figures[]; detour: Figures[] }>();
   try {
     const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
@@ -273,7 +280,7 @@ export async function benchFloor(): Promise<void> {
         }
       }
     }
-    console.log(`\nDetour vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`);
+    console.log(`\nDetour (${DIST ? "dist/ on node" : "src/ through tsx"}) vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`);
     console.log("median of the reps; [min–max] across reps shows the noise\n");
     for (const scenario of scenarios) {
       const entry = samples.get(scenario.name) as { floor: Figures[]; detour: Figures[] };

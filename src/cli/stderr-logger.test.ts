@@ -43,6 +43,16 @@ describe("CLI stderr logger", () => {
     expect(JSON.parse(lines[0] ?? "")).toMatchObject({ msg: "oops", credential: "[redacted]" });
   });
 
+  it("R-OB-2: flat fields skip the redaction pass, yet a top-level secret name is still censored", () => {
+    const { stream, lines } = capture();
+    const logger = createStderrLogger(stream, "info", "json");
+    logger.log("info", "POST /v1/chat/completions 200", { event: "http_request", status: 200, model: "openai/gpt-5" });
+    logger.log("info", "oops", { token: "tok-live-123456", status: 200 });
+    expect(JSON.parse(lines[0] ?? "")).toMatchObject({ msg: "POST /v1/chat/completions 200", status: 200, model: "openai/gpt-5" });
+    expect(lines.join("")).not.toContain("tok-live-123456");
+    expect(JSON.parse(lines[1] ?? "")).toMatchObject({ token: "[redacted]" });
+  });
+
   it("R-CL-1: a command drops the log lines of events it prints itself, and keeps the rest", () => {
     const { stream, lines } = capture();
     const logger = withoutEvents(createStderrLogger(stream, "info"), ["notice"]);

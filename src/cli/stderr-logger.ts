@@ -25,23 +25,36 @@ function createJsonLogger(stderr: OutputStream, minLevel: LogLevel): Logger {
     stderr === process.stderr
       ? pino.destination({ dest: 2, sync: false })
       : { write: (line: string) => stderr.write(line) };
-  const logger = pino(
-    {
-      level: minLevel,
-      base: undefined,
-      messageKey: "msg",
-      timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
-      redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" },
-    },
-    destination,
-  );
+  const options = {
+    level: minLevel,
+    base: undefined,
+    messageKey: "msg",
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label: string) => ({ level: label }) },
+  };
+  const redacting = pino({ ...options, redact: { paths: REDACTED_LOG_PATHS, censor: "[redacted]" } }, destination);
+  // Redaction costs as much as the rest of a line; a line whose fields cannot hold a redacted path (the
+  // access line of every request) skips it without changing what would have been written.
+  const plain = pino(options, destination);
   return {
     log(level, message, fields) {
+      const logger = fields !== undefined && mayNeedRedaction(fields) ? redacting : plain;
       logger[level](fields ?? {}, message);
     },
-    isLevelEnabled: (level) => logger.isLevelEnabled(level),
+    isLevelEnabled: (level) => plain.isLevelEnabled(level),
   };
+}
+
+/** The top-level field names REDACTED_LOG_PATHS censors; deeper paths need an object value to match. */
+const REDACTED_TOP_LEVEL: ReadonlySet<string> = new Set(REDACTED_LOG_PATHS.filter((path) => !path.includes(".")));
+
+function mayNeedRedaction(fields: Record<string, unknown>): boolean {
+  for (const name in fields) {
+    if (REDACTED_TOP_LEVEL.has(name)) return true;
+    const value = fields[name];
+    if (typeof value === "object" && value !== null) return true;
+  }
+  return false;
 }
 
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };

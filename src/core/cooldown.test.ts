@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  successChangesOnlyLastUsed,
   MAX_STATED_BLOCK_MS,
   clearExpired,
   isStatedResetTrusted,
@@ -601,6 +602,27 @@ describe("R-CD-6 trust-once", () => {
 });
 
 describe("R-CD-7 success and reuse", () => {
+  it("R-CD-7: successChangesOnlyLastUsed says exactly when a success would change nothing but lastUsed", () => {
+    const withoutLastUsed = (stats: UsageStats | undefined) => JSON.stringify({ ...stats, lastUsed: undefined });
+    const samples: (UsageStats | undefined)[] = [
+      undefined,
+      {},
+      { lastUsed: 5 },
+      { lastUsed: 5, errorCount: 0, failureCounts: {} },
+      { errorCount: 0, failureCounts: {}, lastFailureAt: 3 },
+      { errorCount: 0, failureCounts: { rate_limit: 1 } },
+      { errorCount: 1, failureCounts: {} },
+      { errorCount: 0, failureCounts: {}, cooldownUntil: 10, cooldownReason: "rate_limit" },
+      { errorCount: 0, failureCounts: {}, disabledUntil: 10, disabledReason: "billing" },
+      { errorCount: 0, failureCounts: {}, blockedUntil: 10, blockedReason: "rate_limit", blockedModel: "m" },
+      { errorCount: 0, failureCounts: {}, cooldownModel: "m" },
+    ];
+    for (const stats of samples) {
+      const onlyLastUsed = withoutLastUsed(recordSuccess(stats, { now: 99 })) === withoutLastUsed(stats);
+      expect(successChangesOnlyLastUsed(stats), JSON.stringify(stats)).toBe(onlyLastUsed);
+    }
+  });
+
   it("R-CD-7: success sets lastUsed, zeroes the counters and clears every window", () => {
     const failed = deepFreeze(
       failures([

@@ -302,6 +302,17 @@ export function recordSuccess(stats: UsageStats | undefined, p: { now: number })
   return next;
 }
 
+/**
+ * True when `recordSuccess` would change nothing but `lastUsed` (a healthy profile's success): what the
+ * stores' success fast path checks, without serialising the stats twice.
+ */
+export function successChangesOnlyLastUsed(stats: UsageStats | undefined): boolean {
+  if (stats === undefined || stats.errorCount !== 0 || stats.failureCounts === undefined) return false;
+  for (const _reason in stats.failureCounts) return false;
+  for (const key of WINDOW_FIELDS) if (stats[key] !== undefined) return false;
+  return true;
+}
+
 /** R-CD-7: a pinned profile reused only moves `lastUsed`. */
 export function markUsed(stats: UsageStats | undefined, p: { now: number }): UsageStats {
   return { ...copyStats(stats), lastUsed: p.now };

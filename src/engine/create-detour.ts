@@ -13,6 +13,7 @@ import { systemClock } from "../ports/system-clock.js";
 import { cryptoRandom } from "../ports/system-random.js";
 import type { RunOutcome } from "../runner/attempt.js";
 import { classifyAttemptError } from "../runner/failure.js";
+import { DecisionSnapshot } from "../runner/decision-snapshot.js";
 import { ProbeThrottle } from "../runner/probes.js";
 import { recordProfileFailure } from "../runner/profile-failures.js";
 import { runWithModelFallback } from "../runner/run-with-model-fallback.js";
@@ -131,6 +132,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
         endpointFor: (provider) => resolveProviderSettings(config, provider)?.oauth,
       }),
     });
+    const snapshot = new DecisionSnapshot(store);
     return {
       agentId,
       store,
@@ -138,7 +140,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       profileSource,
       deps: {
         agentId,
-        store: withBestEffortBookkeeping(store, { agentId, events: hub }),
+        store: withBestEffortBookkeeping(store, { agentId, events: hub, snapshot }),
         clock,
         random,
         events: hub,
@@ -146,6 +148,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
         profiles: profileSource,
         skipCache: new SkipCache(knobs.fallbackSkipTtlMs),
         probeThrottle: new ProbeThrottle(store, agentId),
+        snapshot,
       },
     };
   }

@@ -214,17 +214,22 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
 
   app.addHook("onClose", async () => unsubscribeEngine());
 
-  app.addHook("onRequest", async (_request: FastifyRequest, reply: FastifyReply) => {
+  // One callback-style hook (no promise per request): count the request in its engine generation, then
+  // decide access.
+  app.addHook("onRequest", (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const leave = generations.enter();
     reply.raw.once("close", leave);
+    const refused = refuseAccess(request, reply);
+    if (refused === undefined) done();
   });
 
-  app.addHook("onRequest", async (request: FastifyRequest, reply: FastifyReply) => {
+  /** R-GW-5: undefined when the request may go on; otherwise the error reply already sent. */
+  function refuseAccess(request: FastifyRequest, reply: FastifyReply): FastifyReply | undefined {
     // Read per request: a reload may change the tokens (gateway.auth is not a restart-only setting).
     const authSettings = context.config.gateway.auth;
     const path = pathOf(request);
     const need = accessNeed(path);
-    if (need === "open") return;
+    if (need === "open") return undefined;
     const token = presentedToken(request.headers);
     // Status, metrics and the dashboard show profile ids and usage: with client tokens set they need a client
     // or admin token. Admin tokens alone guard the admin routes only, so a person can still open the dashboard
@@ -234,11 +239,11 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
       need === "observer"
         ? authorize("client", { tokens: clientTokens.length > 0 ? [...clientTokens, ...(authSettings.adminTokens ?? [])] : [] }, host, token)
         : authorize(need, authSettings, host, token);
-    if (decision.allowed) return;
+    if (decision.allowed) return undefined;
     const kind = decision.status === 401 ? "authentication" : "not_found";
     if (decision.status === 401) reply.header("www-authenticate", 'Bearer realm="detour"');
     return sendGatewayError(reply, dialectOf(path), { status: decision.status, kind, message: decision.message, code: "DETOUR_UNAUTHORIZED" });
-  });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const described = fastifyErrorToGatewayError(error, config);

@@ -139,6 +139,16 @@ export interface StateStore {
    */
   pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]>;
 
+  // --- decision snapshots (DESIGN §1) ---
+  /**
+   * A number that changes whenever anything a run's decision reads — profiles, stored orders, usage stats,
+   * headroom readings — may have changed: this process's writes (each counts once: +1) and other processes'
+   * or replicas' alike. The runner keeps its decision inputs in memory while the stamp holds
+   * (runner/decision-snapshot.ts), so it must be cheap and synchronous. Absent: the backend cannot tell, and
+   * every decision reads the store.
+   */
+  changeStamp?(): number;
+
   close(): Promise<void>;
 }
 

@@ -155,8 +155,8 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   if (settlement.kind === "ok") {
     emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs, streamed);
     clearGateCounters(loop, profileId);
-    // R-ST-5: a committed stream's success is recorded when it ends, which is now.
-    if (profileId !== undefined) await deps.store.recordSuccess(profileId, { provider: candidate.provider, now: finishedAt });
+    // R-ST-5: a committed stream's success is recorded when it ends, which is now — off the answer's path.
+    if (profileId !== undefined) recordSuccessInBackground(deps, profileId, candidate.provider, finishedAt);
     return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId } };
   }
   if (settlement.error instanceof LiveSessionModelSwitchError) {
@@ -180,6 +180,23 @@ function afterCommittedFailure<T>(loop: Loop<T>, on: OnProfile, failure: Attempt
   if (!continues) return recordAndRotate(loop, on, failure, { endsRun: true });
   stream.continuations += 1;
   return recordAndRotate(loop, on, failure);
+}
+
+/**
+ * R-CD-7 off the answer's critical path (R-SB-5: success bookkeeping is best effort): the answer does not wait
+ * for the store. The write starts now, so a backend that applies it synchronously (memory, SQLite) has it in
+ * place for the next decision; a store error becomes the `state_bookkeeping_failed` event.
+ */
+function recordSuccessInBackground(deps: RunnerDeps, profileId: string, provider: string, now: number): void {
+  deps.store.recordSuccess(profileId, { provider, now }).catch((error: unknown) =>
+    deps.events.emit({
+      type: "state_bookkeeping_failed",
+      agentId: deps.agentId,
+      operation: "recordSuccess",
+      profileId,
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    }),
+  );
 }
 
 /** Same-profile retries first (R-RN-4 retry gate, R-RN-6 short wait); otherwise record and rotate. */

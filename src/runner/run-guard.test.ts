@@ -45,6 +45,23 @@ describe("run guard", () => {
     guard.dispose();
   });
 
+  it("the run deadline aborts the attempt in flight and stops the run with a timeout FailoverError", async () => {
+    const clock = new FakeClock();
+    const guard = new RunGuard({ clock, runTimeoutMs: 1_000 });
+    let aborted: unknown;
+    const settled = guard
+      .attempt((signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject((aborted = signal.reason)))), 60_000)
+      .then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
+    await clock.advanceAsync(1_000);
+    expect(await settled).toMatchObject({ reason: "timeout" });
+    expect(aborted).toBeInstanceOf(Error);
+    guard.dispose();
+    expect(clock.pendingSleeps).toBe(0);
+  });
+
   it("a finished attempt cancels its watchdog", async () => {
     const clock = new FakeClock();
     const guard = new RunGuard({ clock });

@@ -2,7 +2,8 @@
  * Abort plumbing of one run: the caller's signal (R-EC-7), the run deadline (`agents.defaults.timeoutSeconds`)
  * and each attempt's watchdog (a provider's `timeoutSeconds`). Every timer runs on the injected Clock.
  *
- * The three are told apart by which controller fired, never by the shape of the error the attempt threw:
+ * The three are told apart by what fired — the caller's signal, the deadline flag, the watchdog's reason on
+ * the attempt's controller — never by the shape of the error the attempt threw:
  * a caller abort stops the run and records nothing; the watchdog is a `timeout` failure of that attempt; the
  * deadline stops the run with a timeout error.
  */
@@ -50,26 +51,28 @@ function startTimer(clock: Clock, ms: number, fire: () => void): () => void {
 export class RunGuard {
   readonly #clock: Clock;
   readonly #caller?: AbortSignal;
-  readonly #run = new AbortController();
   readonly #runTimeoutMs?: number;
   readonly #cancelDeadline: () => void;
-  readonly #onCallerAbort = () => this.#run.abort(this.#caller?.reason);
+  #deadlinePassed = false;
+  /**
+   * The controllers of what runs now (the attempt, a pause), aborted when the deadline passes. There is no
+   * run-wide controller: each is linked to the caller's signal itself, so a healthy run owns exactly one
+   * AbortController (its attempt's) and one deadline timer.
+   */
+  readonly #running = new Set<AbortController>();
 
   constructor(options: { clock: Clock; signal?: AbortSignal; runTimeoutMs?: number }) {
     this.#clock = options.clock;
     this.#caller = options.signal;
     this.#runTimeoutMs = options.runTimeoutMs;
-    if (this.#caller?.aborted) this.#run.abort(this.#caller.reason);
-    else this.#caller?.addEventListener("abort", this.#onCallerAbort, { once: true });
     this.#cancelDeadline =
-      options.runTimeoutMs !== undefined && options.runTimeoutMs > 0
-        ? startTimer(this.#clock, options.runTimeoutMs, () => this.#run.abort(new DeadlineReached()))
+      options.runTimeoutMs !== undefined && options.runTimeoutMs > 0 && !this.callerAborted
+        ? startTimer(this.#clock, options.runTimeoutMs, () => {
+            this.#deadlinePassed = true;
+            const reason = new DeadlineReached();
+            for (const controller of this.#running) controller.abort(reason);
+          })
         : () => {};
-  }
-
-  /** Aborts when the caller aborts or the run's deadline passes. */
-  get signal(): AbortSignal {
-    return this.#run.signal;
   }
 
   get callerAborted(): boolean {
@@ -79,33 +82,35 @@ export class RunGuard {
   /** Throws the run-stopping error when the caller aborted or the deadline passed. */
   throwIfStopped(): void {
     if (this.callerAborted) throw callerAbortError(this.#caller as AbortSignal);
-    if (this.#run.signal.aborted) throw this.#deadlineError();
+    if (this.#deadlinePassed) throw this.#deadlineError();
   }
 
   /** An abortable pause; a caller abort or the deadline ends it with the run-stopping error. */
   async sleep(ms: number): Promise<void> {
     this.throwIfStopped();
+    const link = this.#link();
     try {
-      await this.#clock.sleep(ms, this.#run.signal);
+      await this.#clock.sleep(ms, link.controller.signal);
     } catch (error) {
       this.throwIfStopped();
       throw error;
+    } finally {
+      link.release();
     }
   }
 
   /**
-   * Runs one attempt under the run's signal and its own watchdog. A caller abort or the deadline throws the
-   * run-stopping error at once, even when the attempt ignores its signal.
+   * Runs one attempt under its own signal — aborted by the caller, the run's deadline or its watchdog — and
+   * the watchdog. A caller abort or the deadline throws the run-stopping error at once, even when the attempt
+   * ignores its signal.
    */
   async attempt<T>(
     work: (signal: AbortSignal, committed: () => void) => Promise<T>,
     watchdogMs: number | undefined,
   ): Promise<AttemptSettlement<T>> {
     this.throwIfStopped();
-    const controller = new AbortController();
-    const onRunAbort = () => controller.abort(this.#run.signal.reason);
-    const onCallerAbort = () => controller.abort(this.#caller?.reason);
-    this.#run.signal.addEventListener("abort", onRunAbort, { once: true });
+    const link = this.#link();
+    const { controller } = link;
     let cancelWatchdog =
       watchdogMs !== undefined && watchdogMs > 0
         ? startTimer(this.#clock, watchdogMs, () => controller.abort(new WatchdogFired()))
@@ -117,8 +122,7 @@ export class RunGuard {
       committed = true;
       cancelWatchdog();
       cancelWatchdog = () => {};
-      this.#run.signal.removeEventListener("abort", onRunAbort);
-      this.#caller?.addEventListener("abort", onCallerAbort, { once: true });
+      link.leaveDeadline();
     };
     try {
       const value = await raceAbort(
@@ -140,15 +144,35 @@ export class RunGuard {
       return { kind: "failed", error };
     } finally {
       cancelWatchdog();
-      this.#run.signal.removeEventListener("abort", onRunAbort);
-      this.#caller?.removeEventListener("abort", onCallerAbort);
+      link.release();
     }
   }
 
-  /** Releases the deadline timer and the caller listener. */
+  /** Releases the deadline timer. */
   dispose(): void {
     this.#cancelDeadline();
-    this.#caller?.removeEventListener("abort", this.#onCallerAbort);
+  }
+
+  /**
+   * A controller that the caller's abort and the run's deadline abort, until released; `leaveDeadline` keeps
+   * only the caller's abort (a committed stream outlives the run's deadline, R-ST-1).
+   */
+  #link(): { controller: AbortController; leaveDeadline(): void; release(): void } {
+    const controller = new AbortController();
+    const caller = this.#caller;
+    const onCallerAbort = () => controller.abort(caller?.reason);
+    caller?.addEventListener("abort", onCallerAbort, { once: true });
+    this.#running.add(controller);
+    return {
+      controller,
+      leaveDeadline: () => {
+        this.#running.delete(controller);
+      },
+      release: () => {
+        this.#running.delete(controller);
+        caller?.removeEventListener("abort", onCallerAbort);
+      },
+    };
   }
 
   #deadlineError(): FailoverError {

@@ -9,6 +9,7 @@ import type { Clock } from "../ports/clock.js";
 import type { EventSink } from "../ports/events.js";
 import type { Random } from "../ports/random.js";
 import type { StateStore } from "../ports/state-store.js";
+import type { DecisionSnapshot } from "./decision-snapshot.js";
 import type { ProbeThrottle } from "./probes.js";
 import type { SkipCache } from "./skip-cache.js";
 
@@ -70,4 +71,6 @@ export interface RunnerDeps {
   skipCache: SkipCache;
   /** Shared by every run of the agent (R-FB-4). */
   probeThrottle: ProbeThrottle;
+  /** The agent's decision inputs in memory, reused while the store's stamp holds; absent = read every run. */
+  snapshot?: DecisionSnapshot;
 }

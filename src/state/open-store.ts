@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { type Logger, silentLogger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
 import { MemoryStateStore } from "./memory/memory-store.js";
-import { RedisStateStore } from "./redis/redis-store.js";
 import { resolveSecretKey, SecretBox } from "./secrets.js";
 import { sqliteStatePath } from "./sqlite/sqlite-file.js";
 import { SqliteStateStore } from "./sqlite/sqlite-store.js";
@@ -69,6 +68,8 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
       );
     }
     const secretKey = resolveSecretKey({ detourHome, env, secretKey: options.secretKey });
+    // Loaded only for this backend: the Redis client is hundreds of modules a SQLite gateway never runs.
+    const { RedisStateStore } = await import("./redis/redis-store.js");
     return RedisStateStore.connect({
       url,
       keyPrefix: options.redis?.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,

@@ -162,10 +162,13 @@ export function readRow(
  * `x-ratelimit-remaining` never overwrite each other: they are different windows of different families.
  */
 export function readHeadroom(headers: HeaderValues, context: { now: number; model?: string }): HeadroomReading[] {
+  const lowered = rateLimitHeadersOf(headers);
+  // Most answers carry no rate-limit header at all (and every answer is read): no row is tried then.
+  if (lowered === undefined) return [];
   const readings: HeadroomReading[] = [];
   const seen = new Set<string>();
   for (const row of HEADROOM_HEADER_ROWS) {
-    const reading = readRow(headers, row, context);
+    const reading = readRow(lowered, row, context);
     if (!reading) continue;
     const slot = `${reading.model ?? ""}|${reading.window}`;
     if (seen.has(slot)) continue;
@@ -173,4 +176,22 @@ export function readHeadroom(headers: HeaderValues, context: { now: number; mode
     readings.push(reading);
   }
   return readings;
+}
+
+/** Every header name a row of the table reads starts with one of these. */
+export const RATE_LIMIT_PREFIXES = ["x-ratelimit-", "anthropic-ratelimit-", "x-codex-"] as const;
+
+/**
+ * The response's rate-limit headers under lower-case names, read in one pass over the headers (Node already
+ * lower-cases them; a plain record may not), or undefined when there is none.
+ */
+function rateLimitHeadersOf(headers: HeaderValues): HeaderValues | undefined {
+  let found: Record<string, string | string[] | undefined> | undefined;
+  for (const name in headers) {
+    const lower = name.toLowerCase();
+    if (!RATE_LIMIT_PREFIXES.some((prefix) => lower.startsWith(prefix))) continue;
+    found ??= {};
+    found[lower] ??= headers[name];
+  }
+  return found;
 }

@@ -66,6 +66,8 @@ export class MemoryStateStore implements StateStore {
   readonly #probeClaims: BoundedRecencyMap<string, number>;
   readonly #now: () => number;
   readonly #pruner: SessionPruner | undefined;
+  /** Counts the writes a decision snapshot depends on (everything but sessions and probe claims). */
+  #changes = 0;
 
   constructor(options: MemoryStateStoreOptions = {}) {
     this.#probeClaims = new BoundedRecencyMap(options.probeThrottleMaxKeys ?? PROBE_THROTTLE_MAX_KEYS);
@@ -94,10 +96,12 @@ export class MemoryStateStore implements StateStore {
   }
 
   async upsertProfile(profile: StoredProfile): Promise<void> {
+    this.#changes += 1;
     this.#profiles.set(profile.id, clone(profile));
   }
 
   async removeProfile(id: string): Promise<boolean> {
+    this.#changes += 1;
     const existed = this.#profiles.delete(id);
     this.#usageStats.delete(id);
     this.#spend.forget(id);
@@ -118,6 +122,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
+    this.#changes += 1;
     if (order === undefined) this.#storedOrder.delete(provider);
     else this.#storedOrder.set(provider, [...order]);
   }
@@ -131,6 +136,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async setLastGood(provider: string, profileId: string | undefined): Promise<void> {
+    this.#changes += 1;
     if (profileId === undefined) this.#lastGood.delete(provider);
     else this.#lastGood.set(provider, profileId);
   }
@@ -147,6 +153,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
+    this.#changes += 1;
     const next = recordFailureStats(this.#usageStats.get(profileId), {
       reason: params.reason,
       provider: params.provider,
@@ -162,6 +169,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async recordSuccess(profileId: string, params: { provider: string; now: number }): Promise<UsageStats> {
+    this.#changes += 1;
     const next = recordSuccessStats(this.#usageStats.get(profileId), { now: params.now });
     this.#usageStats.set(profileId, clone(next));
     this.#lastGood.set(params.provider, profileId);
@@ -169,10 +177,12 @@ export class MemoryStateStore implements StateStore {
   }
 
   async markUsed(profileId: string, now: number): Promise<void> {
+    this.#changes += 1;
     this.#usageStats.set(profileId, clone(markUsedStats(this.#usageStats.get(profileId), { now })));
   }
 
   async clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
+    this.#changes += 1;
     const stats = this.#usageStats.get(profileId);
     if (!stats) return undefined;
     const cleared = clearExpiredWindows(stats, now);
@@ -181,11 +191,13 @@ export class MemoryStateStore implements StateStore {
   }
 
   async resetUsageStats(profileId: string): Promise<void> {
+    this.#changes += 1;
     if (!this.#usageStats.has(profileId)) return;
     this.#usageStats.set(profileId, emptyUsageStats());
   }
 
   async replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
+    this.#changes += 1;
     if (stats === undefined) this.#usageStats.delete(profileId);
     else this.#usageStats.set(profileId, clone(stats));
   }
@@ -267,6 +279,7 @@ export class MemoryStateStore implements StateStore {
   readonly #headroom = new MemoryHeadroomReadings();
 
   async recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    this.#changes += 1;
     this.#headroom.record(profileId, readings, now);
   }
 
@@ -284,6 +297,10 @@ export class MemoryStateStore implements StateStore {
 
   async spendByProfile(now: number): Promise<Record<string, number>> {
     return this.#spend.byProfile(now);
+  }
+
+  changeStamp(): number {
+    return this.#changes;
   }
 
   async close(): Promise<void> {

@@ -44,6 +44,8 @@ export class ReadCache {
   readonly orders = new Map<string, string[] | undefined>();
   readonly stats = new Map<string, UsageStats | undefined>();
   readonly sessions = new Map<string, SessionEntry | undefined>();
+  /** Counts invalidations: every write of this store and every commit of another connection seen. */
+  revision = 0;
 
   constructor(db: Database.Database) {
     this.#dataVersion = db.prepare<[], number>("PRAGMA data_version").pluck();
@@ -67,6 +69,7 @@ export class ReadCache {
   }
 
   invalidate(): void {
+    this.revision += 1;
     this.profiles = undefined;
     this.allStats = undefined;
     this.lastGood = undefined;

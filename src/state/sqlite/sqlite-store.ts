@@ -12,6 +12,7 @@ import {
   recordFailure as recordFailureStats,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
+  successChangesOnlyLastUsed,
 } from "../../core/cooldown.js";
 import type { Credential, SessionEntry, UsageStats } from "../../core/types.js";
 import { type Logger, silentLogger } from "../../ports/events.js";
@@ -63,11 +64,6 @@ function withoutLastUsed(stats: UsageStats): string {
   return JSON.stringify(rest);
 }
 
-/** True when `next` differs from `current` in nothing but `lastUsed`. */
-function onlyLastUsedChanged(current: UsageStats, next: UsageStats): boolean {
-  return withoutLastUsed(current) === withoutLastUsed(next);
-}
-
 export class SqliteStateStore implements StateStore {
   readonly path: string;
   readonly #db: Database.Database;
@@ -82,6 +78,8 @@ export class SqliteStateStore implements StateStore {
   readonly #lockWaitMs: number | undefined;
   #pruner: SessionPruner | undefined;
   #closed = false;
+  /** `lastUsed` updates batched without a commit: each still changes what a decision reads (changeStamp). */
+  #batchedLastUsed = 0;
 
   private constructor(db: Database.Database, options: SqliteStateStoreOptions) {
     this.path = options.path;
@@ -347,9 +345,9 @@ export class SqliteStateStore implements StateStore {
     // Fast path (R-SB-2): a healthy profile that is already lastGood only gets a newer lastUsed, which is
     // batched. If another process records a failure meanwhile, the batch cannot undo it (own column).
     const current = this.#statsCached(profileId);
-    const next = recordSuccessStats(current, { now: params.now });
-    if (current && onlyLastUsedChanged(current, next) && this.#lastGoodCached().get(params.provider) === profileId) {
-      if (next.lastUsed !== undefined) this.#lastUsed.add(profileId, next.lastUsed);
+    if (successChangesOnlyLastUsed(current) && this.#lastGoodCached().get(params.provider) === profileId) {
+      const next = recordSuccessStats(current, { now: params.now });
+      if (next.lastUsed !== undefined) this.#addLastUsed(profileId, next.lastUsed);
       return next;
     }
     return this.#immediate(() => {
@@ -361,7 +359,17 @@ export class SqliteStateStore implements StateStore {
   }
 
   async markUsed(profileId: string, now: number): Promise<void> {
-    this.#lastUsed.add(profileId, now);
+    this.#addLastUsed(profileId, now);
+  }
+
+  #addLastUsed(profileId: string, lastUsed: number): void {
+    this.#batchedLastUsed += 1;
+    this.#lastUsed.add(profileId, lastUsed);
+  }
+
+  /** Own writes count once each; another process's commit is seen once per event-loop turn (read-cache.ts). */
+  changeStamp(): number {
+    return this.#cache.fresh().revision + this.#batchedLastUsed;
   }
 
   async clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
