@@ -4,9 +4,10 @@
  * the assistant text (R-NT-2). The wire details live in `wire/<format>/`; the adapters in `dialect-adapters/` bind them
  * to this one interface so the route has no dialect branches.
  */
-import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
+import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js";
 import type { PassThroughApi } from "../engine/run-pass-through.js";
 import type { UnsupportedField } from "../wire/shared/encoding.js";
+import type { CanonicalStreamEncoder } from "../wire/shared/stream-encoder.js";
 import type { DialectIssue } from "../wire/shared/validation-issues.js";
 import type { GatewayError } from "./http-errors.js";
 
@@ -25,11 +26,7 @@ export interface ParsedChatRequest {
 
 export type DialectParse = { ok: true; value: ParsedChatRequest } | { ok: false; issues: DialectIssue[] };
 
-export interface StreamEncoder {
-  encode(event: CanonicalStreamEvent): string[];
-  /** True once the terminal frames (finish or error) were produced. */
-  readonly finished: boolean;
-}
+export type StreamEncoder = CanonicalStreamEncoder;
 
 export interface StreamContext {
   /** `provider/model` that answers (R-ST-3). */

@@ -186,16 +186,7 @@ class ChatExchange {
     if (parsed.untranslatable) return sendGatewayError(this.reply, this.dialect, badRequest(parsed.untranslatable.problem, parsed.untranslatable.field));
     const pinned = this.#pin(routing, parsed);
     if (pinned === false) return this.reply;
-    const options = {
-      ...(pinned ? { pinnedProvider: pinned } : {}),
-      agentId: routing.agentId,
-      ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
-      ...(routing.model !== undefined ? { model: routing.model } : {}),
-      ...(routing.fallbacks !== undefined ? { fallbacks: routing.fallbacks } : {}),
-      ...(routing.source !== undefined ? { source: routing.source } : {}),
-      signal: this.#abort.signal,
-      request: parsed.request,
-    };
+    const options = this.#runOptions(routing, pinned, parsed.request);
     // Only the run itself is guarded here: once an answer exists, rendering it handles its own failures.
     let outcome: RunOutcome<CanonicalResponse> | RunOutcome<CanonicalStreamResult>;
     try {
@@ -325,16 +316,7 @@ class ChatExchange {
     if (pinned === false) return this.reply;
     const request = this.#passThroughRequest(body, parsed);
     this.#agentId = routing.agentId;
-    const options = {
-      ...(pinned ? { pinnedProvider: pinned } : {}),
-      agentId: routing.agentId,
-      ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
-      ...(routing.model !== undefined ? { model: routing.model } : {}),
-      ...(routing.fallbacks !== undefined ? { fallbacks: routing.fallbacks } : {}),
-      ...(routing.source !== undefined ? { source: routing.source } : {}),
-      signal: this.#abort.signal,
-      request,
-    };
+    const options = this.#runOptions(routing, pinned, request);
     try {
       if (request.stream) {
         const outcome = await lane.stream(options);
@@ -357,6 +339,20 @@ class ChatExchange {
    * A request that continues server-held state runs only on the provider holding it (`undefined`: no pin
    * needed). `false`: no candidate can hold it, and the 400 saying so has been sent.
    */
+  /** What both lanes hand the engine: the resolved routing, the pin (if any) and this request's abort. */
+  #runOptions<Request>(routing: RoutingOptions, pinned: ProviderPin | undefined, request: Request) {
+    return {
+      ...(pinned ? { pinnedProvider: pinned } : {}),
+      agentId: routing.agentId,
+      ...(routing.sessionKey !== undefined ? { sessionKey: routing.sessionKey } : {}),
+      ...(routing.model !== undefined ? { model: routing.model } : {}),
+      ...(routing.fallbacks !== undefined ? { fallbacks: routing.fallbacks } : {}),
+      ...(routing.source !== undefined ? { source: routing.source } : {}),
+      signal: this.#abort.signal,
+      request,
+    };
+  }
+
   #pin(routing: RoutingOptions, parsed: ParsedChatRequest | undefined): ProviderPin | undefined | false {
     const field = parsed?.statefulField;
     if (field === undefined) return undefined;

@@ -26,11 +26,11 @@ import {
   maxTokensFieldFor,
   openAiChatChunkSchema,
   openAiChatCompletionSchema,
-  openAiErrorObjectSchema,
   OpenAiStreamTranslator,
   type MaxTokensField,
 } from "../../wire/openai-chat/index.js";
-import { describeOpenAiError, describeOpenAiErrorObject } from "./map-openai-error.js";
+import { describeOpenAiError } from "./map-openai-error.js";
+import { describeOpenAiStreamError } from "./openai-pass-through.js";
 
 export class OpenAiProvider implements Provider {
   readonly api = "openai-completions" as const;
@@ -101,13 +101,8 @@ export class OpenAiProvider implements Provider {
     if (typeof value !== "object" || value === null || !("error" in value)) return;
     const raw = (value as { error: unknown }).error;
     if (raw === null || raw === undefined) return;
-    const error = validateWire(raw, openAiErrorObjectSchema);
-    const details = typeof raw === "string"
-      ? { message: raw }
-      : error.ok
-        ? describeOpenAiErrorObject(error.value)
-        : { message: JSON.stringify(raw) };
-    throw streamErrorFailure(call, details, headers);
+    // Read as the same-wire lane reads an in-band error chunk, so both lanes report it alike (R-ST-2).
+    throw streamErrorFailure(call, describeOpenAiStreamError(raw), headers);
   }
 
   /** Throws `IncompatibleRequestError` before any HTTP call when OpenAI cannot carry a field (R-GW-6). */

@@ -8,7 +8,6 @@
 import {
   clearExpired as clearExpiredWindows,
   markUsed as markUsedStats,
-  recordFailure as recordFailureStats,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
 } from "../../core/cooldown.js";
@@ -20,6 +19,7 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
+import { statsAfterFailure } from "../failure-stats.js";
 import { applySessionCas } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
@@ -154,16 +154,7 @@ export class MemoryStateStore implements StateStore {
 
   async recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
     this.#changes += 1;
-    const next = recordFailureStats(this.#usageStats.get(profileId), {
-      reason: params.reason,
-      provider: params.provider,
-      model: params.model,
-      now: params.now,
-      resetAt: params.resetAt,
-      config: params.cooldowns,
-      attemptStartedAt: params.attemptStartedAt,
-      afterStatedWait: params.afterStatedWait,
-    });
+    const next = statsAfterFailure(this.#usageStats.get(profileId), params);
     this.#usageStats.set(profileId, clone(next));
     return clone(next);
   }

@@ -16,7 +16,6 @@ import type { createClient } from "@redis/client";
 import {
   clearExpired as clearExpiredStats,
   markUsed as markUsedStats,
-  recordFailure as recordFailureStats,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
 } from "../../core/cooldown.js";
@@ -29,6 +28,7 @@ import {
   type StateStore,
   type StoredProfile,
 } from "../../ports/state-store.js";
+import { statsAfterFailure } from "../failure-stats.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import {
   ADOPT_UNTIMED_SESSIONS,
@@ -356,16 +356,7 @@ export class RemoteRedisState implements StateStore {
     isAbandoned: () => boolean = () => false,
   ): Promise<UsageStats> {
     const written = await this.#updateStats(profileId, (current) => ({
-      next: recordFailureStats(current, {
-        reason: params.reason,
-        provider: params.provider,
-        model: params.model,
-        now: params.now,
-        resetAt: params.resetAt,
-        config: params.cooldowns,
-        attemptStartedAt: params.attemptStartedAt,
-        afterStatedWait: params.afterStatedWait,
-      }),
+      next: statsAfterFailure(current, params),
       lastUsed: "keep",
     }), isAbandoned);
     return written ?? {};

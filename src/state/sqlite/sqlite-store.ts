@@ -9,7 +9,6 @@
 import type Database from "better-sqlite3";
 import {
   clearExpired as clearExpiredStats,
-  recordFailure as recordFailureStats,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
   successChangesOnlyLastUsed,
@@ -32,6 +31,7 @@ import { prepareStatements, type Statements, type StatsRow } from "./statements.
 import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
 import { withLockRetry } from "./sqlite-retry.js";
 import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { statsAfterFailure } from "../failure-stats.js";
 import { applySessionCas, applySessionPatch } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { SqliteHeadroomTable } from "./headroom-table.js";
@@ -326,16 +326,7 @@ export class SqliteStateStore implements StateStore {
 
   async recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
     return this.#immediate(() => {
-      const next = recordFailureStats(this.#readStats(profileId), {
-        reason: params.reason,
-        provider: params.provider,
-        model: params.model,
-        now: params.now,
-        resetAt: params.resetAt,
-        config: params.cooldowns,
-        attemptStartedAt: params.attemptStartedAt,
-        afterStatedWait: params.afterStatedWait,
-      });
+      const next = statsAfterFailure(this.#readStats(profileId), params);
       this.#writeStats(profileId, next);
       return next;
     });

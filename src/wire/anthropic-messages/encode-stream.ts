@@ -6,6 +6,7 @@
  */
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
+import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { anthropicStreamErrorFrame, type AnthropicErrorInput } from "./errors.js";
 import { CANONICAL_TO_ANTHROPIC_STOP_REASON } from "./finish-reasons.js";
 import { renderAnthropicUsage } from "./usage.js";
@@ -24,10 +25,7 @@ export interface AnthropicStreamOptions {
   resume?: { started: number; openText?: number };
 }
 
-export interface AnthropicStreamEncoder {
-  encode(event: CanonicalStreamEvent): string[];
-  readonly finished: boolean;
-}
+export type AnthropicStreamEncoder = CanonicalStreamEncoder;
 
 function sseEvent(type: string, payload: Record<string, unknown>): string {
   return `event: ${type}\ndata: ${JSON.stringify({ type, ...payload })}\n\n`;
@@ -179,6 +177,5 @@ export function encodeAnthropicStream(
   events: Iterable<CanonicalStreamEvent>,
   options: AnthropicStreamOptions = {},
 ): string[] {
-  const encoder = createAnthropicStreamEncoder(options);
-  return [...events].flatMap((event) => encoder.encode(event));
+  return encodeWholeStream(createAnthropicStreamEncoder(options), events);
 }

@@ -5,17 +5,15 @@
  * `message_stop` and `error` are parsed. One forwarded buffer per read; the one edit to the bytes is the
  * `model` of `message_start`, which names the model that answered (R-ST-3).
  */
+import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
 import {
-  completeEventsEnd,
   eventField,
   forEachEvent,
   modelSwap,
   parseEventJson,
   replaceAll,
   type DeliveredAnswer,
-  type RawStreamScanner,
   type StreamScanEnd,
-  type StreamScanStep,
 } from "../shared/sse-bytes.js";
 
 export interface AnthropicScannerOptions {
@@ -24,8 +22,6 @@ export interface AnthropicScannerOptions {
 }
 
 export const ANTHROPIC_MESSAGE_STOP_BYTES = Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n');
-
-type Verdict = "keep" | "drop" | "fail" | { replace: Buffer };
 
 interface AnthropicEvent {
   type?: unknown;
@@ -62,85 +58,19 @@ function isContentDelta(event: AnthropicEvent): boolean {
   return delta.type === "input_json_delta";
 }
 
-export class AnthropicStreamScanner implements RawStreamScanner {
-  readonly #options: AnthropicScannerOptions;
-  #carry: Buffer | undefined;
-  #committed = false;
-  #complete = false;
-  #finishReason: string | undefined;
-  #usage: Record<string, unknown> | undefined;
-  #malformed = 0;
-  #failure: unknown;
-  readonly #forwarded: Buffer[] = [];
-
+export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string, unknown>> {
   constructor(options: AnthropicScannerOptions) {
-    this.#options = options;
-  }
-
-  get committed(): boolean {
-    return this.#committed;
-  }
-  get complete(): boolean {
-    return this.#complete;
-  }
-  get finishReason(): string | undefined {
-    return this.#finishReason;
-  }
-  get usage(): unknown {
-    return this.#usage;
-  }
-  get malformedChunks(): number {
-    return this.#malformed;
-  }
-
-  push(chunk: Buffer): StreamScanStep {
-    const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
-    const end = completeEventsEnd(bytes);
-    this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
-    if (end === 0 || this.#complete) return { forward: undefined };
-    let parts: Buffer[] | undefined;
-    let from = 0;
-    let stopAt = end;
-    forEachEvent(bytes, end, (start, eventEnd) => {
-      if (stopAt !== end) return;
-      const verdict: Verdict = this.#complete ? "drop" : this.#scanEvent(bytes, start, eventEnd);
-      if (verdict === "keep") return;
-      if (verdict === "fail") {
-        stopAt = start;
-        return;
-      }
-      parts ??= [];
-      parts.push(bytes.subarray(from, start));
-      if (verdict !== "drop") parts.push(verdict.replace);
-      from = eventEnd;
-    });
-    let forward: Buffer;
-    if (parts) {
-      if (from < stopAt) parts.push(bytes.subarray(from, stopAt));
-      forward = Buffer.concat(parts);
-    } else {
-      forward = bytes.subarray(0, stopAt);
-    }
-    const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
-    if (step.forward) this.#forwarded.push(step.forward);
-    if (this.#failure !== undefined) step.failure = this.#failure;
-    return step;
+    super(options.shownModel);
   }
 
   end(): StreamScanEnd {
-    if (this.#complete) return { complete: true };
     // R-ST-2: a stop reason without the closing frame is a complete answer.
-    if (this.#finishReason !== undefined) {
-      this.#complete = true;
-      this.#forwarded.push(ANTHROPIC_MESSAGE_STOP_BYTES);
-      return { complete: true, forward: ANTHROPIC_MESSAGE_STOP_BYTES };
-    }
-    return { complete: false };
+    return this.endWithTerminalFrame(ANTHROPIC_MESSAGE_STOP_BYTES);
   }
 
   delivered(): DeliveredAnswer {
     const answer: DeliveredAnswer = { text: "", toolCalls: [] };
-    const bytes = Buffer.concat(this.#forwarded);
+    const bytes = this.forwardedBytes();
     const toolOfBlock = new Map<number, DeliveredAnswer["toolCalls"][number]>();
     const blocks: NonNullable<DeliveredAnswer["blocks"]> = { started: 0 };
     answer.blocks = blocks;
@@ -175,43 +105,43 @@ export class AnthropicStreamScanner implements RawStreamScanner {
     return answer;
   }
 
-  #scanEvent(bytes: Buffer, start: number, end: number): Verdict {
+  protected scanEvent(bytes: Buffer, start: number, end: number): EventVerdict {
     const name = eventNameOf(bytes, start, end);
-    const afterCommitQuiet = this.#committed && (name === "content_block_delta" || name === "content_block_stop" || name === "content_block_start");
+    const afterCommitQuiet = this.hasCommitted && (name === "content_block_delta" || name === "content_block_stop" || name === "content_block_start");
     if (afterCommitQuiet || name === "ping") return "keep";
     const data = eventField(bytes, start, end, "data");
     if (data === undefined) return "keep";
     const event = parseEventJson(data) as AnthropicEvent | undefined;
     if (event === undefined || typeof event !== "object" || event === null) {
-      this.#malformed += 1;
+      this.malformedCount += 1;
       return "drop";
     }
     switch (name ?? event.type) {
       case "message_start": {
         const usage = event.message?.usage;
-        if (usage) this.#usage = { ...usage };
-        const swap = modelSwap(bytes.toString("utf8", start, end), this.#options.shownModel);
-        return swap ? { replace: replaceAll(bytes.subarray(start, end), swap.needle, swap.replacement) } : "keep";
+        if (usage) this.usageSeen = { ...usage };
+        const swap = modelSwap(bytes.toString("utf8", start, end), this.shownModel);
+        return swap ? replaceAll(bytes.subarray(start, end), swap.needle, swap.replacement) : "keep";
       }
       case "content_block_start":
-        if (isContentStart(event)) this.#committed = true;
+        if (isContentStart(event)) this.hasCommitted = true;
         return "keep";
       case "content_block_delta":
-        if (isContentDelta(event)) this.#committed = true;
+        if (isContentDelta(event)) this.hasCommitted = true;
         return "keep";
       case "message_delta":
         if (typeof event.delta?.stop_reason === "string") {
-          this.#finishReason = event.delta.stop_reason;
-          this.#committed = true;
+          this.finish = event.delta.stop_reason;
+          this.hasCommitted = true;
         }
-        if (event.usage) this.#usage = { ...(this.#usage ?? {}), ...event.usage };
+        if (event.usage) this.usageSeen = { ...(this.usageSeen ?? {}), ...event.usage };
         return "keep";
       case "message_stop":
-        this.#complete = true;
-        this.#committed = true;
+        this.isComplete = true;
+        this.hasCommitted = true;
         return "keep";
       case "error":
-        this.#failure = event.error ?? event;
+        this.failure = event.error ?? event;
         return "fail";
       default:
         return "keep";

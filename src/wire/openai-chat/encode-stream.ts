@@ -6,6 +6,7 @@
  */
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
+import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { openAIStreamErrorFrame, type OpenAIErrorInput } from "./errors.js";
 import { CANONICAL_TO_OPENAI_FINISH_REASON } from "./finish-reasons.js";
 import { renderOpenAIUsage } from "./usage.js";
@@ -20,11 +21,7 @@ export interface OpenAIStreamOptions {
   describeError?: (error: unknown) => OpenAIErrorInput;
 }
 
-export interface OpenAIStreamEncoder {
-  encode(event: CanonicalStreamEvent): string[];
-  /** True after the finish or error frames were produced; later events produce nothing. */
-  readonly finished: boolean;
-}
+export type OpenAIStreamEncoder = CanonicalStreamEncoder;
 
 export const OPENAI_DONE_FRAME = "data: [DONE]\n\n";
 
@@ -103,6 +100,5 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
 
 /** All frames for a complete event sequence. */
 export function encodeOpenAIStream(events: Iterable<CanonicalStreamEvent>, options: OpenAIStreamOptions): string[] {
-  const encoder = createOpenAIStreamEncoder(options);
-  return [...events].flatMap((event) => encoder.encode(event));
+  return encodeWholeStream(createOpenAIStreamEncoder(options), events);
 }

@@ -8,18 +8,8 @@
  * usage-only chunk that the lane's own `stream_options.include_usage` produced is kept for metrics but not
  * sent to a client that did not ask for it.
  */
-import {
-  completeEventsEnd,
-  forEachEvent,
-  modelSwap,
-  parseEventJson,
-  replaceAll,
-  withoutRanges,
-  type DeliveredAnswer,
-  type RawStreamScanner,
-  type StreamScanEnd,
-  type StreamScanStep,
-} from "../shared/sse-bytes.js";
+import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
+import { forEachEvent, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
@@ -35,8 +25,6 @@ const DONE = Buffer.from("[DONE]");
 const ERROR_KEY = Buffer.from('"error"');
 const FINISH_KEY = Buffer.from('"finish_reason"');
 const USAGE_KEY = Buffer.from('"usage"');
-
-type Verdict = "keep" | "drop" | "fail";
 
 interface OpenAiChunk {
   model?: unknown;
@@ -68,77 +56,28 @@ function nonEmptyString(value: unknown): boolean {
   return typeof value === "string" && value !== "";
 }
 
-export class OpenAiChatStreamScanner implements RawStreamScanner {
-  readonly #options: OpenAiChatScannerOptions;
-  #carry: Buffer | undefined;
-  #swap: { needle: Buffer; replacement: Buffer } | undefined;
-  #swapKnown = false;
-  #committed = false;
-  #complete = false;
+export class OpenAiChatStreamScanner extends SameWireStreamScanner {
+  readonly #forwardUsageChunk: boolean;
   #done = false;
-  #finishReason: string | undefined;
-  #usage: unknown;
-  #malformed = 0;
-  #failure: unknown;
-  readonly #forwarded: Buffer[] = [];
 
   constructor(options: OpenAiChatScannerOptions) {
-    this.#options = options;
-  }
-
-  get committed(): boolean {
-    return this.#committed;
-  }
-  get complete(): boolean {
-    return this.#complete;
-  }
-  get finishReason(): string | undefined {
-    return this.#finishReason;
-  }
-  get usage(): unknown {
-    return this.#usage;
-  }
-  get malformedChunks(): number {
-    return this.#malformed;
-  }
-
-  push(chunk: Buffer): StreamScanStep {
-    const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
-    const end = completeEventsEnd(bytes);
-    // Copied: a subarray would keep the whole read alive until the next one.
-    this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
-    if (end === 0 || this.#complete) return { forward: undefined };
-    let cut: [number, number][] | undefined;
-    let stopAt = end;
-    forEachEvent(bytes, end, (start, eventEnd) => {
-      if (stopAt !== end) return;
-      const verdict = this.#complete ? "drop" : this.#scanEvent(bytes, start, eventEnd);
-      if (verdict === "fail") stopAt = start;
-      else if (verdict === "drop") (cut ??= []).push([start, eventEnd]);
-    });
-    let forward = cut ? withoutRanges(bytes, stopAt, cut) : bytes.subarray(0, stopAt);
-    if (this.#swap) forward = replaceAll(forward, this.#swap.needle, this.#swap.replacement);
-    if (this.#complete && !this.#done && this.#failure === undefined) forward = Buffer.concat([forward, OPENAI_DONE_BYTES]);
-    const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
-    if (step.forward) this.#forwarded.push(step.forward);
-    if (this.#failure !== undefined) step.failure = this.#failure;
-    return step;
+    super(options.shownModel);
+    this.#forwardUsageChunk = options.forwardUsageChunk;
   }
 
   end(): StreamScanEnd {
-    if (this.#complete) return { complete: true };
     // R-ST-2: a stream that ends without [DONE] but with a finish reason is complete.
-    if (this.#finishReason !== undefined) {
-      this.#complete = true;
-      this.#forwarded.push(OPENAI_DONE_BYTES);
-      return { complete: true, forward: OPENAI_DONE_BYTES };
-    }
-    return { complete: false };
+    return this.endWithTerminalFrame(OPENAI_DONE_BYTES);
+  }
+
+  /** The answer ended on finish and usage without `[DONE]`: the client still gets its terminal frame. */
+  protected override finishForward(forward: Buffer): Buffer {
+    return this.isComplete && !this.#done && this.failure === undefined ? Buffer.concat([forward, OPENAI_DONE_BYTES]) : forward;
   }
 
   delivered(): DeliveredAnswer {
     const answer: DeliveredAnswer = { text: "", toolCalls: [] };
-    const bytes = Buffer.concat(this.#forwarded);
+    const bytes = this.forwardedBytes();
     forEachEvent(bytes, bytes.length, (start, end) => {
       const payload = dataPayload(bytes, start, end);
       if (payload === undefined) return;
@@ -163,18 +102,18 @@ export class OpenAiChatStreamScanner implements RawStreamScanner {
     return answer;
   }
 
-  #scanEvent(bytes: Buffer, start: number, end: number): Verdict {
+  protected scanEvent(bytes: Buffer, start: number, end: number): EventVerdict {
     const payload = dataPayload(bytes, start, end);
     // Comments and events without data (keep-alives) pass as they are.
     if (payload === undefined) return "keep";
     const [from, to] = payload;
     if (to - from === DONE.length && bytes.indexOf(DONE, from) === from) {
       this.#done = true;
-      this.#complete = true;
+      this.isComplete = true;
       return "keep";
     }
     if (bytes[from] !== 0x7b || bytes[to - 1] !== 0x7d) {
-      this.#malformed += 1;
+      this.malformedCount += 1;
       return "drop";
     }
     let chunk: OpenAiChunk | undefined;
@@ -186,20 +125,17 @@ export class OpenAiChatStreamScanner implements RawStreamScanner {
     if (errorAt !== -1 && bytes[errorAt] !== 0x6e) {
       const error = read()?.error;
       if (error !== undefined && error !== null) {
-        this.#failure = error;
+        this.failure = error;
         return "fail";
       }
     }
-    if (!this.#committed || !this.#swapKnown) {
+    if (!this.hasCommitted || !this.modelSwapKnown) {
       const parsed = read();
       if (parsed === undefined) {
-        this.#malformed += 1;
+        this.malformedCount += 1;
         return "drop";
       }
-      if (!this.#swapKnown) {
-        this.#swapKnown = true;
-        this.#swap = modelSwap(bytes.toString("utf8", from, to), this.#options.shownModel);
-      }
+      if (!this.modelSwapKnown) this.learnModelSwap(bytes.toString("utf8", from, to));
       const delta = parsed.choices?.[0]?.delta;
       if (
         delta &&
@@ -208,29 +144,29 @@ export class OpenAiChatStreamScanner implements RawStreamScanner {
           nonEmptyString(delta.reasoning_content) ||
           nonEmptyString(delta.reasoning))
       ) {
-        this.#committed = true;
+        this.hasCommitted = true;
       }
     }
     const finishAt = valueAfterKey(bytes, FINISH_KEY, from, to);
     if (finishAt !== -1 && bytes[finishAt] === 0x22) {
       const reason = read()?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
       if (typeof reason === "string") {
-        this.#finishReason = reason;
+        this.finish = reason;
         // An empty completion is still an answer (R-ST-1).
-        this.#committed = true;
+        this.hasCommitted = true;
       }
     }
-    let verdict: Verdict = "keep";
+    let verdict: EventVerdict = "keep";
     const usageAt = valueAfterKey(bytes, USAGE_KEY, from, to);
     if (usageAt !== -1 && bytes[usageAt] === 0x7b) {
       const parsed = read();
       if (parsed?.usage !== undefined && parsed.usage !== null) {
-        this.#usage = parsed.usage;
+        this.usageSeen = parsed.usage;
         const usageOnly = !Array.isArray(parsed.choices) || parsed.choices.length === 0;
-        if (usageOnly && !this.#options.forwardUsageChunk) verdict = "drop";
+        if (usageOnly && !this.#forwardUsageChunk) verdict = "drop";
       }
     }
-    if (this.#finishReason !== undefined && this.#usage !== undefined) this.#complete = true;
+    if (this.finish !== undefined && this.usageSeen !== undefined) this.isComplete = true;
     return verdict;
   }
 }

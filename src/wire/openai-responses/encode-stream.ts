@@ -7,6 +7,7 @@
  */
 import type { CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
+import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import {
   functionCallItemId,
   messageItemId,
@@ -25,11 +26,7 @@ export interface ResponsesStreamOptions {
   describeError?: (error: unknown) => { message: string; code?: string };
 }
 
-export interface ResponsesStreamEncoder {
-  encode(event: CanonicalStreamEvent): string[];
-  /** True after the completed / incomplete / failed event; later events produce nothing. */
-  readonly finished: boolean;
-}
+export type ResponsesStreamEncoder = CanonicalStreamEncoder;
 
 export function responsesSseEvent(payload: { type: string } & Record<string, unknown>): string {
   return `event: ${payload.type}\ndata: ${JSON.stringify(payload)}\n\n`;
@@ -192,6 +189,5 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
 
 /** All frames for a complete event sequence. */
 export function encodeResponsesStream(events: Iterable<CanonicalStreamEvent>, options: ResponsesStreamOptions): string[] {
-  const encoder = createResponsesStreamEncoder(options);
-  return [...events].flatMap((event) => encoder.encode(event));
+  return encodeWholeStream(createResponsesStreamEncoder(options), events);
 }

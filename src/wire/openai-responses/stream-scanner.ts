@@ -6,19 +6,8 @@
  * function-call items and the terminal events. One forwarded buffer per read; the one edit to the bytes is
  * the `model` value, which names the model that answered (R-ST-3). The stream has no `[DONE]`.
  */
-import {
-  eventField,
-  forEachEvent,
-  completeEventsEnd,
-  modelSwap,
-  parseEventJson,
-  replaceAll,
-  withoutRanges,
-  type DeliveredAnswer,
-  type RawStreamScanner,
-  type StreamScanEnd,
-  type StreamScanStep,
-} from "../shared/sse-bytes.js";
+import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
+import { eventField, forEachEvent, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface ResponsesScannerOptions {
   /** `provider/model` shown in the events (R-ST-3). */
@@ -55,74 +44,20 @@ function typeOf(bytes: Buffer, start: number, end: number): { name: string | und
   return { name: typeof parsed?.type === "string" ? parsed.type : undefined, data };
 }
 
-export class ResponsesStreamScanner implements RawStreamScanner {
-  readonly #options: ResponsesScannerOptions;
-  #carry: Buffer | undefined;
-  #swap: { needle: Buffer; replacement: Buffer } | undefined;
-  #swapKnown = false;
-  #committed = false;
-  #complete = false;
-  #finishReason: string | undefined;
-  #usage: unknown;
-  #malformed = 0;
-  #failure: unknown;
-  readonly #forwarded: Buffer[] = [];
-
+export class ResponsesStreamScanner extends SameWireStreamScanner {
   constructor(options: ResponsesScannerOptions) {
-    this.#options = options;
-  }
-
-  get committed(): boolean {
-    return this.#committed;
-  }
-  get complete(): boolean {
-    return this.#complete;
-  }
-  /** The response's `status` (`completed`, `incomplete:<reason>`), as the finish tables read it. */
-  get finishReason(): string | undefined {
-    return this.#finishReason;
-  }
-  get usage(): unknown {
-    return this.#usage;
-  }
-  get malformedChunks(): number {
-    return this.#malformed;
-  }
-
-  push(chunk: Buffer): StreamScanStep {
-    const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
-    const end = completeEventsEnd(bytes);
-    this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
-    if (end === 0 || this.#complete) return { forward: undefined };
-    let stopAt = end;
-    const cut: [number, number][] = [];
-    forEachEvent(bytes, end, (start, eventEnd) => {
-      if (stopAt !== end) return;
-      if (this.#complete) {
-        cut.push([start, eventEnd]);
-        return;
-      }
-      const verdict = this.#scanEvent(bytes, start, eventEnd);
-      if (verdict === "fail") stopAt = start;
-      else if (verdict === "drop") cut.push([start, eventEnd]);
-    });
-    let forward = cut.length > 0 ? withoutRanges(bytes, stopAt, cut) : bytes.subarray(0, stopAt);
-    if (this.#swap) forward = replaceAll(forward, this.#swap.needle, this.#swap.replacement);
-    const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
-    if (step.forward) this.#forwarded.push(step.forward);
-    if (this.#failure !== undefined) step.failure = this.#failure;
-    return step;
+    super(options.shownModel);
   }
 
   end(): StreamScanEnd {
     // No terminal event, no answer: a cut stream is never made to look complete (R-ST-2).
-    return { complete: this.#complete };
+    return { complete: this.isComplete };
   }
 
   delivered(): DeliveredAnswer {
     const answer: DeliveredAnswer = { text: "", toolCalls: [] };
     const byItem = new Map<string, DeliveredAnswer["toolCalls"][number]>();
-    const bytes = Buffer.concat(this.#forwarded);
+    const bytes = this.forwardedBytes();
     forEachEvent(bytes, bytes.length, (start, end) => {
       const data = eventField(bytes, start, end, "data");
       const event = data === undefined ? undefined : (parseEventJson(data) as ScannedEvent | undefined);
@@ -146,40 +81,38 @@ export class ResponsesStreamScanner implements RawStreamScanner {
     return answer;
   }
 
-  #scanEvent(bytes: Buffer, start: number, end: number): "keep" | "drop" | "fail" {
+  protected scanEvent(bytes: Buffer, start: number, end: number): EventVerdict {
     const { name, data } = typeOf(bytes, start, end);
     // Comments and keep-alives pass as they are.
     if (data === undefined) return "keep";
     const trimmed = data.trim();
     if (!trimmed.startsWith("{") || !trimmed.endsWith("}")) {
-      this.#malformed += 1;
+      this.malformedCount += 1;
       return "drop";
     }
-    const needsJson = !this.#swapKnown || FAILURE_EVENTS.has(name ?? "") || TERMINAL_EVENTS.has(name ?? "") || name === "response.output_item.added";
+    const needsJson = !this.modelSwapKnown || FAILURE_EVENTS.has(name ?? "") || TERMINAL_EVENTS.has(name ?? "") || name === "response.output_item.added";
     const event = needsJson ? (parseEventJson(trimmed) as ScannedEvent | undefined) : undefined;
     if (needsJson && event === undefined) {
-      this.#malformed += 1;
+      this.malformedCount += 1;
       return "drop";
     }
-    if (!this.#swapKnown) {
-      this.#swapKnown = true;
-      this.#swap = modelSwap(trimmed, this.#options.shownModel);
-    }
+    if (!this.modelSwapKnown) this.learnModelSwap(trimmed);
     if (name !== undefined && FAILURE_EVENTS.has(name)) {
-      this.#failure = name === "error" ? { message: event?.message, code: event?.code } : (event?.response?.error ?? { message: "The response failed." });
+      this.failure = name === "error" ? { message: event?.message, code: event?.code } : (event?.response?.error ?? { message: "The response failed." });
       return "fail";
     }
-    if (name !== undefined && COMMIT_EVENTS.has(name)) this.#committed = true;
-    if (name === "response.output_item.added" && event?.item?.type === "function_call") this.#committed = true;
+    if (name !== undefined && COMMIT_EVENTS.has(name)) this.hasCommitted = true;
+    if (name === "response.output_item.added" && event?.item?.type === "function_call") this.hasCommitted = true;
     if (name !== undefined && TERMINAL_EVENTS.has(name)) {
       const response = event?.response;
       const status = typeof response?.status === "string" ? response.status : name === "response.completed" ? "completed" : "incomplete";
       const reason = response?.incomplete_details?.reason;
-      this.#finishReason = status === "incomplete" && typeof reason === "string" ? `incomplete:${reason}` : status;
-      this.#usage = response?.usage;
+      // The finish reason is the response's `status` (`completed`, `incomplete:<reason>`), as the finish tables read it.
+      this.finish = status === "incomplete" && typeof reason === "string" ? `incomplete:${reason}` : status;
+      this.usageSeen = response?.usage;
       // An empty answer is still an answer (R-ST-1).
-      this.#committed = true;
-      this.#complete = true;
+      this.hasCommitted = true;
+      this.isComplete = true;
     }
     return "keep";
   }

@@ -140,16 +140,3 @@ export function modelSwap(eventText: string, shownModel: string): { needle: Buff
   if (replacementText === whole) return undefined;
   return { needle: Buffer.from(whole), replacement: Buffer.from(replacementText) };
 }
-
-/** `bytes[0, end)` without the given [start, stop) ranges (sorted, non-overlapping): events a scanner drops. */
-export function withoutRanges(bytes: Buffer, end: number, cut: readonly (readonly [number, number])[]): Buffer {
-  const parts: Buffer[] = [];
-  let from = 0;
-  for (const [start, stop] of cut) {
-    if (start >= end) break;
-    parts.push(bytes.subarray(from, start));
-    from = stop;
-  }
-  if (from < end) parts.push(bytes.subarray(from, end));
-  return Buffer.concat(parts);
-}

@@ -1,0 +1,142 @@
+/**
+ * The part every same-wire stream scanner shares (SPEC R-GW-6, R-ST-1…R-ST-3): the carry of an event that
+ * a read cut in two, the walk over the complete events of a read with one verdict per event, the one
+ * forwarded buffer per read, the record of what was forwarded (for `delivered()`, R-ST-4) and the state the
+ * lane reads. What an event means stays in each wire's scanner (`scanEvent`).
+ *
+ * Hot path: one `push` per upstream read, one walk callback per push, no parse here; a read whose events are
+ * all kept is forwarded as a view of the read, not a copy.
+ */
+import {
+  completeEventsEnd,
+  forEachEvent,
+  modelSwap,
+  replaceAll,
+  type DeliveredAnswer,
+  type RawStreamScanner,
+  type StreamScanEnd,
+  type StreamScanStep,
+} from "./sse-bytes.js";
+
+/**
+ * What to do with one complete event: send it on, leave it out, stop before it (an in-band error: nothing
+ * from it on is sent), or send these bytes in its place.
+ */
+export type EventVerdict = "keep" | "drop" | "fail" | Buffer;
+
+export abstract class SameWireStreamScanner<Usage = unknown> implements RawStreamScanner {
+  /** `provider/model` the client is shown (R-ST-3). */
+  protected readonly shownModel: string;
+  protected hasCommitted = false;
+  protected isComplete = false;
+  protected finish: string | undefined;
+  protected usageSeen: Usage | undefined;
+  protected malformedCount = 0;
+  /** The in-band error that stopped the stream; set by `scanEvent` together with a `"fail"` verdict. */
+  protected failure: unknown;
+  #carry: Buffer | undefined;
+  #swap: { needle: Buffer; replacement: Buffer } | undefined;
+  #swapKnown = false;
+  readonly #forwarded: Buffer[] = [];
+
+  protected constructor(shownModel: string) {
+    this.shownModel = shownModel;
+  }
+
+  get committed(): boolean {
+    return this.hasCommitted;
+  }
+  get complete(): boolean {
+    return this.isComplete;
+  }
+  get finishReason(): string | undefined {
+    return this.finish;
+  }
+  get usage(): unknown {
+    return this.usageSeen;
+  }
+  get malformedChunks(): number {
+    return this.malformedCount;
+  }
+
+  abstract end(): StreamScanEnd;
+  abstract delivered(): DeliveredAnswer;
+
+  /** The verdict on `bytes[start, end)`, one complete event; updates the scanner's state on the way. */
+  protected abstract scanEvent(bytes: Buffer, start: number, end: number): EventVerdict;
+
+  /** Last edit to a read's forwarded bytes (after the model swap); a wire that adds a frame overrides it. */
+  protected finishForward(forward: Buffer): Buffer {
+    return forward;
+  }
+
+  push(chunk: Buffer): StreamScanStep {
+    const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
+    const end = completeEventsEnd(bytes);
+    // Copied: a subarray would keep the whole read alive until the next one.
+    this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
+    if (end === 0 || this.isComplete) return { forward: undefined };
+    let parts: Buffer[] | undefined;
+    let from = 0;
+    let stopAt = end;
+    forEachEvent(bytes, end, (start, eventEnd) => {
+      if (stopAt !== end) return;
+      // Whatever follows the answer's end in the same read is not part of the answer.
+      const verdict = this.isComplete ? "drop" : this.scanEvent(bytes, start, eventEnd);
+      if (verdict === "keep") return;
+      if (verdict === "fail") {
+        stopAt = start;
+        return;
+      }
+      (parts ??= []).push(bytes.subarray(from, start));
+      if (verdict !== "drop") parts.push(verdict);
+      from = eventEnd;
+    });
+    let forward: Buffer;
+    if (parts) {
+      if (from < stopAt) parts.push(bytes.subarray(from, stopAt));
+      forward = Buffer.concat(parts);
+    } else {
+      forward = bytes.subarray(0, stopAt);
+    }
+    if (this.#swap) forward = replaceAll(forward, this.#swap.needle, this.#swap.replacement);
+    forward = this.finishForward(forward);
+    const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
+    if (step.forward) this.#forwarded.push(step.forward);
+    if (this.failure !== undefined) step.failure = this.failure;
+    return step;
+  }
+
+  /** False until `learnModelSwap` has seen the stream's first JSON event. */
+  protected get modelSwapKnown(): boolean {
+    return this.#swapKnown;
+  }
+
+  /**
+   * Learns from the first JSON event how the upstream spells its `model`, so every later read gets the
+   * shown model by one byte replace instead of a parse (R-ST-3).
+   */
+  protected learnModelSwap(eventText: string): void {
+    this.#swapKnown = true;
+    this.#swap = modelSwap(eventText, this.shownModel);
+  }
+
+  /**
+   * R-ST-2: an upstream that ended after its finish but before its terminal frame gave a complete answer;
+   * the frame is supplied (and counts as forwarded).
+   */
+  protected endWithTerminalFrame(frame: Buffer): StreamScanEnd {
+    if (this.isComplete) return { complete: true };
+    if (this.finish !== undefined) {
+      this.isComplete = true;
+      this.#forwarded.push(frame);
+      return { complete: true, forward: frame };
+    }
+    return { complete: false };
+  }
+
+  /** All bytes forwarded so far, as one buffer (for `delivered()`, which is rare). */
+  protected forwardedBytes(): Buffer {
+    return Buffer.concat(this.#forwarded);
+  }
+}
