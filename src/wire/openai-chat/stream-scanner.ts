@@ -9,7 +9,7 @@
  * sent to a client that did not ask for it.
  */
 import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
-import { forEachEvent, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
+import { forEachEvent, indexOfBetween, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
@@ -39,7 +39,7 @@ function isWhitespace(byte: number | undefined): boolean {
 
 /** Offset of the first byte after `key` and its colon, when `key` occurs unescaped in [start, end). */
 function valueAfterKey(bytes: Buffer, key: Buffer, start: number, end: number): number {
-  for (let at = bytes.indexOf(key, start); at !== -1 && at < end; at = bytes.indexOf(key, at + 1)) {
+  for (let at = indexOfBetween(bytes, key, start, end); at !== -1; at = indexOfBetween(bytes, key, at + 1, end)) {
     // Inside a JSON string the quote would be escaped: `\"error\"` is text, not a key.
     if (bytes[at - 1] === 0x5c) continue;
     let index = at + key.length;
@@ -107,7 +107,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     // Comments and events without data (keep-alives) pass as they are.
     if (payload === undefined) return "keep";
     const [from, to] = payload;
-    if (to - from === DONE.length && bytes.indexOf(DONE, from) === from) {
+    if (to - from === DONE.length && indexOfBetween(bytes, DONE, from, to) === from) {
       this.#done = true;
       this.isComplete = true;
       return "keep";
@@ -173,8 +173,8 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
 
 /** [start, end) of the event's single `data:` line payload, or undefined. */
 function dataPayload(bytes: Buffer, start: number, end: number): [number, number] | undefined {
-  let at = bytes.indexOf(DATA, start);
-  if (at === -1 || at >= end) return undefined;
+  let at = indexOfBetween(bytes, DATA, start, end);
+  if (at === -1) return undefined;
   // `data:` must start a line.
   if (at !== start && bytes[at - 1] !== 0x0a) return undefined;
   at += DATA.length;

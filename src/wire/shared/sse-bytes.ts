@@ -57,10 +57,20 @@ export function eventField(bytes: Buffer, start: number, end: number, field: "da
   return found;
 }
 
+/**
+ * Offset of `needle` in `bytes[from, end)`, or -1. Bounded on purpose: one upstream read often holds many
+ * events, and an unbounded `indexOf` for a key an event lacks would scan every later event of the read too
+ * (quadratic in the events per read — the costliest line of the lane before it was bounded).
+ */
+export function indexOfBetween(bytes: Buffer, needle: Buffer, from: number, end: number): number {
+  if (end - from < needle.length) return -1;
+  const at = bytes.subarray(from, end).indexOf(needle);
+  return at === -1 ? -1 : from + at;
+}
+
 /** True when `needle` occurs in `bytes[start, end)`. */
 export function includesBetween(bytes: Buffer, needle: Buffer, start: number, end: number): boolean {
-  const at = bytes.indexOf(needle, start);
-  return at !== -1 && at + needle.length <= end;
+  return indexOfBetween(bytes, needle, start, end) !== -1;
 }
 
 /** The state every same-wire stream scanner keeps and reports (SPEC R-ST-1…R-ST-3). */
