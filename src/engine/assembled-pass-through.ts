@@ -37,7 +37,8 @@ export interface AssembledSameWireCall {
   streamTarget: PassThroughTarget;
   plainTarget: PassThroughTarget;
   streamedBody: Buffer;
-  plainBody: Buffer;
+  /** The client's bytes for a plain call, built only when one is made (a 1 MB body is not copied twice). */
+  plainBody: () => Buffer;
   context: AttemptContext;
   settings: CanonicalRunnerSettings;
   refusals: StreamRefusals;
@@ -93,7 +94,7 @@ function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body()
 
 export async function completeSameWireThroughStream(call: AssembledSameWireCall): Promise<SameWireAnswer> {
   const { context, settings, streamTarget } = call;
-  if (call.refusals.has(context.provider, context.model)) return completePlainSameWire(call.plainTarget, call.plainBody, call.callContext(context.signal));
+  if (call.refusals.has(context.provider, context.model)) return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
   let headers: ResponseHeaders | undefined;
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
@@ -150,7 +151,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   } catch (error) {
     if (!refusesStreaming(error)) throw error;
     call.refusals.add(context.provider, context.model);
-    return completePlainSameWire(call.plainTarget, call.plainBody, call.callContext(context.signal));
+    return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
   }
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
   return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body() };

@@ -218,7 +218,7 @@ export function createPassThroughRunner(
           const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
           const watch = { settings, refusals, callerSignal: options.signal };
           if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, watch, onUpstreamHeaders) };
-          const plainBody = request.bodyFor(context.model);
+          const plainBody = () => request.bodyFor(context.model);
           // R-ST-6: streamed upstream and assembled, so silence is caught; without the streamed bytes, one plain call.
           const answer = request.streamedBodyFor
             ? await completeSameWireThroughStream({
@@ -234,7 +234,7 @@ export function createPassThroughRunner(
                 callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
-            : await completePlainSameWire(target, plainBody, callContext(context, context.signal, onUpstreamHeaders));
+            : await completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders));
           return { lane: "same-wire", ...answer };
         },
       });
