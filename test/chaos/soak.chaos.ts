@@ -27,6 +27,8 @@ const REQUESTS = Number(process.env.CHAOS_SOAK_REQUESTS ?? 50_000);
 const CONCURRENCY = 24;
 const FAULT_RATE = 0.3;
 const HUNG_AFTER_MS = 30_000;
+/** The default of gateway.streamContinuations (R-ST-4), set explicitly so the judge below knows the budget. */
+const STREAM_CONTINUATIONS = 2;
 const WARM_UP = Math.min(1000, Math.floor(REQUESTS / 10));
 const SAMPLES = 10;
 const TOKEN = "chaos-client-token";
@@ -122,8 +124,15 @@ describe("chaos: soak", () => {
             modelFailover: { retrySameProfileOnTimeout: 0, retryBackoffMs: [5, 20] },
           },
         },
-        gateway: { ttftTimeoutSeconds: 0.3, streamStallSeconds: 0.3, auth: { tokens: [TOKEN] } },
+        gateway: { ttftTimeoutSeconds: 0.3, streamStallSeconds: 0.3, streamContinuations: STREAM_CONTINUATIONS, auth: { tokens: [TOKEN] } },
       },
+    });
+
+    // R-ST-4 allows gateway.streamContinuations (2) continuations per answer: a stream cut a third time ends
+    // with R-ST-2's error even when a profile is healthy. Such runs are counted from the engine's events.
+    let streamsWithBudgetSpent = 0;
+    gateway.detour.on("run_finished", (event) => {
+      if (event.outcome === "failed" && (event.continuations ?? 0) >= STREAM_CONTINUATIONS) streamsWithBudgetSpent += 1;
     });
 
     /** What the test can see of every profile at one moment. */
@@ -237,6 +246,7 @@ describe("chaos: soak", () => {
         failedWithoutHealthyCandidate: failed - failedWithHealthyCandidate,
         committedStreamsCut: cutStreams,
         committedStreamsCutWithHealthyCandidate: cutStreamsWithHealthyCandidate,
+        committedStreamsCutWithBudgetSpent: streamsWithBudgetSpent,
         failedWithHealthyCandidate,
         hung,
         rssStartMb: first.rssMb,
@@ -250,7 +260,10 @@ describe("chaos: soak", () => {
       if (healthyMisses.length > 0) console.log(`[chaos soak] first failures with a healthy candidate: ${JSON.stringify(healthyMisses, null, 1)}`);
       expect.soft(hung, "hung requests").toBe(0);
       expect.soft(failedWithHealthyCandidate, "failed requests that had a healthy candidate").toBe(0);
-      expect.soft(cutStreamsWithHealthyCandidate, "cut streams not continued although a profile could answer (R-ST-4)").toBe(0);
+      // Every cut stream that a healthy profile could have continued is explained by a spent budget.
+      expect
+        .soft(Math.max(0, cutStreamsWithHealthyCandidate - streamsWithBudgetSpent), "cut streams not continued although a profile could answer and budget was left (R-ST-4)")
+        .toBe(0);
       expect.soft(last.openFds - first.openFds, "file descriptor growth").toBeLessThanOrEqual(CONCURRENCY);
       // Flat: the end of the run holds no more than a bounded margin over the warmed-up baseline.
       expect.soft(last.rssMb - first.rssMb, "RSS growth (MB)").toBeLessThan(64);
