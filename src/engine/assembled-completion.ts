@@ -9,7 +9,7 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "
 import { UpstreamFailure, type Provider, type ProviderCallContext } from "../ports/provider.js";
 import type { AttemptContext } from "../runner/attempt.js";
 import { CanonicalResponseAssembler } from "../wire/shared/assemble-canonical-response.js";
-import { firstTokenTimeoutMs } from "./first-token-timeout.js";
+import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { cutFailure } from "./stream-commit.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
@@ -53,13 +53,7 @@ export async function completeThroughStream(call: AssembledCompletionCall): Prom
       accept,
       // Providers end their iterator only after a finish (or throw for a cut), so an end without one is a cut.
       end: () => assembler.finished,
-      clock: settings.clock,
-      ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
-      stallTimeoutMs: settings.streamStallSeconds * 1000,
-      attemptSignal: context.signal,
-      ...(call.callerSignal ? { callerSignal: call.callerSignal } : {}),
-      provider: context.provider,
-      model: context.model,
+      ...attemptStreamBudgets(settings, context, call.callerSignal),
     });
   } catch (error) {
     if (!refusesStreaming(error)) throw error;

@@ -7,10 +7,10 @@
  */
 import type { ProviderCallContext } from "../ports/provider.js";
 import type { AttemptContext } from "../runner/attempt.js";
-import { openPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import { looksLikeJsonObject, openPassThrough, passThroughChunks, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { WireErrorDetails } from "../providers/shared/upstream-failure.js";
-import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
+import { failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import { AnthropicMessageAssembler } from "../wire/anthropic-messages/assemble-message.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiCompletionAssembler } from "../wire/openai-chat/assemble-completion.js";
@@ -18,7 +18,7 @@ import { ResponsesAssembler } from "../wire/openai-responses/assemble-response.j
 import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import { eventField, forEachEvent, parseEventJson, type RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import { firstTokenTimeoutMs } from "./first-token-timeout.js";
+import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
 import { readWatchedStream, type WatchedItem } from "./watched-stream.js";
@@ -45,14 +45,6 @@ export interface AssembledSameWireCall {
   describeStreamError: (raw: unknown) => WireErrorDetails;
   callContext: (signal: AbortSignal) => Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">;
   callerSignal?: AbortSignal;
-}
-
-function looksLikeJsonObject(body: Buffer): boolean {
-  let start = 0;
-  let end = body.length - 1;
-  while (start <= end && (body[start] as number) <= 0x20) start += 1;
-  while (end >= start && (body[end] as number) <= 0x20) end -= 1;
-  return body[start] === 0x7b && body[end] === 0x7d;
 }
 
 /** One plain call: the client's bytes, the whole JSON answer (a 200 that is not one fails over). */
@@ -122,31 +114,18 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   };
   try {
     await readWatchedStream({
-      async *open(signal) {
-        const response = await openPassThrough(streamTarget, call.streamedBody, call.callContext(signal));
-        headers = response.headers;
-        status = response.status;
-        try {
-          for await (const chunk of response.body) yield chunk as Buffer;
-        } catch (error) {
-          throw failureFromNetworkError(error, { provider: streamTarget.provider, signal });
-        } finally {
-          if (!response.body.destroyed) response.body.destroy();
-        }
-      },
+      open: (signal) =>
+        passThroughChunks(streamTarget, call.streamedBody, call.callContext(signal), (response) => {
+          headers = response.headers;
+          status = response.status;
+        }),
       accept,
       end: () => {
         const end = scanner.end();
         if (end.forward) assembled.push(end.forward);
         return end.complete && scanner.committed;
       },
-      clock: settings.clock,
-      ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
-      stallTimeoutMs: settings.streamStallSeconds * 1000,
-      attemptSignal: context.signal,
-      ...(call.callerSignal ? { callerSignal: call.callerSignal } : {}),
-      provider: context.provider,
-      model: context.model,
+      ...attemptStreamBudgets(settings, context, call.callerSignal),
     });
   } catch (error) {
     if (!refusesStreaming(error)) throw error;

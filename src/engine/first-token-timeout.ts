@@ -6,6 +6,7 @@
  */
 import { catalogueFacts } from "../catalogue/model-catalogue.js";
 import { DEFAULT_TTFT_TIMEOUT_SECONDS } from "../config/defaults.js";
+import type { Clock } from "../ports/clock.js";
 
 export interface FirstTokenSettings {
   /** `gateway.ttftTimeoutSeconds` when configured; absent: the per-model default. */
@@ -23,4 +24,34 @@ export function firstTokenTimeoutMs(settings: FirstTokenSettings, candidate: { p
   if (settings.ttftTimeoutSeconds !== undefined) return settings.ttftTimeoutSeconds * 1000;
   const reasoning = (settings.isReasoningModel ?? catalogueMarksReasoning)(candidate.provider, candidate.model);
   return (reasoning ? DEFAULT_TTFT_TIMEOUT_SECONDS.reasoning : DEFAULT_TTFT_TIMEOUT_SECONDS.ordinary) * 1000;
+}
+
+/** What every watched upstream stream of an attempt is bounded by (R-ST-1, R-ST-2, R-ST-6). */
+export interface AttemptStreamBudgets {
+  clock: Clock;
+  ttftTimeoutMs: number;
+  stallTimeoutMs: number;
+  /** The attempt's signal: the provider's total deadline and the runner's aborts. */
+  attemptSignal: AbortSignal;
+  /** The caller's own signal (client gone), when there is one. */
+  callerSignal?: AbortSignal;
+  provider: string;
+  model: string;
+}
+
+/** The budgets of one attempt's stream: its first-token budget per model, the stall budget, its signals. */
+export function attemptStreamBudgets(
+  settings: FirstTokenSettings & { clock: Clock; streamStallSeconds: number },
+  context: { provider: string; model: string; signal: AbortSignal },
+  callerSignal: AbortSignal | undefined,
+): AttemptStreamBudgets {
+  return {
+    clock: settings.clock,
+    ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
+    stallTimeoutMs: settings.streamStallSeconds * 1000,
+    attemptSignal: context.signal,
+    ...(callerSignal ? { callerSignal } : {}),
+    provider: context.provider,
+    model: context.model,
+  };
 }

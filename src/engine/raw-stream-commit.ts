@@ -7,7 +7,7 @@
  */
 import type { Clock } from "../ports/clock.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import { beforeFirstTokenTimeout, cutFailure, DeadlinePuller, StreamCallScope, stallTimeout, TIMED_OUT } from "./stream-commit.js";
+import { beforeFirstTokenTimeout, cutFailure, DeadlinePuller, StreamCallScope, stallTimeout } from "./stream-commit.js";
 
 export interface RawStreamCommitOptions {
   /** Opens the upstream call with the signal the commit point controls and yields its body reads. */
@@ -41,6 +41,9 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
   const scope = new StreamCallScope(options);
   const startedAt = clock.now();
   const ttftDeadline = startedAt + options.ttftTimeoutMs;
+  // Built once per stream; each makes its watchdog's failure only when that watchdog fires.
+  const noFirstToken = () => beforeFirstTokenTimeout(provider, model, options);
+  const stalled = () => stallTimeout(provider, model, options.stallTimeoutMs);
   const held: Buffer[] = [];
   let iterator: AsyncIterator<Buffer> | undefined;
   let puller: DeadlinePuller<Buffer> | undefined;
@@ -49,15 +52,7 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
     iterator = options.open(scope.signal)[Symbol.asyncIterator]();
     puller = new DeadlinePuller<Buffer>(iterator, clock, scope.signal);
     for (;;) {
-      const ttftLeftMs = ttftDeadline - clock.now();
-      let step: IteratorResult<Buffer> | typeof TIMED_OUT;
-      try {
-        step = await puller.next(ttftLeftMs);
-      } catch (error) {
-        throw scope.translate(error);
-      }
-      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, options));
-      const result = step as IteratorResult<Buffer>;
+      const result = await scope.next(puller, ttftDeadline - clock.now(), noFirstToken);
       if (result.done) {
         const end = scanner.end();
         if (!end.complete || !scanner.committed) throw cutFailure(provider, model, "stream closed before any content");
@@ -84,14 +79,7 @@ export async function commitRawStream(options: RawStreamCommitOptions): Promise<
     async function* rest(): AsyncGenerator<Buffer> {
       try {
         while (!finished && !scanner.complete) {
-          let step: IteratorResult<Buffer> | typeof TIMED_OUT;
-          try {
-            step = await pull.next(options.stallTimeoutMs);
-          } catch (error) {
-            throw scope.translate(error);
-          }
-          if (step === TIMED_OUT) scope.trip(stallTimeout(provider, model, options.stallTimeoutMs));
-          const result = step as IteratorResult<Buffer>;
+          const result = await scope.next(pull, options.stallTimeoutMs, stalled);
           if (result.done) {
             const end = scanner.end();
             if (!end.complete) throw cutFailure(provider, model, "stream closed before it finished");

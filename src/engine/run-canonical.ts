@@ -17,7 +17,7 @@ import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { soonestRecoveryOf } from "../runner/exhaustion.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { Detour, RunWithOptions } from "./create-detour.js";
-import { firstTokenTimeoutMs, type FirstTokenSettings } from "./first-token-timeout.js";
+import { attemptStreamBudgets, type FirstTokenSettings } from "./first-token-timeout.js";
 import { requestFacts } from "./request-facts.js";
 import type { HeadroomRecorder } from "./headroom-recorder.js";
 import { assertPinnedProvider, type ProviderPin } from "./provider-pin.js";
@@ -180,13 +180,7 @@ export async function streamCanonicalAttempt(
   const committed = await commitStream({
     open: (signal) =>
       provider.stream({ ...request, model: context.model, stream: true }, { ...callContext(context, signal, onUpstreamHeaders), onMalformedChunk }),
-    clock: settings.clock,
-    ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
-    stallTimeoutMs: settings.streamStallSeconds * 1000,
-    attemptSignal: context.signal,
-    ...(callerSignal ? { callerSignal } : {}),
-    provider: context.provider,
-    model: context.model,
+    ...attemptStreamBudgets(settings, context, callerSignal),
   });
   return {
     head: committed.head,

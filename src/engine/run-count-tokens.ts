@@ -12,7 +12,7 @@ import type { AnthropicClientHeaders } from "../providers/anthropic/anthropic-pa
 import { anthropicCountTokensTarget } from "../providers/shared/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import { IncompatibleRequestError } from "../providers/shared/incompatible.js";
-import { openPassThrough, readPassThroughBody } from "../providers/shared/pass-through-call.js";
+import { looksLikeJsonObject, openPassThrough, readPassThroughBody } from "../providers/shared/pass-through-call.js";
 import { unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import type { HeadroomRecorder } from "./headroom-recorder.js";
 import { providerCallSettings } from "./provider-call-settings.js";
@@ -56,7 +56,7 @@ export function createCountTokensRunner(input: {
     const body = Buffer.from(JSON.stringify({ ...options.body, model: context.model }));
     const response = await openPassThrough(target, body, callContext(context, context.signal, input.headroom?.(options.agentId, context)));
     const bytes = await readPassThroughBody(target, response, context.signal);
-    if (!/^\s*\{/.test(bytes.toString("utf8", 0, 32))) {
+    if (!looksLikeJsonObject(bytes)) {
       throw unreadableResponseFailure(context.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
     }
     return { status: response.status, headers: response.headers, body: bytes };

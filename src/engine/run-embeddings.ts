@@ -16,7 +16,7 @@ import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { encodedOrThrow, IncompatibleRequestError } from "../providers/shared/incompatible.js";
 import { ollamaEmbedTarget, openAiEmbeddingsTarget } from "../providers/shared/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
-import { openPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import { looksLikeJsonObject, openPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import { unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import { encodeOllamaEmbedRequest, ollamaEmbedResponseSchema, openAiEmbeddingsFromOllama } from "../wire/ollama/embed.js";
 import type { OpenAiEmbeddingsRequest } from "../wire/openai-embeddings/schemas.js";
@@ -48,11 +48,6 @@ export interface EmbeddingsAnswer {
 }
 
 export type EmbeddingsRunner = (options: EmbedOptions) => Promise<RunOutcome<EmbeddingsAnswer>>;
-
-function looksLikeJsonObject(body: Buffer): boolean {
-  const text = body.toString("utf8", 0, Math.min(body.length, 64)).trimStart();
-  return text.startsWith("{");
-}
 
 export function createEmbeddingsRunner(input: {
   detour: Pick<RunnerDetour, "runWith">;

@@ -21,21 +21,16 @@ import { OpenAiProvider } from "../providers/openai/openai-provider.js";
 import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
 import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
 import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
-import { openPassThrough, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import { passThroughChunks, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import {
-  failureFromNetworkError,
-  failureFromStreamError,
-  unreadableResponseFailure,
-  type WireErrorDetails,
-} from "../providers/shared/upstream-failure.js";
+import { failureFromStreamError, type WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
 import { assertPinnedProvider } from "./provider-pin.js";
-import { firstTokenTimeoutMs } from "./first-token-timeout.js";
+import { attemptStreamBudgets } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
 import { completeSameWireThroughStream, completePlainSameWire } from "./assembled-pass-through.js";
 import { StreamRefusals } from "./streamed-answer.js";
@@ -261,27 +256,14 @@ export function createPassThroughRunner(
     const describe = DESCRIBE_STREAM_ERROR[request.api];
     let headers: ResponseHeaders | undefined;
     return commitRawStream({
-      async *open(signal) {
-        const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
-        headers = response.headers;
-        try {
-          for await (const chunk of response.body) yield chunk as Buffer;
-        } catch (error) {
-          throw failureFromNetworkError(error, { provider: target.provider, signal });
-        } finally {
-          if (!response.body.destroyed) response.body.destroy();
-        }
-      },
+      open: (signal) =>
+        passThroughChunks(target, body, callContext(context, signal, onUpstreamHeaders), (response) => {
+          headers = response.headers;
+        }),
       scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
       failureOf: (error) =>
         failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
-      clock,
-      ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
-      stallTimeoutMs: settings.streamStallSeconds * 1000,
-      attemptSignal: context.signal,
-      ...(options.signal ? { callerSignal: options.signal } : {}),
-      provider: context.provider,
-      model: context.model,
+      ...attemptStreamBudgets(settings, context, options.signal),
     });
   }
 

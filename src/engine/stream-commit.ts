@@ -251,6 +251,21 @@ export class StreamCallScope {
     throw failure;
   }
 
+  /**
+   * The next upstream item within `timeoutMs`: a timeout trips the watchdog with `timedOut()`'s failure, and
+   * an upstream error is translated (an abort our own watchdog caused is that watchdog's timeout).
+   */
+  async next<T>(puller: DeadlinePuller<T>, timeoutMs: number, timedOut: () => UpstreamFailure): Promise<IteratorResult<T>> {
+    let step: IteratorResult<T> | typeof TIMED_OUT;
+    try {
+      step = await puller.next(timeoutMs);
+    } catch (error) {
+      throw this.translate(error);
+    }
+    if (step === TIMED_OUT) this.trip(timedOut());
+    return step;
+  }
+
   /** An AbortError caused by our own watchdog is the watchdog's timeout, not an abort. */
   translate(error: unknown): unknown {
     return this.#watchdogError ?? error;
@@ -283,6 +298,9 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
   const scope = new StreamCallScope(options);
   const startedAt = clock.now();
   const ttftDeadline = startedAt + options.ttftTimeoutMs;
+  // Built once per stream; each makes its watchdog's failure only when that watchdog fires.
+  const noFirstToken = () => beforeFirstTokenTimeout(provider, model, options);
+  const stalled = () => stallTimeout(provider, model, options.stallTimeoutMs);
   const held: CanonicalStreamEvent[] = [];
   let iterator: AsyncIterator<CanonicalStreamEvent> | undefined;
   let puller: DeadlinePuller | undefined;
@@ -292,15 +310,7 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
     puller = new DeadlinePuller(iterator, clock, scope.signal);
     const pull = puller;
     for (;;) {
-      const ttftLeftMs = ttftDeadline - clock.now();
-      let step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT;
-      try {
-        step = await pull.next(ttftLeftMs);
-      } catch (error) {
-        throw scope.translate(error);
-      }
-      if (step === TIMED_OUT) scope.trip(beforeFirstTokenTimeout(provider, model, options));
-      const result = step as IteratorResult<CanonicalStreamEvent>;
+      const result = await scope.next(pull, ttftDeadline - clock.now(), noFirstToken);
       if (result.done) throw cutFailure(provider, model, "stream closed before any content");
       const event = result.value;
       if (event.type === "error") throw failureOfErrorEvent(provider, event.error);
@@ -331,14 +341,7 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
       let completed = finished;
       try {
         while (!completed) {
-          let step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT;
-          try {
-            step = await pull.next(options.stallTimeoutMs);
-          } catch (error) {
-            throw scope.translate(error);
-          }
-          if (step === TIMED_OUT) scope.trip(stallTimeout(provider, model, options.stallTimeoutMs));
-          const result = step as IteratorResult<CanonicalStreamEvent>;
+          const result = await scope.next(pull, options.stallTimeoutMs, stalled);
           if (result.done) throw cutFailure(provider, model, "stream closed before it finished");
           const event = result.value;
           if (event.type === "error") throw failureOfErrorEvent(provider, event.error);

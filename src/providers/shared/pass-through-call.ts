@@ -94,5 +94,39 @@ export async function readPassThroughBody(
   }
 }
 
+/**
+ * Whether a 2xx body is a JSON object at all (first and last non-blank bytes are braces): a 200 that is not
+ * one (an HTML page, a cut body) is not an answer and fails the attempt over, as on the canonical path.
+ */
+export function looksLikeJsonObject(body: Buffer): boolean {
+  let start = 0;
+  let end = body.length - 1;
+  while (start <= end && (body[start] as number) <= 0x20) start += 1;
+  while (end >= start && (body[end] as number) <= 0x20) end -= 1;
+  return body[start] === 0x7b && body[end] === 0x7d;
+}
+
+/**
+ * Opens the call and yields its 2xx event-stream body read by read. `onResponse` sees the response (status,
+ * headers) before the first read; a network failure mid-body is classified like any other, and the body is
+ * released when the reader stops early.
+ */
+export async function* passThroughChunks(
+  target: PassThroughTarget,
+  body: Buffer,
+  context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
+  onResponse: (response: PassThroughResponse) => void,
+): AsyncGenerator<Buffer> {
+  const response = await openPassThrough(target, body, context);
+  onResponse(response);
+  try {
+    for await (const chunk of response.body) yield chunk as Buffer;
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: target.provider, signal: context.signal });
+  } finally {
+    if (!response.body.destroyed) response.body.destroy();
+  }
+}
+
 /** Upstream response headers a client of the same wire may rely on; hop-by-hop and length headers are Node's. */
 export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "request-id", "openai-processing-ms"] as const;
