@@ -7,7 +7,7 @@
  */
 import type { ProviderCallContext } from "../ports/provider.js";
 import type { AttemptContext } from "../runner/attempt.js";
-import { looksLikeJsonObject, openPassThrough, passThroughChunks, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import { looksLikeJsonObject, openPassThrough, pumpPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
@@ -21,7 +21,7 @@ import { eventField, forEachEvent, parseEventJson, type RawStreamScanner } from 
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
-import { readWatchedStream, type WatchedItem } from "./watched-stream.js";
+import { readWatchedPushed, type WatchedItem } from "./watched-stream.js";
 
 export type SameWireApi = "openai-completions" | "openai-responses" | "anthropic-messages";
 
@@ -29,6 +29,11 @@ export interface SameWireAnswer {
   status: number;
   headers: ResponseHeaders;
   body: Buffer;
+  /**
+   * Set when the body was assembled here from the stream: it already names the answering model (the scanner
+   * showed it in every event, R-ST-3) and this is the usage the scanner kept, so nobody scans it again.
+   */
+  assembled?: { usage: unknown };
 }
 
 export interface AssembledSameWireCall {
@@ -113,12 +118,20 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     return scanner.committed ? "token" : "lifecycle";
   };
   try {
-    await readWatchedStream({
-      open: (signal) =>
-        passThroughChunks(streamTarget, call.streamedBody, call.callContext(signal), (response) => {
-          headers = response.headers;
-          status = response.status;
-        }),
+    // Pushed, not pulled: the reads of an assembled answer never reach the client one by one, so they need no
+    // promise each (R-ST-6 reads a short answer as ~20 events).
+    await readWatchedPushed({
+      open: (signal, push) =>
+        pumpPassThrough(
+          streamTarget,
+          call.streamedBody,
+          call.callContext(signal),
+          (response) => {
+            headers = response.headers;
+            status = response.status;
+          },
+          push,
+        ),
       accept,
       end: () => {
         const end = scanner.end();
@@ -133,5 +146,5 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
   }
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
-  return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body() };
+  return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body(), assembled: { usage: scanner.usage } };
 }

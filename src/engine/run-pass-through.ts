@@ -32,7 +32,7 @@ import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.
 import { assertPinnedProvider } from "./provider-pin.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
-import { completeSameWireThroughStream, completePlainSameWire } from "./assembled-pass-through.js";
+import { completeSameWireThroughStream, completePlainSameWire, type SameWireAnswer } from "./assembled-pass-through.js";
 import { StreamRefusals } from "./streamed-answer.js";
 import {
   callContext,
@@ -102,7 +102,7 @@ export type PassThroughRunOptions = Omit<CanonicalRunOptions, "request" | "strea
 
 /** A non-streamed answer: the upstream's bytes, or a canonical response from a cross-wire candidate. */
 export type LaneResponse =
-  | { lane: "same-wire"; status: number; headers: ResponseHeaders; body: Buffer }
+  | ({ lane: "same-wire" } & SameWireAnswer)
   | { lane: "canonical"; response: CanonicalResponse };
 
 /** A committed same-wire stream: `chunks` starts with the held head; one buffer per upstream read. */

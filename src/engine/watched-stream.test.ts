@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { UpstreamFailure } from "../ports/provider.js";
 import { FakeClock } from "../testing/fake-clock.js";
-import { readWatchedStream, type WatchedItem, type WatchedStreamOptions } from "./watched-stream.js";
+import { readWatchedPushed, readWatchedStream, type WatchedItem, type WatchedStreamOptions } from "./watched-stream.js";
 
 type Item = "start" | "token" | "finish";
 
@@ -29,14 +29,32 @@ function options(clock: FakeClock, open: WatchedStreamOptions<Item>["open"], ext
   return { result, accepted };
 }
 
-describe("readWatchedStream (R-ST-6: the watchdogs of a non-streamed answer read from a stream)", () => {
+/**
+ * The same source pushing its items (as an upstream body in flowing mode does): `push` returning false
+ * stops it, as the real pump destroys the body. A source that ignores its signal keeps ignoring it here.
+ */
+function readPushed(options: WatchedStreamOptions<Item>) {
+  return readWatchedPushed<Item>({
+    ...options,
+    open: async (signal, push) => {
+      for await (const item of options.open(signal)) if (!push(item)) return;
+    },
+  });
+}
+
+type Reader = (options: WatchedStreamOptions<Item>) => Promise<{ timeToFirstTokenMs: number | undefined }>;
+
+describe.each<[string, Reader]>([
+  ["readWatchedStream, items pulled", readWatchedStream],
+  ["readWatchedPushed, items pushed", readPushed],
+])("%s (R-ST-6: the watchdogs of a non-streamed answer read from a stream)", (_name, read) => {
   it("R-ST-6: an upstream that ignores its signal cannot hold the attempt past the first-token budget", async () => {
     const clock = new FakeClock();
     const { result } = options(clock, async function* () {
       yield "start";
       await new Promise(() => {});
     });
-    const outcome = readWatchedStream(result).catch((error: unknown) => error);
+    const outcome = read(result).catch((error: unknown) => error);
     await clock.advanceAsync(15_000);
     const error = await outcome;
     expect(failureCode(error)).toBe("ETIMEDOUT");
@@ -60,7 +78,7 @@ describe("readWatchedStream (R-ST-6: the watchdogs of a non-streamed answer read
       },
       { ttftTimeoutMs: 60_000, stallTimeoutMs: 30_000 },
     );
-    const outcome = readWatchedStream(result);
+    const outcome = read(result);
     await clock.advanceAsync(50_000 + 5 * 29_000);
     await expect(outcome).resolves.toEqual({ timeToFirstTokenMs: 50_000 });
     expect(accepted).toEqual(["start", "token", "token", "token", "token", "token", "token", "finish"]);
@@ -73,7 +91,7 @@ describe("readWatchedStream (R-ST-6: the watchdogs of a non-streamed answer read
       await clock.sleep(31_000, signal);
       yield "finish";
     });
-    const outcome = readWatchedStream(result).catch((error: unknown) => error);
+    const outcome = read(result).catch((error: unknown) => error);
     await clock.advanceAsync(30_000);
     const error = await outcome;
     expect(failureCode(error)).toBe("ETIMEDOUT");
@@ -85,13 +103,13 @@ describe("readWatchedStream (R-ST-6: the watchdogs of a non-streamed answer read
     const cut = options(clock, async function* () {
       yield "token";
     });
-    const error = await readWatchedStream(cut.result).catch((caught: unknown) => caught);
+    const error = await read(cut.result).catch((caught: unknown) => caught);
     expect(failureCode(error)).toBe("ECONNRESET");
     expect(String(error)).toContain("stream closed before it finished");
     const complete = options(clock, async function* () {
       yield "token";
     }, { end: () => true });
-    await expect(readWatchedStream(complete.result)).resolves.toEqual({ timeToFirstTokenMs: 0 });
+    await expect(read(complete.result)).resolves.toEqual({ timeToFirstTokenMs: 0 });
   });
 
   it("R-ST-6: the attempt's deadline and the caller's abort stop the upstream at any point, also mid-answer", async () => {
@@ -109,7 +127,7 @@ describe("readWatchedStream (R-ST-6: the watchdogs of a non-streamed answer read
       },
       { attemptSignal: attempt.signal },
     );
-    const outcome = readWatchedStream(result).catch((error: unknown) => error);
+    const outcome = read(result).catch((error: unknown) => error);
     await clock.advanceAsync(120_000);
     const deadline = new DOMException("attempt timed out", "TimeoutError");
     attempt.abort(deadline);
@@ -121,8 +139,33 @@ describe("readWatchedStream (R-ST-6: the watchdogs of a non-streamed answer read
       yield "start";
       await new Promise(() => {});
     }, { callerSignal: caller.signal });
-    const stopped = readWatchedStream(second.result).catch((error: unknown) => error);
+    const stopped = read(second.result).catch((error: unknown) => error);
     caller.abort(new DOMException("client went away", "AbortError"));
     expect((await stopped as DOMException).name).toBe("AbortError");
+  });
+});
+
+describe("readWatchedPushed (R-ST-6)", () => {
+  it("R-ST-6: an in-band failure thrown by accept stops the source at once and fails the attempt with it", async () => {
+    const clock = new FakeClock();
+    const inBand = new Error("overloaded, in band");
+    let pushedAfterFailure = 0;
+    let failed = false;
+    const outcome = readWatchedPushed<Item>({
+      ...options(clock, async function* () {}).result,
+      accept: (item) => {
+        if (failed) pushedAfterFailure += 1;
+        if (item === "finish") {
+          failed = true;
+          throw inBand;
+        }
+        return "token";
+      },
+      open: async (_signal, push) => {
+        for (const item of ["token", "finish", "token", "token"] as const) if (!push(item)) return;
+      },
+    }).catch((error: unknown) => error);
+    expect(await outcome).toBe(inBand);
+    expect(pushedAfterFailure).toBe(0);
   });
 });

@@ -75,67 +75,148 @@ class MovingDeadline {
   }
 }
 
-export async function readWatchedStream<T>(options: WatchedStreamOptions<T>): Promise<{ timeToFirstTokenMs: number | undefined }> {
-  const { clock, provider, model } = options;
-  const upstream = new AbortController();
-  const abort = (reason?: unknown) => {
-    if (!upstream.signal.aborted) upstream.abort(reason);
-  };
-  const onAttemptAbort = () => abort(options.attemptSignal.reason);
-  const onCallerAbort = () => abort(options.callerSignal?.reason);
-  options.attemptSignal.addEventListener("abort", onAttemptAbort, { once: true });
-  options.callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-  if (options.attemptSignal.aborted) onAttemptAbort();
-  if (options.callerSignal?.aborted) onCallerAbort();
-  // Rejects once the upstream is aborted, so a provider that ignores its signal cannot hold the attempt open.
-  const aborted = new Promise<never>((_, reject) => {
-    const onAbort = () => reject(upstream.signal.reason);
-    if (upstream.signal.aborted) onAbort();
-    else upstream.signal.addEventListener("abort", onAbort, { once: true });
-  });
-  aborted.catch(() => {});
+/**
+ * What a watched read shares whichever way its items arrive: the upstream's own abort controller linked to
+ * the attempt's and the caller's signals, the one moving deadline (first token, then stalls), and the
+ * verdict on each item.
+ */
+class StreamWatch<T> {
+  readonly upstream = new AbortController();
+  /** Rejects once the upstream is aborted, so a source that ignores its signal cannot hold the attempt open. */
+  readonly aborted: Promise<never>;
+  watchdogError: UpstreamFailure | undefined;
+  readonly #startedAt: number;
+  #firstTokenAt: number | undefined;
+  readonly #deadline: MovingDeadline;
+  readonly #onAttemptAbort = () => this.abort(this.options.attemptSignal.reason);
+  readonly #onCallerAbort = () => this.abort(this.options.callerSignal?.reason);
 
-  let watchdogError: UpstreamFailure | undefined;
-  const startedAt = clock.now();
-  let firstTokenAt: number | undefined;
-  const deadline = new MovingDeadline(clock, () => {
-    watchdogError =
-      firstTokenAt === undefined
-        ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
-        : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`);
-    abort(watchdogError);
-  });
-  deadline.set(startedAt + options.ttftTimeoutMs);
+  constructor(private readonly options: Omit<WatchedStreamOptions<T>, "open">) {
+    const { clock, provider, model } = options;
+    options.attemptSignal.addEventListener("abort", this.#onAttemptAbort, { once: true });
+    options.callerSignal?.addEventListener("abort", this.#onCallerAbort, { once: true });
+    if (options.attemptSignal.aborted) this.#onAttemptAbort();
+    if (options.callerSignal?.aborted) this.#onCallerAbort();
+    const signal = this.upstream.signal;
+    this.aborted = new Promise<never>((_, reject) => {
+      const onAbort = () => reject(signal.reason);
+      if (signal.aborted) onAbort();
+      else signal.addEventListener("abort", onAbort, { once: true });
+    });
+    this.aborted.catch(() => {});
+    this.#startedAt = clock.now();
+    this.#deadline = new MovingDeadline(clock, () => {
+      this.watchdogError =
+        this.#firstTokenAt === undefined
+          ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
+          : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`);
+      this.abort(this.watchdogError);
+    });
+    this.#deadline.set(this.#startedAt + options.ttftTimeoutMs);
+  }
+
+  abort(reason?: unknown): void {
+    if (!this.upstream.signal.aborted) this.upstream.abort(reason);
+  }
+
+  /** Takes one item into the answer (throws for an in-band error) and moves the deadline on a token. */
+  take(item: T): WatchedItem {
+    const verdict = this.options.accept(item);
+    if (verdict === "token") {
+      const now = this.options.clock.now();
+      this.#firstTokenAt ??= now;
+      this.#deadline.set(now + this.options.stallTimeoutMs);
+    }
+    return verdict;
+  }
+
+  /** The source ended without a `complete` item: complete anyway (R-ST-2), or a cut. */
+  ended(): void {
+    if (this.options.end()) return;
+    const { provider, model } = this.options;
+    throw cutFailure(provider, model, this.#firstTokenAt === undefined ? "stream closed before any content" : "stream closed before it finished");
+  }
+
+  result(): { timeToFirstTokenMs: number | undefined } {
+    return { timeToFirstTokenMs: this.#firstTokenAt === undefined ? undefined : this.#firstTokenAt - this.#startedAt };
+  }
+
+  /** Stops the watchdogs; `release` also aborts the upstream (a source that drains itself is not). */
+  close(release = true): void {
+    this.#deadline.stop();
+    this.options.attemptSignal.removeEventListener("abort", this.#onAttemptAbort);
+    this.options.callerSignal?.removeEventListener("abort", this.#onCallerAbort);
+    if (release) this.abort(ANSWER_COMPLETE);
+  }
+}
+
+export async function readWatchedStream<T>(options: WatchedStreamOptions<T>): Promise<{ timeToFirstTokenMs: number | undefined }> {
+  const watch = new StreamWatch(options);
   let iterator: AsyncIterator<T> | undefined;
   try {
-    iterator = options.open(upstream.signal)[Symbol.asyncIterator]();
+    iterator = options.open(watch.upstream.signal)[Symbol.asyncIterator]();
     for (;;) {
       let step: IteratorResult<T>;
       try {
-        step = await Promise.race([iterator.next(), aborted]);
+        step = await Promise.race([iterator.next(), watch.aborted]);
       } catch (error) {
         // An AbortError caused by our own watchdog is the watchdog's timeout, not an abort.
-        throw watchdogError ?? error;
+        throw watch.watchdogError ?? error;
       }
-      if (watchdogError) throw watchdogError;
+      if (watch.watchdogError) throw watch.watchdogError;
       if (step.done) {
-        if (options.end()) break;
-        throw cutFailure(provider, model, firstTokenAt === undefined ? "stream closed before any content" : "stream closed before it finished");
+        watch.ended();
+        break;
       }
-      const item = options.accept(step.value);
-      if (item === "complete") break;
-      if (item === "token") {
-        firstTokenAt ??= clock.now();
-        deadline.set(clock.now() + options.stallTimeoutMs);
-      }
+      if (watch.take(step.value) === "complete") break;
     }
-    return { timeToFirstTokenMs: firstTokenAt === undefined ? undefined : firstTokenAt - startedAt };
+    return watch.result();
   } finally {
-    deadline.stop();
-    options.attemptSignal.removeEventListener("abort", onAttemptAbort);
-    options.callerSignal?.removeEventListener("abort", onCallerAbort);
-    abort(ANSWER_COMPLETE);
+    watch.close();
     // Not awaited: a generator busy in next() answers return() only after that next() settles.
     iterator?.return?.()?.catch(() => {});
+  }
+}
+
+export interface PushedStreamOptions<T> extends Omit<WatchedStreamOptions<T>, "open"> {
+  /**
+   * Opens the upstream call and hands it each item through `push` as it arrives; resolves when the source
+   * ended or stopped because `push` returned false (the answer is complete, or an item failed it). A source
+   * stopped at a complete answer releases what remains of its call itself: the signal is not aborted then.
+   */
+  open: (signal: AbortSignal, push: (item: T) => boolean) => Promise<void>;
+}
+
+/**
+ * `readWatchedStream` for a source that pushes its items (an upstream body in flowing mode): the same
+ * watchdogs and verdicts, with one promise per call instead of several per item.
+ */
+export async function readWatchedPushed<T>(options: PushedStreamOptions<T>): Promise<{ timeToFirstTokenMs: number | undefined }> {
+  const watch = new StreamWatch(options);
+  let complete = false;
+  let failure: { error: unknown } | undefined;
+  const push = (item: T): boolean => {
+    if (complete || failure || watch.watchdogError) return false;
+    try {
+      complete = watch.take(item) === "complete";
+    } catch (error) {
+      failure = { error };
+      return false;
+    }
+    return !complete;
+  };
+  try {
+    try {
+      await Promise.race([options.open(watch.upstream.signal, push), watch.aborted]);
+    } catch (error) {
+      throw failure?.error ?? watch.watchdogError ?? error;
+    }
+    if (failure) throw failure.error;
+    if (watch.watchdogError) throw watch.watchdogError;
+    if (!complete) watch.ended();
+    return watch.result();
+  } finally {
+    // A complete answer's source drains the rest of its body itself, so its connection is kept (pumpPassThrough).
+    watch.close(!complete);
   }
 }

@@ -420,11 +420,20 @@ class ChatExchange {
     const model = `${outcome.provider}/${outcome.model}`;
     this.#answered = { model, attempts: outcome.attempts.length + 1 };
     const answer = outcome.result;
-    const scanned = scanChatBody(answer.body);
-    const usage = scanned.ok ? usageFromWire(this.dialect.name, usageOf(scanned.body)) : undefined;
+    let body: Buffer;
+    let wireUsage: unknown;
+    if (answer.assembled) {
+      // Assembled from the stream (R-ST-6): it names the answering model already, and its usage is known.
+      body = answer.body;
+      wireUsage = answer.assembled.usage;
+    } else {
+      const scanned = scanChatBody(answer.body);
+      wireUsage = scanned.ok ? usageOf(scanned.body) : undefined;
+      // R-ST-3: the answer names the model that answered; every other byte is the provider's.
+      body = (scanned.ok ? withAnsweringModel(scanned.body, model) : undefined) ?? answer.body;
+    }
+    const usage = wireUsage !== undefined ? usageFromWire(this.dialect.name, wireUsage) : undefined;
     const costUsd = usage ? this.#account(outcome, usage) : undefined;
-    // R-ST-3: the answer names the model that answered; every other byte is the provider's.
-    let body = (scanned.ok ? withAnsweringModel(scanned.body, model) : undefined) ?? answer.body;
     const notice = this.#notice(outcome);
     if (notice !== undefined) {
       // Rare (a fallback just happened, notices inline): the one case the lane rewrites the answer.

@@ -130,3 +130,73 @@ export async function* passThroughChunks(
 
 /** Upstream response headers a client of the same wire may rely on; hop-by-hop and length headers are Node's. */
 export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "request-id", "openai-processing-ms"] as const;
+
+/**
+ * Opens the call and hands each read of its 2xx event-stream body to `onRead` as it arrives, in flowing mode:
+ * no promise, iterator step or generator resumption per read — what an assembled non-streamed answer reads
+ * twenty times per request (R-ST-6). `onRead` returns false once the answer is complete: the call resolves at
+ * once and the rest of the body (its terminating chunk, usually in the same or the next read) drains in the
+ * background, so the connection goes back to the pool (`drain`).
+ * What `onRead` throws (an in-band failure) fails the call and destroys the body. A network failure
+ * mid-body (an abort included) is classified like any other.
+ */
+export async function pumpPassThrough(
+  target: PassThroughTarget,
+  body: Buffer,
+  context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
+  onResponse: (response: PassThroughResponse) => void,
+  onRead: (chunk: Buffer) => boolean,
+): Promise<void> {
+  const response = await openPassThrough(target, body, context);
+  onResponse(response);
+  const readable = response.body;
+  await new Promise<void>((resolve, reject) => {
+    const settle = (error?: unknown) => {
+      readable.off("data", onData);
+      readable.off("end", onEnd);
+      readable.off("error", onError);
+      // What follows is not read: an error from here on (undici's RequestAbortedError when the body is
+      // released before its end) is expected, not a failure.
+      readable.on("error", ignore);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const onData = (chunk: Buffer) => {
+      let more: boolean;
+      try {
+        more = onRead(chunk);
+      } catch (error) {
+        // Thrown inside the body's 'data' emit it would tear the stream down unseen: it fails this call instead.
+        settle(error);
+        readable.destroy();
+        return;
+      }
+      if (more) return;
+      settle();
+      drain(readable);
+    };
+    const onEnd = () => settle();
+    const onError = (error: unknown) => settle(failureFromNetworkError(error, { provider: target.provider, signal: context.signal }));
+    readable.on("data", onData);
+    readable.on("end", onEnd);
+    readable.on("error", onError);
+  });
+}
+
+function ignore(): void {}
+
+/** How long a complete answer's body may take to end before its connection is given up. */
+export const DRAIN_GRACE_MS = 2_000;
+
+/**
+ * Lets the rest of a complete answer's body flow to its end, so undici reuses the connection (destroying it
+ * now would close a connection whose body ends in the next bytes: one new TCP connection per request). An
+ * upstream that keeps the body open past the grace loses the connection. Nobody waits for this.
+ */
+function drain(readable: PassThroughResponse["body"]): void {
+  if (readable.readableEnded || readable.destroyed) return;
+  readable.on("data", ignore);
+  const timer = setTimeout(() => readable.destroy(), DRAIN_GRACE_MS);
+  timer.unref();
+  readable.once("close", () => clearTimeout(timer));
+}

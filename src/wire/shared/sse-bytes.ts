@@ -38,6 +38,15 @@ export function forEachEvent(bytes: Buffer, end: number, onEvent: (start: number
   }
 }
 
+const FIELD_PREFIX = { data: Buffer.from("data:"), event: Buffer.from("event:") } as const;
+
+/** True when `bytes` holds `prefix` at `at` (compared in place: no string per line). */
+function startsWithAt(bytes: Buffer, at: number, prefix: Buffer): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let index = 0; index < prefix.length; index += 1) if (bytes[at + index] !== prefix[index]) return false;
+  return true;
+}
+
 /** The value of the event's `field:` line (`data`, `event`) as text; multi-line data is joined with `\n`. */
 export function eventField(bytes: Buffer, start: number, end: number, field: "data" | "event"): string | undefined {
   let found: string | undefined;
@@ -46,7 +55,7 @@ export function eventField(bytes: Buffer, start: number, end: number, field: "da
     let lineEnd = bytes.indexOf(LF, lineStart);
     if (lineEnd === -1 || lineEnd > end) lineEnd = end;
     const contentEnd = lineEnd > lineStart && bytes[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
-    if (contentEnd - lineStart > field.length && bytes.toString("latin1", lineStart, lineStart + field.length + 1) === `${field}:`) {
+    if (contentEnd - lineStart > field.length && startsWithAt(bytes, lineStart, FIELD_PREFIX[field])) {
       let valueStart = lineStart + field.length + 1;
       if (bytes[valueStart] === 0x20) valueStart += 1;
       const value = bytes.toString("utf8", valueStart, contentEnd);
