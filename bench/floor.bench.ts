@@ -5,6 +5,11 @@
  * process's own CPU time (/proc/<pid>/stat) over the requests it served; added latency is the target's p50
  * (or time to first byte) minus the upstream's own, measured direct in the same rep.
  *
+ * Non-streamed requests are also measured against a second floor, the assembling one
+ * (bench/floor-assembled.child.ts): SPEC R-ST-6 has Detour stream a non-streamed request upstream and assemble
+ * the answer (so silence is caught), which the plain pipe does not do. Its ratio shows what Detour costs
+ * beyond the work the rule itself asks for.
+ *
  *   npm run bench                 every benchmark; this one with 3 reps of 5 s
  *   BENCH_SHORT=1 npm run bench:floor   1 rep of 2 s, for development
  *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
@@ -170,6 +175,8 @@ interface Scenario {
   /** Upstream path for the direct baseline. */
   direct: Request;
   load: { kind: "closed"; connections: number } | { kind: "open"; rate: number };
+  /** Non-streamed: Detour assembles a streamed upstream answer (R-ST-6); compared with the assembling floor too. */
+  assembled?: boolean;
   figures: readonly ("reqPerSec" | "cpuPerReq" | "addedP50" | "addedTtfb" | "peakRss")[];
 }
 
@@ -177,6 +184,7 @@ const CHAT = "/v1/chat/completions";
 const scenarios: Scenario[] = [
   {
     name: "same-wire, closed loop 32 connections",
+    assembled: true,
     floor: { path: CHAT, body: openaiBody("bench-gpt", false) },
     detour: { path: CHAT, body: openaiBody("openai/bench-gpt", false) },
     direct: { path: CHAT, body: openaiBody("bench-gpt", false) },
@@ -185,6 +193,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "same-wire, 100 req/s",
+    assembled: true,
     floor: { path: CHAT, body: openaiBody("bench-gpt", false) },
     detour: { path: CHAT, body: openaiBody("openai/bench-gpt", false) },
     direct: { path: CHAT, body: openaiBody("bench-gpt", false) },
@@ -201,6 +210,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "cross-wire (OpenAI client, Anthropic wire), 100 req/s",
+    assembled: true,
     floor: { path: CHAT, body: openaiBody("bench-gpt", false) },
     detour: { path: CHAT, body: openaiBody("anthropic/bench-claude", false) },
     direct: { path: CHAT, body: openaiBody("bench-gpt", false) },
@@ -217,6 +227,7 @@ const scenarios: Scenario[] = [
   },
   {
     name: "same-wire 1 MB request body, 20 req/s",
+    assembled: true,
     floor: { path: CHAT, body: megabyteBody().replace('"openai/bench-gpt"', '"bench-gpt"') },
     detour: { path: CHAT, body: megabyteBody() },
     direct: { path: CHAT, body: megabyteBody().replace('"openai/bench-gpt"', '"bench-gpt"') },
@@ -257,25 +268,29 @@ export async function benchFloor(): Promise<void> {
   const upstream = await startChild("./upstream.child.ts", [], UPSTREAM_CORE);
   const floor = await startChild("./floor-proxy.child.ts", [upstream.url], GATEWAY_CORE);
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
+  const assembling = await startChild("./floor-assembled.child.ts", [upstream.url], GATEWAY_CORE);
   const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, profile);
-  const samples = new Map<string, { floor: Figures[]; detour: Figures[] }>();
+  const samples = new Map<string, { floor: Figures[]; assembling: Figures[]; detour: Figures[] }>();
   try {
     const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
     // Warm JIT and connection pools of every path before measuring.
     for (const scenario of scenarios) {
-      for (const [target, request] of [[floor, scenario.floor], [gateway, scenario.detour]] as const) {
+      const warm = [[floor, scenario.floor], [gateway, scenario.detour], ...(scenario.assembled ? [[assembling, scenario.floor] as const] : [])] as const;
+      for (const [target, request] of warm) {
         await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
       }
     }
     for (let rep = 0; rep < REPS; rep += 1) {
       for (const scenario of scenarios) {
         const direct = await runLoad(upstream.url, scenario.direct, scenario.load, Math.min(DURATION_MS, 2000));
-        const entry = samples.get(scenario.name) ?? { floor: [], detour: [] };
+        const entry = samples.get(scenario.name) ?? { floor: [], assembling: [], detour: [] };
         samples.set(scenario.name, entry);
         // Alternate which target goes first, so drift on the shared machine does not favour one.
-        const order = rep % 2 === 0 ? (["floor", "detour"] as const) : (["detour", "floor"] as const);
+        const targets = scenario.assembled ? (["floor", "assembling", "detour"] as const) : (["floor", "detour"] as const);
+        const order = rep % 2 === 0 ? [...targets] : [...targets].reverse();
         for (const which of order) {
-          const figures = await measureTarget(which === "floor" ? floor : gateway, which === "floor" ? scenario.floor : scenario.detour, scenario, direct);
+          const target = which === "floor" ? floor : which === "assembling" ? assembling : gateway;
+          const figures = await measureTarget(target, which === "detour" ? scenario.detour : scenario.floor, scenario, direct);
           entry[which].push(figures);
         }
       }
@@ -283,17 +298,23 @@ export async function benchFloor(): Promise<void> {
     console.log(`\nDetour (${DIST ? "dist/ on node" : "src/ through tsx"}) vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`);
     console.log("median of the reps; [min–max] across reps shows the noise\n");
     for (const scenario of scenarios) {
-      const entry = samples.get(scenario.name) as { floor: Figures[]; detour: Figures[] };
+      const entry = samples.get(scenario.name) as { floor: Figures[]; assembling: Figures[]; detour: Figures[] };
       console.log(scenario.name);
       for (const figure of scenario.figures) {
         const floorValues = entry.floor.map((sample) => sample[figure] as number);
         const detourValues = entry.detour.map((sample) => sample[figure] as number);
         const f = median(floorValues);
         const d = median(detourValues);
-        const ratio = figure.startsWith("added") ? `Detour − floor ${(d - f).toFixed(2)} ms` : `Detour ÷ floor ${(d / f).toFixed(2)}×`;
+        const compare = (base: number, name: string) =>
+          figure.startsWith("added") ? `Detour − ${name} ${(d - base).toFixed(2)} ms` : `Detour ÷ ${name} ${(d / base).toFixed(2)}×`;
         const spread = (values: number[]) => `[${FORMAT[figure](Math.min(...values))} – ${FORMAT[figure](Math.max(...values))}]`;
-        console.log(`  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${ratio}`);
+        console.log(`  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${compare(f, "floor")}`);
         if (REPS > 1) console.log(`  ${"".padEnd(10)} floor ${spread(floorValues)}  Detour ${spread(detourValues)}`);
+        if (entry.assembling.length > 0 && figure !== "peakRss") {
+          const assemblingValues = entry.assembling.map((sample) => sample[figure] as number);
+          const a = median(assemblingValues);
+          console.log(`  ${"".padEnd(10)} assembling floor (R-ST-6) ${FORMAT[figure](a).padEnd(22)} ${compare(a, "assembling floor")}`);
+        }
       }
     }
     const after = { floor: memoryMb(floor.pid), detour: memoryMb(gateway.pid) };
@@ -303,6 +324,7 @@ export async function benchFloor(): Promise<void> {
     );
   } finally {
     await gateway.close();
+    await assembling.close();
     await floor.close();
     await upstream.close();
   }

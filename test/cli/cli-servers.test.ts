@@ -48,6 +48,11 @@ describe("detour gateway", () => {
     const response = await chat(started.url, "openai/mock-gpt");
     expect(response.status).toBe(200);
     expect(((await response.json()) as { model: string }).model).toMatch(/mock-gpt$/);
+    // JSON log lines are batched on the real stderr (LOG_FLUSH_MS): the access line still shows within moments.
+    const askedAt = Date.now();
+    while (Date.now() - askedAt < 2000 && !logs.includes('"event":"http_request"')) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(logs).toContain('"event":"http_request"');
+    expect(Date.now() - askedAt).toBeLessThan(1500);
 
     // The job runs every second; give it a few ticks on a busy machine.
     for (let waited = 0; waited < 8000 && !logs.includes('"jobId":"heartbeat-check","outcome":"succeeded"'); waited += 200) {
