@@ -35,10 +35,13 @@ export class SseWriter {
     }
   }
 
-  /** One upstream read as one client write (the same-wire lane). */
-  async writeBytes(chunk: Buffer): Promise<void> {
-    if (!this.open) return;
-    if (!this.#raw.write(chunk)) await this.#drained();
+  /**
+   * One upstream read as one client write (the same-wire lane). Returns a promise only when the client is
+   * behind (backpressure): a stream writes every upstream read, and an async call per read is a promise each.
+   */
+  writeBytes(chunk: Buffer): Promise<void> | undefined {
+    if (!this.open) return undefined;
+    return this.#raw.write(chunk) ? undefined : this.#drained();
   }
 
   end(): void {

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { CLIENT_TOKEN, KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
 
 let harness: Harness | undefined;
 afterEach(async () => {
@@ -230,3 +230,66 @@ async function waitFor(condition: () => boolean, timeoutMs = 3_000): Promise<voi
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe("a slow client", () => {
+  it("R-GW-6: a same-wire stream to a client that stops reading pauses the upstream instead of buffering the answer", async () => {
+    // An upstream with an endless answer, written as fast as its socket takes it; counts what it got out.
+    let written = 0;
+    let upstreamClosed = false;
+    const piece = `data: ${JSON.stringify({
+      id: "chatcmpl-flood",
+      object: "chat.completion.chunk",
+      created: 1,
+      model: "mock-gpt",
+      choices: [{ index: 0, delta: { content: "x".repeat(1000) }, finish_reason: null }],
+    })}\n\n`;
+    const server: Server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        response.on("close", () => (upstreamClosed = true));
+        const pump = () => {
+          while (!response.destroyed) {
+            written += piece.length;
+            if (!response.write(piece)) return void response.once("drain", pump);
+          }
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { gateway } = await start({
+        baseUrls: { openai: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` },
+        gateway: { ttftTimeoutSeconds: 30, streamStallSeconds: 30 },
+      });
+      const { request: undiciRequest } = await import("undici");
+      const controller = new AbortController();
+      const answer = await undiciRequest(`${gateway.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${CLIENT_TOKEN}` },
+        body: JSON.stringify({ model: "openai/mock-gpt", stream: true, messages: [{ role: "user", content: "flood me" }] }),
+        signal: controller.signal,
+        // The client reads one chunk and then nothing: its socket buffers fill, then the gateway's.
+        highWaterMark: 1,
+      });
+      expect(answer.statusCode).toBe(200);
+      const reader = answer.body[Symbol.asyncIterator]();
+      await reader.next();
+      // Let the pipe fill up; a gateway that ignores backpressure keeps pulling megabytes a second.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const settled = written;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      // Kernel buffers on three sockets and the streams' high-water marks hold a few MB at most; no growth.
+      expect(written - settled).toBeLessThan(256 * 1024);
+      expect(written).toBeLessThan(16 * 1024 * 1024);
+      controller.abort();
+      await waitFor(() => upstreamClosed);
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

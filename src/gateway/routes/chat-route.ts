@@ -464,7 +464,8 @@ class ChatExchange {
     if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
     try {
       for await (const chunk of answer.chunks) {
-        await writer.writeBytes(chunk);
+        const behind = writer.writeBytes(chunk);
+        if (behind) await behind;
         // Leaving the loop returns the iterator, which stops the upstream call.
         if (!writer.open) break;
       }
