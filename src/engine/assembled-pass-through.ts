@@ -65,7 +65,7 @@ export async function completePlainSameWire(
 }
 
 /** The wire's assembler fed with the `data:` JSON of each complete SSE event the scanner forwarded. */
-function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body(): Buffer } {
+function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body(shownModel: string): Buffer } {
   const assembler =
     api === "openai-completions" ? new OpenAiCompletionAssembler() : api === "openai-responses" ? new ResponsesAssembler() : new AnthropicMessageAssembler();
   return {
@@ -77,13 +77,15 @@ function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body()
         if (json !== undefined) assembler.accept(json);
       });
     },
-    body() {
+    body(shownModel) {
       const answer =
         assembler instanceof OpenAiCompletionAssembler
           ? assembler.completion()
           : assembler instanceof ResponsesAssembler
             ? assembler.response()
             : assembler.message();
+      // R-ST-3, once for the whole answer: the events kept the upstream's name (keepUpstreamModel).
+      answer.model = shownModel;
       return Buffer.from(JSON.stringify(answer));
     },
   };
@@ -95,13 +97,13 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   let headers: ResponseHeaders | undefined;
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
-  // The usage chunk is the non-streamed answer's `usage`: it is always kept here.
+  // The usage chunk is the non-streamed answer's `usage`: it is always kept here. The answer is renamed once.
   const scanner: RawStreamScanner =
     call.api === "openai-completions"
-      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true })
+      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true, keepUpstreamModel: true })
       : call.api === "openai-responses"
-        ? new ResponsesStreamScanner({ shownModel })
-        : new AnthropicStreamScanner({ shownModel });
+        ? new ResponsesStreamScanner({ shownModel, keepUpstreamModel: true })
+        : new AnthropicStreamScanner({ shownModel, keepUpstreamModel: true });
   const assembled = sseAssembler(call.api);
   const accept = (read: Buffer): WatchedItem => {
     const scanned = scanner.push(read);
@@ -146,5 +148,5 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
   }
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
-  return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body(), assembled: { usage: scanner.usage } };
+  return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body(shownModel), assembled: { usage: scanner.usage } };
 }

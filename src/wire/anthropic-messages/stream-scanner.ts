@@ -19,6 +19,8 @@ import {
 export interface AnthropicScannerOptions {
   /** `provider/model` shown in `message_start` (R-ST-3). */
   shownModel: string;
+  /** The reads are assembled into one answer renamed once (R-ST-6): the events keep the upstream model. */
+  keepUpstreamModel?: boolean;
 }
 
 export const ANTHROPIC_MESSAGE_STOP_BYTES = Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n');
@@ -60,7 +62,7 @@ function isContentDelta(event: AnthropicEvent): boolean {
 
 export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string, unknown>> {
   constructor(options: AnthropicScannerOptions) {
-    super(options.shownModel);
+    super(options.shownModel, options.keepUpstreamModel !== true);
   }
 
   end(): StreamScanEnd {
@@ -120,7 +122,7 @@ export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string,
       case "message_start": {
         const usage = event.message?.usage;
         if (usage) this.usageSeen = { ...usage };
-        const swap = modelSwap(bytes.toString("utf8", start, end), this.shownModel);
+        const swap = this.swapModel ? modelSwap(bytes.toString("utf8", start, end), this.shownModel) : undefined;
         return swap ? replaceAll(bytes.subarray(start, end), swap.needle, swap.replacement) : "keep";
       }
       case "content_block_start":

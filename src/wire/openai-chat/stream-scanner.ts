@@ -14,6 +14,8 @@ import { forEachEvent, indexOfBetween, parseEventJson, type DeliveredAnswer, typ
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
   shownModel: string;
+  /** The reads are assembled into one answer renamed once (R-ST-6): the events keep the upstream model. */
+  keepUpstreamModel?: boolean;
   /** The client asked for `stream_options.include_usage` itself: its usage chunk is forwarded. */
   forwardUsageChunk: boolean;
 }
@@ -61,7 +63,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
   #done = false;
 
   constructor(options: OpenAiChatScannerOptions) {
-    super(options.shownModel);
+    super(options.shownModel, options.keepUpstreamModel !== true);
     this.#forwardUsageChunk = options.forwardUsageChunk;
   }
 

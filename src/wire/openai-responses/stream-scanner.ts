@@ -12,6 +12,8 @@ import { eventField, forEachEvent, parseEventJson, type DeliveredAnswer, type St
 export interface ResponsesScannerOptions {
   /** `provider/model` shown in the events (R-ST-3). */
   shownModel: string;
+  /** The reads are assembled into one answer renamed once (R-ST-6): the events keep the upstream model. */
+  keepUpstreamModel?: boolean;
 }
 
 /** Events that carry the first content of an answer. */
@@ -46,7 +48,7 @@ function typeOf(bytes: Buffer, start: number, end: number): { name: string | und
 
 export class ResponsesStreamScanner extends SameWireStreamScanner {
   constructor(options: ResponsesScannerOptions) {
-    super(options.shownModel);
+    super(options.shownModel, options.keepUpstreamModel !== true);
   }
 
   end(): StreamScanEnd {

@@ -39,7 +39,14 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   #swapKnown = false;
   readonly #forwarded: Buffer[] = [];
 
-  protected constructor(shownModel: string) {
+  /**
+   * `swapModel` false: the events keep the upstream's `model`, because what is read is assembled into one
+   * answer that is renamed once (R-ST-6) — a rename per read would be a copy of every read for nothing.
+   */
+  protected constructor(
+    shownModel: string,
+    protected readonly swapModel = true,
+  ) {
     this.shownModel = shownModel;
   }
 
@@ -118,7 +125,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
    */
   protected learnModelSwap(eventText: string): void {
     this.#swapKnown = true;
-    this.#swap = modelSwap(eventText, this.shownModel);
+    if (this.swapModel) this.#swap = modelSwap(eventText, this.shownModel);
   }
 
   /**
