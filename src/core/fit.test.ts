@@ -97,6 +97,23 @@ describe("facts on demand (R-FB-8 on the same-wire lane)", () => {
     expect(calls.count).toBe(0);
   });
 
+  it("R-FB-8: nor reads the bytes for a bound (the image search of the lane) when nothing is known of any candidate", () => {
+    let bounds = 0;
+    const facts = deferRequestFacts(
+      () => {
+        bounds += 1;
+        return textBody;
+      },
+      () => ({ inputTokens: 250_000, modalities: [] }),
+    );
+    expect(checkRequestFit(facts, {})).toEqual({ fits: true });
+    expect(bounds).toBe(0);
+    // A known window reads it, once.
+    expect(checkRequestFit(facts, { contextWindow: 1_000_000 })).toEqual({ fits: true });
+    expect(checkRequestFit(facts, { contextWindow: 2_000_000 })).toEqual({ fits: true });
+    expect(bounds).toBe(1);
+  });
+
   it("R-FB-8: a window the bound stays under settles the candidate without the exact facts", () => {
     const small = boundOfBody({ byteLength: 40_000, messages: 10, tools: 2, maxOutputTokens: 1_000, mayCarryImages: false });
     // 10 000 + 80 + 118 + 1 000 reserved.

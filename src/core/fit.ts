@@ -99,29 +99,39 @@ export interface RequestFactsBound {
   readonly modalities: readonly RequestModality[];
 }
 
-/** Facts on demand: a cheap bound first, the exact facts (a parse) only when the bound is not enough. */
+/**
+ * Facts on demand: a cheap bound first, the exact facts (a parse) only when the bound is not enough. Both are
+ * computed at most once, and neither for a candidate of which nothing is known.
+ */
 export interface DeferredRequestFacts {
-  readonly bound: RequestFactsBound;
-  /** The exact facts, computed at most once; undefined when the request cannot be read for them (no fit check). */
+  bound(): RequestFactsBound;
+  /** The exact facts; undefined when the request cannot be read for them (no fit check). */
   exact(): RequestFacts | undefined;
 }
 
 /** What the runner gets for the pre-call fit: facts known up front, or deferred ones. */
 export type FitRequest = RequestFacts | DeferredRequestFacts;
 
-/** Deferred facts whose exact value `compute` (injected: it parses) yields on first use and never again. */
-export function deferRequestFacts(bound: RequestFactsBound, compute: () => RequestFacts | undefined): DeferredRequestFacts {
+/**
+ * Deferred facts from two injected computations (the bound reads the bytes, the exact facts parse them), each
+ * run on first use and never again. A bound already at hand may be passed as is.
+ */
+export function deferRequestFacts(
+  bound: RequestFactsBound | (() => RequestFactsBound),
+  compute: () => RequestFacts | undefined,
+): DeferredRequestFacts {
+  return { bound: typeof bound === "function" ? once(bound) : () => bound, exact: once(compute) };
+}
+
+function once<T>(compute: () => T): () => T {
   let computed = false;
-  let exact: RequestFacts | undefined;
-  return {
-    bound,
-    exact() {
-      if (!computed) {
-        computed = true;
-        exact = compute();
-      }
-      return exact;
-    },
+  let value: T;
+  return () => {
+    if (!computed) {
+      value = compute();
+      computed = true;
+    }
+    return value;
   };
 }
 
@@ -187,7 +197,9 @@ export function boundCouldExclude(bound: RequestFactsBound, model: ModelFitFacts
  */
 export function checkRequestFit(request: FitRequest, model: ModelFitFacts): FitDecision {
   if (!("bound" in request)) return checkFit(request, model);
-  if (!boundCouldExclude(request.bound, model)) return { fits: true };
+  // Unknown facts never exclude (checkFit): nothing about the request needs reading.
+  if (model.contextWindow === undefined && model.inputModalities === undefined) return { fits: true };
+  if (!boundCouldExclude(request.bound(), model)) return { fits: true };
   const exact = request.exact();
   return exact ? checkFit(exact, model) : { fits: true };
 }

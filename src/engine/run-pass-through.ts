@@ -75,10 +75,10 @@ export interface PassThroughRequest {
   /** The canonical request, for a cross-wire candidate; throws a `format` FailoverError when it does not fit. */
   canonical(): CanonicalRequest;
   /**
-   * What the client's bytes say about its facts without a parse (R-FB-8): the pre-call fit reads the exact
-   * facts (through `canonical()`) only for a candidate this bound cannot settle.
+   * What the client's bytes say about its facts without a parse (R-FB-8), read only for a candidate with a
+   * known window or modalities; the exact facts (through `canonical()`) only for one this bound cannot settle.
    */
-  factsBound: RequestFactsBound;
+  factsBound(): RequestFactsBound;
 }
 
 /**
@@ -87,7 +87,7 @@ export interface PassThroughRequest {
  * exclude it. A model of unknown window never costs the lane a parse, which keeps it a pipe.
  */
 function laneRequestFacts(request: PassThroughRequest): DeferredRequestFacts {
-  return deferRequestFacts(request.factsBound, () => {
+  return deferRequestFacts(() => request.factsBound(), () => {
     try {
       return requestFacts(request.canonical());
     } catch {

@@ -387,7 +387,7 @@ class ChatExchange {
       ...(stream ? {} : { streamedBodyFor: (model: string) => upstreamBodyFor(body, model, chat, true) }),
       // Anthropic and Responses streams always carry their usage.
       clientWantsUsage: chat ? stream && clientWantsUsage(body) : true,
-      factsBound: laneFactsBound(dialect.name, body),
+      factsBound: () => laneFactsBound(dialect.name, body),
       ...(dialect.laneApi === "anthropic-messages"
         ? {
             clientHeaders: {
