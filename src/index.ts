@@ -38,7 +38,8 @@ export { explainUnavailable, soonestCooldownExpiry } from "./core/explain.js";
 export { buildCandidateChain, parseModelRef, formatModelRef } from "./core/candidate-chain.js";
 export { resolveSelection } from "./core/selection-source.js";
 export type { Selection, SelectionInput, SelectionSource } from "./core/selection-source.js";
-export type { ModelFitFacts, RequestFacts, RequestModality } from "./core/fit.js";
+export type { DeferredRequestFacts, FitRequest, ModelFitFacts, RequestFacts, RequestFactsBound, RequestModality } from "./core/fit.js";
+export { deferRequestFacts } from "./core/fit.js";
 export { formatNotice, encodeNoticeHeader, decodeNoticeHeader } from "./core/notices.js";
 export { formatSummaryMessage } from "./core/summary.js";
 

@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
+import type { RequestFacts } from "./fit.js";
 import {
   CHARACTERS_PER_TOKEN,
   DEFAULT_OUTPUT_RESERVATION_TOKENS,
   TOKENS_PER_IMAGE,
   TOKENS_PER_MESSAGE,
   TOKENS_PER_TOOL_DEFINITION,
+  boundOfBody,
   checkFit,
+  checkRequestFit,
+  deferRequestFacts,
   estimateInputTokens,
   fitSkipMessage,
   nextCandidateAfterOverflow,
@@ -70,5 +74,95 @@ describe("context overflow onward (R-FB-5)", () => {
     ["only later candidates", [1_000_000, 200_000, 100_000, 400_000], 1, 3],
   ])("R-FB-5: moves on to %s", (_name, windows, failed, expected) => {
     expect(nextCandidateAfterOverflow(windows, failed)).toBe(expected);
+  });
+});
+
+describe("facts on demand (R-FB-8 on the same-wire lane)", () => {
+  const MEGABYTE = 1024 * 1024;
+  /** Deferred facts whose exact value is `exact`, counting how often it was computed. */
+  function counted(bound: Parameters<typeof deferRequestFacts>[0], exact: RequestFacts | undefined) {
+    const calls = { count: 0 };
+    const facts = deferRequestFacts(bound, () => {
+      calls.count += 1;
+      return exact;
+    });
+    return { facts, calls };
+  }
+  const textBody = boundOfBody({ byteLength: MEGABYTE, messages: 300, tools: 0, mayCarryImages: false });
+
+  it("R-FB-8: a model of unknown window and modalities never asks for the exact facts of a 1 MB body", () => {
+    const { facts, calls } = counted(textBody, { inputTokens: 250_000, modalities: [] });
+    expect(checkRequestFit(facts, {})).toEqual({ fits: true });
+    expect(checkRequestFit(facts, { maxOutputTokens: 8_000 })).toEqual({ fits: true });
+    expect(calls.count).toBe(0);
+  });
+
+  it("R-FB-8: nor reads the bytes for a bound (the image search of the lane) when nothing is known of any candidate", () => {
+    let bounds = 0;
+    const facts = deferRequestFacts(
+      () => {
+        bounds += 1;
+        return textBody;
+      },
+      () => ({ inputTokens: 250_000, modalities: [] }),
+    );
+    expect(checkRequestFit(facts, {})).toEqual({ fits: true });
+    expect(bounds).toBe(0);
+    // A known window reads it, once.
+    expect(checkRequestFit(facts, { contextWindow: 1_000_000 })).toEqual({ fits: true });
+    expect(checkRequestFit(facts, { contextWindow: 2_000_000 })).toEqual({ fits: true });
+    expect(bounds).toBe(1);
+  });
+
+  it("R-FB-8: a window the bound stays under settles the candidate without the exact facts", () => {
+    const small = boundOfBody({ byteLength: 40_000, messages: 10, tools: 2, maxOutputTokens: 1_000, mayCarryImages: false });
+    // 10 000 + 80 + 118 + 1 000 reserved.
+    expect(small.inputTokens).toBe(10_000 + 2 * TOKENS_PER_MESSAGE * 10 + (TOKENS_PER_TOOL_DEFINITION + 9) * 2);
+    const { facts, calls } = counted(small, { inputTokens: 9_000, maxOutputTokens: 1_000, modalities: [] });
+    expect(checkRequestFit(facts, { contextWindow: 128_000 })).toEqual({ fits: true });
+    expect(calls.count).toBe(0);
+  });
+
+  it("R-FB-8: a known window the bound exceeds is decided by the exact estimate, computed once for every candidate", () => {
+    const exact: RequestFacts = { inputTokens: 240_000, modalities: [] };
+    const { facts, calls } = counted(textBody, exact);
+    const decision = checkRequestFit(facts, { contextWindow: 128_000, maxOutputTokens: 16_384 });
+    // The decision and its text are the exact facts', as if they had been known up front.
+    expect(decision).toEqual(checkFit(exact, { contextWindow: 128_000, maxOutputTokens: 16_384 }));
+    if (decision.fits) throw new Error("expected a skip");
+    expect(fitSkipMessage("openai/gpt-4o", decision)).toBe(
+      "Skipping openai/gpt-4o: request (~244096 tokens) exceeds its context window (128000)",
+    );
+    // The bound says "maybe" again for a larger window; the exact facts say it fits, without a second parse.
+    expect(checkRequestFit(facts, { contextWindow: 260_000 })).toEqual({ fits: true });
+    expect(calls.count).toBe(1);
+  });
+
+  it("R-FB-8: max_tokens in the bound counts against the window before any parse", () => {
+    const asking = boundOfBody({ byteLength: 4_000, messages: 1, tools: 0, maxOutputTokens: 120_000, mayCarryImages: false });
+    const { facts, calls } = counted(asking, { inputTokens: 900, maxOutputTokens: 120_000, modalities: [] });
+    expect(checkRequestFit(facts, { contextWindow: 100_000 })).toMatchObject({ fits: false, requiredTokens: 120_900 });
+    expect(calls.count).toBe(1);
+  });
+
+  it("R-FB-8: a body that may carry images asks a text-only model's exact facts: skipped incompatible only for a real image", () => {
+    const imageBound = boundOfBody({ byteLength: 200_000, messages: 2, tools: 0, mayCarryImages: true });
+    expect(imageBound).toEqual({ modalities: ["image"] });
+    const withImage = counted(imageBound, { inputTokens: 2_000, modalities: ["image"] });
+    expect(checkRequestFit(withImage.facts, { inputModalities: ["text"] })).toEqual({ fits: false, reason: "incompatible", modality: "image" });
+    // "image" was only a word in the text: the exact facts carry none.
+    const wordOnly = counted(imageBound, { inputTokens: 50_000, modalities: [] });
+    expect(checkRequestFit(wordOnly.facts, { inputModalities: ["text"] })).toEqual({ fits: true });
+    // An image model of unknown window needs neither.
+    const unknown = counted(imageBound, { inputTokens: 2_000, modalities: ["image"] });
+    expect(checkRequestFit(unknown.facts, { inputModalities: ["text", "image"] })).toEqual({ fits: true });
+    expect(unknown.calls.count).toBe(0);
+  });
+
+  it("R-FB-8: a body without an input bound asks the exact facts for any known window; unreadable facts exclude nobody", () => {
+    const { facts, calls } = counted({ modalities: [] }, undefined);
+    expect(checkRequestFit(facts, { contextWindow: 1_000 })).toEqual({ fits: true });
+    expect(checkRequestFit(facts, { contextWindow: 2_000 })).toEqual({ fits: true });
+    expect(calls.count).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 /** The public shapes of the library API (SPEC §17): options, results, and the Detour object itself. */
 import type { TracerProvider } from "@opentelemetry/api";
 import type { DetourConfig, DetourConfigInput } from "../config/index.js";
-import type { RequestFacts } from "../core/fit.js";
+import type { FitRequest } from "../core/fit.js";
 import type { Classification } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
@@ -65,8 +65,10 @@ export interface RunWithOptions<T> {
   /**
    * What the request needs (estimated input tokens, `max_tokens`, input modalities): candidates that cannot
    * take it are skipped before any call (R-FB-8). `detour.run` fills it in; absent = no pre-call fit.
+   * Deferred facts (`deferRequestFacts`: a bound from the bytes, the exact facts on demand) spare a caller
+   * holding unparsed bytes the parse whenever no candidate's known window or modalities could exclude it.
    */
-  requestFacts?: RequestFacts;
+  requestFacts?: FitRequest;
   /**
    * R-ST-4: an attempt that called `context.commit()` and then failed is continued on the next profile or
    * candidate (each later attempt sees `context.continuation`) up to `max` times; absent = the run ends with

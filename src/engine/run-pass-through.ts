@@ -6,7 +6,7 @@
  * across wires, through the canonical path (parsed lazily, on the first candidate that needs it).
  */
 import { resolveProviderSettings, type DetourConfig } from "../config/index.js";
-import { CHARACTERS_PER_TOKEN, type RequestFacts } from "../core/fit.js";
+import { deferRequestFacts, type DeferredRequestFacts, type RequestFactsBound } from "../core/fit.js";
 import { requestFacts } from "./request-facts.js";
 import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js";
 import type { Provider } from "../ports/provider.js";
@@ -74,28 +74,27 @@ export interface PassThroughRequest {
   clientHeaders?: AnthropicClientHeaders;
   /** The canonical request, for a cross-wire candidate; throws a `format` FailoverError when it does not fit. */
   canonical(): CanonicalRequest;
-  /** Size of the client's body, and whether it may carry images: what the pre-call fit needs (R-FB-8). */
-  byteLength: number;
-  mayCarryImages: boolean;
+  /**
+   * What the client's bytes say about its facts without a parse (R-FB-8), read only for a candidate with a
+   * known window or modalities; the exact facts (through `canonical()`) only for one this bound cannot settle.
+   */
+  factsBound(): RequestFactsBound;
 }
 
 /**
- * A body this small holds at most ~8k tokens: the pre-call fit (R-FB-8) gets that upper bound without a parse,
- * which keeps the lane a pipe. Larger bodies, or any that may carry images, are parsed once for the real
- * estimate — the cost of not sending a request to a model that cannot take it.
+ * Facts on demand (R-FB-8): the runner settles every candidate it can from the bytes' bound, and parses the
+ * body for the exact estimate — once per request — only when a candidate's known window or modalities could
+ * exclude it. A model of unknown window never costs the lane a parse, which keeps it a pipe.
  */
-const UNPARSED_FACTS_MAX_BYTES = 32 * 1024;
-
-function laneRequestFacts(request: PassThroughRequest): RequestFacts | undefined {
-  if (request.byteLength <= UNPARSED_FACTS_MAX_BYTES && !request.mayCarryImages) {
-    return { inputTokens: Math.ceil(request.byteLength / CHARACTERS_PER_TOKEN), modalities: [] };
-  }
-  try {
-    return requestFacts(request.canonical());
-  } catch {
-    // A body the canonical model cannot hold is checked by the same-wire upstream itself.
-    return undefined;
-  }
+function laneRequestFacts(request: PassThroughRequest): DeferredRequestFacts {
+  return deferRequestFacts(() => request.factsBound(), () => {
+    try {
+      return requestFacts(request.canonical());
+    } catch {
+      // A body the canonical model cannot hold is checked by the same-wire upstream itself.
+      return undefined;
+    }
+  });
 }
 
 export type PassThroughRunOptions = Omit<CanonicalRunOptions, "request" | "stream"> & { request: PassThroughRequest };
@@ -178,10 +177,6 @@ function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>): Str
   };
 }
 
-function withFacts(facts: RequestFacts | undefined): { requestFacts?: RequestFacts } {
-  return facts ? { requestFacts: facts } : {};
-}
-
 export function createPassThroughRunner(
   detour: RunnerDetour,
   providers: ProviderLookup,
@@ -192,7 +187,7 @@ export function createPassThroughRunner(
   const refusals = new StreamRefusals();
 
   function runOptions(options: PassThroughRunOptions) {
-    return { ...routingOptionsOf(options), ...withFacts(laneRequestFacts(options.request)) };
+    return { ...routingOptionsOf(options), requestFacts: laneRequestFacts(options.request) };
   }
 
   function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {

@@ -6,7 +6,7 @@ import type { CandidateAvailability } from "../core/availability.js";
 import { formatModelRef } from "../core/candidate-chain.js";
 import { FailoverError } from "../core/errors.js";
 import { explainUnavailable } from "../core/explain.js";
-import { checkFit, fitSkipMessage } from "../core/fit.js";
+import { checkRequestFit, fitSkipMessage } from "../core/fit.js";
 import type { FailoverReason } from "../core/reasons.js";
 import type { ModelRef } from "../core/types.js";
 import { decideAvailability, profilesWithStats, skipped } from "./availability-gate.js";
@@ -64,7 +64,8 @@ export async function gateCandidate<T>(state: RunState<T>, index: number, now: n
 function fitFailure<T>(state: RunState<T>, ref: ModelRef): Failure | undefined {
   const request = state.input.request;
   if (!request) return undefined;
-  const decision = checkFit(request, state.deps.settings.modelFacts(ref));
+  // Deferred facts are computed here, once per run, only for a candidate their bound cannot settle.
+  const decision = checkRequestFit(request, state.deps.settings.modelFacts(ref));
   if (decision.fits) return undefined;
   const message = fitSkipMessage(formatModelRef(ref), decision);
   return {

@@ -1,6 +1,6 @@
 /** The state one fallback run carries from candidate to candidate (shared by the runner's modules). */
 import type { AttemptRecord } from "../core/errors.js";
-import type { RequestFacts } from "../core/fit.js";
+import type { FitRequest } from "../core/fit.js";
 import type { Selection } from "../core/selection-source.js";
 import type { ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn, CommittedRun, ContinuationPolicy } from "./attempt.js";
@@ -23,8 +23,8 @@ export interface ModelFallbackRunInput<T> {
    * runs pass false: their model is a job choice, not the conversation's (R-CH-2).
    */
   persistSession?: boolean;
-  /** What the pre-call fit knows about the request (R-FB-8); absent = no fit check before calling. */
-  request?: RequestFacts;
+  /** What the pre-call fit knows about the request (R-FB-8), or deferred facts; absent = no fit check before calling. */
+  request?: FitRequest;
   /** R-ST-4: continuing committed streams that failed; absent = a post-commit failure ends the run. */
   continuations?: ContinuationPolicy;
 }

@@ -3,7 +3,10 @@
  * real SDK clients and the fault-injecting mock provider (R-FB-5, R-FB-8, R-FB-9).
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { afterEach, describe, expect, it } from "vitest";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import OpenAI from "openai";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SeededRandom } from "../../src/testing/seeded-random.js";
 import { KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
 
@@ -63,6 +66,88 @@ describe("what fits (R-FB-5, R-FB-8)", () => {
     // A context overflow is the request's fault, not the key's: the second key is not tried.
     expect(mock.counts().byModel["mock-gpt"]).toBe(1);
     expect(mock.counts().byModel["mock-claude"]).toBe(1);
+  });
+});
+
+/** A long agent conversation of at least `bytes` bytes, with escapes, as agents send them. */
+function conversation(bytes: number) {
+  const turn = 'Here is the file:\n```ts\nexport const value = "x";\n```\nand a "quoted" note.\t'.repeat(40);
+  const messages: { role: "user" | "assistant"; content: string }[] = [];
+  while (JSON.stringify(messages).length < bytes) messages.push({ role: "user", content: turn }, { role: "assistant", content: turn });
+  messages.push({ role: "user", content: "continue" });
+  return messages;
+}
+
+/** An OpenAI upstream that answers every call from canned bytes and never parses what it is sent. */
+async function startCannedUpstream() {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "mock-gpt", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+  const events = chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n";
+  const json = JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "mock-gpt", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] });
+  let calls = 0;
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (part: Buffer) => chunks.push(part));
+    request.on("end", () => {
+      calls += 1;
+      if (Buffer.concat(chunks).includes('"stream":true')) response.writeHead(200, { "content-type": "text/event-stream" }).end(events);
+      else response.writeHead(200, { "content-type": "application/json" }).end(json);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    calls: () => calls,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe("facts on demand on the same-wire lane (R-FB-8)", () => {
+  it("R-FB-8: a 1 MB body to a model of unknown window is never parsed by the gateway", async () => {
+    const upstream = await startCannedUpstream();
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      const { openai } = await start({ model: { primary: "openai/mock-gpt", fallbacks: [] }, baseUrls: { openai: `${upstream.url}/v1` } });
+      const messages = conversation(1024 * 1024);
+      parse.mockClear();
+      const answer = await openai.chat.completions.create({ model: "detour", messages });
+      expect(answer.choices[0]?.message.content).toBe("ok");
+      expect(upstream.calls()).toBe(1);
+      // Nothing in this process (the upstream does not parse either) read the body as JSON.
+      const longest = Math.max(0, ...parse.mock.calls.map(([text]) => (typeof text === "string" ? text.length : 0)));
+      expect(longest).toBeLessThan(10_000);
+    } finally {
+      parse.mockRestore();
+      await harness?.close();
+      harness = undefined;
+      await upstream.close();
+    }
+  });
+
+  it("R-FB-8: a large body to a small known window is skipped with the exact estimate, not the bytes' bound", async () => {
+    // Catalogue: gpt-3.5-turbo has a 16 385-token window and a 4 096-token output limit.
+    const { openai, mock } = await start({ model: { primary: "openai/gpt-3.5-turbo", fallbacks: [] } });
+    const text = "word ".repeat(40_000);
+    const error = await openai.chat.completions.create(ask(text)).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OpenAI.APIError);
+    // 200 000 characters / 4 + 4 for the message + 4 096 reserved for the answer.
+    expect((error as Error).message).toContain(
+      "Skipping openai/gpt-3.5-turbo: request (~54100 tokens) exceeds its context window (16385)",
+    );
+    expect(mock.counts().total).toBe(0);
+  });
+
+  it("R-FB-8: a large image body skips a text-only model as incompatible", async () => {
+    const { openai, mock } = await start({ model: { primary: "openai/gpt-3.5-turbo", fallbacks: ["openai/gpt-4o"] } });
+    const answer = await openai.chat.completions.create({
+      model: "detour",
+      messages: [
+        ...conversation(64 * 1024),
+        { role: "user", content: [{ type: "text", text: "and this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+      ],
+    });
+    expect(answer.model).toBe("openai/gpt-4o");
+    expect(mock.counts().byModel["gpt-3.5-turbo"]).toBeUndefined();
   });
 });
 

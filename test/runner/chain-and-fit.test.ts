@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FailoverError } from "../../src/core/errors.js";
-import type { RequestFacts } from "../../src/core/fit.js";
+import { deferRequestFacts, type RequestFacts } from "../../src/core/fit.js";
 import { UpstreamFailure } from "../../src/ports/provider.js";
 import { httpError, success } from "../../src/testing/scripted-provider.js";
 import { DEFAULT_PROFILES, FALLBACK, PRIMARY, apiKey, failed, makeHarness, succeeded } from "./harness.js";
@@ -132,6 +132,36 @@ describe("pre-call fit (R-FB-8)", () => {
     const single = failed(await h.runToEnd({ requestFacts: facts(200_000), fallbacks: "none" }));
     expect(single).toBeInstanceOf(FailoverError);
     expect(single).toMatchObject({ reason: "context_overflow" });
+  });
+});
+
+describe("pre-call fit with facts on demand (R-FB-8)", () => {
+  it("R-FB-8: deferred facts are computed once per run, only for candidates of known window, and skip as exact facts do", async () => {
+    const h = await makeHarness({ config: chainConfig("openai/gpt-4o", ["openai/gpt-4o-mini", FALLBACK]) });
+    let computed = 0;
+    const requestFacts = deferRequestFacts({ inputTokens: 300_000, modalities: [] }, () => {
+      computed += 1;
+      return facts(130_000);
+    });
+    const out = succeeded(await h.runToEnd({ requestFacts }));
+    expect(out.provider).toBe("anthropic");
+    expect(computed).toBe(1);
+    expect(h.provider("openai").calls).toHaveLength(0);
+    expect(out.attempts.map((attempt) => attempt.error)).toEqual([
+      "Skipping openai/gpt-4o: request (~134096 tokens) exceeds its context window (128000)",
+      "Skipping openai/gpt-4o-mini: request (~134096 tokens) exceeds its context window (128000)",
+    ]);
+  });
+
+  it("R-FB-8: deferred facts are never computed when the bound settles every candidate", async () => {
+    const h = await makeHarness({ config: chainConfig("openai/gpt-4o", [FALLBACK]) });
+    let computed = 0;
+    const requestFacts = deferRequestFacts({ inputTokens: 1_000, modalities: [] }, () => {
+      computed += 1;
+      return facts(1_000);
+    });
+    expect(succeeded(await h.runToEnd({ requestFacts })).provider).toBe("openai");
+    expect(computed).toBe(0);
   });
 });
 

@@ -4,6 +4,7 @@
  * for one candidate with only `model` replaced and, for OpenAI streams, `stream_options.include_usage` added,
  * and the last message for slash commands.
  */
+import { boundOfBody, type RequestFactsBound } from "../../core/fit.js";
 import { lastMessageOf, streamOptionsOf, type ScannedChatBody } from "./scan-chat-body.js";
 
 const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
@@ -16,6 +17,8 @@ const ANTHROPIC_ROLES = new Set(["user", "assistant"]);
 export function laneShapeOk(dialect: "openai" | "openai-responses" | "anthropic", body: ScannedChatBody): boolean {
   // Responses bodies are parsed in full: server-held state (R-GW-6 pinning) and slash commands hide in many shapes.
   if (dialect === "openai-responses") return false;
+  // An escaped top-level key may be `model` or `max_tokens` in disguise: the full parse reads it.
+  if (body.escapedKey) return false;
   if (typeof body.model?.value !== "string") return false;
   if (body.stream !== undefined && typeof body.stream.value !== "boolean") return false;
   const messages = body.messages;
@@ -32,6 +35,27 @@ export function laneShapeOk(dialect: "openai" | "openai-responses" | "anthropic"
 /** Anthropic requires `max_tokens`; it is found without parsing by a targeted look at the top level. */
 function maxTokensOf(body: ScannedChatBody): number | undefined {
   return typeof body.maxTokens?.value === "number" ? body.maxTokens.value : undefined;
+}
+
+/**
+ * The pre-call fit's bound from the scan alone (R-FB-8): the body's size and counts, and its `max_tokens` as
+ * the dialect's parse reads it. Responses bodies (parsed in full anyway, their turns are not in `messages`)
+ * and bodies with an escaped top-level key get no input bound: a known window then asks for the exact facts.
+ * `image_url` (OpenAI), `input_image` (Responses) and `"type":"image"` (Anthropic) all contain "image"; a
+ * false hit only costs the exact facts.
+ */
+export function laneFactsBound(dialect: "openai" | "openai-responses" | "anthropic", body: ScannedChatBody): RequestFactsBound {
+  const mayCarryImages = body.bytes.includes("image");
+  if (dialect === "openai-responses" || body.escapedKey) return { modalities: mayCarryImages ? ["image"] : [] };
+  // OpenAI: `max_completion_tokens ?? max_tokens`, as its request decoder reads them.
+  const maxTokens = dialect === "openai" ? (body.maxCompletionTokens?.value ?? body.maxTokens?.value) : body.maxTokens?.value;
+  return boundOfBody({
+    byteLength: body.bytes.length,
+    messages: body.messages?.count ?? 0,
+    tools: body.tools?.count ?? 0,
+    ...(typeof maxTokens === "number" ? { maxOutputTokens: maxTokens } : {}),
+    mayCarryImages,
+  });
 }
 
 /** The last message might be a slash command (R-GW-3): only then is the body parsed in full. */

@@ -1,7 +1,7 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { clientWantsUsage, laneShapeOk, mayBeSlashCommand, upstreamBodyFor } from "./lane-request.js";
-import { scanChatBody } from "./scan-chat-body.js";
+import { lastMessageOf, scanChatBody } from "./scan-chat-body.js";
 
 const scan = (text: string) => scanChatBody(Buffer.from(text));
 
@@ -88,4 +88,61 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
     expect(laneShapeOk("openai", wizard.body)).toBe(false);
     expect(laneShapeOk("anthropic", noMax.body)).toBe(false);
   });
+
+  // Strings end at the first quote after an even run of backslashes: each case has a decoy after it.
+  it.each([
+    ["an escaped quote", String.raw`say \"model\": \"x\"`],
+    ["an escaped backslash right before the closing quote", String.raw`C:\\dir\\`],
+    ["an escaped backslash then an escaped quote", String.raw`\\\"quoted\\\"`],
+    ["only backslashes", String.raw`\\\\\\`],
+    ["a quote as a unicode escape", String.raw`\u0022model\u0022:1 \u005c`],
+    ["an escaped quote first", String.raw`\"`],
+  ])("R-GW-6: skips strings with %s", (_name, content) => {
+    const text = `{"messages":[{"role":"user","content":"${content}","name":"${content}"}],"model":"openai/x","max_tokens":3}`;
+    const expected = JSON.parse(text) as { messages: unknown[] };
+    const result = scan(text);
+    if (!result.ok) throw new Error(result.problem);
+    expect(result.body.model?.value).toBe("openai/x");
+    expect(result.body.maxTokens?.value).toBe(3);
+    expect(result.body.messages?.roles).toEqual(["user"]);
+    expect(lastMessageOf(result.body)).toEqual(expected.messages[0]);
+  });
+
+  it("R-GW-6: an odd run of backslashes before the last quote leaves the string open", () => {
+    expect(scan(String.raw`{"model":"a\\\"}`).ok).toBe(false);
+    expect(scan(String.raw`{"model":"a\\\\"}`).ok).toBe(true);
+  });
+
+  it("R-GW-6: content parts with nested arrays and objects are skipped whole; roles, counts and the last message are right", () => {
+    const messages = [
+      { role: "user", content: [{ type: "text", text: 'a "nested" [array] {x}' }, { type: "image_url", image_url: { url: "data:x", detail: "low" } }] },
+      { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: '{"a":[1,{"b":"\\""}]}' } }] },
+      { role: "tool", tool_call_id: "c", content: [{ type: "text", text: "]}" }] },
+    ];
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { a: { type: "array", items: [{}, []] } } } } }];
+    const text = JSON.stringify({ messages, tools, model: "openai/x", max_completion_tokens: 9, stream: false });
+    const result = scan(text);
+    if (!result.ok) throw new Error(result.problem);
+    expect(result.body.messages?.count).toBe(3);
+    expect(result.body.messages?.roles).toEqual(["user", "assistant", "tool"]);
+    expect(lastMessageOf(result.body)).toEqual(messages[2]);
+    expect(result.body.tools?.count).toBe(1);
+    expect(result.body.maxCompletionTokens?.value).toBe(9);
+    expect(result.body.stream?.value).toBe(false);
+    expect(result.body.escapedKey).toBe(false);
+  });
+
+  const tricky = fc.string({ unit: fc.constantFrom("a", '"', "\\", "/", "\n", "é", "😀", "{", "]"), maxLength: 30 });
+  test.prop([fc.array(fc.record({ role: fc.constantFrom("user", "assistant"), content: fc.oneof(tricky, fc.array(fc.record({ type: fc.constant("text"), text: tricky }))) }), { minLength: 1, maxLength: 5 }), tricky, fc.nat()])(
+    "R-GW-6: on any chat body the scan reads what JSON.parse reads (model, max_tokens, roles, last message)",
+    (messages, model, maxTokens) => {
+      const text = JSON.stringify({ messages, model, max_tokens: maxTokens });
+      const result = scan(text);
+      if (!result.ok) throw new Error(result.problem);
+      expect(result.body.model?.value).toBe(model);
+      expect(result.body.maxTokens?.value).toBe(maxTokens);
+      expect(result.body.messages?.roles).toEqual(messages.map((message) => message.role));
+      expect(lastMessageOf(result.body)).toEqual(messages.at(-1));
+    },
+  );
 });

@@ -1,10 +1,11 @@
 /**
  * The targeted read of the same-wire lane (SPEC R-GW-6): one pass over the request bytes that checks the
  * JSON is well formed and records only what routing needs — the top-level `model`, `stream` and
- * `stream_options` values with their byte spans, and the span of the last `messages` element (for slash
- * commands) — without building the document. Strings are skipped with `Buffer.indexOf`, so a long
- * conversation costs little more than a memchr over its text; a full `JSON.parse` of a 1 MB body costs
- * several times a plain proxy's whole request.
+ * `stream_options` values with their byte spans, `max_tokens`, the size of `messages` and `tools` (the
+ * pre-call fit's bound, R-FB-8), and the span of the last `messages` element (for slash commands) — without
+ * building the document. Strings are skipped with `Buffer.indexOf` of the quote byte, so a long conversation
+ * costs one native search per quote in its text; a full `JSON.parse` of a 1 MB body (with its UTF-8 decode)
+ * costs several times a plain proxy's whole request.
  */
 
 export interface ValueSpan {
@@ -22,6 +23,12 @@ export interface ScannedChatBody {
   stream?: ValueSpan & { value: unknown };
   streamOptions?: ValueSpan;
   maxTokens?: ValueSpan & { value: unknown };
+  /** OpenAI's newer name for `max_tokens` (it wins when both are set). */
+  maxCompletionTokens?: ValueSpan & { value: unknown };
+  /** The top-level `tools` array and its element count. */
+  tools?: ValueSpan & { count: number };
+  /** Some top-level key is spelled with an escape: the scan cannot vouch for the fields it looks for. */
+  escapedKey: boolean;
   /** An answer's top-level `usage` (the same scan reads the provider's non-streamed answers, R-GW-7). */
   usage?: ValueSpan;
   messages?: ValueSpan & { count: number; last?: ValueSpan; roles: unknown[] };
@@ -63,21 +70,25 @@ class Scanner {
     while (this.pos < bytes.length && isWhitespace(bytes[this.pos] as number)) this.pos += 1;
   }
 
-  /** `pos` is on the opening quote; returns the offset just past the closing quote. */
+  /**
+   * `pos` is on the opening quote; returns the offset just past the closing quote. One native search per quote
+   * byte: a quote right after a non-backslash byte (the common case) ends the string at once; after a run of
+   * backslashes it ends it only when the run is even (`\\"` ends, `\\\"` does not).
+   */
   skipString(): number {
     const bytes = this.bytes;
-    let search = this.pos + 1;
-    for (;;) {
-      const quote = bytes.indexOf(QUOTE, search);
-      if (quote === -1) this.fail("unterminated string");
-      let backslashes = 0;
-      for (let index = quote - 1; index > this.pos && bytes[index] === BACKSLASH; index -= 1) backslashes += 1;
-      if (backslashes % 2 === 0) {
-        this.pos = quote + 1;
-        return this.pos;
-      }
-      search = quote + 1;
+    const open = this.pos;
+    let quote = bytes.indexOf(QUOTE, open + 1);
+    while (quote !== -1 && bytes[quote - 1] === BACKSLASH) {
+      let before = quote - 2;
+      while (before > open && bytes[before] === BACKSLASH) before -= 1;
+      // quote - 1 - before backslashes precede the quote; an even count escapes only themselves.
+      if ((quote - 1 - before) % 2 === 0) break;
+      quote = bytes.indexOf(QUOTE, quote + 1);
     }
+    if (quote === -1) this.fail("unterminated string");
+    this.pos = quote + 1;
+    return this.pos;
   }
 
   skipLiteral(text: string): void {
@@ -184,6 +195,11 @@ class Scanner {
   }
 }
 
+function hasBackslash(bytes: Buffer, start: number, end: number): boolean {
+  for (let index = start + 1; index < end - 1; index += 1) if (bytes[index] === BACKSLASH) return true;
+  return false;
+}
+
 function parseSmall(bytes: Buffer, span: ValueSpan): unknown {
   return JSON.parse(bytes.toString("utf8", span.start, span.end));
 }
@@ -191,15 +207,16 @@ function parseSmall(bytes: Buffer, span: ValueSpan): unknown {
 /** Scans a chat request body (OpenAI chat completions or Anthropic messages). */
 export function scanChatBody(bytes: Buffer): ScanResult {
   const scanner = new Scanner(bytes);
-  const body: ScannedChatBody = { bytes, objectStart: 0 };
+  const body: ScannedChatBody = { bytes, objectStart: 0, escapedKey: false };
   try {
     scanner.skipWhitespace();
     if (scanner.pos >= bytes.length) return { ok: false, problem: "the request body is empty" };
     if (bytes[scanner.pos] !== OPEN_OBJECT) return { ok: false, problem: "the request body must be a JSON object" };
     body.objectStart = scanner.pos;
     scanner.skipObject(1, (keyStart, keyEnd) => {
-      // Keys of interest are plain ASCII; an escaped spelling is simply not one of them.
-      const key = keyEnd - keyStart <= 16 ? bytes.toString("latin1", keyStart + 1, keyEnd - 1) : "";
+      // Keys of interest are plain ASCII; an escaped spelling is not one of them, and is flagged (laneShapeOk).
+      const key = keyEnd - keyStart <= 24 ? bytes.toString("latin1", keyStart + 1, keyEnd - 1) : "";
+      if (!body.escapedKey && hasBackslash(bytes, keyStart, keyEnd)) body.escapedKey = true;
       const start = scanner.pos;
       if (key === "messages" && bytes[start] === OPEN_ARRAY) {
         let last: ValueSpan | undefined;
@@ -230,12 +247,18 @@ export function scanChatBody(bytes: Buffer): ScanResult {
         body.messages = { start, end: scanner.pos, count, roles, ...(last ? { last } : {}) };
         return;
       }
+      if (key === "tools" && bytes[start] === OPEN_ARRAY) {
+        const count = scanner.skipArray(2, undefined);
+        body.tools = { start, end: scanner.pos, count };
+        return;
+      }
       scanner.skipValue(1);
       const span = { start, end: scanner.pos };
       if (key === "model") body.model = { ...span, value: parseSmall(bytes, span) };
       else if (key === "stream") body.stream = { ...span, value: parseSmall(bytes, span) };
       else if (key === "stream_options") body.streamOptions = span;
       else if (key === "max_tokens") body.maxTokens = { ...span, value: parseSmall(bytes, span) };
+      else if (key === "max_completion_tokens") body.maxCompletionTokens = { ...span, value: parseSmall(bytes, span) };
       else if (key === "usage") body.usage = span;
     });
     scanner.skipWhitespace();

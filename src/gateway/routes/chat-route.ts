@@ -16,7 +16,7 @@ import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
 import { silentLogger } from "../../ports/events.js";
 import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";
-import { clientWantsUsage, laneShapeOk, mayBeSlashCommand, upstreamBodyFor, withAnsweringModel } from "../lane/lane-request.js";
+import { clientWantsUsage, laneFactsBound, laneShapeOk, mayBeSlashCommand, upstreamBodyFor, withAnsweringModel } from "../lane/lane-request.js";
 import { scanChatBody, usageOf, type ScannedChatBody } from "../lane/scan-chat-body.js";
 import { accountUsage, costHeader, usageFromWire } from "../usage-accounting.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
@@ -387,9 +387,7 @@ class ChatExchange {
       ...(stream ? {} : { streamedBodyFor: (model: string) => upstreamBodyFor(body, model, chat, true) }),
       // Anthropic and Responses streams always carry their usage.
       clientWantsUsage: chat ? stream && clientWantsUsage(body) : true,
-      byteLength: body.bytes.length,
-      // `image_url` (OpenAI), `input_image` (Responses) and `"type":"image"` (Anthropic) all contain it; a false hit only costs a parse.
-      mayCarryImages: body.bytes.includes("image"),
+      factsBound: () => laneFactsBound(dialect.name, body),
       ...(dialect.laneApi === "anthropic-messages"
         ? {
             clientHeaders: {
