@@ -4,7 +4,7 @@
  * the endpoint, is `timeout`). Errors thrown here name the provider, profile, HTTP status and OAuth error
  * code — never a token (R-OB-2) — and carry no `cause`, because oauth4webapi's causes hold response bodies.
  */
-import * as oauth from "oauth4webapi";
+import type * as OAuth from "oauth4webapi";
 import type { OAuthEndpoint } from "../config/index.js";
 import { classifyFailure } from "../core/classify/index.js";
 import { FailoverError } from "../core/errors.js";
@@ -121,10 +121,26 @@ function networkCode(error: unknown): string | undefined {
   return typeof cause?.code === "string" ? cause.code : undefined;
 }
 
-function describeFailure(error: unknown, status: number | undefined, signal: AbortSignal, timeoutMs: number): RefreshFailure {
+/**
+ * oauth4webapi is loaded on the first refresh, not when the engine is built: most setups have no OAuth
+ * profile, and a plain `detour gateway` start should not hold a library it never calls (issue 9: idle RSS).
+ */
+let oauthLibrary: Promise<typeof OAuth> | undefined;
+function loadOAuth(): Promise<typeof OAuth> {
+  oauthLibrary ??= import("oauth4webapi");
+  return oauthLibrary;
+}
+
+function describeFailure(
+  error: unknown,
+  status: number | undefined,
+  signal: AbortSignal,
+  timeoutMs: number,
+  oauth: typeof OAuth | undefined,
+): RefreshFailure {
   if (signal.reason instanceof RefreshTimedOut) return { kind: "timed_out", timeoutMs };
   if (status !== undefined && status !== 200) {
-    const oauthError = error instanceof oauth.ResponseBodyError ? error.error : undefined;
+    const oauthError = oauth !== undefined && error instanceof oauth.ResponseBodyError ? error.error : undefined;
     return { kind: "http_error", status, ...(oauthError ? { oauthError } : {}) };
   }
   if (status === 200) {
@@ -143,8 +159,8 @@ export async function requestTokenRefresh(request: TokenRefreshRequest): Promise
 
   // The issuer only matters for an id_token in the answer (OpenAI sends one); vendors issue from the
   // token endpoint's origin.
-  const server: oauth.AuthorizationServer = { issuer: target.url.origin, token_endpoint: target.url.href };
-  const client: oauth.Client = { client_id: request.endpoint.clientId };
+  const server: OAuth.AuthorizationServer = { issuer: target.url.origin, token_endpoint: target.url.href };
+  const client: OAuth.Client = { client_id: request.endpoint.clientId };
   const controller = new AbortController();
   const stopTimer = new AbortController();
   request.clock.sleep(request.timeoutMs, stopTimer.signal).then(
@@ -154,7 +170,10 @@ export async function requestTokenRefresh(request: TokenRefreshRequest): Promise
     },
   );
   let status: number | undefined;
+  let oauth: typeof OAuth | undefined;
   try {
+    // Inside the timed part: a refresh that times out while the library loads fails as `timeout` too.
+    oauth = await raceAbort(loadOAuth(), controller.signal);
     const response = await raceAbort(
       oauth.refreshTokenGrantRequest(server, client, oauth.None(), request.refreshToken, {
         signal: controller.signal,
@@ -170,7 +189,7 @@ export async function requestTokenRefresh(request: TokenRefreshRequest): Promise
       ...(body.expires_in !== undefined ? { expiresInSeconds: body.expires_in } : {}),
     };
   } catch (error) {
-    throw refreshFailureError(describeFailure(error, status, controller.signal, request.timeoutMs), request);
+    throw refreshFailureError(describeFailure(error, status, controller.signal, request.timeoutMs, oauth), request);
   } finally {
     stopTimer.abort();
     // Ends a request still in flight (a late abort after success is a no-op).

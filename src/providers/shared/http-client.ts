@@ -2,7 +2,8 @@
  * The one way providers talk HTTP: undici with a single shared Agent, explicit timeouts and no retries.
  * Retries and waits are failover decisions (R-RA-1), so nothing at the HTTP layer may repeat a call.
  */
-import { Agent, request, type Dispatcher } from "undici";
+import type { Agent as UndiciAgent, Dispatcher } from "undici";
+import { Agent, request } from "./undici-core.js";
 import { abortReasonOf, failureFromNetworkError } from "./upstream-failure.js";
 
 /** Opening a TCP/TLS connection should never take long; a slow connect is an unreachable host. */
@@ -10,10 +11,10 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 /** Default for a provider without `timeoutSeconds` (R-CF-3 default 120). */
 export const DEFAULT_PROVIDER_TIMEOUT_SECONDS = 120;
 
-let sharedAgent: Agent | undefined;
+let sharedAgent: UndiciAgent | undefined;
 
 /** The process-wide connection pool every provider uses unless a dispatcher is injected. */
-export function getSharedAgent(): Agent {
+export function getSharedAgent(): UndiciAgent {
   sharedAgent ??= new Agent({
     connect: { timeout: CONNECT_TIMEOUT_MS },
     headersTimeout: DEFAULT_PROVIDER_TIMEOUT_SECONDS * 1000,

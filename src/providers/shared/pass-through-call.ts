@@ -6,7 +6,7 @@
  * are the attempt's transport watchdog: no timer of our own.
  */
 import type { Dispatcher } from "undici";
-import { request } from "undici";
+import { request } from "./undici-core.js";
 import type { ProviderCallContext } from "../../ports/provider.js";
 import { getSharedAgent, type ResponseHeaders } from "./http-client.js";
 import { readBodyText } from "./read-body.js";
