@@ -9,19 +9,17 @@
  *
  * `node --max-semi-space-size=8` would bound the first, but the `detour` bin cannot pass node flags
  * portably (a `#!/usr/bin/env -S node …` shebang is not understood everywhere, and re-executing node would
- * keep a second process alive). `--semi-space-growth-factor` is read at every scavenge rather than once at
- * heap setup, so it works set from inside the process: 1 (no growth) until the gateway listens, then a small
- * controller on GC events lets the young generation grow while it is under GATEWAY_SEMI_SPACE_MB per
- * semi-space and stops it there. Growth happens in doubling steps at scavenges, and the controller runs on
- * the turn after a GC, so a burst of scavenges within one turn could pass the bound by a step (never V8's
- * own maximum). Cost: ~2x the scavenges per request, ~+0.01-0.03 ms of GC per request on the bench.
- *
- * The old generation's growth (`--heap-growing-percent`, also read at every GC) is NOT bounded by default:
- * 30 % took the 32-connection peak from ~135 to ~123 MB, but with 1 MB request bodies (large objects count
- * towards the old generation) it made a full GC every few requests and 2.5x the CPU per request. It is an
- * option here (`heapGrowingPercent`) for whoever measures their own traffic.
- * A user who sets any of these flags themselves (command line or NODE_OPTIONS) keeps V8's behaviour with
- * their flags.
+ * keep a second process alive). So this module uses the two heap flags V8 reads at every GC rather than
+ * once at heap setup, set from inside the process:
+ * - `--semi-space-growth-factor`: 1 (no growth) until the gateway listens, then a small controller on GC
+ *   events lets the young generation grow while it is under GATEWAY_SEMI_SPACE_MB per semi-space and stops
+ *   it there. Growth happens in doubling steps at scavenges, and the controller runs on the turn after a GC, so a
+ *   burst of scavenges within one turn could pass the bound by a step (never V8's own maximum).
+ * - `--heap-growing-percent`: the old generation may grow by this share of its live size before the next
+ *   full GC (V8 picks 10-300 % on its own). Not a limit: a heap that needs more still gets it, with more
+ *   frequent full GCs (mostly marked concurrently on another thread).
+ * Trade-off: more scavenges and full GCs per request; see docs for the measured cost. A user who sets any
+ * of these flags themselves (command line or NODE_OPTIONS) keeps V8's behaviour with their flags.
  *
  * Only the `detour gateway` process applies this (main.ts): `startGateway()` is a library call and must not
  * change the GC of the process that embeds it.
@@ -34,6 +32,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
  * RSS under the 32-connection bench with twice the scavenges; 16 lets the young generation alone add 16 MB.
  */
 export const GATEWAY_SEMI_SPACE_MB = 8;
+export const GATEWAY_HEAP_GROWING_PERCENT = 30;
 
 /** Flags that, when the user sets them, mean the user tunes the heap; Detour then leaves it alone. */
 const USER_HEAP_FLAGS = [
@@ -70,7 +69,6 @@ export interface GatewayHeapOptions {
   execArgv: readonly string[];
   nodeOptions: string | undefined;
   semiSpaceMb?: number;
-  /** `--heap-growing-percent`; unset keeps V8's own choice (see the module comment for why). */
   heapGrowingPercent?: number;
 }
 
@@ -85,7 +83,7 @@ function newSpaceBytes(): number {
 export function boundGatewayHeap(options: GatewayHeapOptions): GatewayHeap | undefined {
   if (userTunesHeap(options.execArgv, options.nodeOptions)) return undefined;
   const targetBytes = 2 * (options.semiSpaceMb ?? GATEWAY_SEMI_SPACE_MB) * 1024 * 1024;
-  if (options.heapGrowingPercent !== undefined) setFlagsFromString(`--heap-growing-percent=${options.heapGrowingPercent}`);
+  setFlagsFromString(`--heap-growing-percent=${options.heapGrowingPercent ?? GATEWAY_HEAP_GROWING_PERCENT}`);
   // Start-up allocations survive (they are the gateway), which would grow the young generation to its
   // maximum at once; it stays at its initial size until the gateway serves.
   let factor: 1 | 2 = 1;
