@@ -1,18 +1,14 @@
 /**
  * bench/gateway.child.ts on the built dist/ with plain node (what `detour gateway` runs): no tsx, whose
  * transform adds a `__name` call per closure and keeps every file's source map in memory. Needs
- * `npm run build`. Usage: gateway-dist.child.mjs <upstream-url>. Like the CLI it bounds the V8 heap before
- * the gateway's modules load (src/cli/gateway-heap.ts), hence the dynamic imports.
+ * `npm run build`. Usage: gateway-dist.child.mjs <upstream-url>.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { boundGatewayHeap } from "../dist/cli/gateway-heap.js";
+import { createStderrLogger } from "../dist/cli/stderr-logger.js";
+import { startGateway } from "../dist/gateway/start-gateway.js";
 import setup from "./gateway-setup.json" with { type: "json" };
-
-const heap = boundGatewayHeap({ execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS });
-const { createStderrLogger } = await import("../dist/cli/stderr-logger.js");
-const { startGateway } = await import("../dist/gateway/start-gateway.js");
 
 const upstream = process.argv[2];
 const home = mkdtempSync(join(tmpdir(), "detour-bench-"));
@@ -21,7 +17,6 @@ const providers = Object.fromEntries(
   Object.entries(setup.config.models.providers).map(([id, provider]) => [id, { ...provider, baseUrl: `${upstream}${provider.baseUrl}` }]),
 );
 const gateway = await startGateway({ port: 0, logger, env: { DETOUR_HOME: home, ...setup.env }, config: { ...setup.config, models: { providers } } });
-heap?.serving();
 process.stdout.write(`${gateway.url}\n`);
 process.stdin.resume();
 process.stdin.on("close", () => {

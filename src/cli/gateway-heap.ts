@@ -7,14 +7,13 @@
  * - under load, objects that live across two scavenges (a request in flight, a metric sample) are promoted,
  *   and V8 lets the old generation grow to ~3x its live size (~25 MB) before a full GC: ~70 MB of garbage.
  *
- * `node --max-semi-space-size=8` would bound the first, but the `detour` bin cannot pass node flags
+ * `node --max-semi-space-size=4` would bound the first, but the `detour` bin cannot pass node flags
  * portably (a `#!/usr/bin/env -S node …` shebang is not understood everywhere, and re-executing node would
  * keep a second process alive). So this module uses the two heap flags V8 reads at every GC rather than
  * once at heap setup, set from inside the process:
  * - `--semi-space-growth-factor`: 1 (no growth) until the gateway listens, then a small controller on GC
  *   events lets the young generation grow while it is under GATEWAY_SEMI_SPACE_MB per semi-space and stops
- *   it there. Growth happens in doubling steps at scavenges, and the controller runs on the turn after a GC, so a
- *   burst of scavenges within one turn could pass the bound by a step (never V8's own maximum).
+ *   it there. Growth happens in doubling steps at scavenges, so the bound is a step or so, not exact.
  * - `--heap-growing-percent`: the old generation may grow by this share of its live size before the next
  *   full GC (V8 picks 10-300 % on its own). Not a limit: a heap that needs more still gets it, with more
  *   frequent full GCs (mostly marked concurrently on another thread).
@@ -27,11 +26,8 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8";
 
-/**
- * Per semi-space; the young generation is two of them (V8's default maximum is 16). 4 gave the same peak
- * RSS under the 32-connection bench with twice the scavenges; 16 lets the young generation alone add 16 MB.
- */
-export const GATEWAY_SEMI_SPACE_MB = 8;
+/** Per semi-space; the young generation is two of them. */
+export const GATEWAY_SEMI_SPACE_MB = 4;
 export const GATEWAY_HEAP_GROWING_PERCENT = 30;
 
 /** Flags that, when the user sets them, mean the user tunes the heap; Detour then leaves it alone. */

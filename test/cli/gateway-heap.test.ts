@@ -41,8 +41,9 @@ describe("gateway heap bound", () => {
     // allocations are enough to show the difference).
     expect(unbounded.afterStart).toBeGreaterThan(boundMb);
     expect(bounded.afterStart).toBeLessThan(boundMb);
-    // Under load it grows to the bound and stops there; V8's default keeps its maximum.
-    expect(bounded.afterLoad).toBe(boundMb);
-    expect(unbounded.afterLoad).toBeGreaterThan(boundMb);
+    // Growth happens in doubling steps, so the bound may be passed by one step, never to V8's maximum.
+    expect(bounded.afterLoad).toBeGreaterThanOrEqual(boundMb);
+    expect(bounded.afterLoad).toBeLessThanOrEqual(2 * boundMb);
+    expect(unbounded.afterLoad).toBeGreaterThan(2 * boundMb);
   }, 40_000);
 });
