@@ -19,8 +19,6 @@ export interface CliDeps {
   waitForShutdown(): Promise<string>;
   /** Calls `listener` on every request to reload the config (SIGHUP) until the returned function is called. */
   onReloadSignal?(listener: () => void): () => void;
-  /** `detour gateway` listens: the process switches from start-up to serving settings (main.ts, gateway-heap.ts). */
-  onGatewayListening?(): void;
 }
 
 export function processCliDeps(): CliDeps {

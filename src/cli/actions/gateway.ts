@@ -42,7 +42,6 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
       env: deps.env,
     });
     stopGateway = () => running.close();
-    deps.onGatewayListening?.();
     const cron = startCronJobs(config.cron.jobs, runner.run, logger);
     reloader = new GatewayReloader({
       running,
