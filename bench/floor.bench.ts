@@ -13,6 +13,7 @@
  *   npm run bench                 every benchmark; this one with 3 reps of 5 s
  *   BENCH_SHORT=1 npm run bench:floor   1 rep of 2 s, for development
  *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
+ *   BENCH_ONLY=<text>             only the scenarios whose name contains the text (e.g. "1 MB"), for development
  *   BENCH_DIST=1                  the gateway from dist/ on plain node, as `detour gateway` runs it (after
  *                                 `npm run build`); by default src/ runs through tsx, whose transform costs
  *                                 a `__name` call per closure and keeps every file's source map in memory
@@ -236,6 +237,9 @@ const scenarios: Scenario[] = [
   },
 ];
 
+const ONLY = process.env.BENCH_ONLY;
+const selected = ONLY ? scenarios.filter((scenario) => scenario.name.includes(ONLY)) : scenarios;
+
 type Figures = Partial<Record<Scenario["figures"][number], number>>;
 
 async function runLoad(url: string, request: Request, load: Scenario["load"], durationMs: number): Promise<LoadResult> {
@@ -274,14 +278,14 @@ export async function benchFloor(): Promise<void> {
   try {
     const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
     // Warm JIT and connection pools of every path before measuring.
-    for (const scenario of scenarios) {
+    for (const scenario of selected) {
       const warm = [[floor, scenario.floor], [gateway, scenario.detour], ...(scenario.assembled ? [[assembling, scenario.floor] as const] : [])] as const;
       for (const [target, request] of warm) {
         await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
       }
     }
     for (let rep = 0; rep < REPS; rep += 1) {
-      for (const scenario of scenarios) {
+      for (const scenario of selected) {
         const direct = await runLoad(upstream.url, scenario.direct, scenario.load, Math.min(DURATION_MS, 2000));
         const entry = samples.get(scenario.name) ?? { floor: [], assembling: [], detour: [] };
         samples.set(scenario.name, entry);
@@ -297,7 +301,7 @@ export async function benchFloor(): Promise<void> {
     }
     console.log(`\nDetour (${DIST ? "dist/ on node" : "src/ through tsx"}) vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`);
     console.log("median of the reps; [min–max] across reps shows the noise\n");
-    for (const scenario of scenarios) {
+    for (const scenario of selected) {
       const entry = samples.get(scenario.name) as { floor: Figures[]; assembling: Figures[]; detour: Figures[] };
       console.log(scenario.name);
       for (const figure of scenario.figures) {
