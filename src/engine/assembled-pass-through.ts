@@ -30,8 +30,8 @@ export interface SameWireAnswer {
   headers: ResponseHeaders;
   body: Buffer;
   /**
-   * Set when the body was assembled here from the stream: it already names the answering model (the scanner
-   * showed it in every event, R-ST-3) and this is the usage the scanner kept, so nobody scans it again.
+   * Set when the body was assembled here from the stream: it already names the answering model (renamed once
+   * when assembled, R-ST-3) and this is the usage the scanner kept, so nobody scans it again.
    */
   assembled?: { usage: unknown };
 }

@@ -11,28 +11,21 @@
  * stream (`setTimer`, like the runner's own deadlines; FakeClock in tests).
  */
 import type { Clock } from "../ports/clock.js";
+import type { AttemptStreamBudgets } from "./first-token-timeout.js";
 import { UpstreamFailure } from "../ports/provider.js";
 import { cutFailure, secondsText, watchdogFailure } from "./stream-commit.js";
 
 /** What one upstream item was: still waiting (lifecycle), a token, or the end of the answer. */
 export type WatchedItem = "lifecycle" | "token" | "complete";
 
-export interface WatchedStreamOptions<T> {
+/** The attempt's stream budgets (attemptStreamBudgets) bound the whole call; the attempt signal for all of it. */
+export interface WatchedStreamOptions<T> extends AttemptStreamBudgets {
   /** Opens the upstream call with the signal the watchdogs control. */
   open: (signal: AbortSignal) => AsyncIterable<T>;
   /** Takes one item into the answer; throws for an in-band error. */
   accept: (item: T) => WatchedItem;
   /** The upstream ended without a `complete` item: true when the answer is complete anyway (R-ST-2). */
   end: () => boolean;
-  clock: Clock;
-  ttftTimeoutMs: number;
-  stallTimeoutMs: number;
-  /** The attempt's signal: the provider's total deadline and the runner's aborts, for the whole call. */
-  attemptSignal: AbortSignal;
-  /** The caller's own signal (client gone). */
-  callerSignal?: AbortSignal;
-  provider: string;
-  model: string;
 }
 
 /** Allocated once: a finished answer closes its upstream on every request. */
