@@ -7,7 +7,7 @@
  * which does not watch for silence at all. Usage: floor-assembled.child.ts <upstream-url>.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveChild } from "./serve-child.js";
 import { Agent, request } from "undici";
 
 const upstream = process.argv[2] as string;
@@ -70,9 +70,4 @@ const server = createServer((incoming, outgoing) => {
     );
   });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.stdin.resume();
-process.stdin.on("close", () => process.exit(0));
+serveChild(server);

@@ -4,7 +4,7 @@
  * against this in the same harness (bench/floor.bench.ts). Usage: floor-proxy.child.ts <upstream-url>.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveChild } from "./serve-child.js";
 import { Agent, request } from "undici";
 
 const upstream = process.argv[2] as string;
@@ -27,9 +27,4 @@ const server = createServer((incoming, outgoing) => {
     },
   );
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.stdin.resume();
-process.stdin.on("close", () => process.exit(0));
+serveChild(server);

@@ -4,7 +4,7 @@
  * as the first line of stdout and exits when stdin closes.
  */
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
+import { serveChild } from "./serve-child.js";
 
 const CHUNKS = 20;
 const openaiJson = Buffer.from(
@@ -74,9 +74,4 @@ const server = createServer((request, response) => {
     response.writeHead(200, { "content-type": "application/json" }).end(anthropic ? anthropicJson : openaiJson);
   });
 });
-server.keepAliveTimeout = 60_000;
-server.listen(0, "127.0.0.1", () => {
-  process.stdout.write(`http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
-});
-process.stdin.resume();
-process.stdin.on("close", () => process.exit(0));
+serveChild(server);
