@@ -1,10 +1,11 @@
 import { fc, test } from "@fast-check/vitest";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UpstreamFailure } from "../ports/provider.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
-import { commitRawStream, type RawStreamCommitOptions } from "./raw-stream-commit.js";
+import { commitRawStream, QUEUE_HIGH_WATER_BYTES, type RawStreamCommitOptions } from "./raw-stream-commit.js";
 
 const chunk = (choices: string, usage = "null") =>
   `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gpt-x","choices":${choices},"usage":${usage}}\n\n`;
@@ -29,16 +30,21 @@ function setup(script: Script, overrides: Partial<RawStreamCommitOptions> = {}) 
   const clock = new FakeClock();
   const seen: { signal?: AbortSignal; returned: boolean } = { returned: false };
   const options: RawStreamCommitOptions = {
-    async *open(signal) {
+    async open(signal) {
       seen.signal = signal;
-      try {
-        for (const read of script.reads) yield Buffer.from(read);
-        if (script.then === "hang") {
-          await new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
-        }
-      } finally {
-        seen.returned = true;
-      }
+      // A body in flowing mode, as undici's is; its generator's `finally` shows it was released.
+      return Readable.from(
+        (async function* () {
+          try {
+            for (const read of script.reads) yield Buffer.from(read);
+            if (script.then === "hang") {
+              await new Promise((_resolve, reject) => signal.addEventListener("abort", () => reject(signal.reason), { once: true }));
+            }
+          } finally {
+            seen.returned = true;
+          }
+        })(),
+      );
     },
     scanner: new OpenAiChatStreamScanner({ shownModel: "openai/gpt-x", forwardUsageChunk: false }),
     failureOf: (error) => new UpstreamFailure("in-band error", { provider: "openai", message: JSON.stringify(error) }),
@@ -90,9 +96,7 @@ describe("commitRawStream with the OpenAI scanner", () => {
         from = point;
       }
       const { options } = setup({ reads: [] });
-      options.open = async function* () {
-        for (const read of reads) yield read;
-      };
+      options.open = async () => Readable.from(reads);
       const committed = await commitRawStream(options);
       const { parts, error } = await drain(committed.rest);
       expect(error).toBeUndefined();
@@ -223,3 +227,75 @@ describe("commitRawStream with the Anthropic scanner", () => {
   });
 });
 
+
+describe("commitRawStream reading a pushed body", () => {
+  it("R-ST-2: a consumer that falls behind pauses the body at the queue's high water and loses nothing", async () => {
+    const content = chunk(`[{"index":0,"delta":{"content":"${"x".repeat(1000)}"},"finish_reason":null}]`);
+    const total = 400;
+    let produced = 0;
+    const { options } = setup({ reads: [] });
+    options.open = async () =>
+      Readable.from(
+        (function* () {
+          yield Buffer.from(ROLE + HEL);
+          for (; produced < total; produced += 1) yield Buffer.from(content);
+          yield Buffer.from(STOP + DONE);
+        })(),
+      );
+    const committed = await commitRawStream(options);
+    // Nobody reads for a while: the body is paused once about QUEUE_HIGH_WATER_BYTES wait unread.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(produced).toBeLessThan(Math.ceil(QUEUE_HIGH_WATER_BYTES / content.length) + 40);
+    const { parts, error } = await drain(committed.rest);
+    expect(error).toBeUndefined();
+    expect(parts.length).toBe(total + 1);
+    expect(parts.at(-1)).toBe(shown(STOP) + DONE);
+  });
+
+  it("R-ST-2: no stall is counted while the consumer is not waiting on the upstream", async () => {
+    const { options, clock } = setup({ reads: [ROLE + HEL], then: "hang" });
+    const committed = await commitRawStream(options);
+    // The client is slow to read on: ten stall budgets pass with nobody waiting.
+    await clock.advanceAsync(5_000);
+    const iterator = committed.rest[Symbol.asyncIterator]();
+    const read = iterator.next().catch((caught: unknown) => caught);
+    await clock.advanceAsync(499);
+    expect(await Promise.race([read, Promise.resolve("waiting")])).toBe("waiting");
+    await clock.advanceAsync(1);
+    expect(((await read) as UpstreamFailure).message).toContain("streamStallSeconds");
+  });
+
+  it("R-ST-1: a caller abort while the call is still opening rejects at once, even if the upstream ignores it", async () => {
+    const caller = new AbortController();
+    const { options } = setup({ reads: [] }, { callerSignal: caller.signal });
+    options.open = () => new Promise<never>(() => {});
+    const outcome = commitRawStream(options).catch((caught: unknown) => caught);
+    caller.abort(new DOMException("client gone", "AbortError"));
+    expect(((await outcome) as DOMException).message).toBe("client gone");
+  });
+
+  it("R-ST-2: a caller abort after the commit rejects the waiting read at once and releases the body", async () => {
+    const caller = new AbortController();
+    const { options, seen } = setup({ reads: [ROLE + HEL], then: "hang" }, { callerSignal: caller.signal });
+    const committed = await commitRawStream(options);
+    const pending = drain(committed.rest);
+    caller.abort(new DOMException("client gone", "AbortError"));
+    expect(((await pending).error as DOMException).message).toBe("client gone");
+    expect(seen.signal?.aborted).toBe(true);
+  });
+
+  it("R-ST-2: a complete answer's body is handed to releaseComplete (the lane drains it); a failed one is destroyed", async () => {
+    const released: unknown[] = [];
+    const complete = setup({ reads: [ROLE + HEL, STOP + USAGE, DONE] }, { releaseComplete: (body) => released.push(body) });
+    const committed = await commitRawStream(complete.options);
+    expect((await drain(committed.rest)).error).toBeUndefined();
+    expect(released).toHaveLength(1);
+    expect(complete.seen.signal?.aborted).toBe(false);
+
+    const failed = setup({ reads: [ROLE + HEL, LO] }, { releaseComplete: (body) => released.push(body) });
+    const cut = await commitRawStream(failed.options);
+    expect(((await drain(cut.rest)).error as UpstreamFailure).failure.code).toBe("ECONNRESET");
+    expect(released).toHaveLength(1);
+    expect(failed.seen.signal?.aborted).toBe(true);
+  });
+});

@@ -21,11 +21,11 @@ import { OpenAiProvider } from "../providers/openai/openai-provider.js";
 import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
 import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
 import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
-import { passThroughChunks, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import { drainCompleteBody, openPassThrough, type PassThroughResponse, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
-import { failureFromStreamError, type WireErrorDetails } from "../providers/shared/upstream-failure.js";
+import { failureFromNetworkError, failureFromStreamError, type WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
@@ -250,11 +250,18 @@ export function createPassThroughRunner(
     const body = request.bodyFor(context.model);
     const describe = DESCRIBE_STREAM_ERROR[request.api];
     let headers: ResponseHeaders | undefined;
+    let upstreamSignal: AbortSignal | undefined;
     return commitRawStream({
-      open: (signal) =>
-        passThroughChunks(target, body, callContext(context, signal, onUpstreamHeaders), (response) => {
-          headers = response.headers;
-        }),
+      open: async (signal) => {
+        upstreamSignal = signal;
+        const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
+        headers = response.headers;
+        return response.body;
+      },
+      // A network failure mid-body is classified like any other (an abort included).
+      readFailure: (error) => failureFromNetworkError(error, { provider: target.provider, signal: upstreamSignal as AbortSignal }),
+      // The answer's last bytes (`[DONE]`, the terminating chunk) drain, so the connection is reused.
+      releaseComplete: (body) => drainCompleteBody(body as PassThroughResponse["body"]),
       scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
       failureOf: (error) =>
         failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),

@@ -10,10 +10,10 @@
  * producing tokens is never cut by either watchdog. The watchdog is one timer of the injected Clock per
  * stream (`setTimer`, like the runner's own deadlines; FakeClock in tests).
  */
-import type { Clock } from "../ports/clock.js";
 import type { AttemptStreamBudgets } from "./first-token-timeout.js";
 import { UpstreamFailure } from "../ports/provider.js";
 import { cutFailure, secondsText, watchdogFailure } from "./stream-commit.js";
+import { MovingDeadline } from "./moving-deadline.js";
 
 /** What one upstream item was: still waiting (lifecycle), a token, or the end of the answer. */
 export type WatchedItem = "lifecycle" | "token" | "complete";
@@ -30,43 +30,6 @@ export interface WatchedStreamOptions<T> extends AttemptStreamBudgets {
 
 /** Allocated once: a finished answer closes its upstream on every request. */
 const ANSWER_COMPLETE = new DOMException("The answer is complete.", "AbortError");
-
-/**
- * ONE timer per stream for a deadline that moves on with every token: when it fires early (the deadline
- * moved since it was armed) it is armed again for the rest, so tokens cost no timer work at all.
- */
-class MovingDeadline {
-  #deadline = 0;
-  #cancel: (() => void) | undefined;
-  #dueAt = 0;
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly onExpired: () => void,
-  ) {}
-
-  set(deadline: number): void {
-    this.#deadline = deadline;
-    // A running timer due before the new deadline re-arms itself when it fires.
-    if (this.#cancel && this.#dueAt <= deadline) return;
-    this.#arm();
-  }
-
-  stop(): void {
-    this.#cancel?.();
-    this.#cancel = undefined;
-  }
-
-  #arm(): void {
-    this.#cancel?.();
-    this.#dueAt = this.#deadline;
-    this.#cancel = this.clock.setTimer(Math.max(0, this.#deadline - this.clock.now()), () => {
-      this.#cancel = undefined;
-      if (this.clock.now() < this.#deadline) this.#arm();
-      else this.onExpired();
-    });
-  }
-}
 
 /**
  * What a watched read shares whichever way its items arrive: the upstream's own abort controller linked to

@@ -293,3 +293,48 @@ describe("a slow client", () => {
     }
   });
 });
+
+describe("upstream connections", () => {
+  it("R-GW-6: same-wire streams reuse one upstream connection: a complete answer's last bytes are drained, not cut", async () => {
+    // An upstream whose answer is complete (finish, usage, [DONE]) a turn before its body ends, as real ones are.
+    let connections = 0;
+    const event = (choices: unknown[], usage?: unknown) =>
+      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "mock-gpt", choices, ...(usage ? { usage } : {}) })}\n\n`;
+    const events = [
+      event([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
+      event([{ index: 0, delta: { content: "hello" }, finish_reason: null }]),
+      event([{ index: 0, delta: {}, finish_reason: "stop" }]),
+      event([], { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }) + "data: [DONE]\n\n",
+    ];
+    const server: Server = createServer((request, response) => {
+      request.resume();
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": "text/event-stream" });
+        let index = 0;
+        const next = () => {
+          if (index === events.length) return void response.end();
+          response.write(events[index] as string);
+          index += 1;
+          setImmediate(next);
+        };
+        next();
+      });
+    });
+    server.on("connection", () => (connections += 1));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { openai } = await start({ baseUrls: { openai: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` } });
+      for (let index = 0; index < 20; index += 1) {
+        const stream = await openai.chat.completions.create({ ...streamed, model: "openai/mock-gpt" });
+        expect((await collectOpenAI(stream)).text).toBe("hello");
+      }
+      // One connection for all of them (two at most, should one race its predecessor's release).
+      expect(connections).toBeLessThanOrEqual(2);
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -106,28 +106,6 @@ export function looksLikeJsonObject(body: Buffer): boolean {
   return body[start] === 0x7b && body[end] === 0x7d;
 }
 
-/**
- * Opens the call and yields its 2xx event-stream body read by read. `onResponse` sees the response (status,
- * headers) before the first read; a network failure mid-body is classified like any other, and the body is
- * released when the reader stops early.
- */
-export async function* passThroughChunks(
-  target: PassThroughTarget,
-  body: Buffer,
-  context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
-  onResponse: (response: PassThroughResponse) => void,
-): AsyncGenerator<Buffer> {
-  const response = await openPassThrough(target, body, context);
-  onResponse(response);
-  try {
-    for await (const chunk of response.body) yield chunk as Buffer;
-  } catch (error) {
-    throw failureFromNetworkError(error, { provider: target.provider, signal: context.signal });
-  } finally {
-    if (!response.body.destroyed) response.body.destroy();
-  }
-}
-
 /** Upstream response headers a client of the same wire may rely on; hop-by-hop and length headers are Node's. */
 export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "request-id", "openai-processing-ms"] as const;
 
@@ -136,7 +114,7 @@ export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "requ
  * no promise, iterator step or generator resumption per read — what an assembled non-streamed answer reads
  * twenty times per request (R-ST-6). `onRead` returns false once the answer is complete: the call resolves at
  * once and the rest of the body (its terminating chunk, usually in the same or the next read) drains in the
- * background, so the connection goes back to the pool (`drain`).
+ * background, so the connection goes back to the pool (`drainCompleteBody`).
  * What `onRead` throws (an in-band failure) fails the call and destroys the body. A network failure
  * mid-body (an abort included) is classified like any other.
  */
@@ -173,7 +151,7 @@ export async function pumpPassThrough(
       }
       if (more) return;
       settle();
-      drain(readable);
+      drainCompleteBody(readable);
     };
     const onEnd = () => settle();
     const onError = (error: unknown) => settle(failureFromNetworkError(error, { provider: target.provider, signal: context.signal }));
@@ -193,9 +171,12 @@ export const DRAIN_GRACE_MS = 2_000;
  * now would close a connection whose body ends in the next bytes: one new TCP connection per request). An
  * upstream that keeps the body open past the grace loses the connection. Nobody waits for this.
  */
-function drain(readable: PassThroughResponse["body"]): void {
+export function drainCompleteBody(readable: PassThroughResponse["body"]): void {
   if (readable.readableEnded || readable.destroyed) return;
+  // Nothing of it is read any more: an error now (a cut after the answer) is not a failure.
+  readable.on("error", ignore);
   readable.on("data", ignore);
+  readable.resume();
   const timer = setTimeout(() => readable.destroy(), DRAIN_GRACE_MS);
   timer.unref();
   readable.once("close", () => clearTimeout(timer));
