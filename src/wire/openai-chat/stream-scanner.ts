@@ -23,10 +23,7 @@ export interface OpenAiChatScannerOptions {
 export const OPENAI_DONE_BYTES = Buffer.from("data: [DONE]\n\n");
 
 const DATA = Buffer.from("data:");
-const DONE = Buffer.from("[DONE]");
-const ERROR_KEY = Buffer.from('"error"');
-const FINISH_KEY = Buffer.from('"finish_reason"');
-const USAGE_KEY = Buffer.from('"usage"');
+const DONE = "[DONE]";
 
 interface OpenAiChunk {
   model?: unknown;
@@ -35,23 +32,30 @@ interface OpenAiChunk {
   choices?: { delta?: { content?: unknown; tool_calls?: unknown; reasoning_content?: unknown; reasoning?: unknown }; finish_reason?: unknown }[];
 }
 
-function isWhitespace(byte: number | undefined): boolean {
-  return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
-}
+/**
+ * The keys an event's decision hangs on, found in one pass: one regular expression over the event finds all
+ * three at about a third of the cost of three string searches (and a sixth of three Buffer searches).
+ */
+const DECISION_KEYS = /"(?:error|finish_reason|usage)"\s*:\s*/g;
 
-/** Offset of the first byte after `key` and its colon, when `key` occurs unescaped in [start, end). */
-function valueAfterKey(bytes: Buffer, key: Buffer, start: number, end: number): number {
-  for (let at = indexOfBetween(bytes, key, start, end); at !== -1; at = indexOfBetween(bytes, key, at + 1, end)) {
+/** Offsets of the values of the first unescaped `"error"`, `"finish_reason"` and `"usage"` keys in [from, to), or -1. */
+function decisionKeysIn(event: string, from: number, to: number): { errorAt: number; finishAt: number; usageAt: number } {
+  const found = { errorAt: -1, finishAt: -1, usageAt: -1 };
+  DECISION_KEYS.lastIndex = from;
+  for (let match = DECISION_KEYS.exec(event); match !== null && match.index < to; match = DECISION_KEYS.exec(event)) {
     // Inside a JSON string the quote would be escaped: `\"error\"` is text, not a key.
-    if (bytes[at - 1] === 0x5c) continue;
-    let index = at + key.length;
-    while (isWhitespace(bytes[index])) index += 1;
-    if (bytes[index] !== 0x3a) continue;
-    index += 1;
-    while (isWhitespace(bytes[index])) index += 1;
-    return index;
+    if (event.charCodeAt(match.index - 1) === 0x5c) continue;
+    const valueAt = DECISION_KEYS.lastIndex;
+    const first = event.charCodeAt(match.index + 1);
+    if (first === 0x65) {
+      if (found.errorAt === -1) found.errorAt = valueAt;
+    } else if (first === 0x66) {
+      if (found.finishAt === -1) found.finishAt = valueAt;
+    } else if (found.usageAt === -1) {
+      found.usageAt = valueAt;
+    }
   }
-  return -1;
+  return found;
 }
 
 function nonEmptyString(value: unknown): boolean {
@@ -104,27 +108,31 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     return answer;
   }
 
-  protected scanEvent(bytes: Buffer, start: number, end: number): EventVerdict {
-    const payload = dataPayload(bytes, start, end);
+  protected scanEvent(bytes: Buffer, start: number, end: number, text: string): EventVerdict {
+    // The event alone (a view of the read's text), so no search runs on into the events after it.
+    const event = text.slice(start, end);
+    const payload = dataPayloadIn(event);
     // Comments and events without data (keep-alives) pass as they are.
     if (payload === undefined) return "keep";
     const [from, to] = payload;
-    if (to - from === DONE.length && indexOfBetween(bytes, DONE, from, to) === from) {
+    if (to - from === DONE.length && event.startsWith(DONE, from)) {
       this.#done = true;
       this.isComplete = true;
       return "keep";
     }
-    if (bytes[from] !== 0x7b || bytes[to - 1] !== 0x7d) {
+    if (event.charCodeAt(from) !== 0x7b || event.charCodeAt(to - 1) !== 0x7d) {
       this.malformedCount += 1;
       return "drop";
     }
     let chunk: OpenAiChunk | undefined;
+    let json: string | undefined;
+    const jsonText = (): string => (json ??= bytes.toString("utf8", start + from, start + to));
     const read = (): OpenAiChunk | undefined => {
-      chunk ??= parseEventJson(bytes.toString("utf8", from, to)) as OpenAiChunk | undefined;
+      chunk ??= parseEventJson(jsonText()) as OpenAiChunk | undefined;
       return chunk;
     };
-    const errorAt = valueAfterKey(bytes, ERROR_KEY, from, to);
-    if (errorAt !== -1 && bytes[errorAt] !== 0x6e) {
+    const { errorAt, finishAt, usageAt } = decisionKeysIn(event, from, to);
+    if (errorAt !== -1 && event.charCodeAt(errorAt) !== 0x6e) {
       const error = read()?.error;
       if (error !== undefined && error !== null) {
         this.failure = error;
@@ -137,7 +145,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
         this.malformedCount += 1;
         return "drop";
       }
-      if (!this.modelSwapKnown) this.learnModelSwap(bytes.toString("utf8", from, to));
+      if (!this.modelSwapKnown) this.learnModelSwap(jsonText());
       const delta = parsed.choices?.[0]?.delta;
       if (
         delta &&
@@ -149,8 +157,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
         this.hasCommitted = true;
       }
     }
-    const finishAt = valueAfterKey(bytes, FINISH_KEY, from, to);
-    if (finishAt !== -1 && bytes[finishAt] === 0x22) {
+    if (finishAt !== -1 && event.charCodeAt(finishAt) === 0x22) {
       const reason = read()?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
       if (typeof reason === "string") {
         this.finish = reason;
@@ -159,8 +166,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       }
     }
     let verdict: EventVerdict = "keep";
-    const usageAt = valueAfterKey(bytes, USAGE_KEY, from, to);
-    if (usageAt !== -1 && bytes[usageAt] === 0x7b) {
+    if (usageAt !== -1 && event.charCodeAt(usageAt) === 0x7b) {
       const parsed = read();
       if (parsed?.usage !== undefined && parsed.usage !== null) {
         this.usageSeen = parsed.usage;
@@ -171,6 +177,20 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     if (this.finish !== undefined && this.usageSeen !== undefined) this.isComplete = true;
     return verdict;
   }
+}
+
+/** [from, to) of the event's single `data:` line payload in the event's text, or undefined. */
+function dataPayloadIn(event: string): [number, number] | undefined {
+  let at = event.indexOf("data:");
+  if (at === -1) return undefined;
+  // `data:` must start a line.
+  if (at !== 0 && event.charCodeAt(at - 1) !== 0x0a) return undefined;
+  at += 5;
+  if (event.charCodeAt(at) === 0x20) at += 1;
+  let lineEnd = event.indexOf("\n", at);
+  if (lineEnd === -1) lineEnd = event.length;
+  if (event.charCodeAt(lineEnd - 1) === 0x0d) lineEnd -= 1;
+  return [at, lineEnd];
 }
 
 /** [start, end) of the event's single `data:` line payload, or undefined. */

@@ -8,8 +8,9 @@
  * all kept is forwarded as a view of the read, not a copy.
  */
 import {
-  completeEventsEnd,
-  forEachEvent,
+  bytesAsText,
+  completeEventsEndIn,
+  forEachEventIn,
   modelSwap,
   replaceAll,
   type DeliveredAnswer,
@@ -35,7 +36,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   /** The in-band error that stopped the stream; set by `scanEvent` together with a `"fail"` verdict. */
   protected failure: unknown;
   #carry: Buffer | undefined;
-  #swap: { needle: Buffer; replacement: Buffer } | undefined;
+  #swap: { needle: Buffer; needleText: string; replacement: Buffer } | undefined;
   #swapKnown = false;
   readonly #forwarded: Buffer[] = [];
 
@@ -69,8 +70,11 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   abstract end(): StreamScanEnd;
   abstract delivered(): DeliveredAnswer;
 
-  /** The verdict on `bytes[start, end)`, one complete event; updates the scanner's state on the way. */
-  protected abstract scanEvent(bytes: Buffer, start: number, end: number): EventVerdict;
+  /**
+   * The verdict on `bytes[start, end)`, one complete event; updates the scanner's state on the way. `text` is
+   * the read as one character per byte (bytesAsText): the same offsets, for searching.
+   */
+  protected abstract scanEvent(bytes: Buffer, start: number, end: number, text: string): EventVerdict;
 
   /** Last edit to a read's forwarded bytes (after the model swap); a wire that adds a frame overrides it. */
   protected finishForward(forward: Buffer): Buffer {
@@ -79,17 +83,18 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
 
   push(chunk: Buffer): StreamScanStep {
     const bytes = this.#carry ? Buffer.concat([this.#carry, chunk]) : chunk;
-    const end = completeEventsEnd(bytes);
+    const text = bytesAsText(bytes);
+    const end = completeEventsEndIn(text);
     // Copied: a subarray would keep the whole read alive until the next one.
     this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
     if (end === 0 || this.isComplete) return { forward: undefined };
     let parts: Buffer[] | undefined;
     let from = 0;
     let stopAt = end;
-    forEachEvent(bytes, end, (start, eventEnd) => {
+    forEachEventIn(text, end, (start, eventEnd) => {
       if (stopAt !== end) return;
       // Whatever follows the answer's end in the same read is not part of the answer.
-      const verdict = this.isComplete ? "drop" : this.scanEvent(bytes, start, eventEnd);
+      const verdict = this.isComplete ? "drop" : this.scanEvent(bytes, start, eventEnd, text);
       if (verdict === "keep") return;
       if (verdict === "fail") {
         stopAt = start;
@@ -100,13 +105,15 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
       from = eventEnd;
     });
     let forward: Buffer;
+    const swap = this.#swap;
     if (parts) {
       if (from < stopAt) parts.push(bytes.subarray(from, stopAt));
       forward = Buffer.concat(parts);
+      if (swap) forward = replaceAll(forward, swap.needle, swap.replacement);
     } else {
-      forward = bytes.subarray(0, stopAt);
+      // The usual read: its own bytes, searched in its text.
+      forward = swap ? replaceAllIn(bytes, text, stopAt, swap) : bytes.subarray(0, stopAt);
     }
-    if (this.#swap) forward = replaceAll(forward, this.#swap.needle, this.#swap.replacement);
     forward = this.finishForward(forward);
     const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
     if (step.forward) this.#forwarded.push(step.forward);
@@ -125,7 +132,8 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
    */
   protected learnModelSwap(eventText: string): void {
     this.#swapKnown = true;
-    if (this.swapModel) this.#swap = modelSwap(eventText, this.shownModel);
+    const swap = this.swapModel ? modelSwap(eventText, this.shownModel) : undefined;
+    if (swap) this.#swap = { ...swap, needleText: bytesAsText(swap.needle) };
   }
 
   /**
@@ -146,4 +154,20 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   protected forwardedBytes(): Buffer {
     return Buffer.concat(this.#forwarded);
   }
+}
+
+/** `bytes[0, end)` with every `swap.needle` replaced, found in the read's text (bytesAsText). */
+function replaceAllIn(bytes: Buffer, text: string, end: number, swap: { needleText: string; replacement: Buffer }): Buffer {
+  const needle = swap.needleText;
+  let at = text.indexOf(needle);
+  if (at === -1 || at + needle.length > end) return bytes.subarray(0, end);
+  const parts: Buffer[] = [];
+  let from = 0;
+  while (at !== -1 && at + needle.length <= end) {
+    parts.push(bytes.subarray(from, at), swap.replacement);
+    from = at + needle.length;
+    at = text.indexOf(needle, from);
+  }
+  parts.push(bytes.subarray(from, end));
+  return Buffer.concat(parts);
 }

@@ -1,3 +1,4 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { includesBetween, indexOfBetween } from "./sse-bytes.js";
 
@@ -21,4 +22,15 @@ describe("indexOfBetween (bounded search on one event of a read)", () => {
     expect(indexOfBetween(read, key, at, at + key.length)).toBe(at);
     expect(indexOfBetween(read, key, at, at + 2)).toBe(-1);
   });
+
+  test.prop([fc.string({ unit: fc.constantFrom("a", "b", "\n", "é"), maxLength: 900 }), fc.nat(), fc.nat(), fc.constantFrom("ab", "b\n", "é", "aab")])(
+    "equals a search of exactly the range, wherever the range ends in the read (short and long tails)",
+    (text, first, second, needleText) => {
+      const bytes = Buffer.from(text);
+      const needle = Buffer.from(needleText);
+      const [from, end] = [first % (bytes.length + 1), second % (bytes.length + 1)].sort((a, b) => a - b) as [number, number];
+      const inRange = bytes.subarray(from, end).indexOf(needle);
+      expect(indexOfBetween(bytes, needle, from, end)).toBe(inRange === -1 ? -1 : from + inRange);
+    },
+  );
 });

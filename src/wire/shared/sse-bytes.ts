@@ -38,6 +38,47 @@ export function forEachEvent(bytes: Buffer, end: number, onEvent: (start: number
   }
 }
 
+/**
+ * A read as text with one character per byte (latin1), so every offset in it is the byte offset in the read.
+ * The scanners search this instead of the Buffer: a string `indexOf` stays in JavaScript, where each
+ * `Buffer.indexOf` is a call into C++ and a search bounded by a `subarray` a Buffer object too — a dozen of
+ * those per read were most of a streamed request's scanning. JSON is still decoded from the bytes as UTF-8.
+ */
+export function bytesAsText(bytes: Buffer): string {
+  return bytes.toString("latin1");
+}
+
+/** `completeEventsEnd` on a read's text (bytesAsText). */
+export function completeEventsEndIn(text: string): number {
+  for (let index = text.lastIndexOf("\n"); index > 0; index = text.lastIndexOf("\n", index - 1)) {
+    const before = text.charCodeAt(index - 1);
+    if (before === LF) return index + 1;
+    if (before === CR && text.charCodeAt(index - 2) === LF) return index + 1;
+  }
+  return 0;
+}
+
+/** `forEachEvent` on a read's text (bytesAsText). */
+export function forEachEventIn(text: string, end: number, onEvent: (start: number, end: number) => void): void {
+  let start = 0;
+  let search = 0;
+  while (search < end) {
+    const lf = text.indexOf("\n", search);
+    if (lf === -1 || lf >= end) return;
+    const next = text.charCodeAt(lf + 1);
+    let eventEnd = -1;
+    if (next === LF) eventEnd = lf + 2;
+    else if (next === CR && text.charCodeAt(lf + 2) === LF) eventEnd = lf + 3;
+    if (eventEnd === -1) {
+      search = lf + 1;
+      continue;
+    }
+    if (eventEnd - start > 2) onEvent(start, eventEnd);
+    start = eventEnd;
+    search = eventEnd;
+  }
+}
+
 const FIELD_PREFIX = { data: Buffer.from("data:"), event: Buffer.from("event:") } as const;
 
 /** True when `bytes` holds `prefix` at `at` (compared in place: no string per line). */
@@ -73,9 +114,18 @@ export function eventField(bytes: Buffer, start: number, end: number, field: "da
  */
 export function indexOfBetween(bytes: Buffer, needle: Buffer, from: number, end: number): number {
   if (end - from < needle.length) return -1;
+  // The usual read holds one event: searching on to the end of the read costs less than a bounded view (a
+  // Buffer object per search). Only when much of the read lies past `end` is the search bounded by a view.
+  if (bytes.length - end <= UNBOUNDED_SEARCH_SLACK_BYTES) {
+    const at = bytes.indexOf(needle, from);
+    return at === -1 || at + needle.length > end ? -1 : at;
+  }
   const at = bytes.subarray(from, end).indexOf(needle);
   return at === -1 ? -1 : from + at;
 }
+
+/** How far past an event an unbounded search may run before a bounded view is cheaper. */
+const UNBOUNDED_SEARCH_SLACK_BYTES = 256;
 
 /** True when `needle` occurs in `bytes[start, end)`. */
 export function includesBetween(bytes: Buffer, needle: Buffer, start: number, end: number): boolean {
