@@ -79,20 +79,25 @@ describe("createCanonicalRunner", () => {
     expect((await store.getUsageStats("openai:a"))?.errorCount ?? 0).toBe(0);
   });
 
-  it("R-ST-2: a consumer done within the held head (a finish without content) still closes the upstream call", async () => {
+  it("R-ST-2: a consumer done within the held head (a finish without content) still lets go of the upstream call, without cutting it", async () => {
     const clock = new FakeClock();
     const { detour } = await createScriptedDetour({ clock });
     let upstreamSignal: AbortSignal | undefined;
+    let released = false;
     const finishOnly: Provider = {
       id: "openai",
       api: "openai-completions",
       complete: () => Promise.reject(new Error("not used")),
       async *stream(_request, context) {
         upstreamSignal = context.signal;
-        yield { type: "message-start", id: "msg", model: "gpt-a" };
-        yield { type: "finish", reason: "stop", usage: { inputTokens: 1, outputTokens: 0 } };
-        // The upstream never ends by itself (no [DONE], connection kept open).
-        await new Promise(() => {});
+        try {
+          yield { type: "message-start", id: "msg", model: "gpt-a" };
+          yield { type: "finish", reason: "stop", usage: { inputTokens: 1, outputTokens: 0 } };
+          // The upstream never ends by itself (no [DONE], connection kept open).
+          await new Promise(() => {});
+        } finally {
+          released = true;
+        }
       },
     };
     const runner = createCanonicalRunner(detour, (id) => (id === "openai" ? finishOnly : undefined), {
@@ -104,7 +109,9 @@ describe("createCanonicalRunner", () => {
     for await (const event of outcome.result.events) {
       if (event.type === "finish") break;
     }
-    expect(upstreamSignal?.aborted).toBe(true);
+    // Returned, so a real provider drains its body's last bytes and the connection is reused.
+    expect(released).toBe(true);
+    expect(upstreamSignal?.aborted).toBe(false);
   });
 
   it("a single failed attempt surfaces as a classified FailoverError with the provider's status", async () => {

@@ -78,6 +78,8 @@ export type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
 export type CommittedAttempt = Omit<CanonicalStreamResult, "events"> & {
   head: readonly CanonicalStreamEvent[];
   rest: AsyncIterable<CanonicalStreamEvent>;
+  /** A complete answer the consumer is done with: the call is let go, not aborted (its connection is kept). */
+  release(): void;
 };
 
 export function lookup(providers: ProviderLookup, id: string): Provider | undefined {
@@ -188,6 +190,7 @@ export async function streamCanonicalAttempt(
     timeToFirstTokenMs: committed.timeToFirstTokenMs,
     malformedChunks: () => malformed,
     abort: committed.abort,
+    release: committed.release,
   };
 }
 

@@ -195,13 +195,15 @@ describe("commitStream", () => {
     await expect(collect(committed.rest)).rejects.toBe(failure);
   });
 
-  it("R-ST-2: a finish completes at once, without waiting for the upstream to close", async () => {
+  it("R-ST-2: a finish completes at once, without waiting for the upstream to close; the call is released, not aborted", async () => {
     const { upstream, options } = setup();
     upstream.push(start, text("all"), finish);
     const committed = await commitStream(options);
     // The upstream never ends (no [DONE]); the rest still completes with the finish and its usage.
     expect(await collect(committed.rest)).toEqual([finish]);
-    expect(upstream.signal?.aborted).toBe(true);
+    // Returned, so the provider lets its body drain and the connection is reused; an abort would cut it.
+    expect(upstream.returned).toBe(true);
+    expect(upstream.signal?.aborted).toBe(false);
   });
 
   it("R-ST-1: the attempt's signal is obeyed before the commit", async () => {

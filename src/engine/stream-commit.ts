@@ -39,6 +39,11 @@ export interface CommittedStream {
   timeToFirstTokenMs: number;
   /** Aborts the upstream call; safe to call more than once. */
   abort(reason?: unknown): void;
+  /**
+   * The consumer is done with a complete answer (it may stop before reading `rest`, e.g. when the finish was
+   * in the head): the upstream iterator is returned, not aborted, so its connection is kept.
+   */
+  release(): void;
 }
 
 export const TIMED_OUT = Symbol("timed-out");
@@ -287,6 +292,12 @@ export class StreamCallScope {
     // Not awaited: a generator busy in next() would only answer return() after that next() settles.
     iterator?.return?.()?.catch(() => {});
   }
+
+  /** The answer is complete: stop the timer and return the iterator, without aborting the call. */
+  release(puller: { close(): void } | undefined, iterator: AsyncIterator<unknown> | undefined): void {
+    puller?.close();
+    iterator?.return?.()?.catch(() => {});
+  }
 }
 
 /**
@@ -354,10 +365,17 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
         }
       } finally {
         scope.releaseCaller();
-        // A finish completes the answer at once (R-ST-2); anything left upstream is not waited for.
-        scope.close(pull, iterator);
+        // A finish completes the answer at once (R-ST-2); anything left upstream is not waited for. A complete
+        // answer's call is not aborted: the provider releases its body, whose last bytes drain, so the
+        // connection is reused instead of cut (one new connection per request otherwise).
+        if (completed) scope.release(pull, iterator);
+        else scope.close(pull, iterator);
       }
     }
-    return { head, rest: rest(), timeToFirstTokenMs: committedAt - startedAt, abort: scope.abort };
+    const release = () => {
+      scope.releaseCaller();
+      scope.release(pull, iterator);
+    };
+    return { head, rest: rest(), timeToFirstTokenMs: committedAt - startedAt, abort: scope.abort, release };
   }
 }

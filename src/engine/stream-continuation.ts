@@ -49,6 +49,8 @@ export interface CommittedContinuation {
   head: readonly CanonicalStreamEvent[];
   rest: AsyncIterable<CanonicalStreamEvent>;
   abort(reason?: unknown): void;
+  /** A complete answer the consumer is done with: the call is let go, not aborted. */
+  release?(): void;
 }
 
 /**
@@ -176,6 +178,7 @@ export function continuationSegment<Out>(
     delivered: () => ({ text, toolCalls: [] }),
     complete: () => complete,
     abort: (reason) => committed.abort(reason),
+    ...(committed.release ? { release: () => committed.release?.() } : {}),
   };
 }
 
@@ -184,6 +187,7 @@ export function canonicalSegment(committed: {
   head: readonly CanonicalStreamEvent[];
   rest: AsyncIterable<CanonicalStreamEvent>;
   abort(reason?: unknown): void;
+  release(): void;
 }): StreamSegment<CanonicalStreamEvent> {
   const delivered: DeliveredAnswer = { text: "", toolCalls: [] };
   let complete = false;
@@ -208,5 +212,6 @@ export function canonicalSegment(committed: {
     delivered: () => delivered,
     complete: () => complete,
     abort: (reason) => committed.abort(reason),
+    release: () => committed.release(),
   };
 }

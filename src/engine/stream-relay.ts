@@ -19,6 +19,11 @@ export interface StreamSegment<Out> {
   /** The segment carried the answer's end (a consumer that stops reading after it completed the answer). */
   complete(): boolean;
   abort(reason?: unknown): void;
+  /**
+   * A complete segment the consumer is done with lets go of its call without cutting it, so the connection
+   * is reused. Absent: the segment released its call itself when it completed (the same-wire pump).
+   */
+  release?(): void;
 }
 
 interface Playing<Out> {
@@ -132,9 +137,14 @@ export class StreamRelay<Out> {
       if (!settled && playing) {
         // The consumer stopped reading (client gone, or the answer's end was written).
         this.#stopped = true;
-        playing.segment.abort(CONSUMER_STOPPED);
-        if (playing.segment.complete()) playing.resolve();
-        else playing.reject(CONSUMER_STOPPED);
+        if (playing.segment.complete()) {
+          // A complete answer's call is let go, not aborted: its connection is kept.
+          playing.segment.release?.();
+          playing.resolve();
+        } else {
+          playing.segment.abort(CONSUMER_STOPPED);
+          playing.reject(CONSUMER_STOPPED);
+        }
       } else if (playing === undefined || settled) {
         this.#stopped = true;
       }

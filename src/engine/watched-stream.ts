@@ -109,6 +109,7 @@ class StreamWatch<T> {
 export async function readWatchedStream<T>(options: WatchedStreamOptions<T>): Promise<{ timeToFirstTokenMs: number | undefined }> {
   const watch = new StreamWatch(options);
   let iterator: AsyncIterator<T> | undefined;
+  let complete = false;
   try {
     iterator = options.open(watch.upstream.signal)[Symbol.asyncIterator]();
     for (;;) {
@@ -124,11 +125,16 @@ export async function readWatchedStream<T>(options: WatchedStreamOptions<T>): Pr
         watch.ended();
         break;
       }
-      if (watch.take(step.value) === "complete") break;
+      if (watch.take(step.value) === "complete") {
+        complete = true;
+        break;
+      }
     }
     return watch.result();
   } finally {
-    watch.close();
+    // A complete answer's call is not aborted: returning the source lets it release the body (whose last
+    // bytes drain), so the connection is reused.
+    watch.close(!complete);
     // Not awaited: a generator busy in next() answers return() only after that next() settles.
     iterator?.return?.()?.catch(() => {});
   }

@@ -294,47 +294,87 @@ describe("a slow client", () => {
   });
 });
 
+/** A loopback upstream that sends its SSE events one per turn and counts the connections it was opened on. */
+async function countingUpstream(events: readonly string[]): Promise<{ url: string; connections(): number; close(): Promise<void> }> {
+  let connections = 0;
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on("end", () => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      let index = 0;
+      // The answer is complete (its finish, usage and end frame) a turn before the body ends, as real ones are.
+      const next = () => {
+        if (index === events.length) return void response.end();
+        response.write(events[index] as string);
+        index += 1;
+        setImmediate(next);
+      };
+      next();
+    });
+  });
+  server.on("connection", () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+const openAiEvent = (choices: unknown[], usage?: unknown) =>
+  `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "mock-gpt", choices, ...(usage ? { usage } : {}) })}\n\n`;
+const OPENAI_ANSWER = [
+  openAiEvent([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
+  openAiEvent([{ index: 0, delta: { content: "hello" }, finish_reason: null }]),
+  openAiEvent([{ index: 0, delta: {}, finish_reason: "stop" }]),
+  openAiEvent([], { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }) + "data: [DONE]\n\n",
+];
+const anthropicEvent = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const ANTHROPIC_ANSWER = [
+  anthropicEvent("message_start", {
+    message: { id: "msg", type: "message", role: "assistant", model: "mock-claude", content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } },
+  }) + anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+  anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: "hello" } }),
+  anthropicEvent("content_block_stop", { index: 0 }) + anthropicEvent("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 2 } }),
+  anthropicEvent("message_stop", {}),
+];
+
 describe("upstream connections", () => {
   it("R-GW-6: same-wire streams reuse one upstream connection: a complete answer's last bytes are drained, not cut", async () => {
-    // An upstream whose answer is complete (finish, usage, [DONE]) a turn before its body ends, as real ones are.
-    let connections = 0;
-    const event = (choices: unknown[], usage?: unknown) =>
-      `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "mock-gpt", choices, ...(usage ? { usage } : {}) })}\n\n`;
-    const events = [
-      event([{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }]),
-      event([{ index: 0, delta: { content: "hello" }, finish_reason: null }]),
-      event([{ index: 0, delta: {}, finish_reason: "stop" }]),
-      event([], { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 }) + "data: [DONE]\n\n",
-    ];
-    const server: Server = createServer((request, response) => {
-      request.resume();
-      request.on("end", () => {
-        response.writeHead(200, { "content-type": "text/event-stream" });
-        let index = 0;
-        const next = () => {
-          if (index === events.length) return void response.end();
-          response.write(events[index] as string);
-          index += 1;
-          setImmediate(next);
-        };
-        next();
-      });
-    });
-    server.on("connection", () => (connections += 1));
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const upstream = await countingUpstream(OPENAI_ANSWER);
     try {
-      const { openai } = await start({ baseUrls: { openai: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1` } });
+      const { openai } = await start({ baseUrls: { openai: `${upstream.url}/v1` } });
       for (let index = 0; index < 20; index += 1) {
         const stream = await openai.chat.completions.create({ ...streamed, model: "openai/mock-gpt" });
         expect((await collectOpenAI(stream)).text).toBe("hello");
       }
       // One connection for all of them (two at most, should one race its predecessor's release).
-      expect(connections).toBeLessThanOrEqual(2);
+      expect(upstream.connections()).toBeLessThanOrEqual(2);
     } finally {
       await harness?.close();
       harness = undefined;
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await upstream.close();
+    }
+  });
+
+  it("R-ST-6: answers translated across wires, streamed or assembled, reuse their upstream connection too", async () => {
+    const upstream = await countingUpstream(ANTHROPIC_ANSWER);
+    try {
+      const { openai } = await start({ baseUrls: { anthropic: upstream.url } });
+      for (let index = 0; index < 10; index += 1) {
+        const stream = await openai.chat.completions.create({ ...streamed, model: "anthropic/mock-claude" });
+        expect((await collectOpenAI(stream)).text).toBe("hello");
+        const answer = await openai.chat.completions.create({ model: "anthropic/mock-claude", messages: [{ role: "user", content: "hi" }] });
+        expect(answer.choices[0]?.message.content).toBe("hello");
+      }
+      expect(upstream.connections()).toBeLessThanOrEqual(2);
+    } finally {
+      await harness?.close();
+      harness = undefined;
+      await upstream.close();
     }
   });
 });

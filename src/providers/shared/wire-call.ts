@@ -13,6 +13,7 @@ import {
   type UpstreamResponse,
 } from "./http-client.js";
 import type { ProviderSettings } from "./provider-settings.js";
+import { drainCompleteBody } from "./pass-through-call.js";
 import { readBodyText } from "./read-body.js";
 import {
   deadlineFailure,
@@ -110,12 +111,43 @@ function readWholeBody(body: UpstreamResponse["body"]): Promise<string> {
  * Opens a streamed call. The stream's own watchdogs (TTFT, stall) live above the provider (R-ST-1);
  * here only undici's headers/body timeouts apply, as a backstop.
  */
-export async function openWireStream(call: WireCall): Promise<UpstreamResponse> {
+export async function openWireStream(call: WireCall): Promise<StreamedResponse> {
+  let response: UpstreamResponse;
   try {
-    return await send(call, call.context.signal);
+    response = await send(call, call.context.signal);
   } catch (error) {
     throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
   }
+  return { status: response.status, headers: response.headers, body: drainedWhenLeft(response.body) };
+}
+
+/** A streamed 2xx response: its body is read once, as an iterable. */
+export interface StreamedResponse {
+  status: number;
+  headers: ResponseHeaders;
+  body: AsyncIterable<Uint8Array>;
+}
+
+/**
+ * The body of a stream as an iterable that, when its reader stops early (the provider returns at the answer's
+ * end, before the `[DONE]` or the terminating chunk arrived), drains the rest instead of destroying it: the
+ * connection goes back to the pool. A reader that stops because the run really stops aborts the call's
+ * signal, and that still cuts the body at once.
+ */
+function drainedWhenLeft(body: UpstreamResponse["body"]): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator]() {
+      const inner = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
+      return {
+        next: () => inner.next(),
+        async return() {
+          await inner.return?.();
+          drainCompleteBody(body);
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
 }
 
 /** Re-throws transport errors of a body being read as `UpstreamFailure` (or the caller's abort). */
