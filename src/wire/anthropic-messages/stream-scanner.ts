@@ -36,11 +36,12 @@ interface AnthropicEvent {
 }
 
 /** Event names the scanner acts on; anything else (ping, new types) passes as sent. */
-function eventNameOf(bytes: Buffer, start: number, end: number): string | undefined {
-  const head = bytes.toString("latin1", start, Math.min(end, start + 40));
-  if (!head.startsWith("event:")) return eventField(bytes, start, end, "event")?.trim();
-  const lineEnd = head.indexOf("\n");
-  return head.slice(6, lineEnd === -1 ? undefined : lineEnd).trim();
+/** The event's name, read from the read's text (bytesAsText): usually its first line. */
+function eventNameOf(bytes: Buffer, text: string, start: number, end: number): string | undefined {
+  if (!text.startsWith("event:", start)) return eventField(bytes, start, end, "event")?.trim();
+  let lineEnd = text.indexOf("\n", start);
+  if (lineEnd === -1 || lineEnd > end) lineEnd = end;
+  return text.slice(start + 6, lineEnd).trim();
 }
 
 function isContentStart(event: AnthropicEvent): boolean {
@@ -107,8 +108,8 @@ export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string,
     return answer;
   }
 
-  protected scanEvent(bytes: Buffer, start: number, end: number): EventVerdict {
-    const name = eventNameOf(bytes, start, end);
+  protected scanEvent(bytes: Buffer, start: number, end: number, text: string): EventVerdict {
+    const name = eventNameOf(bytes, text, start, end);
     const afterCommitQuiet = this.hasCommitted && (name === "content_block_delta" || name === "content_block_stop" || name === "content_block_start");
     if (afterCommitQuiet || name === "ping") return "keep";
     const data = eventField(bytes, start, end, "data");
