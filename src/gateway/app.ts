@@ -5,6 +5,7 @@
  * route it hit (R-GW-4).
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import { lazySchemaCompilers } from "./lazy-schema-compilers.js";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
 import type { CanonicalRunner } from "../engine/run-canonical.js";
 import type { PassThroughRunner } from "../engine/run-pass-through.js";
@@ -207,7 +208,12 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   let unsubscribeEngine = options.detour.on("*", (event) => events.emit(event));
 
   // fastify's own logger stays off: request logs would carry Authorization headers (R-OB-2).
-  const app = Fastify({ logger: false, bodyLimit: Math.floor(config.gateway.maxBodyMb * MEGABYTE) });
+  const app = Fastify({
+    logger: false,
+    bodyLimit: Math.floor(config.gateway.maxBodyMb * MEGABYTE),
+    // No route has a JSON schema: ajv and fast-json-stringify load only if one ever does (lazy-schema-compilers.ts).
+    schemaController: { compilersFactory: lazySchemaCompilers },
+  });
   // docs/errors.md: bodies are JSON only; fastify's built-in text/plain parser would turn a text body into a
   // 400 about the schema instead of the documented 415.
   app.removeContentTypeParser("text/plain");

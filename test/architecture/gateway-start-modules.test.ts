@@ -17,6 +17,9 @@ const LAZY_AT_START: ReadonlyArray<{ module: RegExp; why: string }> = [
   { module: /\/node_modules\/undici\/index\.js$/, why: "undici's index loads fetch, WebSocket, cache stores, mocks" },
   // src/engine/oauth-token-request.ts loads it on the first refresh.
   { module: /\/node_modules\/oauth4webapi\//, why: "only OAuth profiles refresh tokens" },
+  // src/gateway/lazy-schema-compilers.ts: fastify's schema compilers load only for a route with a schema.
+  { module: /\/node_modules\/ajv\//, why: "no gateway route has a JSON schema (ajv, ~9 MB with fast-json-stringify)" },
+  { module: /\/node_modules\/fast-json-stringify\/index\.js$/, why: "no gateway route has a response schema (fastify's error serializer loads only its lib/serializer)" },
 ];
 
 describe("gateway start: modules loaded", () => {
