@@ -14,6 +14,7 @@
  *   BENCH_SHORT=1 npm run bench:floor   1 rep of 2 s, for development
  *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
  *   BENCH_ONLY=<text>             only the scenarios whose name contains the text (e.g. "1 MB"), for development
+ *   BENCH_SETTLE_SECONDS=<n>      how long the processes sit idle after start before their settled RSS is read (12)
  *   BENCH_DIST=1                  the gateway from dist/ on plain node, as `detour gateway` runs it (after
  *                                 `npm run build`); by default src/ runs through tsx, whose transform costs
  *                                 a `__name` call per closure and keeps every file's source map in memory
@@ -29,6 +30,8 @@ const DURATION_MS = Number(process.env.BENCH_DURATION_SECONDS ?? (SHORT ? 2 : 5)
 const GATEWAY_CORE = process.env.BENCH_CORE ?? "1";
 const UPSTREAM_CORE = process.env.BENCH_UPSTREAM_CORE ?? "0";
 const CLOCK_TICK_MS = 10;
+/** How long the bench lets the started processes sit idle before it reads their settled memory. */
+const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 12) * 1000;
 /** Measure the built dist/ gateway on plain node (needs `npm run build`) instead of src/ through tsx. */
 const DIST = process.env.BENCH_DIST === "1";
 
@@ -277,6 +280,10 @@ export async function benchFloor(): Promise<void> {
   const samples = new Map<string, { floor: Figures[]; assembling: Figures[]; detour: Figures[] }>();
   try {
     const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
+    // V8 keeps the young generation start-up grew until its memory reducer runs, some seconds into idleness:
+    // what an idle process holds is read once that happened too.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const settled = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
     // Warm JIT and connection pools of every path before measuring.
     for (const scenario of selected) {
       const warm = [[floor, scenario.floor], [gateway, scenario.detour], ...(scenario.assembled ? [[assembling, scenario.floor] as const] : [])] as const;
@@ -323,7 +330,8 @@ export async function benchFloor(): Promise<void> {
     }
     const after = { floor: memoryMb(floor.pid), detour: memoryMb(gateway.pid) };
     console.log(
-      `idle RSS (after start): floor ${idle.floor.toFixed(0)} MB, Detour ${idle.detour.toFixed(0)} MB; ` +
+      `idle RSS: right after start floor ${idle.floor.toFixed(0)} MB, Detour ${idle.detour.toFixed(0)} MB; ` +
+        `after ${SETTLE_MS / 1000} s idle floor ${settled.floor.toFixed(0)} MB, Detour ${settled.detour.toFixed(0)} MB; ` +
         `peak RSS over the whole run: floor ${after.floor.peak.toFixed(0)} MB, Detour ${after.detour.peak.toFixed(0)} MB`,
     );
   } finally {
