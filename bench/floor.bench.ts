@@ -21,7 +21,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { Pool } from "undici";
 
 const SHORT = process.env.BENCH_SHORT === "1";
@@ -72,6 +72,19 @@ function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
+}
+
+/**
+ * Resets the process's peak RSS (VmHWM) to its current RSS (Linux `clear_refs` 5), so a scenario's peak is its
+ * own and not the start-up's or an earlier scenario's; false where /proc does not allow it.
+ */
+function resetPeak(pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, "5");
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function memoryMb(pid: number): { rss: number; peak: number } {
@@ -245,11 +258,15 @@ const selected = ONLY ? scenarios.filter((scenario) => scenario.name.includes(ON
 
 type Figures = Partial<Record<Scenario["figures"][number], number>>;
 
+/** Whether every scenario peak was measured from a reset VmHWM (else it is the peak since the process started). */
+let peakResettable = true;
+
 async function runLoad(url: string, request: Request, load: Scenario["load"], durationMs: number): Promise<LoadResult> {
   return load.kind === "closed" ? closedLoop(url, request, load.connections, durationMs) : openLoop(url, request, load.rate, durationMs);
 }
 
 async function measureTarget(target: Child, request: Request, scenario: Scenario, direct: LoadResult): Promise<Figures> {
+  if (scenario.figures.includes("peakRss")) peakResettable = resetPeak(target.pid) && peakResettable;
   const cpuBefore = cpuMs(target.pid);
   const result = await runLoad(target.url, request, scenario.load, DURATION_MS);
   const cpu = cpuMs(target.pid) - cpuBefore;
@@ -284,15 +301,16 @@ export async function benchFloor(): Promise<void> {
     // what an idle process holds is read once that happened too.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const settled = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
-    // Warm JIT and connection pools of every path before measuring.
-    for (const scenario of selected) {
-      const warm = [[floor, scenario.floor], [gateway, scenario.detour], ...(scenario.assembled ? [[assembling, scenario.floor] as const] : [])] as const;
-      for (const [target, request] of warm) {
-        await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
-      }
-    }
     for (let rep = 0; rep < REPS; rep += 1) {
       for (const scenario of selected) {
+        if (rep === 0) {
+          // Warm JIT and connection pools of every path just before its first measurement, so a scenario's first
+          // rep runs on processes that have served nothing heavier before it (its peak RSS is its own).
+          const warm = [[floor, scenario.floor], [gateway, scenario.detour], ...(scenario.assembled ? [[assembling, scenario.floor] as const] : [])] as const;
+          for (const [target, request] of warm) {
+            await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
+          }
+        }
         const direct = await runLoad(upstream.url, scenario.direct, scenario.load, Math.min(DURATION_MS, 2000));
         const entry = samples.get(scenario.name) ?? { floor: [], assembling: [], detour: [] };
         samples.set(scenario.name, entry);
@@ -312,15 +330,19 @@ export async function benchFloor(): Promise<void> {
       const entry = samples.get(scenario.name) as { floor: Figures[]; assembling: Figures[]; detour: Figures[] };
       console.log(scenario.name);
       for (const figure of scenario.figures) {
-        const floorValues = entry.floor.map((sample) => sample[figure] as number);
-        const detourValues = entry.detour.map((sample) => sample[figure] as number);
+        // A peak is the first rep's: later reps run on heaps that heavier scenarios (the 1 MB bodies) grew.
+        const reps = (samples: Figures[]) => (figure === "peakRss" ? samples.slice(0, 1) : samples);
+        const floorValues = reps(entry.floor).map((sample) => sample[figure] as number);
+        const detourValues = reps(entry.detour).map((sample) => sample[figure] as number);
         const f = median(floorValues);
         const d = median(detourValues);
         const compare = (base: number, name: string) =>
           figure.startsWith("added") ? `Detour − ${name} ${(d - base).toFixed(2)} ms` : `Detour ÷ ${name} ${(d / base).toFixed(2)}×`;
         const spread = (values: number[]) => `[${FORMAT[figure](Math.min(...values))} – ${FORMAT[figure](Math.max(...values))}]`;
         console.log(`  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${compare(f, "floor")}`);
-        if (REPS > 1) console.log(`  ${"".padEnd(10)} floor ${spread(floorValues)}  Detour ${spread(detourValues)}`);
+        if (figure === "peakRss") {
+          console.log(`  ${"".padEnd(10)} ${peakResettable ? "peak during this scenario's first rep (VmHWM reset before it)" : "peak since the process started (/proc/<pid>/clear_refs not writable)"}`);
+        } else if (REPS > 1) console.log(`  ${"".padEnd(10)} floor ${spread(floorValues)}  Detour ${spread(detourValues)}`);
         if (entry.assembling.length > 0 && figure !== "peakRss") {
           const assemblingValues = entry.assembling.map((sample) => sample[figure] as number);
           const a = median(assemblingValues);
