@@ -64,14 +64,20 @@ export async function completePlainSameWire(
   return { status: response.status, headers: response.headers, body: bytes };
 }
 
-/** The wire's assembler fed with the `data:` JSON of each complete SSE event the scanner forwarded. */
-function sseAssembler(api: SameWireApi): { push(forwarded: Buffer): void; body(shownModel: string): Buffer } {
+/**
+ * The wire's assembler, fed by the scanner itself: each event the scanner keeps reaches `accept` as the JSON
+ * the scanner parsed for its own decision, or parsed once for the assembler — an event is framed and parsed
+ * once, not once by the scanner and again here. Only a terminal frame the scanner supplies at the end (R-ST-2)
+ * comes as bytes (`pushFrame`).
+ */
+function sseAssembler(api: SameWireApi): { accept(event: unknown): void; pushFrame(frame: Buffer): void; body(shownModel: string): Buffer } {
   const assembler =
     api === "openai-completions" ? new OpenAiCompletionAssembler() : api === "openai-responses" ? new ResponsesAssembler() : new AnthropicMessageAssembler();
   return {
-    push(forwarded) {
-      forEachEvent(forwarded, forwarded.length, (start, end) => {
-        const data = eventField(forwarded, start, end, "data");
+    accept: (event) => assembler.accept(event),
+    pushFrame(frame) {
+      forEachEvent(frame, frame.length, (start, end) => {
+        const data = eventField(frame, start, end, "data");
         if (data === undefined || data === "[DONE]") return;
         const json = parseEventJson(data);
         if (json !== undefined) assembler.accept(json);
@@ -98,16 +104,16 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
   // The usage chunk is the non-streamed answer's `usage`: it is always kept here. The answer is renamed once.
+  const assembled = sseAssembler(call.api);
+  const onEvent = assembled.accept;
   const scanner: RawStreamScanner =
     call.api === "openai-completions"
-      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true, keepUpstreamModel: true })
+      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true, keepUpstreamModel: true, onEvent })
       : call.api === "openai-responses"
-        ? new ResponsesStreamScanner({ shownModel, keepUpstreamModel: true })
-        : new AnthropicStreamScanner({ shownModel, keepUpstreamModel: true });
-  const assembled = sseAssembler(call.api);
+        ? new ResponsesStreamScanner({ shownModel, keepUpstreamModel: true, onEvent })
+        : new AnthropicStreamScanner({ shownModel, keepUpstreamModel: true, onEvent });
   const accept = (read: Buffer): WatchedItem => {
     const scanned = scanner.push(read);
-    if (scanned.forward) assembled.push(scanned.forward);
     if (scanned.failure !== undefined) {
       throw failureFromStreamError({
         provider: streamTarget.provider,
@@ -137,7 +143,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
       accept,
       end: () => {
         const end = scanner.end();
-        if (end.forward) assembled.push(end.forward);
+        if (end.forward) assembled.pushFrame(end.forward);
         return end.complete && scanner.committed;
       },
       ...attemptStreamBudgets(settings, context, call.callerSignal),

@@ -5,7 +5,7 @@
  * `message_stop` and `error` are parsed. One forwarded buffer per read; the one edit to the bytes is the
  * `model` of `message_start`, which names the model that answered (R-ST-3).
  */
-import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
+import { SameWireStreamScanner, type EventVerdict, type ScannedEventSink } from "../shared/same-wire-scanner.js";
 import {
   eventField,
   forEachEvent,
@@ -21,6 +21,8 @@ export interface AnthropicScannerOptions {
   shownModel: string;
   /** The reads are assembled into one answer renamed once (R-ST-6): the events keep the upstream model. */
   keepUpstreamModel?: boolean;
+  /** Gets each kept event's JSON (an assembler, R-ST-6). */
+  onEvent?: ScannedEventSink;
 }
 
 export const ANTHROPIC_MESSAGE_STOP_BYTES = Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n');
@@ -63,7 +65,7 @@ function isContentDelta(event: AnthropicEvent): boolean {
 
 export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string, unknown>> {
   constructor(options: AnthropicScannerOptions) {
-    super(options.shownModel, options.keepUpstreamModel !== true);
+    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent);
   }
 
   end(): StreamScanEnd {
@@ -115,6 +117,7 @@ export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string,
     const data = eventField(bytes, start, end, "data");
     if (data === undefined) return "keep";
     const event = parseEventJson(data) as AnthropicEvent | undefined;
+    this.parsedEvent = event;
     if (event === undefined || typeof event !== "object" || event === null) {
       this.malformedCount += 1;
       return "drop";

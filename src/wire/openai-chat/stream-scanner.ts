@@ -8,7 +8,7 @@
  * usage-only chunk that the lane's own `stream_options.include_usage` produced is kept for metrics but not
  * sent to a client that did not ask for it.
  */
-import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
+import { SameWireStreamScanner, type EventVerdict, type ScannedEventSink } from "../shared/same-wire-scanner.js";
 import { forEachEvent, indexOfBetween, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
@@ -18,6 +18,8 @@ export interface OpenAiChatScannerOptions {
   keepUpstreamModel?: boolean;
   /** The client asked for `stream_options.include_usage` itself: its usage chunk is forwarded. */
   forwardUsageChunk: boolean;
+  /** Gets each kept event's JSON (an assembler, R-ST-6). */
+  onEvent?: ScannedEventSink;
 }
 
 export const OPENAI_DONE_BYTES = Buffer.from("data: [DONE]\n\n");
@@ -67,7 +69,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
   #done = false;
 
   constructor(options: OpenAiChatScannerOptions) {
-    super(options.shownModel, options.keepUpstreamModel !== true);
+    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent);
     this.#forwardUsageChunk = options.forwardUsageChunk;
   }
 
@@ -128,7 +130,10 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     let json: string | undefined;
     const jsonText = (): string => (json ??= bytes.toString("utf8", start + from, start + to));
     const read = (): OpenAiChunk | undefined => {
-      chunk ??= parseEventJson(jsonText()) as OpenAiChunk | undefined;
+      if (chunk === undefined) {
+        chunk = parseEventJson(jsonText()) as OpenAiChunk | undefined;
+        this.parsedEvent = chunk;
+      }
       return chunk;
     };
     const { errorAt, finishAt, usageAt } = decisionKeysIn(event, from, to);

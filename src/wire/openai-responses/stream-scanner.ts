@@ -6,7 +6,7 @@
  * function-call items and the terminal events. One forwarded buffer per read; the one edit to the bytes is
  * the `model` value, which names the model that answered (R-ST-3). The stream has no `[DONE]`.
  */
-import { SameWireStreamScanner, type EventVerdict } from "../shared/same-wire-scanner.js";
+import { SameWireStreamScanner, type EventVerdict, type ScannedEventSink } from "../shared/same-wire-scanner.js";
 import { eventField, forEachEvent, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface ResponsesScannerOptions {
@@ -14,6 +14,8 @@ export interface ResponsesScannerOptions {
   shownModel: string;
   /** The reads are assembled into one answer renamed once (R-ST-6): the events keep the upstream model. */
   keepUpstreamModel?: boolean;
+  /** Gets each kept event's JSON (an assembler, R-ST-6). */
+  onEvent?: ScannedEventSink;
 }
 
 /** Events that carry the first content of an answer. */
@@ -48,7 +50,7 @@ function typeOf(bytes: Buffer, start: number, end: number): { name: string | und
 
 export class ResponsesStreamScanner extends SameWireStreamScanner {
   constructor(options: ResponsesScannerOptions) {
-    super(options.shownModel, options.keepUpstreamModel !== true);
+    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent);
   }
 
   end(): StreamScanEnd {
@@ -94,6 +96,7 @@ export class ResponsesStreamScanner extends SameWireStreamScanner {
     }
     const needsJson = !this.modelSwapKnown || FAILURE_EVENTS.has(name ?? "") || TERMINAL_EVENTS.has(name ?? "") || name === "response.output_item.added";
     const event = needsJson ? (parseEventJson(trimmed) as ScannedEvent | undefined) : undefined;
+    if (event !== undefined) this.parsedEvent = event;
     if (needsJson && event === undefined) {
       this.malformedCount += 1;
       return "drop";

@@ -10,8 +10,10 @@
 import {
   bytesAsText,
   completeEventsEndIn,
+  eventField,
   forEachEventIn,
   modelSwap,
+  parseEventJson,
   replaceAll,
   type DeliveredAnswer,
   type RawStreamScanner,
@@ -25,6 +27,9 @@ import {
  */
 export type EventVerdict = "keep" | "drop" | "fail" | Buffer;
 
+/** Each event the scanner keeps, as parsed JSON, in order (R-ST-6: what an assembler builds the answer from). */
+export type ScannedEventSink = (event: unknown) => void;
+
 export abstract class SameWireStreamScanner<Usage = unknown> implements RawStreamScanner {
   /** `provider/model` the client is shown (R-ST-3). */
   protected readonly shownModel: string;
@@ -35,6 +40,8 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   protected malformedCount = 0;
   /** The in-band error that stopped the stream; set by `scanEvent` together with a `"fail"` verdict. */
   protected failure: unknown;
+  /** The current event's JSON when `scanEvent` parsed it anyway, so the event sink does not parse it again. */
+  protected parsedEvent: unknown;
   #carry: Buffer | undefined;
   #swap: { needle: Buffer; needleText: string; replacement: Buffer } | undefined;
   #swapKnown = false;
@@ -47,6 +54,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   protected constructor(
     shownModel: string,
     protected readonly swapModel = true,
+    private readonly eventSink?: ScannedEventSink,
   ) {
     this.shownModel = shownModel;
   }
@@ -94,7 +102,9 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
     forEachEventIn(text, end, (start, eventEnd) => {
       if (stopAt !== end) return;
       // Whatever follows the answer's end in the same read is not part of the answer.
+      this.parsedEvent = undefined;
       const verdict = this.isComplete ? "drop" : this.scanEvent(bytes, start, eventEnd, text);
+      if (this.eventSink && (verdict === "keep" || typeof verdict === "object")) this.#sink(bytes, start, eventEnd);
       if (verdict === "keep") return;
       if (verdict === "fail") {
         stopAt = start;
@@ -119,6 +129,17 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
     if (step.forward) this.#forwarded.push(step.forward);
     if (this.failure !== undefined) step.failure = this.failure;
     return step;
+  }
+
+  /** Hands a kept event's JSON to the sink: the one `scanEvent` parsed, else its `data:` parsed now. */
+  #sink(bytes: Buffer, start: number, end: number): void {
+    let json = this.parsedEvent;
+    if (json === undefined) {
+      const data = eventField(bytes, start, end, "data");
+      if (data === undefined || data === "[DONE]") return;
+      json = parseEventJson(data);
+    }
+    if (json !== undefined) this.eventSink?.(json);
   }
 
   /** False until `learnModelSwap` has seen the stream's first JSON event. */
