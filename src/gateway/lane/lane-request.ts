@@ -120,10 +120,10 @@ export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsag
   const parts: Buffer[] = [];
   let from = 0;
   for (const edit of edits) {
-    parts.push(body.bytes.subarray(from, edit.start), Buffer.from(edit.text));
+    parts.push(...body.bytes.views(from, edit.start), Buffer.from(edit.text));
     from = edit.end;
   }
-  parts.push(body.bytes.subarray(from));
+  parts.push(...body.bytes.views(from));
   return joinedOrViews(parts);
 }
 
@@ -131,10 +131,10 @@ export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsag
 export const VIEWS_FROM_BYTES = 64 * 1024;
 
 /**
- * A small body as one Buffer (undici writes it in one go); a large one as views of the client's bytes, so a
- * 1 MB body does not get a second 1 MB copy per request — V8 counts every new backing store towards its next
- * full GC (issue 9). Runs of small parts (the edits and what lies between them) are joined, so the views are
- * few: typically the joined head and one view of the rest.
+ * A small body as one Buffer (undici writes it in one go); a large one as views of the client's bytes (the
+ * chunks it arrived in, body-bytes.ts), so a 1 MB body does not get a second 1 MB copy per request — V8 counts
+ * every new backing store towards its next full GC (issue 9). Runs of small parts (the edits, what lies between
+ * them, the ends of chunks) are joined, so there is one joined head and then about one view per chunk.
  */
 function joinedOrViews(parts: readonly Buffer[]): UpstreamBody {
   let byteLength = 0;
@@ -166,5 +166,5 @@ const VIEW_PART_BYTES = 16 * 1024;
 export function withAnsweringModel(scanned: ScannedChatBody | undefined, shownModel: string): Buffer | undefined {
   if (!scanned?.model) return undefined;
   const { bytes, model } = scanned;
-  return Buffer.concat([bytes.subarray(0, model.start), Buffer.from(JSON.stringify(shownModel)), bytes.subarray(model.end)]);
+  return Buffer.concat([...bytes.views(0, model.start), Buffer.from(JSON.stringify(shownModel)), ...bytes.views(model.end)]);
 }
