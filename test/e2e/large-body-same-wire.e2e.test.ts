@@ -70,6 +70,32 @@ beforeEach(() => {
 });
 
 describe("a 1 MB request body on the same-wire lane", () => {
+  it("R-GW-4: over gateway.maxBodyMb it is a 413 in the client's dialect, and reaches no provider", async () => {
+    const small = await startGateway({
+      port: 0,
+      config: {
+        models: { providers: { openai: { api: "openai-completions", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 } } },
+        auth: { profiles: { "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "LARGE_OPENAI_A" } } } },
+        agents: { defaults: { model: { primary: "openai/up-gpt", fallbacks: [] } } },
+        gateway: { auth: { tokens: [CLIENT_TOKEN] }, maxBodyMb: 0.5 },
+        state: { backend: "memory" },
+      },
+      env: { LARGE_OPENAI_A: "sk-large-aaaaaaaaaa" },
+    });
+    try {
+      const response = await fetch(`${small.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${CLIENT_TOKEN}` },
+        body: largeBody(false),
+      });
+      expect(response.status).toBe(413);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toContain("gateway.maxBodyMb");
+      expect(upstream.requests).toHaveLength(0);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("R-ST-6, R-GW-6: a non-streamed request goes upstream as the client's bytes with only model and the stream options changed, with its length", async () => {
     const body = largeBody(false);
     const response = await post(body);
