@@ -335,3 +335,4 @@ export function createPassThroughRunner(
   return { complete, stream };
 }
 export { FORWARDED_RESPONSE_HEADERS } from "../providers/shared/pass-through-call.js";
+export type { UpstreamBody, UpstreamChunks } from "../providers/shared/pass-through-call.js";

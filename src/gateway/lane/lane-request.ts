@@ -5,7 +5,7 @@
  * and the last message for slash commands.
  */
 import { boundOfBody, type RequestFactsBound } from "../../core/fit.js";
-import type { UpstreamBody } from "../../providers/shared/pass-through-call.js";
+import type { UpstreamBody } from "../../engine/run-pass-through.js";
 import { lastMessageOf, streamOptionsOf, type ScannedChatBody } from "./scan-chat-body.js";
 
 const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);

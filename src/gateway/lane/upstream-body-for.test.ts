@@ -4,7 +4,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import type { UpstreamBody } from "../../providers/shared/pass-through-call.js";
+import type { UpstreamBody } from "../../engine/run-pass-through.js";
 import { upstreamBodyFor, VIEWS_FROM_BYTES } from "./lane-request.js";
 import { scanChatBody } from "./scan-chat-body.js";
 
