@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { UpstreamFailure } from "../../ports/provider.js";
 import { Agent } from "./undici-core.js";
 import {
   openPassThrough,
@@ -135,6 +136,38 @@ describe("an upstream body given as views (issue 9: no second copy of a large bo
     expect(upstream.received.map((request) => request.body.equals(expected))).toEqual([true, true]);
     expect(upstream.received.map((request) => request.headers["transfer-encoding"])).toEqual([undefined, undefined]);
     expect(upstream.connections()).toBe(1);
+  });
+
+  it("R-EC-7: a caller abort while views are still being uploaded (the upstream reads nothing) ends the call at once", async () => {
+    const server = createServer((request) => request.pause());
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    // Far more than the socket buffers hold: the upload waits for a drain that never comes.
+    const big = Buffer.alloc(32 * 1024 * 1024, 0x20);
+    const chunks = { chunks: [Buffer.from("{}"), big.subarray(0, 16 * 1024 * 1024), big.subarray(16 * 1024 * 1024)], byteLength: 2 + big.length };
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(new DOMException("The client closed the connection.", "AbortError")), 100);
+    const started = Date.now();
+    const error = await openPassThrough(target(url), chunks, { signal: controller.signal }).catch((caught: unknown) => caught);
+    expect((error as Error).name).toBe("AbortError");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    server.closeAllConnections();
+  });
+
+  it("R-GW-9: an upstream that answers before reading the views (a 413) fails the call like any HTTP error", async () => {
+    const server = createServer((_request, response) => {
+      response.writeHead(413, { "content-type": "application/json", connection: "close" }).end('{"error":{"message":"Request too large"}}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    servers.push(server);
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
+    const big = Buffer.alloc(8 * 1024 * 1024, 0x20);
+    const error = await openPassThrough(target(url), { chunks: [Buffer.from("{}"), big], byteLength: 2 + big.length }, { signal: signal() }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(UpstreamFailure);
+    expect((error as Error).message).toContain("413");
   });
 
   it("R-GW-6: a Buffer body goes out as it did: its length, one write", async () => {
