@@ -7,7 +7,14 @@
  */
 import type { ProviderCallContext } from "../ports/provider.js";
 import type { AttemptContext } from "../runner/attempt.js";
-import { looksLikeJsonObject, openPassThrough, pumpPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import {
+  looksLikeJsonObject,
+  openPassThrough,
+  pumpPassThrough,
+  readPassThroughBody,
+  type PassThroughTarget,
+  type UpstreamBody,
+} from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
@@ -41,9 +48,9 @@ export interface AssembledSameWireCall {
   /** The candidate called as a stream, and as a plain call (for a model that refuses a stream). */
   streamTarget: PassThroughTarget;
   plainTarget: PassThroughTarget;
-  streamedBody: Buffer;
+  streamedBody: UpstreamBody;
   /** The client's bytes for a plain call, built only when one is made (a 1 MB body is not copied twice). */
-  plainBody: () => Buffer;
+  plainBody: () => UpstreamBody;
   context: AttemptContext;
   settings: CanonicalRunnerSettings;
   refusals: StreamRefusals;
@@ -55,7 +62,7 @@ export interface AssembledSameWireCall {
 /** One plain call: the client's bytes, the whole JSON answer (a 200 that is not one fails over). */
 export async function completePlainSameWire(
   target: PassThroughTarget,
-  body: Buffer,
+  body: UpstreamBody,
   call: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
 ): Promise<SameWireAnswer> {
   const response = await openPassThrough(target, body, call);

@@ -21,7 +21,7 @@ import { OpenAiProvider } from "../providers/openai/openai-provider.js";
 import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
 import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
 import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
-import { drainCompleteBody, openPassThrough, type PassThroughResponse, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import { drainCompleteBody, openPassThrough, type PassThroughResponse, type PassThroughTarget, type UpstreamBody } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
@@ -61,13 +61,13 @@ export interface PassThroughRequest {
   api: PassThroughApi;
   stream: boolean;
   /** The bytes for one candidate: the client's body with only `model` (and the usage option) changed. */
-  bodyFor(model: string): Buffer;
+  bodyFor(model: string): UpstreamBody;
   /**
    * A non-streamed request's bytes as a stream: `model` replaced, `stream: true` and (OpenAI)
    * `stream_options.include_usage` set — the upstream call is streamed and its answer assembled (R-ST-6).
    * Absent: the non-streamed request goes upstream as one plain call.
    */
-  streamedBodyFor?(model: string): Buffer;
+  streamedBodyFor?(model: string): UpstreamBody;
   /** OpenAI: the client asked for `stream_options.include_usage` itself. */
   clientWantsUsage: boolean;
   /** Anthropic version and beta flags the client chose. */
@@ -342,3 +342,4 @@ export function createPassThroughRunner(
   return { complete, stream };
 }
 export { FORWARDED_RESPONSE_HEADERS } from "../providers/shared/pass-through-call.js";
+export type { UpstreamBody, UpstreamChunks } from "../providers/shared/pass-through-call.js";

@@ -5,6 +5,7 @@
  * and the last message for slash commands.
  */
 import { boundOfBody, type RequestFactsBound } from "../../core/fit.js";
+import type { UpstreamBody } from "../../engine/run-pass-through.js";
 import { lastMessageOf, streamOptionsOf, type ScannedChatBody } from "./scan-chat-body.js";
 
 const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
@@ -93,7 +94,7 @@ interface Edit {
  * set (the lane needs the usage of every stream, R-ST-3); with `forceStream`, `stream: true` (a non-streamed
  * request is streamed upstream so silence is caught in seconds, R-ST-6). Everything else is byte for byte as sent.
  */
-export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsage: boolean, forceStream = false): Buffer {
+export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsage: boolean, forceStream = false): UpstreamBody {
   const edits: Edit[] = [];
   const insertAt = body.objectStart + 1;
   const modelJson = JSON.stringify(model);
@@ -119,16 +120,51 @@ export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsag
   const parts: Buffer[] = [];
   let from = 0;
   for (const edit of edits) {
-    parts.push(body.bytes.subarray(from, edit.start), Buffer.from(edit.text));
+    parts.push(...body.bytes.views(from, edit.start), Buffer.from(edit.text));
     from = edit.end;
   }
-  parts.push(body.bytes.subarray(from));
-  return Buffer.concat(parts);
+  parts.push(...body.bytes.views(from));
+  return joinedOrViews(parts);
 }
+
+/** From this size on the upstream body is sent as views of the client's bytes instead of one new copy. */
+export const VIEWS_FROM_BYTES = 64 * 1024;
+
+/**
+ * A small body as one Buffer (undici writes it in one go); a large one as views of the client's bytes (the
+ * chunks it arrived in, body-bytes.ts), so a 1 MB body does not get a second 1 MB copy per request — V8 counts
+ * every new backing store towards its next full GC (issue 9). Runs of small parts (the edits, what lies between
+ * them, the ends of chunks) are joined, so there is one joined head and then about one view per chunk.
+ */
+function joinedOrViews(parts: readonly Buffer[]): UpstreamBody {
+  let byteLength = 0;
+  for (const part of parts) byteLength += part.length;
+  if (byteLength < VIEWS_FROM_BYTES) return Buffer.concat(parts as Buffer[], byteLength);
+  const chunks: Buffer[] = [];
+  let run: Buffer[] = [];
+  const flush = () => {
+    if (run.length > 0) chunks.push(run.length === 1 ? (run[0] as Buffer) : Buffer.concat(run));
+    run = [];
+  };
+  for (const part of parts) {
+    if (part.length === 0) continue;
+    if (part.length >= VIEW_PART_BYTES) {
+      flush();
+      chunks.push(part);
+    } else {
+      run.push(part);
+    }
+  }
+  flush();
+  return { chunks, byteLength };
+}
+
+/** A part at least this long is sent as a view; shorter ones are copied into their neighbours' run. */
+const VIEW_PART_BYTES = 16 * 1024;
 
 /** A same-wire answer's bytes with the top-level `model` naming the model that answered (R-ST-3). */
 export function withAnsweringModel(scanned: ScannedChatBody | undefined, shownModel: string): Buffer | undefined {
   if (!scanned?.model) return undefined;
   const { bytes, model } = scanned;
-  return Buffer.concat([bytes.subarray(0, model.start), Buffer.from(JSON.stringify(shownModel)), bytes.subarray(model.end)]);
+  return Buffer.concat([...bytes.views(0, model.start), Buffer.from(JSON.stringify(shownModel)), ...bytes.views(model.end)]);
 }

@@ -7,6 +7,7 @@
  * costs one native search per quote in its text; a full `JSON.parse` of a 1 MB body (with its UTF-8 decode)
  * costs several times a plain proxy's whole request.
  */
+import { BodyBytes } from "./body-bytes.js";
 
 export interface ValueSpan {
   /** Byte offset of the value's first byte. */
@@ -16,7 +17,8 @@ export interface ValueSpan {
 }
 
 export interface ScannedChatBody {
-  bytes: Buffer;
+  /** The scanned bytes, as they arrived (a large request body is never joined: body-bytes.ts). */
+  bytes: BodyBytes;
   /** Byte offset of the top-level object's `{`. */
   objectStart: number;
   model?: ValueSpan & { value: unknown };
@@ -204,10 +206,23 @@ function parseSmall(bytes: Buffer, span: ValueSpan): unknown {
   return JSON.parse(bytes.toString("utf8", span.start, span.end));
 }
 
-/** Scans a chat request body (OpenAI chat completions or Anthropic messages). */
-export function scanChatBody(bytes: Buffer): ScanResult {
+function parseSpan(bytes: BodyBytes, span: ValueSpan): unknown {
+  return JSON.parse(bytes.utf8(span.start, span.end));
+}
+
+/**
+ * Scans a chat request body (OpenAI chat completions or Anthropic messages), or a provider's answer. Chunks
+ * are scanned as one contiguous copy that is not kept: the spans found are offsets into `bytes` as given.
+ */
+export function scanChatBody(bytes: Buffer | BodyBytes): ScanResult {
+  if (Buffer.isBuffer(bytes)) return scanContiguous(bytes, BodyBytes.of(bytes));
+  return bytes.withContiguous((contiguous) => scanContiguous(contiguous, bytes));
+}
+
+/** The scan proper; nothing it returns refers to `bytes` (values are parsed, spans are offsets). */
+function scanContiguous(bytes: Buffer, source: BodyBytes): ScanResult {
   const scanner = new Scanner(bytes);
-  const body: ScannedChatBody = { bytes, objectStart: 0, escapedKey: false };
+  const body: ScannedChatBody = { bytes: source, objectStart: 0, escapedKey: false };
   try {
     scanner.skipWhitespace();
     if (scanner.pos >= bytes.length) return { ok: false, problem: "the request body is empty" };
@@ -273,15 +288,15 @@ export function scanChatBody(bytes: Buffer): ScanResult {
 /** The parsed last element of `messages` (one message, not the conversation). */
 export function lastMessageOf(body: ScannedChatBody): unknown {
   const last = body.messages?.last;
-  return last ? parseSmall(body.bytes, last) : undefined;
+  return last ? parseSpan(body.bytes, last) : undefined;
 }
 
 /** The top-level `usage` value of an answer, parsed (a few dozen bytes), or undefined. */
 export function usageOf(body: ScannedChatBody): unknown {
-  return body.usage ? parseSmall(body.bytes, body.usage) : undefined;
+  return body.usage ? parseSpan(body.bytes, body.usage) : undefined;
 }
 
 /** The `stream_options` object as sent, or undefined. */
 export function streamOptionsOf(body: ScannedChatBody): unknown {
-  return body.streamOptions ? parseSmall(body.bytes, body.streamOptions) : undefined;
+  return body.streamOptions ? parseSpan(body.bytes, body.streamOptions) : undefined;
 }

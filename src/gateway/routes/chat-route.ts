@@ -18,6 +18,8 @@ import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";
 import { clientWantsUsage, laneFactsBound, laneShapeOk, mayBeSlashCommand, upstreamBodyFor, withAnsweringModel } from "../lane/lane-request.js";
 import { scanChatBody, usageOf, type ScannedChatBody } from "../lane/scan-chat-body.js";
+import { BodyBytes } from "../lane/body-bytes.js";
+import { receiveBodyBytes } from "../lane/receive-body.js";
 import { accountUsage, costHeader, usageFromWire } from "../usage-accounting.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -84,7 +86,7 @@ class ChatExchange {
     try {
       const raw = this.request.body;
       // The raw body parser is registered only with a lane (registerChatRoute).
-      if (Buffer.isBuffer(raw) && this.context.passThrough) return await this.#handleLane(raw, this.context.passThrough);
+      if (raw instanceof BodyBytes && this.context.passThrough) return await this.#handleLane(raw, this.context.passThrough);
       const parsed = this.dialect.parse(this.request.body);
       if (!parsed.ok) {
         return this.reply.code(400).type("application/json; charset=utf-8").send(this.dialect.renderValidationError(parsed.issues));
@@ -284,7 +286,7 @@ class ChatExchange {
    * The same-wire lane (SPEC R-GW-6): a targeted scan instead of a full parse; the full dialect parse runs
    * only for a body the scan does not vouch for (its 400 is the canonical path's) or a possible slash command.
    */
-  async #handleLane(bytes: Buffer, lane: PassThroughRunner) {
+  async #handleLane(bytes: BodyBytes, lane: PassThroughRunner) {
     const scan = scanChatBody(bytes);
     if (!scan.ok) {
       const error = scan.problem === "the request body is empty"
@@ -295,7 +297,7 @@ class ChatExchange {
     const body = scan.body;
     let parsed: ParsedChatRequest | undefined;
     if (!laneShapeOk(this.dialect.name, body) || mayBeSlashCommand(body)) {
-      const full = this.dialect.parse(JSON.parse(bytes.toString("utf8")));
+      const full = this.dialect.parse(JSON.parse(bytes.utf8()));
       if (!full.ok) {
         return this.reply.code(400).type("application/json; charset=utf-8").send(this.dialect.renderValidationError(full.issues));
       }
@@ -402,7 +404,7 @@ class ChatExchange {
           throw new FailoverError(`${untranslatable.problem} Only a model on the ${dialect.laneApi} API can take it.`, { reason: "incompatible" });
         }
         if (canonical) return canonical;
-        const full = dialect.parse(JSON.parse(body.bytes.toString("utf8")));
+        const full = dialect.parse(JSON.parse(body.bytes.utf8()));
         if (!full.ok) {
           // Only a cross-wire candidate needs the canonical form; the client's body does not fit it.
           const problems = full.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
@@ -493,10 +495,11 @@ export function registerChatRoute(app: FastifyInstance, path: string, dialect: G
     app.post(path, (request, reply) => new ChatExchange(context, dialect, request, reply).handle());
     return;
   }
-  // The lane forwards the client's bytes (R-GW-6): the route gets the body as a Buffer and reads it itself.
+  // The lane forwards the client's bytes (R-GW-6): the route gets the body as the chunks it arrived in
+  // (BodyBytes) and reads it itself.
   void app.register(async (scope) => {
     scope.removeContentTypeParser("application/json");
-    scope.addContentTypeParser("application/json", { parseAs: "buffer" }, (_request, body, done) => done(null, body));
+    scope.addContentTypeParser("application/json", receiveBodyBytes);
     scope.post(path, (request, reply) => new ChatExchange(context, dialect, request, reply).handle());
   });
 }

@@ -35,23 +35,53 @@ export interface PassThroughResponse {
 }
 
 /**
+ * The bytes of one upstream request: one Buffer, or the same bytes as views in order (a large client body
+ * with a few edits goes out as its own bytes around them, without a second copy of the whole body, issue 9).
+ * Either form can be sent again as it is (a retry, a rotated credential): nothing in it is consumed.
+ */
+export type UpstreamBody = Buffer | UpstreamChunks;
+
+export interface UpstreamChunks {
+  readonly chunks: readonly Buffer[];
+  /** The sum of the chunks' lengths: sent as `content-length`, so the request is never chunk-encoded. */
+  readonly byteLength: number;
+}
+
+/**
+ * What undici is given: a Buffer as it is (written in one go); chunks as an array (undici writes each in turn)
+ * with their total as `content-length`, which undici then sends instead of chunked encoding. A configured
+ * length header of any spelling gives way to the real one.
+ */
+function undiciBody(headers: Readonly<Record<string, string>>, body: UpstreamBody): { headers: Record<string, string>; body: Buffer } {
+  if (Buffer.isBuffer(body)) return { headers: headers as Record<string, string>, body };
+  const withLength: Record<string, string> = {};
+  for (const name of Object.keys(headers)) {
+    if (name.toLowerCase() !== "content-length") withLength[name] = headers[name] as string;
+  }
+  withLength["content-length"] = String(body.byteLength);
+  // undici's documented body types include an iterable (docs/api/Dispatcher.md); its .d.ts does not yet.
+  return { headers: withLength, body: body.chunks as unknown as Buffer };
+}
+
+/**
  * Sends the bytes and resolves with a 2xx response whose body is still unread. Reports every response's
  * status and headers to `onUpstreamHeaders` (rate-limit readers) before reading its body.
  */
 export async function openPassThrough(
   target: PassThroughTarget,
-  body: Buffer,
+  body: UpstreamBody,
   context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
 ): Promise<PassThroughResponse> {
   const signal = context.signal;
   if (signal.aborted) throw abortReasonOf(signal);
   let response: Dispatcher.ResponseData;
+  const sent = undiciBody(target.headers, body);
   try {
     response = await request(target.url, {
       method: "POST",
       dispatcher: target.dispatcher ?? getSharedAgent(),
-      headers: target.headers,
-      body,
+      headers: sent.headers,
+      body: sent.body,
       signal,
       headersTimeout: target.timeoutMs,
       bodyTimeout: target.timeoutMs,
@@ -120,7 +150,7 @@ export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "requ
  */
 export async function pumpPassThrough(
   target: PassThroughTarget,
-  body: Buffer,
+  body: UpstreamBody,
   context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
   onResponse: (response: PassThroughResponse) => void,
   onRead: (chunk: Buffer) => boolean,
