@@ -9,33 +9,15 @@ const CR = 0x0d;
 
 /** Offset just past the last complete event (`\n\n` or `\r\n\r\n`) in `bytes`, or 0 when there is none. */
 export function completeEventsEnd(bytes: Buffer): number {
-  for (let index = bytes.lastIndexOf(LF); index > 0; index = bytes.lastIndexOf(LF, index - 1)) {
-    const before = bytes[index - 1];
-    if (before === LF) return index + 1;
-    if (before === CR && bytes[index - 2] === LF) return index + 1;
-  }
-  return 0;
+  return completeEventsEndIn(bytesAsText(bytes));
 }
 
-/** Calls `onEvent(start, end)` for each event of `bytes[0, end)` (end is a boundary from completeEventsEnd). */
+/**
+ * Calls `onEvent(start, end)` for each event of `bytes[0, end)` (end is a boundary from completeEventsEnd).
+ * For bytes read once (a `delivered()`, a supplied terminal frame); the scanners' per-read walk has the text.
+ */
 export function forEachEvent(bytes: Buffer, end: number, onEvent: (start: number, end: number) => void): void {
-  let start = 0;
-  let search = 0;
-  while (search < end) {
-    const lf = bytes.indexOf(LF, search);
-    if (lf === -1 || lf >= end) return;
-    const next = bytes[lf + 1];
-    let eventEnd = -1;
-    if (next === LF) eventEnd = lf + 2;
-    else if (next === CR && bytes[lf + 2] === LF) eventEnd = lf + 3;
-    if (eventEnd === -1) {
-      search = lf + 1;
-      continue;
-    }
-    if (eventEnd - start > 2) onEvent(start, eventEnd);
-    start = eventEnd;
-    search = eventEnd;
-  }
+  forEachEventIn(bytesAsText(bytes), end, onEvent);
 }
 
 /**
