@@ -299,3 +299,13 @@ describe("commitRawStream reading a pushed body", () => {
     expect(failed.seen.signal?.aborted).toBe(true);
   });
 });
+
+describe("commitRawStream when the scanner itself throws", () => {
+  it("R-ST-1: the throw fails the attempt (so the runner fails over) and releases the body, instead of escaping the body's event", async () => {
+    const { options, seen } = setup({ reads: [ROLE, HEL], then: "hang" });
+    const broken = new Error("scanner bug");
+    options.scanner = Object.assign(Object.create(options.scanner), { push: () => { throw broken; } });
+    expect(await commitRawStream(options).catch((caught: unknown) => caught)).toBe(broken);
+    expect(seen.signal?.aborted).toBe(true);
+  });
+});

@@ -161,7 +161,14 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
 
   readonly #onData = (chunk: Buffer) => {
     if (this.#sourceDone) return;
-    const scanned = this.#scanner.push(chunk);
+    let scanned: ReturnType<RawStreamScanner["push"]>;
+    try {
+      scanned = this.#scanner.push(chunk);
+    } catch (error) {
+      // Thrown inside the body's 'data' emit it would tear the stream down unseen: it fails this stream instead.
+      this.#fail(error);
+      return;
+    }
     if (!this.#isCommitted) {
       if (scanned.forward) this.#held.push(scanned.forward);
       if (scanned.failure !== undefined) return this.#fail(this.#options.failureOf(scanned.failure));
