@@ -69,8 +69,13 @@ export function cutFailure(provider: string, model: string, message: string): Up
   return new UpstreamFailure(`${provider}/${model}: ${message}`, { provider, code: "ECONNRESET", message });
 }
 
-/** Cancels the stream's watchdog sleep; allocated once because `abort()` without a reason builds a DOMException. */
-const WATCHDOG_NO_LONGER_NEEDED = new DOMException("The stream's watchdog is no longer needed.", "AbortError");
+/** A running watchdog timer of a stream. */
+interface Armed {
+  dueAt: number;
+  cancel: () => void;
+}
+
+function noop(): void {}
 
 interface PendingPull<T> {
   deadline: number;
@@ -92,8 +97,8 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
   readonly #clock: Clock;
   readonly #upstream: AbortSignal;
   #pending: PendingPull<T> | undefined;
-  /** The running sleep: when it is due and how to cancel it; undefined while no timer runs. */
-  #armed: { dueAt: number; cancel: AbortController } | undefined;
+  /** The running timer: when it is due and how to cancel it; undefined while no timer runs. */
+  #armed: Armed | undefined;
   #closed = false;
 
   readonly #onAbort = () => {
@@ -157,28 +162,24 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
   }
 
   #disarm(): void {
-    this.#armed?.cancel.abort(WATCHDOG_NO_LONGER_NEEDED);
+    this.#armed?.cancel();
     this.#armed = undefined;
   }
 
   #arm(deadline: number): void {
     if (this.#closed) return;
     if (this.#armed) {
-      // The running sleep wakes in time for this deadline (deadlines only move later in practice).
+      // The running timer wakes in time for this deadline (deadlines only move later in practice).
       if (this.#armed.dueAt <= deadline) return;
       this.#disarm();
     }
-    const armed = { dueAt: deadline, cancel: new AbortController() };
+    // A plain timer, not a sleep: cancelling it (every stream does, at its end) needs no abort and no error.
+    const armed: Armed = { dueAt: deadline, cancel: noop };
     this.#armed = armed;
-    this.#clock.sleep(Math.max(0, deadline - this.#clock.now()), armed.cancel.signal).then(
-      () => this.#wake(armed),
-      () => {
-        // Cancelled: the stream ended or a nearer deadline took over.
-      },
-    );
+    armed.cancel = this.#clock.setTimer(Math.max(0, deadline - this.#clock.now()), () => this.#wake(armed));
   }
 
-  #wake(armed: { dueAt: number; cancel: AbortController }): void {
+  #wake(armed: Armed): void {
     if (this.#armed !== armed) return;
     this.#armed = undefined;
     const pull = this.#pending;
