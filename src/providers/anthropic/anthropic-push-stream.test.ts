@@ -178,3 +178,94 @@ describe("AnthropicProvider: a complete answer keeps its connection (R-ST-6)", (
     await expect.poll(() => upstream.closed() > 0 && upstream.closed() === upstream.connections(), { timeout: 1_000 }).toBe(true);
   });
 });
+
+describe("AnthropicProvider.stream read ahead (backpressure and early returns)", () => {
+  let server: Server | undefined;
+  afterEach(async () => {
+    server?.closeAllConnections();
+    await new Promise((resolve) => server?.close(resolve));
+    server = undefined;
+  });
+
+  /** An upstream that writes text deltas as fast as the socket takes them, until told to stop; reports how far it got. */
+  async function floodingUpstream(): Promise<{ url: string; written: () => number; blocked: () => boolean; closed: Promise<void> }> {
+    let written = 0;
+    let blocked = false;
+    let markClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (markClosed = resolve));
+    const delta = `event: content_block_delta\ndata: {"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"${"x".repeat(512)}"}}\n\n`;
+    server = createServer((request, response) => {
+      request.resume();
+      response.on("close", markClosed);
+      request.on("end", () => {
+        response.writeHead(200, { "content-type": SSE });
+        response.write('event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"claude","usage":{"input_tokens":1}}}\n\n');
+        const pump = () => {
+          while (!response.destroyed && written < 20_000) {
+            written += 1;
+            if (!response.write(delta)) {
+              blocked = true;
+              response.once("drain", pump);
+              return;
+            }
+          }
+        };
+        pump();
+      });
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, written: () => written, blocked: () => blocked, closed };
+  }
+
+  it("a consumer that stops pulling pauses the upstream instead of buffering its whole answer", async () => {
+    const upstream = await floodingUpstream();
+    const events = provider(upstream.url).stream(simpleRequest, context());
+    expect((await events.next()).value).toMatchObject({ type: "message-start" });
+    expect((await events.next()).value).toMatchObject({ type: "text-delta" });
+    // Nobody pulls now: the upstream soon finds its socket full and stops far short of its 20 000 events.
+    await expect.poll(() => upstream.blocked(), { timeout: 2_000 }).toBe(true);
+    const writtenWhenBlocked = upstream.written();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(upstream.written()).toBe(writtenWhenBlocked);
+    expect(writtenWhenBlocked).toBeLessThan(20_000);
+    // Pulling again lets it flow; returning releases the connection.
+    for (let index = 0; index < 200; index += 1) await events.next();
+    await events.return?.();
+    await upstream.closed;
+  });
+
+  it("returning while a pull waits ends that pull and closes the connection at once", async () => {
+    const text = fixture("stream-text.chunks.txt");
+    let markClosed: () => void = () => {};
+    const closed = new Promise<void>((resolve) => (markClosed = resolve));
+    server = createServer((request, response) => {
+      request.resume();
+      response.on("close", markClosed);
+      // Only the start of the answer, then silence.
+      request.on("end", () => response.writeHead(200, { "content-type": SSE }).write(text.slice(0, text.indexOf("\n\n") + 2)));
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const events = provider(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).stream(simpleRequest, context());
+    expect((await events.next()).value).toMatchObject({ type: "message-start" });
+    const waiting = events.next();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await events.return?.();
+    expect(await waiting).toEqual({ done: true, value: undefined });
+    await closed;
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("returning before the first pull never opens the call", async () => {
+    let requests = 0;
+    server = createServer((request, response) => {
+      requests += 1;
+      response.end();
+    });
+    await new Promise<void>((resolve) => server?.listen(0, "127.0.0.1", resolve));
+    const events = provider(`http://127.0.0.1:${(server.address() as AddressInfo).port}`).stream(simpleRequest, context());
+    await events.return?.();
+    expect(await events.next()).toEqual({ done: true, value: undefined });
+    expect(requests).toBe(0);
+  });
+});
+

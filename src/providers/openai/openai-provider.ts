@@ -54,7 +54,7 @@ export class OpenAiProvider implements Provider {
     return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
-  stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
+  stream(request: CanonicalRequest, context: ProviderCallContext): AsyncIterableIterator<CanonicalStreamEvent> {
     // One generator, not one wrapping another: every event of the stream would cross both.
     return sseCanonicalEvents(async () => {
       const { call, dropped } = this.wireCall(request, context, true);

@@ -3,7 +3,9 @@
  * R-ST-6). One loop per call does the work that used to be four stacked generators (text decoding, SSE
  * framing, transport-error translation, the provider's own translation): each upstream read is decoded with
  * TextDecoder, framed by eventsource-parser and handed event by event to the wire's decoder, whose canonical
- * events are then yielded (pull, `sseCanonicalEvents`) or pushed (`pumpSseCanonical`, no promise per event).
+ * events are then pulled (`sseCanonicalEvents`, one settled promise per event) or pushed (`pumpSseCanonical`,
+ * no promise per event). Both read the body in flowing mode; the pulled reading pauses it when the consumer
+ * falls behind, so backpressure still reaches the upstream.
  *
  * A complete answer's body is not destroyed: what is left of it (its terminating chunk, usually in the next
  * read) drains in the background so the connection goes back to the pool instead of a new TCP connection per
@@ -40,29 +42,13 @@ function ignore(): void {}
  * grace loses the connection. Nobody waits for this.
  */
 function drainFlowing(body: Readable): void {
-  if (body.readableEnded || body.destroyed) return;
   body.on("error", ignore);
+  if (body.readableEnded || body.destroyed) return;
   body.on("data", ignore);
+  body.resume();
   const timer = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
   timer.unref();
   body.once("close", () => clearTimeout(timer));
-}
-
-/** `drainFlowing` for a body read through its async iterator (whose 'readable' listener rules the flow). */
-function drainIterated(body: Readable, chunks: AsyncIterator<Uint8Array>): void {
-  if (body.readableEnded || body.destroyed) return;
-  const timer = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
-  timer.unref();
-  const rest = async () => {
-    try {
-      while (!(await chunks.next()).done);
-    } catch {
-      // Destroyed after the grace, or cut: the answer was complete already.
-    } finally {
-      clearTimeout(timer);
-    }
-  };
-  void rest();
 }
 
 /**
@@ -132,41 +118,170 @@ export interface OpenedSse {
 /**
  * The canonical events of the body `open` resolves with, pulled; `open` runs at the first pull (a provider's
  * `stream` throws nothing before it is read). Returning the iterator early releases the body (destroyed unless
- * the answer was complete).
+ * the answer was complete, then drained).
  */
-export async function* sseCanonicalEvents(open: () => Promise<OpenedSse>, transport: SseTransport): AsyncGenerator<CanonicalStreamEvent> {
-  const { body, decoder } = await open();
-  const ready: CanonicalStreamEvent[] = [];
-  const reads = new SseReads(decoder, (event) => ready.push(event));
-  const chunks = body[Symbol.asyncIterator]() as AsyncIterator<Uint8Array>;
-  let ended = false;
-  try {
-    while (!reads.stopped) {
-      let step: IteratorResult<Uint8Array>;
-      try {
-        step = await chunks.next();
-      } catch (error) {
-        ended = true;
-        throw failureFromNetworkError(error, transport);
-      }
-      if (step.done) {
-        ended = true;
-        reads.end();
-      } else {
-        reads.read(step.value);
-      }
-      // Yielded by index: the next read appends to the same array only after these went out.
-      for (let index = 0; index < ready.length; index += 1) yield ready[index] as CanonicalStreamEvent;
-      ready.length = 0;
-      if (reads.failure) throw reads.failure.error;
-      if (ended) return;
-    }
-  } finally {
-    if (!ended) {
-      if (reads.complete) drainIterated(body, chunks);
-      else body.destroy();
-    }
+export function sseCanonicalEvents(open: () => Promise<OpenedSse>, transport: SseTransport): AsyncIterableIterator<CanonicalStreamEvent> {
+  return new PulledSseEvents(open, transport);
+}
+
+/** Events decoded ahead of the consumer before the body is paused (backpressure reaches the upstream). */
+const READ_AHEAD_EVENTS = 64;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+type Poll = { result: IteratorResult<CanonicalStreamEvent> } | { error: unknown } | undefined;
+
+/**
+ * The pulled reading as a plain iterator over the body in flowing mode, not an async generator over the body's
+ * own async iterator: each event costs one settled promise instead of several generator steps. Events of a read
+ * are queued; a pull takes the next one or waits for the next read. The order is the body's: a failure (the
+ * decoder's, or the transport's) comes after every event decoded before it.
+ */
+class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
+  readonly #open: () => Promise<OpenedSse>;
+  readonly #transport: SseTransport;
+  readonly #ready: CanonicalStreamEvent[] = [];
+  #head = 0;
+  #body: Readable | undefined;
+  #reads: SseReads | undefined;
+  #opening = false;
+  #waiter: { resolve(result: IteratorResult<CanonicalStreamEvent>): void; reject(error: unknown): void } | undefined;
+  #ended = false;
+  #transportFailure: { error: unknown } | undefined;
+  #closed = false;
+
+  constructor(open: () => Promise<OpenedSse>, transport: SseTransport) {
+    this.#open = open;
+    this.#transport = transport;
   }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<CanonicalStreamEvent>> {
+    if (this.#closed) return Promise.resolve(DONE);
+    if (!this.#body && !this.#opening) return this.#start();
+    const poll = this.#poll();
+    if (poll) return "error" in poll ? Promise.reject(poll.error) : Promise.resolve(poll.result);
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+      // A body paused at the read-ahead limit flows again once the queue is empty.
+      if (this.#body?.isPaused()) this.#body.resume();
+    });
+  }
+
+  return(value?: unknown): Promise<IteratorResult<CanonicalStreamEvent>> {
+    this.#close();
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.resolve(DONE);
+    return Promise.resolve({ done: true, value: value as undefined });
+  }
+
+  async #start(): Promise<IteratorResult<CanonicalStreamEvent>> {
+    this.#opening = true;
+    let opened: OpenedSse;
+    try {
+      opened = await this.#open();
+    } catch (error) {
+      this.#closed = true;
+      throw error;
+    } finally {
+      this.#opening = false;
+    }
+    const { body, decoder } = opened;
+    this.#body = body;
+    if (this.#closed) {
+      // Returned while the call was opening: nothing was read, nothing is wanted.
+      body.on("error", ignore);
+      body.destroy();
+      return DONE;
+    }
+    this.#reads = new SseReads(decoder, (event) => this.#ready.push(event));
+    body.on("data", this.#onData);
+    body.on("end", this.#onEnd);
+    body.on("error", this.#onError);
+    body.on("close", this.#onClose);
+    return this.next();
+  }
+
+  /** What a pull gets now: an event, the end, a failure — or undefined: wait for the body. */
+  #poll(): Poll {
+    if (this.#head < this.#ready.length) {
+      const value = this.#ready[this.#head] as CanonicalStreamEvent;
+      this.#head += 1;
+      if (this.#head === this.#ready.length) {
+        this.#ready.length = 0;
+        this.#head = 0;
+      }
+      return { result: { done: false, value } };
+    }
+    const reads = this.#reads as SseReads;
+    const failure = reads.failure ?? this.#transportFailure;
+    if (failure) {
+      this.#close();
+      return { error: failure.error };
+    }
+    if (reads.complete || this.#ended) {
+      this.#close();
+      return { result: DONE };
+    }
+    return undefined;
+  }
+
+  #wake(): void {
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    const poll = this.#poll();
+    if (!poll) return;
+    this.#waiter = undefined;
+    if ("error" in poll) waiter.reject(poll.error);
+    else waiter.resolve(poll.result);
+  }
+
+  readonly #onData = (chunk: Uint8Array) => {
+    const reads = this.#reads as SseReads;
+    reads.read(chunk);
+    // Complete or failed: nothing more is decoded; what is left of the body waits for the release.
+    if (reads.stopped || this.#ready.length - this.#head >= READ_AHEAD_EVENTS) this.#body?.pause();
+    this.#wake();
+  };
+
+  readonly #onEnd = () => {
+    this.#ended = true;
+    if (!this.#reads?.stopped) this.#reads?.end();
+    this.#wake();
+  };
+
+  readonly #onError = (error: unknown) => {
+    this.#transportFailure ??= { error: failureFromNetworkError(error, this.#transport) };
+    this.#wake();
+  };
+
+  readonly #onClose = () => {
+    // Closed before its end without an error of its own: cut, as the body's async iterator would have said.
+    if (!this.#ended && !this.#transportFailure) this.#onError(prematureClose());
+  };
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const body = this.#body;
+    if (!body) return;
+    body.off("data", this.#onData);
+    body.off("end", this.#onEnd);
+    body.off("error", this.#onError);
+    body.off("close", this.#onClose);
+    body.on("error", ignore);
+    if (this.#ended) return;
+    if (this.#reads?.complete) drainFlowing(body);
+    else body.destroy();
+  }
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
 }
 
 /**
