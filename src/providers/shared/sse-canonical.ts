@@ -243,8 +243,9 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
   readonly #onData = (chunk: Uint8Array) => {
     const reads = this.#reads as SseReads;
     reads.read(chunk);
-    // Complete or failed: nothing more is decoded; what is left of the body waits for the release.
-    if (reads.stopped || this.#ready.length - this.#head >= READ_AHEAD_EVENTS) this.#body?.pause();
+    // Complete or failed, the body keeps flowing (nothing more is decoded): a complete answer's last bytes are
+    // read at once, so undici has the response's end — and keeps the connection — before the call is released.
+    if (!reads.stopped && this.#ready.length - this.#head >= READ_AHEAD_EVENTS) this.#body?.pause();
     this.#wake();
   };
 
