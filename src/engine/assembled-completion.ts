@@ -13,7 +13,20 @@ import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { cutFailure } from "./stream-commit.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
-import { readWatchedStream, type WatchedItem } from "./watched-stream.js";
+import { readWatchedPushed, readWatchedStream, type WatchedItem } from "./watched-stream.js";
+
+/**
+ * A provider that can also push its stream's events as the body's reads arrive (the built-in Anthropic and
+ * OpenAI providers): an assembled answer then costs no promise or generator step per event, and a complete
+ * answer's body drains so its connection is reused. `push` returns false once it needs no more.
+ */
+interface PushingProvider extends Provider {
+  pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void>;
+}
+
+function pushes(provider: Provider): provider is PushingProvider {
+  return typeof (provider as Partial<PushingProvider>).pushStream === "function";
+}
 
 export interface AssembledCompletionCall {
   provider: Provider;
@@ -47,14 +60,20 @@ export async function completeThroughStream(call: AssembledCompletionCall): Prom
     const token = (event.type === "text-delta" && event.text !== "") || event.type === "tool-call-delta" || event.type === "thinking-delta";
     return token ? "token" : "lifecycle";
   };
+  const streamed = { ...call.request, model: context.model, stream: true };
+  // Providers end their stream only after a finish (or throw for a cut), so an end without one is a cut.
+  const end = () => assembler.finished;
   try {
-    await readWatchedStream({
-      open: (signal) => provider.stream({ ...call.request, model: context.model, stream: true }, call.callContext(signal)),
-      accept,
-      // Providers end their iterator only after a finish (or throw for a cut), so an end without one is a cut.
-      end: () => assembler.finished,
-      ...attemptStreamBudgets(settings, context, call.callerSignal),
-    });
+    if (pushes(provider)) {
+      await readWatchedPushed({
+        open: (signal, push) => provider.pushStream(streamed, call.callContext(signal), push),
+        accept,
+        end,
+        ...attemptStreamBudgets(settings, context, call.callerSignal),
+      });
+    } else {
+      await readWatchedStream({ open: (signal) => provider.stream(streamed, call.callContext(signal)), accept, end, ...attemptStreamBudgets(settings, context, call.callerSignal) });
+    }
   } catch (error) {
     if (!refusesStreaming(error)) throw error;
     call.refusals.add(context.provider, context.model);

@@ -4,7 +4,7 @@
  * follows the model (15 s, 60 s for catalogue reasoning models); a generation that keeps producing tokens is
  * bounded only by the provider's `timeoutSeconds`.
  */
-import { describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { DetourConfigInput } from "../config/index.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
 import type { DetourEvent } from "../ports/events.js";
@@ -77,6 +77,18 @@ class PacedProvider implements Provider {
   }
 }
 
+/**
+ * The same answers pushed (`pushStream`, as the built-in providers offer it): an assembled answer is read
+ * through the push path, whose watchdogs must behave exactly like the pulled one's.
+ */
+class PushingPacedProvider extends PacedProvider {
+  async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
+    for await (const event of this.stream(request, context)) if (!push(event)) return;
+  }
+}
+
+let pushing = false;
+
 function words(count: number): string {
   return Array.from({ length: count }, (_, index) => `w${index}`).join(" ");
 }
@@ -93,8 +105,9 @@ async function engine(options: {
   const store = new MemoryStateStore();
   await store.upsertProfile({ id: "openai:a", credential: { type: "api_key", provider: "openai", key: "sk-silence-openai-0123456789" } });
   await store.upsertProfile({ id: "anthropic:a", credential: { type: "api_key", provider: "anthropic", key: "sk-ant-silence-0123456789" } });
-  const openai = new PacedProvider("openai", clock, options.paces);
-  const anthropic = new PacedProvider("anthropic", clock, { "claude-fallback": ANSWERS_AT_ONCE });
+  const Paced = pushing ? PushingPacedProvider : PacedProvider;
+  const openai = new Paced("openai", clock, options.paces);
+  const anthropic = new Paced("anthropic", clock, { "claude-fallback": ANSWERS_AT_ONCE });
   const detour = await createDetour({
     config: {
       models: { providers: { openai: { timeoutSeconds: options.openaiTimeoutSeconds ?? 120 } } },
@@ -129,7 +142,14 @@ function track<T>(clock: FakeClock, pending: Promise<T>) {
   return state;
 }
 
-describe("the first-token watchdog of non-streamed runs (R-ST-6)", () => {
+describe.each([
+  ["pulled", false],
+  ["pushed", true],
+])("the first-token watchdog of non-streamed runs, %s (R-ST-6)", (_read, push) => {
+  beforeEach(() => {
+    pushing = push;
+  });
+
   it("R-ST-6: a non-streamed library run whose ordinary model sends nothing fails over at 15 s, the default, not at the provider's 120 s", async () => {
     const { clock, detour, anthropic, events, store } = await engine({
       primary: "openai/gpt-4o-mini",

@@ -297,4 +297,42 @@ describe("commitStream", () => {
     expect(committed.head).toEqual([start, finish]);
     expect(await collect(committed.rest)).toEqual([]);
   });
+
+  it("R-ST-2: the rest skips a repeated message-start and, after an error, every later pull is done", async () => {
+    const { upstream, options } = setup();
+    upstream.push(start, text("a"));
+    const committed = await commitStream(options);
+    upstream.push(start, text("b"), { type: "error", error: new UpstreamFailure("boom", { provider: "openai" }) });
+    const iterator = committed.rest[Symbol.asyncIterator]();
+    expect(await iterator.next()).toEqual({ done: false, value: text("b") });
+    await expect(iterator.next()).rejects.toThrow("boom");
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+    expect(upstream.signal?.aborted).toBe(true);
+    expect(upstream.returned).toBe(true);
+  });
+
+  it("a return() while a pull waits is answered after that pull, then the call is closed", async () => {
+    const { upstream, options } = setup();
+    upstream.push(start, text("a"));
+    const committed = await commitStream(options);
+    const iterator = committed.rest[Symbol.asyncIterator]();
+    const pending = iterator.next();
+    let returned = false;
+    const closing = iterator.return?.().then(() => (returned = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(returned).toBe(false);
+    upstream.push(text("b"));
+    expect(await pending).toEqual({ done: false, value: text("b") });
+    await closing;
+    expect(upstream.signal?.aborted).toBe(true);
+    expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("a rest returned before its first pull stops the upstream call", async () => {
+    const { upstream, options } = setup();
+    upstream.push(start, text("a"));
+    const committed = await commitStream(options);
+    await committed.rest[Symbol.asyncIterator]().return?.();
+    expect(upstream.signal?.aborted).toBe(true);
+  });
 });

@@ -74,8 +74,13 @@ export function cutFailure(provider: string, model: string, message: string): Up
   return new UpstreamFailure(`${provider}/${model}: ${message}`, { provider, code: "ECONNRESET", message });
 }
 
-/** Cancels the stream's watchdog sleep; allocated once because `abort()` without a reason builds a DOMException. */
-const WATCHDOG_NO_LONGER_NEEDED = new DOMException("The stream's watchdog is no longer needed.", "AbortError");
+/** A running watchdog timer of a stream. */
+interface Armed {
+  dueAt: number;
+  cancel: () => void;
+}
+
+function noop(): void {}
 
 interface PendingPull<T> {
   deadline: number;
@@ -97,8 +102,8 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
   readonly #clock: Clock;
   readonly #upstream: AbortSignal;
   #pending: PendingPull<T> | undefined;
-  /** The running sleep: when it is due and how to cancel it; undefined while no timer runs. */
-  #armed: { dueAt: number; cancel: AbortController } | undefined;
+  /** The running timer: when it is due and how to cancel it; undefined while no timer runs. */
+  #armed: Armed | undefined;
   #closed = false;
 
   readonly #onAbort = () => {
@@ -162,28 +167,24 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
   }
 
   #disarm(): void {
-    this.#armed?.cancel.abort(WATCHDOG_NO_LONGER_NEEDED);
+    this.#armed?.cancel();
     this.#armed = undefined;
   }
 
   #arm(deadline: number): void {
     if (this.#closed) return;
     if (this.#armed) {
-      // The running sleep wakes in time for this deadline (deadlines only move later in practice).
+      // The running timer wakes in time for this deadline (deadlines only move later in practice).
       if (this.#armed.dueAt <= deadline) return;
       this.#disarm();
     }
-    const armed = { dueAt: deadline, cancel: new AbortController() };
+    // A plain timer, not a sleep: cancelling it (every stream does, at its end) needs no abort and no error.
+    const armed: Armed = { dueAt: deadline, cancel: noop };
     this.#armed = armed;
-    this.#clock.sleep(Math.max(0, deadline - this.#clock.now()), armed.cancel.signal).then(
-      () => this.#wake(armed),
-      () => {
-        // Cancelled: the stream ended or a nearer deadline took over.
-      },
-    );
+    armed.cancel = this.#clock.setTimer(Math.max(0, deadline - this.#clock.now()), () => this.#wake(armed));
   }
 
-  #wake(armed: { dueAt: number; cancel: AbortController }): void {
+  #wake(armed: Armed): void {
     if (this.#armed !== armed) return;
     this.#armed = undefined;
     const pull = this.#pending;
@@ -348,34 +349,106 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
     const pull = puller as DeadlinePuller;
     // No timer may run until the consumer reads on: a stream nobody reads is the consumer's to abort.
     pull.pause();
-    async function* rest(): AsyncGenerator<CanonicalStreamEvent> {
-      let completed = finished;
-      try {
-        while (!completed) {
-          const result = await scope.next(pull, options.stallTimeoutMs, stalled);
-          if (result.done) throw cutFailure(provider, model, "stream closed before it finished");
-          const event = result.value;
-          if (event.type === "error") throw failureOfErrorEvent(provider, event.error);
-          if (event.type === "message-start") continue;
-          if (event.type === "finish") {
-            if (event.reason === "error") throw cutFailure(provider, model, "stream finished with stop reason: error");
-            completed = true;
-          }
-          yield event;
-        }
-      } finally {
-        scope.releaseCaller();
-        // A finish completes the answer at once (R-ST-2); anything left upstream is not waited for. A complete
-        // answer's call is not aborted: the provider releases its body, whose last bytes drain, so the
-        // connection is reused instead of cut (one new connection per request otherwise).
-        if (completed) scope.release(pull, iterator);
-        else scope.close(pull, iterator);
+    const rest = new CommittedRest(pull, scope, iterator as AsyncIterator<CanonicalStreamEvent>, finished, {
+      stallTimeoutMs: options.stallTimeoutMs,
+      stalled,
+      failureOf: (error) => failureOfErrorEvent(provider, error),
+      cut: (message) => cutFailure(provider, model, message),
+    });
+    return { head, rest, timeToFirstTokenMs: committedAt - startedAt, abort: scope.abort, release: () => rest.release() };
+  }
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * The rest of a committed stream (R-ST-2): each pull bounded by the stall budget, an error event, a cut or a
+ * finish with stop reason `error` thrown, `message-start` frames skipped, the end after `finish`. A plain
+ * iterator rather than an async generator, because every event of the stream passes through it: one promise
+ * per event instead of the generator's and an async step's. It keeps a generator's contract — a `return()`
+ * during a pull waits for that pull; after the end, an error or a return every pull is done — and whatever
+ * ends it (finish, failure, return) releases the caller's signal and closes the call.
+ */
+class CommittedRest implements AsyncIterableIterator<CanonicalStreamEvent> {
+  #completed: boolean;
+  #closed = false;
+  #pulling: Promise<unknown> | undefined;
+  readonly #onStep = (step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT): IteratorResult<CanonicalStreamEvent> | Promise<IteratorResult<CanonicalStreamEvent>> => {
+    this.#pulling = undefined;
+    try {
+      if (step === TIMED_OUT) this.scope.trip(this.failures.stalled());
+      if (step.done) throw this.failures.cut("stream closed before it finished");
+      const event = step.value;
+      if (event.type === "error") throw this.failures.failureOf(event.error);
+      if (event.type === "message-start") return this.next();
+      if (event.type === "finish") {
+        if (event.reason === "error") throw this.failures.cut("stream finished with stop reason: error");
+        // A finish completes the answer at once (R-ST-2): the next pull ends the rest without reading on.
+        this.#completed = true;
       }
+      return { done: false, value: event };
+    } catch (error) {
+      this.#close();
+      throw error;
     }
-    const release = () => {
-      scope.releaseCaller();
-      scope.release(pull, iterator);
-    };
-    return { head, rest: rest(), timeToFirstTokenMs: committedAt - startedAt, abort: scope.abort, release };
+  };
+  readonly #onFailure = (error: unknown): never => {
+    this.#pulling = undefined;
+    this.#close();
+    throw this.scope.translate(error);
+  };
+
+  constructor(
+    private readonly puller: DeadlinePuller,
+    private readonly scope: StreamCallScope,
+    private readonly upstream: AsyncIterator<CanonicalStreamEvent>,
+    finished: boolean,
+    private readonly failures: {
+      stallTimeoutMs: number;
+      stalled: () => UpstreamFailure;
+      failureOf: (error: unknown) => Error;
+      cut: (message: string) => UpstreamFailure;
+    },
+  ) {
+    this.#completed = finished;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<CanonicalStreamEvent>> {
+    if (this.#closed) return Promise.resolve(DONE);
+    if (this.#completed) {
+      this.#close();
+      return Promise.resolve(DONE);
+    }
+    const pulled = this.puller.next(this.failures.stallTimeoutMs).then(this.#onStep, this.#onFailure);
+    this.#pulling = pulled;
+    return pulled;
+  }
+
+  async return(value?: unknown): Promise<IteratorResult<CanonicalStreamEvent>> {
+    // Like a generator: a return during a pull is answered once that pull settled.
+    const pulling = this.#pulling;
+    if (pulling) await pulling.catch(() => {});
+    this.#close();
+    return { done: true, value: value as undefined };
+  }
+
+  /** The consumer is done with a complete answer (it may not have pulled at all): the call is let go. */
+  release(): void {
+    this.#close();
+  }
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.scope.releaseCaller();
+    // A finish completes the answer at once (R-ST-2); anything left upstream is not waited for. A complete
+    // answer's call is not aborted: the provider releases its body, whose last bytes drain, so the
+    // connection is reused instead of cut (one new connection per request otherwise).
+    if (this.#completed) this.scope.release(this.puller, this.upstream);
+    else this.scope.close(this.puller, this.upstream);
   }
 }

@@ -13,33 +13,43 @@ export function droppedHeader(dropped: readonly string[] | undefined): Record<st
 
 /**
  * Reads the dropped hints off the stream's first event and hands back a stream that still yields every
- * event, first one included. Returning the replay returns the source (the upstream call stops).
+ * event, first one included. Returning the replay returns the source (the upstream call stops). The replay
+ * is a plain iterator over the source, not a generator: every event of the stream passes through it.
  */
 export async function takeDroppedHints(
   events: AsyncIterable<CanonicalStreamEvent>,
 ): Promise<{ dropped: readonly string[] | undefined; events: AsyncIterable<CanonicalStreamEvent> }> {
   const iterator = events[Symbol.asyncIterator]();
-  let first: IteratorResult<CanonicalStreamEvent> | undefined;
-  let failure: { error: unknown } | undefined;
+  let first: Promise<IteratorResult<CanonicalStreamEvent>> | undefined;
+  let dropped: readonly string[] | undefined;
   try {
-    first = await iterator.next();
+    const step = await iterator.next();
+    if (!step.done && step.value.type === "message-start") dropped = step.value.dropped;
+    first = Promise.resolve(step);
   } catch (error) {
-    failure = { error };
+    first = Promise.reject(error);
+    // Read only when the replay is: an unread failure is not an unhandled rejection.
+    first.catch(() => {});
   }
-  const dropped = first && !first.done && first.value.type === "message-start" ? first.value.dropped : undefined;
-  async function* replay(): AsyncGenerator<CanonicalStreamEvent> {
-    if (failure) throw failure.error;
-    try {
-      if (!first || first.done) return;
-      yield first.value;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
+  let done = false;
+  const replay: AsyncIterableIterator<CanonicalStreamEvent> = {
+    next() {
+      const held = first;
+      if (held) {
+        first = undefined;
+        return held;
       }
-    } finally {
+      return done ? Promise.resolve({ done: true, value: undefined }) : iterator.next();
+    },
+    async return(value?: unknown) {
+      first = undefined;
+      done = true;
       await iterator.return?.();
-    }
-  }
-  return { dropped, events: replay() };
+      return { done: true, value };
+    },
+    [Symbol.asyncIterator]() {
+      return replay;
+    },
+  };
+  return { dropped, events: replay };
 }

@@ -36,6 +36,16 @@ export class SseWriter {
   }
 
   /**
+   * One event's frames as one client write (one chunk on the wire instead of one per frame). Returns a promise
+   * only when the client is behind (backpressure), like `writeBytes`: a stream writes every event.
+   */
+  writeFrames(frames: readonly string[]): Promise<void> | undefined {
+    if (frames.length === 0 || !this.open) return undefined;
+    const text = frames.length === 1 ? (frames[0] as string) : frames.join("");
+    return this.#raw.write(text) ? undefined : this.#drained();
+  }
+
+  /**
    * One upstream read as one client write (the same-wire lane). Returns a promise only when the client is
    * behind (backpressure): a stream writes every upstream read, and an async call per read is a promise each.
    */

@@ -259,8 +259,9 @@ class ChatExchange {
     if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
     try {
       for await (const event of hinted.events) {
-        const shown: CanonicalStreamEvent = event.type === "message-start" ? { ...event, model } : event;
-        await writer.write(encoder.encode(shown));
+        // One write per event, and a promise only when the client is behind.
+        const behind = writer.writeFrames(encoder.encode(event.type === "message-start" ? { ...event, model } : event));
+        if (behind) await behind;
         // After the frame went out: accounting never holds back the client's finish.
         if (event.type === "finish" && event.usage) this.#account(outcome, event.usage);
         // Leaving the loop returns the iterator, which stops the upstream call.

@@ -5,23 +5,24 @@ import type { Provider, ProviderCallContext } from "../../ports/provider.js";
 import { credentialSecret } from "../shared/credentials.js";
 import { joinUrl } from "../shared/http-client.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { readSseEvents } from "../shared/sse.js";
+import type { ResponseHeaders } from "../shared/http-client.js";
+import type { SseEvent } from "../shared/sse.js";
+import { pumpSseCanonical, sseCanonicalEvents, type SseCanonicalDecoder } from "../shared/sse-canonical.js";
 import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
 import {
   completeWireCall,
-  guardTransport,
   openWireStream,
   reportMalformedChunk,
   streamErrorFailure,
   type WireCall,
 } from "../shared/wire-call.js";
-import { parseJsonText, parseWireJson, validateWire } from "../../wire/shared/wire-json.js";
+import { parseJsonText, parseWireJson } from "../../wire/shared/wire-json.js";
+import { readAnthropicStreamEvent } from "../../wire/anthropic-messages/stream-event.js";
 import {
   ANTHROPIC_STREAM_EVENT_TYPES,
   ANTHROPIC_VERSION,
   AnthropicStreamTranslator,
   anthropicMessageSchema,
-  anthropicStreamEventSchema,
   encodeAnthropicRequest,
   fromAnthropicResponse,
 } from "../../wire/anthropic-messages/index.js";
@@ -63,34 +64,23 @@ export class AnthropicProvider implements Provider {
     return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
-  async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
+  stream(request: CanonicalRequest, context: ProviderCallContext): AsyncIterableIterator<CanonicalStreamEvent> {
+    // One generator, not one wrapping another: every event of the stream would cross both.
+    return sseCanonicalEvents(async () => {
+      const { call, dropped } = this.wireCall(request, context, true);
+      const response = await openWireStream(call);
+      return { body: response.body, decoder: new AnthropicSseDecoder(call, response.headers, dropped) };
+    }, { provider: this.id, signal: context.signal });
+  }
+
+  /**
+   * `stream` pushed (R-ST-6's assembled answers): each canonical event goes to `push` as the body's reads
+   * arrive; `push` returns false once it needs no more. Resolves when the body ended or the push stopped it.
+   */
+  async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    const translator = new AnthropicStreamTranslator({ dropped });
-    for await (const sse of guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal })) {
-      const json = parseJsonText(sse.data);
-      if (!json.ok) {
-        reportMalformedChunk(call, sse.data, json.problem);
-        continue;
-      }
-      const type = typeof json.value === "object" && json.value !== null ? (json.value as { type?: unknown }).type : undefined;
-      // Anthropic documents that new event types may appear; they are skipped, not counted as malformed.
-      if (typeof type === "string" && !ANTHROPIC_STREAM_EVENT_TYPES.has(type)) continue;
-      const event = validateWire(json.value, anthropicStreamEventSchema);
-      if (!event.ok) {
-        reportMalformedChunk(call, sse.data, event.problem);
-        continue;
-      }
-      if (event.value.type === "error") {
-        throw streamErrorFailure(call, describeAnthropicStreamError(event.value.error), response.headers);
-      }
-      const step = translator.accept(event.value);
-      yield* step.events;
-      if (step.complete) return;
-    }
-    const finish = translator.finishAtEnd();
-    if (!finish) throw streamEndedEarlyFailure(this.id);
-    yield* finish;
+    await pumpSseCanonical(response.body, new AnthropicSseDecoder(call, response.headers, dropped), { provider: this.id, signal: context.signal }, push);
   }
 
   /** Throws `IncompatibleRequestError` before any HTTP call when Anthropic cannot carry a field (R-GW-6). */
@@ -113,5 +103,44 @@ export class AnthropicProvider implements Provider {
       describeError: describeAnthropicError,
     };
     return { call, dropped };
+  }
+}
+
+/** One Anthropic SSE event → canonical events: malformed events skipped and counted, unknown types ignored. */
+class AnthropicSseDecoder implements SseCanonicalDecoder {
+  readonly #translator: AnthropicStreamTranslator;
+
+  constructor(
+    private readonly call: WireCall,
+    private readonly headers: ResponseHeaders,
+    dropped: readonly string[],
+  ) {
+    this.#translator = new AnthropicStreamTranslator({ dropped });
+  }
+
+  take(sse: SseEvent, emit: (event: CanonicalStreamEvent) => void): boolean {
+    const json = parseJsonText(sse.data);
+    if (!json.ok) {
+      reportMalformedChunk(this.call, sse.data, json.problem);
+      return false;
+    }
+    const type = typeof json.value === "object" && json.value !== null ? (json.value as { type?: unknown }).type : undefined;
+    // Anthropic documents that new event types may appear; they are skipped, not counted as malformed.
+    if (typeof type === "string" && !ANTHROPIC_STREAM_EVENT_TYPES.has(type)) return false;
+    const event = readAnthropicStreamEvent(json.value);
+    if (!event.ok) {
+      reportMalformedChunk(this.call, sse.data, event.problem);
+      return false;
+    }
+    if (event.value.type === "error") {
+      throw streamErrorFailure(this.call, describeAnthropicStreamError(event.value.error), this.headers);
+    }
+    return this.#translator.take(event.value, emit);
+  }
+
+  end(emit: (event: CanonicalStreamEvent) => void): void {
+    const finish = this.#translator.finishAtEnd();
+    if (!finish) throw streamEndedEarlyFailure(this.call.settings.id);
+    for (const event of finish) emit(event);
   }
 }

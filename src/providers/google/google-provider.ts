@@ -11,6 +11,7 @@ import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFail
 import {
   completeWireCall,
   guardTransport,
+  drainedWhenLeft,
   openWireStream,
   reportMalformedChunk,
   streamErrorFailure,
@@ -70,7 +71,7 @@ export class GoogleProvider implements Provider {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
     const translator = new GoogleStreamTranslator({ model: context.model, dropped, ...this.ids() });
-    for await (const sse of guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal })) {
+    for await (const sse of guardTransport(readSseEvents(drainedWhenLeft(response.body)), { provider: this.id, signal: context.signal })) {
       const json = parseJsonText(sse.data);
       if (!json.ok) {
         reportMalformedChunk(call, sse.data, json.problem);

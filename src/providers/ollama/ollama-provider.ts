@@ -10,6 +10,7 @@ import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/up
 import {
   completeWireCall,
   guardTransport,
+  drainedWhenLeft,
   openWireStream,
   reportMalformedChunk,
   streamErrorFailure,
@@ -53,7 +54,7 @@ export class OllamaProvider implements Provider {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
     const translator = new OllamaStreamTranslator({ ...this.ids(), dropped });
-    for await (const line of guardTransport(readNdjsonLines(response.body), { provider: this.id, signal: context.signal })) {
+    for await (const line of guardTransport(readNdjsonLines(drainedWhenLeft(response.body)), { provider: this.id, signal: context.signal })) {
       const json = parseJsonText(line);
       if (!json.ok) {
         reportMalformedChunk(call, line, json.problem);

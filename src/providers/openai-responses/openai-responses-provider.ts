@@ -12,7 +12,7 @@ import { encodedOrThrow } from "../shared/incompatible.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { readSseEvents } from "../shared/sse.js";
 import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
-import { completeWireCall, guardTransport, openWireStream, reportMalformedChunk, streamErrorFailure, type WireCall } from "../shared/wire-call.js";
+import { completeWireCall, drainedWhenLeft, guardTransport, openWireStream, reportMalformedChunk, streamErrorFailure, type WireCall } from "../shared/wire-call.js";
 import { parseWireJson, validateWire, parseJsonText } from "../../wire/shared/wire-json.js";
 import {
   decodeResponsesResponse,
@@ -52,7 +52,7 @@ export class OpenAiResponsesProvider implements Provider {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
     const translator = new ResponsesStreamTranslator({ model: context.model, createId: responseIdFactory(this.settings), dropped });
-    const events = guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal });
+    const events = guardTransport(readSseEvents(drainedWhenLeft(response.body)), { provider: this.id, signal: context.signal });
     for await (const event of events) {
       const data = event.data.trim();
       const json = parseJsonText(data);

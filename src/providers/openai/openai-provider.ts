@@ -8,12 +8,11 @@ import { bearerHeaders } from "../shared/credentials.js";
 import { joinUrl, type ResponseHeaders } from "../shared/http-client.js";
 import { responseIdFactory } from "../shared/ids.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { readSseEvents } from "../shared/sse.js";
+import { pumpSseCanonical, sseCanonicalEvents, type SseCanonicalDecoder } from "../shared/sse-canonical.js";
 import { encodedOrThrow } from "../shared/incompatible.js";
 import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
 import {
   completeWireCall,
-  guardTransport,
   openWireStream,
   reportMalformedChunk,
   streamErrorFailure,
@@ -55,45 +54,64 @@ export class OpenAiProvider implements Provider {
     return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
-  async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
+  stream(request: CanonicalRequest, context: ProviderCallContext): AsyncIterableIterator<CanonicalStreamEvent> {
+    // One generator, not one wrapping another: every event of the stream would cross both.
+    return sseCanonicalEvents(async () => {
+      const { call, dropped } = this.wireCall(request, context, true);
+      const response = await openWireStream(call);
+      return { body: response.body, decoder: this.decoder(call, response.headers, dropped) };
+    }, { provider: this.id, signal: context.signal });
+  }
+
+  /**
+   * `stream` pushed (R-ST-6's assembled answers): each canonical event goes to `push` as the body's reads
+   * arrive; `push` returns false once it needs no more. Resolves when the body ended or the push stopped it.
+   */
+  async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    const translator = new OpenAiStreamTranslator({
-      model: context.model,
-      createId: responseIdFactory(this.settings),
-      dropped,
-    });
-    const events = guardTransport(readSseEvents(response.body), { provider: this.id, signal: context.signal });
-    for await (const event of events) {
-      const data = event.data.trim();
-      if (data === "[DONE]") {
-        yield* translator.finishOnDone();
-        return;
-      }
-      const json = parseJsonText(data);
-      if (!json.ok) {
-        reportMalformedChunk(call, data, json.problem);
-        continue;
-      }
-      this.throwIfErrorChunk(json.value, call, response.headers);
-      const chunk = validateWire(json.value, openAiChatChunkSchema);
-      if (!chunk.ok) {
-        reportMalformedChunk(call, data, chunk.problem);
-        continue;
-      }
-      const step = translator.accept(chunk.value);
-      yield* step.events;
-      if (step.failedWith !== undefined) throw errorStopReasonFailure(this.id, step.failedWith);
-      if (step.complete) {
+    await pumpSseCanonical(response.body, this.decoder(call, response.headers, dropped), { provider: this.id, signal: context.signal }, push);
+  }
+
+  /** One SSE event → canonical events; malformed chunks skipped and counted, an in-band error thrown. */
+  private decoder(call: WireCall, headers: ResponseHeaders, dropped: readonly string[]): SseCanonicalDecoder {
+    const translator = new OpenAiStreamTranslator({ model: call.context.model, createId: responseIdFactory(this.settings), dropped });
+    const emitAll = (events: readonly CanonicalStreamEvent[], emit: (event: CanonicalStreamEvent) => void) => {
+      for (const event of events) emit(event);
+    };
+    return {
+      take: (sse, emit) => {
+        const data = sse.data.trim();
+        if (data === "[DONE]") {
+          emitAll(translator.finishOnDone(), emit);
+          return true;
+        }
+        const json = parseJsonText(data);
+        if (!json.ok) {
+          reportMalformedChunk(call, data, json.problem);
+          return false;
+        }
+        this.throwIfErrorChunk(json.value, call, headers);
+        const chunk = validateWire(json.value, openAiChatChunkSchema);
+        if (!chunk.ok) {
+          reportMalformedChunk(call, data, chunk.problem);
+          return false;
+        }
+        const step = translator.accept(chunk.value);
+        emitAll(step.events, emit);
+        if (step.failedWith !== undefined) throw errorStopReasonFailure(this.id, step.failedWith);
+        if (!step.complete) return false;
         // Finish reason and usage are in: finalise now rather than wait for a `[DONE]` that some
-        // compatible servers never send (R-ST-2). Leaving the loop closes the upstream body.
-        yield* translator.finishOnDone();
-        return;
-      }
-    }
-    const finish = translator.finishAtEnd();
-    if (!finish) throw streamEndedEarlyFailure(this.id);
-    yield* finish;
+        // compatible servers never send (R-ST-2). What is left of the body is not read.
+        emitAll(translator.finishOnDone(), emit);
+        return true;
+      },
+      end: (emit) => {
+        const finish = translator.finishAtEnd();
+        if (!finish) throw streamEndedEarlyFailure(this.id);
+        emitAll(finish, emit);
+      },
+    };
   }
 
   /** In-band errors arrive as a chunk with an `error` member (OpenRouter, many compatible servers). */

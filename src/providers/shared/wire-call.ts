@@ -111,30 +111,22 @@ function readWholeBody(body: UpstreamResponse["body"]): Promise<string> {
  * Opens a streamed call. The stream's own watchdogs (TTFT, stall) live above the provider (R-ST-1);
  * here only undici's headers/body timeouts apply, as a backstop.
  */
-export async function openWireStream(call: WireCall): Promise<StreamedResponse> {
-  let response: UpstreamResponse;
+export async function openWireStream(call: WireCall): Promise<UpstreamResponse> {
   try {
-    response = await send(call, call.context.signal);
+    return await send(call, call.context.signal);
   } catch (error) {
     throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
   }
-  return { status: response.status, headers: response.headers, body: drainedWhenLeft(response.body) };
-}
-
-/** A streamed 2xx response: its body is read once, as an iterable. */
-export interface StreamedResponse {
-  status: number;
-  headers: ResponseHeaders;
-  body: AsyncIterable<Uint8Array>;
 }
 
 /**
  * The body of a stream as an iterable that, when its reader stops early (the provider returns at the answer's
  * end, before the `[DONE]` or the terminating chunk arrived), drains the rest instead of destroying it: the
  * connection goes back to the pool. A reader that stops because the run really stops aborts the call's
- * signal, and that still cuts the body at once.
+ * signal, and that still cuts the body at once. For the providers that iterate their body; the ones that
+ * read it in flowing mode (sse-canonical.ts) release it themselves.
  */
-function drainedWhenLeft(body: UpstreamResponse["body"]): AsyncIterable<Uint8Array> {
+export function drainedWhenLeft(body: UpstreamResponse["body"]): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator]() {
       const inner = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;

@@ -30,30 +30,43 @@ export class AnthropicStreamTranslator {
 
   /** Events for one stream event; `complete` once `message_stop` arrived. */
   accept(event: NonErrorEvent): { events: CanonicalStreamEvent[]; complete: boolean } {
+    const events: CanonicalStreamEvent[] = [];
+    const complete = this.take(event, (canonical) => events.push(canonical));
+    return { events, complete };
+  }
+
+  /** `accept` without the step's arrays: each canonical event goes to `emit`; true once `message_stop` arrived. */
+  take(event: NonErrorEvent, emit: (event: CanonicalStreamEvent) => void): boolean {
     switch (event.type) {
       case "message_start":
         if (event.message.usage) this.takeUsage(event.message.usage);
-        return this.step([
-          {
-            type: "message-start",
-            id: event.message.id,
-            model: event.message.model,
-            ...(this.options.dropped && this.options.dropped.length > 0 ? { dropped: this.options.dropped } : {}),
-          },
-        ]);
-      case "content_block_start":
-        return this.step(this.blockStart(event));
-      case "content_block_delta":
-        return this.step(this.blockDelta(event));
+        emit({
+          type: "message-start",
+          id: event.message.id,
+          model: event.message.model,
+          ...(this.options.dropped && this.options.dropped.length > 0 ? { dropped: this.options.dropped } : {}),
+        });
+        return false;
+      case "content_block_start": {
+        const canonical = this.blockStart(event);
+        if (canonical) emit(canonical);
+        return false;
+      }
+      case "content_block_delta": {
+        const canonical = this.blockDelta(event);
+        if (canonical) emit(canonical);
+        return false;
+      }
       case "message_delta":
         if (event.delta.stop_reason) this.finishReason = mapAnthropicFinishReason(event.delta.stop_reason);
         if (event.usage) this.takeUsage(event.usage);
-        return this.step([]);
+        return false;
       case "message_stop":
-        return { events: [this.finishEvent(this.finishReason ?? (this.nextToolIndex > 0 ? "tool_calls" : "stop"))], complete: true };
+        emit(this.finishEvent(this.finishReason ?? (this.nextToolIndex > 0 ? "tool_calls" : "stop")));
+        return true;
       case "content_block_stop":
       case "ping":
-        return this.step([]);
+        return false;
     }
   }
 
@@ -62,51 +75,47 @@ export class AnthropicStreamTranslator {
     return this.finishReason === undefined ? undefined : [this.finishEvent(this.finishReason)];
   }
 
-  private blockStart(event: Extract<NonErrorEvent, { type: "content_block_start" }>): CanonicalStreamEvent[] {
+  private blockStart(event: Extract<NonErrorEvent, { type: "content_block_start" }>): CanonicalStreamEvent | undefined {
     const block = event.content_block;
-    if (block.type === "text") return block.text ? [{ type: "text-delta", text: block.text }] : [];
+    if (block.type === "text") return block.text ? { type: "text-delta", text: block.text } : undefined;
     if (block.type === "thinking" || block.type === "redacted_thinking") {
       const index = this.thinkingBlocks.size;
       this.thinkingBlocks.set(event.index, index);
-      return [
-        {
-          type: "thinking-delta",
-          index,
-          ...(block.thinking ? { text: block.thinking } : {}),
-          ...(block.signature ? { signature: block.signature } : {}),
-          ...(block.type === "redacted_thinking" ? { redactedData: block.data ?? "" } : {}),
-        },
-      ];
+      return {
+        type: "thinking-delta",
+        index,
+        ...(block.thinking ? { text: block.thinking } : {}),
+        ...(block.signature ? { signature: block.signature } : {}),
+        ...(block.type === "redacted_thinking" ? { redactedData: block.data ?? "" } : {}),
+      };
     }
-    if (block.type !== "tool_use") return [];
+    if (block.type !== "tool_use") return undefined;
     const hasInput = typeof block.input === "object" && block.input !== null && Object.keys(block.input).length > 0;
     const tool: ToolBlock = { toolIndex: this.nextToolIndex++, inputComplete: hasInput };
     this.toolBlocks.set(event.index, tool);
-    return [
-      {
-        type: "tool-call-delta",
-        index: tool.toolIndex,
-        ...(block.id ? { id: block.id } : {}),
-        ...(block.name ? { name: block.name } : {}),
-        ...(hasInput ? { argumentsDelta: toolArgumentsText(block.input) } : {}),
-      },
-    ];
+    return {
+      type: "tool-call-delta",
+      index: tool.toolIndex,
+      ...(block.id ? { id: block.id } : {}),
+      ...(block.name ? { name: block.name } : {}),
+      ...(hasInput ? { argumentsDelta: toolArgumentsText(block.input) } : {}),
+    };
   }
 
-  private blockDelta(event: Extract<NonErrorEvent, { type: "content_block_delta" }>): CanonicalStreamEvent[] {
+  private blockDelta(event: Extract<NonErrorEvent, { type: "content_block_delta" }>): CanonicalStreamEvent | undefined {
     const { delta } = event;
-    if (delta.type === "text_delta" && delta.text) return [{ type: "text-delta", text: delta.text }];
+    if (delta.type === "text_delta" && delta.text) return { type: "text-delta", text: delta.text };
     const thinkingIndex = this.thinkingBlocks.get(event.index);
     if (thinkingIndex !== undefined && delta.type === "thinking_delta" && delta.thinking) {
-      return [{ type: "thinking-delta", index: thinkingIndex, text: delta.thinking }];
+      return { type: "thinking-delta", index: thinkingIndex, text: delta.thinking };
     }
     if (thinkingIndex !== undefined && delta.type === "signature_delta" && delta.signature) {
-      return [{ type: "thinking-delta", index: thinkingIndex, signature: delta.signature }];
+      return { type: "thinking-delta", index: thinkingIndex, signature: delta.signature };
     }
-    if (delta.type !== "input_json_delta" || !delta.partial_json) return [];
+    if (delta.type !== "input_json_delta" || !delta.partial_json) return undefined;
     const tool = this.toolBlocks.get(event.index);
-    if (!tool || tool.inputComplete) return [];
-    return [{ type: "tool-call-delta", index: tool.toolIndex, argumentsDelta: delta.partial_json }];
+    if (!tool || tool.inputComplete) return undefined;
+    return { type: "tool-call-delta", index: tool.toolIndex, argumentsDelta: delta.partial_json };
   }
 
   private takeUsage(usage: AnthropicUsage): void {
@@ -126,9 +135,5 @@ export class AnthropicStreamTranslator {
       ...(this.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: this.cacheWriteTokens }),
     };
     return { type: "finish", reason, usage };
-  }
-
-  private step(events: CanonicalStreamEvent[]): { events: CanonicalStreamEvent[]; complete: boolean } {
-    return { events, complete: false };
   }
 }

@@ -20,6 +20,7 @@ import {
   type OpenAIChatRequest,
   type OpenAIMessage,
 } from "./request-schema.js";
+import { vouchesForOpenAIChatRequest } from "./request-check.js";
 
 export type OpenAIParseResult = DialectParseResult<{
   request: CanonicalRequest;
@@ -152,9 +153,13 @@ export function toCanonicalFromOpenAI(body: OpenAIChatRequest): CanonicalRequest
 }
 
 export function parseOpenAIChatRequest(body: unknown): OpenAIParseResult {
-  const parsed = openAIChatRequestSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, issues: toDialectIssues(parsed.error.issues) };
-  const data = parsed.data;
+  let data: OpenAIChatRequest;
+  if (vouchesForOpenAIChatRequest(body)) data = body;
+  else {
+    const parsed = openAIChatRequestSchema.safeParse(body);
+    if (!parsed.success) return { ok: false, issues: toDialectIssues(parsed.error.issues) };
+    data = parsed.data;
+  }
   return {
     ok: true,
     request: toCanonicalFromOpenAI(data),

@@ -142,3 +142,29 @@ describe("OpenAI SSE encoder", () => {
     },
   );
 });
+
+describe("OpenAI SSE encoder: text frames", () => {
+  /** The chunk as an object, stringified: what every frame was built as before text frames were written directly. */
+  const reference = (id: string, model: string, created: number, delta: Json, logprobs: unknown) =>
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs, finish_reason: null }] })}\n\n`;
+  const logprobs = fc.oneof(fc.constant(undefined), fc.constant(null), fc.record({ content: fc.array(fc.record({ token: fc.string(), logprob: fc.double({ noNaN: true, noDefaultInfinity: true }) }), { maxLength: 2 }) }));
+
+  propertyTest.prop([fc.string(), fc.string(), fc.nat(), fc.array(fc.tuple(fc.string({ unit: "grapheme" }), logprobs), { minLength: 1, maxLength: 4 })])(
+    "role and text frames are byte for byte the stringified chunk, whatever the id, model, text and log probabilities",
+    (id, model, created, deltas) => {
+      const encoder = createOpenAIStreamEncoder({ includeUsage: false, createdSeconds: created });
+      expect(encoder.encode({ type: "message-start", id, model })).toEqual([reference(id, model, created, { role: "assistant", content: "" }, null)]);
+      for (const [text, probabilities] of deltas) {
+        const event: CanonicalStreamEvent = { type: "text-delta", text, ...(probabilities === undefined ? {} : { logprobs: probabilities }) };
+        expect(encoder.encode(event)).toEqual([reference(id, model, created, { content: text }, probabilities ?? null)]);
+      }
+    },
+  );
+
+  it("a text delta before any message-start carries the role, and a later message-start renames later frames", () => {
+    const encoder = createOpenAIStreamEncoder({ includeUsage: false, createdSeconds: 7, model: "shown" });
+    expect(encoder.encode({ type: "text-delta", text: "a" })).toEqual([reference("chatcmpl-detour", "shown", 7, { role: "assistant", content: "a" }, null)]);
+    expect(encoder.encode({ type: "message-start", id: "chatcmpl-9", model: "other" })).toEqual([]);
+    expect(encoder.encode({ type: "text-delta", text: "b" })).toEqual([reference("chatcmpl-9", "other", 7, { content: "b" }, null)]);
+  });
+});

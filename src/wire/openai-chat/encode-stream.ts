@@ -40,6 +40,17 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
 
   const frame = (payload: Record<string, unknown>) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, ...payload })}\n\n`;
+  // A text delta is most of a stream's frames: its JSON is written from a prefix made once per id and model,
+  // byte for byte what `frame` would give (key order included), without building and stringifying the chunk.
+  let textPrefix: string | undefined;
+  const textFrame = (text: string, logprobs: unknown) => {
+    const logprobsJson = logprobs === null ? "null" : JSON.stringify(logprobs);
+    if (typeof id !== "string" || typeof model !== "string" || logprobsJson === undefined) return deltaFrame({ content: text }, null, logprobs);
+    textPrefix ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{`;
+    const role = roleSent ? "" : '"role":"assistant",';
+    roleSent = true;
+    return `${textPrefix}${role}"content":${JSON.stringify(text)}},"logprobs":${logprobsJson},"finish_reason":null}]}\n\n`;
+  };
   const deltaFrame = (delta: Record<string, unknown>, finishReason: string | null = null, logprobs: unknown = null) => {
     const withRole = roleSent ? delta : { role: "assistant", ...delta };
     roleSent = true;
@@ -60,9 +71,10 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
         case "message-start":
           id = event.id;
           model = event.model;
-          return roleSent ? [] : [deltaFrame({ content: "" })];
+          textPrefix = undefined;
+          return roleSent ? [] : [textFrame("", null)];
         case "text-delta":
-          return [deltaFrame({ content: event.text }, null, event.logprobs ?? null)];
+          return [textFrame(event.text, event.logprobs ?? null)];
         case "thinking-delta":
           // Chat completions has no reasoning content; the blocks stay with the wire that made them.
           return [];

@@ -1,0 +1,336 @@
+/**
+ * An event-stream body read into canonical events, for the providers' canonical paths (SPEC R-ST-1, R-ST-2,
+ * R-ST-6). One loop per call does the work that used to be four stacked generators (text decoding, SSE
+ * framing, transport-error translation, the provider's own translation): each upstream read is decoded with
+ * TextDecoder, framed by eventsource-parser and handed event by event to the wire's decoder, whose canonical
+ * events are then pulled (`sseCanonicalEvents`, one settled promise per event) or pushed (`pumpSseCanonical`,
+ * no promise per event). Both read the body in flowing mode; the pulled reading pauses it when the consumer
+ * falls behind, so backpressure still reaches the upstream.
+ *
+ * A complete answer's body is not destroyed: what is left of it (its terminating chunk, usually in the next
+ * read) drains in the background so the connection goes back to the pool instead of a new TCP connection per
+ * request. Transport errors of the body are classified as `guardTransport` does; what the decoder throws (an
+ * in-band error, a malformed end) is thrown after the events that came before it in the same read.
+ */
+import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+import type { Readable } from "node:stream";
+import type { CanonicalStreamEvent } from "../../ports/canonical.js";
+import { DRAIN_GRACE_MS } from "./pass-through-call.js";
+import { failureFromNetworkError } from "./upstream-failure.js";
+
+/**
+ * One wire's event decoder: takes the data of one SSE event, emits its canonical events; `true` once the answer
+ * is complete (nothing after it is read). `end` runs when the body ended without that: it emits the finish a
+ * complete answer still needs, or throws for a cut.
+ */
+export interface SseCanonicalDecoder {
+  take(event: EventSourceMessage, emit: (event: CanonicalStreamEvent) => void): boolean;
+  end(emit: (event: CanonicalStreamEvent) => void): void;
+}
+
+export interface SseTransport {
+  provider: string;
+  /** The call's signal: an abort is the caller's, not a transport failure. */
+  signal: AbortSignal;
+}
+
+function ignore(): void {}
+
+/**
+ * Lets the rest of a complete answer's body flow to its end, so undici reuses the connection (destroying it now
+ * would close a connection whose body ends in the next bytes). An upstream that keeps the body open past the
+ * grace loses the connection. Nobody waits for this.
+ */
+function drainFlowing(body: Readable): void {
+  body.on("error", ignore);
+  if (body.readableEnded || body.destroyed) return;
+  body.on("data", ignore);
+  body.resume();
+  const timer = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
+  timer.unref();
+  body.once("close", () => clearTimeout(timer));
+}
+
+/**
+ * Bytes → SSE events → the decoder, one read at a time. A failure of the decoder stops the reading and is kept
+ * until the events before it were handed on (`failure`).
+ */
+class SseReads {
+  readonly #decoder: SseCanonicalDecoder;
+  readonly #text = new TextDecoder();
+  readonly #parser: EventSourceParser;
+  readonly #emit: (event: CanonicalStreamEvent) => void;
+  /** The answer is complete, or the decoder failed: later events of the body are not decoded. */
+  stopped = false;
+  complete = false;
+  failure: { error: unknown } | undefined;
+
+  constructor(decoder: SseCanonicalDecoder, emit: (event: CanonicalStreamEvent) => void) {
+    this.#decoder = decoder;
+    this.#emit = emit;
+    this.#parser = createParser({ onEvent: (event) => this.#take(event) });
+  }
+
+  /** The consumer needs no more events. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  read(chunk: Uint8Array): void {
+    const text = this.#text.decode(chunk, { stream: true });
+    if (text !== "") this.#parser.feed(text);
+  }
+
+  /** The body ended: an event left unterminated is still delivered, then the decoder's own end. */
+  end(): void {
+    const rest = this.#text.decode();
+    if (rest !== "") this.#parser.feed(rest);
+    // A blank line ends any event the server left unterminated (a lone newline would only end the line).
+    this.#parser.feed("\n\n");
+    if (this.stopped) return;
+    try {
+      this.#decoder.end(this.#emit);
+    } catch (error) {
+      this.failure = { error };
+    }
+  }
+
+  #take(event: EventSourceMessage): void {
+    if (this.stopped) return;
+    try {
+      if (this.#decoder.take(event, this.#emit)) {
+        this.complete = true;
+        this.stopped = true;
+      }
+    } catch (error) {
+      this.failure = { error };
+      this.stopped = true;
+    }
+  }
+}
+
+/** What `sseCanonicalEvents` reads: a 2xx event-stream body and its wire's decoder. */
+export interface OpenedSse {
+  body: Readable;
+  decoder: SseCanonicalDecoder;
+}
+
+/**
+ * The canonical events of the body `open` resolves with, pulled; `open` runs at the first pull (a provider's
+ * `stream` throws nothing before it is read). Returning the iterator early releases the body (destroyed unless
+ * the answer was complete, then drained).
+ */
+export function sseCanonicalEvents(open: () => Promise<OpenedSse>, transport: SseTransport): AsyncIterableIterator<CanonicalStreamEvent> {
+  return new PulledSseEvents(open, transport);
+}
+
+/** Events decoded ahead of the consumer before the body is paused (backpressure reaches the upstream). */
+const READ_AHEAD_EVENTS = 64;
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+type Poll = { result: IteratorResult<CanonicalStreamEvent> } | { error: unknown } | undefined;
+
+/**
+ * The pulled reading as a plain iterator over the body in flowing mode, not an async generator over the body's
+ * own async iterator: each event costs one settled promise instead of several generator steps. Events of a read
+ * are queued; a pull takes the next one or waits for the next read. The order is the body's: a failure (the
+ * decoder's, or the transport's) comes after every event decoded before it.
+ */
+class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
+  readonly #open: () => Promise<OpenedSse>;
+  readonly #transport: SseTransport;
+  readonly #ready: CanonicalStreamEvent[] = [];
+  #head = 0;
+  #body: Readable | undefined;
+  #reads: SseReads | undefined;
+  #opening = false;
+  #waiter: { resolve(result: IteratorResult<CanonicalStreamEvent>): void; reject(error: unknown): void } | undefined;
+  #ended = false;
+  #transportFailure: { error: unknown } | undefined;
+  #closed = false;
+
+  constructor(open: () => Promise<OpenedSse>, transport: SseTransport) {
+    this.#open = open;
+    this.#transport = transport;
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<CanonicalStreamEvent>> {
+    if (this.#closed) return Promise.resolve(DONE);
+    if (!this.#body && !this.#opening) return this.#start();
+    const poll = this.#poll();
+    if (poll) return "error" in poll ? Promise.reject(poll.error) : Promise.resolve(poll.result);
+    return new Promise((resolve, reject) => {
+      this.#waiter = { resolve, reject };
+      // A body paused at the read-ahead limit flows again once the queue is empty.
+      if (this.#body?.isPaused()) this.#body.resume();
+    });
+  }
+
+  return(value?: unknown): Promise<IteratorResult<CanonicalStreamEvent>> {
+    this.#close();
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    waiter?.resolve(DONE);
+    return Promise.resolve({ done: true, value: value as undefined });
+  }
+
+  async #start(): Promise<IteratorResult<CanonicalStreamEvent>> {
+    this.#opening = true;
+    let opened: OpenedSse;
+    try {
+      opened = await this.#open();
+    } catch (error) {
+      this.#closed = true;
+      throw error;
+    } finally {
+      this.#opening = false;
+    }
+    const { body, decoder } = opened;
+    this.#body = body;
+    if (this.#closed) {
+      // Returned while the call was opening: nothing was read, nothing is wanted.
+      body.on("error", ignore);
+      body.destroy();
+      return DONE;
+    }
+    this.#reads = new SseReads(decoder, (event) => this.#ready.push(event));
+    body.on("data", this.#onData);
+    body.on("end", this.#onEnd);
+    body.on("error", this.#onError);
+    body.on("close", this.#onClose);
+    return this.next();
+  }
+
+  /** What a pull gets now: an event, the end, a failure — or undefined: wait for the body. */
+  #poll(): Poll {
+    if (this.#head < this.#ready.length) {
+      const value = this.#ready[this.#head] as CanonicalStreamEvent;
+      this.#head += 1;
+      if (this.#head === this.#ready.length) {
+        this.#ready.length = 0;
+        this.#head = 0;
+      }
+      return { result: { done: false, value } };
+    }
+    const reads = this.#reads as SseReads;
+    const failure = reads.failure ?? this.#transportFailure;
+    if (failure) {
+      this.#close();
+      return { error: failure.error };
+    }
+    if (reads.complete || this.#ended) {
+      this.#close();
+      return { result: DONE };
+    }
+    return undefined;
+  }
+
+  #wake(): void {
+    const waiter = this.#waiter;
+    if (!waiter) return;
+    const poll = this.#poll();
+    if (!poll) return;
+    this.#waiter = undefined;
+    if ("error" in poll) waiter.reject(poll.error);
+    else waiter.resolve(poll.result);
+  }
+
+  readonly #onData = (chunk: Uint8Array) => {
+    const reads = this.#reads as SseReads;
+    reads.read(chunk);
+    // Complete or failed, the body keeps flowing (nothing more is decoded): a complete answer's last bytes are
+    // read at once, so undici has the response's end — and keeps the connection — before the call is released.
+    if (!reads.stopped && this.#ready.length - this.#head >= READ_AHEAD_EVENTS) this.#body?.pause();
+    this.#wake();
+  };
+
+  readonly #onEnd = () => {
+    this.#ended = true;
+    if (!this.#reads?.stopped) this.#reads?.end();
+    this.#wake();
+  };
+
+  readonly #onError = (error: unknown) => {
+    this.#transportFailure ??= { error: failureFromNetworkError(error, this.#transport) };
+    this.#wake();
+  };
+
+  readonly #onClose = () => {
+    // Closed before its end without an error of its own: cut, as the body's async iterator would have said.
+    if (!this.#ended && !this.#transportFailure) this.#onError(prematureClose());
+  };
+
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const body = this.#body;
+    if (!body) return;
+    body.off("data", this.#onData);
+    body.off("end", this.#onEnd);
+    body.off("error", this.#onError);
+    body.off("close", this.#onClose);
+    body.on("error", ignore);
+    if (this.#ended) return;
+    if (this.#reads?.complete) drainFlowing(body);
+    else body.destroy();
+  }
+}
+
+function prematureClose(): Error {
+  return Object.assign(new Error("Premature close"), { code: "ERR_STREAM_PREMATURE_CLOSE" });
+}
+
+/**
+ * The body's canonical events pushed as its reads arrive (flowing mode): `push` returns false once it needs no
+ * more (the answer is complete, or an event failed it). Resolves when the body ended or the push stopped it;
+ * rejects with the decoder's failure or a classified transport error.
+ */
+export function pumpSseCanonical(
+  body: Readable,
+  decoder: SseCanonicalDecoder,
+  transport: SseTransport,
+  push: (event: CanonicalStreamEvent) => boolean,
+): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    let wanted = true;
+    const reads: SseReads = new SseReads(decoder, (event) => {
+      if (!wanted || push(event)) return;
+      wanted = false;
+      reads.stop();
+    });
+    const settle = (error?: { error: unknown }) => {
+      body.off("data", onData);
+      body.off("end", onEnd);
+      body.off("error", onError);
+      // What follows is not read: an error from here on (the body released before its end) is expected.
+      body.on("error", ignore);
+      if (error) reject(error.error);
+      else resolve();
+    };
+    const onData = (chunk: Uint8Array) => {
+      reads.read(chunk);
+      if (reads.failure) {
+        settle(reads.failure);
+        body.destroy();
+        return;
+      }
+      if (!reads.stopped) return;
+      settle();
+      // The consumer has its answer (or refused an event: then it aborts the call itself).
+      drainFlowing(body);
+    };
+    const onEnd = () => {
+      if (!reads.stopped) reads.end();
+      settle(reads.failure);
+    };
+    const onError = (error: unknown) => settle({ error: failureFromNetworkError(error, transport) });
+    body.on("data", onData);
+    body.on("end", onEnd);
+    body.on("error", onError);
+  });
+}
