@@ -12,6 +12,7 @@
 import type { CanonicalStreamEvent } from "../ports/canonical.js";
 import type { Clock } from "../ports/clock.js";
 import { UpstreamFailure } from "../ports/provider.js";
+import { MovingDeadline } from "./moving-deadline.js";
 
 export interface StreamCommitOptions {
   /** Opens the upstream stream with the signal the commit point controls (watchdogs and aborts). */
@@ -74,16 +75,7 @@ export function cutFailure(provider: string, model: string, message: string): Up
   return new UpstreamFailure(`${provider}/${model}: ${message}`, { provider, code: "ECONNRESET", message });
 }
 
-/** A running watchdog timer of a stream. */
-interface Armed {
-  dueAt: number;
-  cancel: () => void;
-}
-
-function noop(): void {}
-
 interface PendingPull<T> {
-  deadline: number;
   settle(result: IteratorResult<T> | typeof TIMED_OUT): void;
   fail(error: unknown): void;
 }
@@ -93,31 +85,39 @@ interface PendingPull<T> {
  * ONE abort listener per stream instead of a timer, a controller and three promises per event (streams carry
  * hundreds of events; the per-event version was the largest cost of a streamed gateway request).
  *
- * The timer is re-armed lazily: when it wakes before the waiting pull's deadline (the deadline moved on since
- * it was armed) it sleeps the rest, so a pull still times out exactly `budget` after it started. A pull rejects
- * as soon as `upstream` aborts, so a provider that ignores its signal cannot hold the stream open.
+ * The timer is the stream's MovingDeadline, re-armed lazily: when it wakes before the waiting pull's deadline
+ * (the deadline moved on since it was armed) it sleeps the rest, so a pull still times out exactly `budget`
+ * after it started. A pull rejects as soon as `upstream` aborts, so a provider that ignores its signal cannot
+ * hold the stream open.
  */
 export class DeadlinePuller<T = CanonicalStreamEvent> {
   readonly #iterator: AsyncIterator<T>;
   readonly #clock: Clock;
   readonly #upstream: AbortSignal;
+  readonly #deadline: MovingDeadline;
   #pending: PendingPull<T> | undefined;
-  /** The running timer: when it is due and how to cancel it; undefined while no timer runs. */
-  #armed: Armed | undefined;
   #closed = false;
 
   readonly #onAbort = () => {
     // Every later pull rejects at once, so the timer has nothing left to guard.
-    this.#disarm();
+    this.#deadline.stop();
     const pull = this.#pending;
     this.#pending = undefined;
     pull?.fail(this.#upstream.reason);
+  };
+
+  readonly #expired = () => {
+    const pull = this.#pending;
+    if (!pull) return;
+    this.#pending = undefined;
+    pull.settle(TIMED_OUT);
   };
 
   constructor(iterator: AsyncIterator<T>, clock: Clock, upstream: AbortSignal) {
     this.#iterator = iterator;
     this.#clock = clock;
     this.#upstream = upstream;
+    this.#deadline = new MovingDeadline(clock, this.#expired);
     upstream.addEventListener("abort", this.#onAbort, { once: true });
   }
 
@@ -127,14 +127,14 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
     if (!(budgetMs > 0)) return Promise.resolve(TIMED_OUT);
     const deadline = this.#clock.now() + budgetMs;
     return new Promise((resolve, reject) => {
-      const pull: PendingPull<T> = { deadline, settle: resolve, fail: reject };
+      const pull: PendingPull<T> = { settle: resolve, fail: reject };
       this.#pending = pull;
-      this.#arm(deadline);
+      if (!this.#closed) this.#deadline.set(deadline);
       let upstreamNext: Promise<IteratorResult<T>>;
       try {
         upstreamNext = this.#iterator.next();
       } catch (error) {
-        this.#pending = undefined;
+        this.#settled();
         reject(error);
         return;
       }
@@ -142,12 +142,12 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
       upstreamNext.then(
         (result) => {
           if (this.#pending !== pull) return;
-          this.#pending = undefined;
+          this.#settled();
           resolve(result);
         },
         (error: unknown) => {
           if (this.#pending !== pull) return;
-          this.#pending = undefined;
+          this.#settled();
           reject(error);
         },
       );
@@ -156,46 +156,20 @@ export class DeadlinePuller<T = CanonicalStreamEvent> {
 
   /** Stops the timer while nobody pulls (between the commit and the consumer's first read); `next` re-arms it. */
   pause(): void {
-    if (!this.#pending) this.#disarm();
+    if (!this.#pending) this.#deadline.stop();
   }
 
   /** Stops the timer and the abort listener; a pull still waiting is left to the upstream's own end. */
   close(): void {
     this.#closed = true;
     this.#upstream.removeEventListener("abort", this.#onAbort);
-    this.#disarm();
+    this.#deadline.stop();
   }
 
-  #disarm(): void {
-    this.#armed?.cancel();
-    this.#armed = undefined;
-  }
-
-  #arm(deadline: number): void {
-    if (this.#closed) return;
-    if (this.#armed) {
-      // The running timer wakes in time for this deadline (deadlines only move later in practice).
-      if (this.#armed.dueAt <= deadline) return;
-      this.#disarm();
-    }
-    // A plain timer, not a sleep: cancelling it (every stream does, at its end) needs no abort and no error.
-    const armed: Armed = { dueAt: deadline, cancel: noop };
-    this.#armed = armed;
-    armed.cancel = this.#clock.setTimer(Math.max(0, deadline - this.#clock.now()), () => this.#wake(armed));
-  }
-
-  #wake(armed: Armed): void {
-    if (this.#armed !== armed) return;
-    this.#armed = undefined;
-    const pull = this.#pending;
-    // Nobody is waiting on the upstream right now: the next pull arms a new timer.
-    if (!pull) return;
-    if (this.#clock.now() < pull.deadline) {
-      this.#arm(pull.deadline);
-      return;
-    }
+  /** The pull got its answer: nothing to watch until the next one (the timer stays, to be moved on). */
+  #settled(): void {
     this.#pending = undefined;
-    pull.settle(TIMED_OUT);
+    this.#deadline.clear();
   }
 }
 
