@@ -16,6 +16,7 @@ import type { UpstreamFailure } from "../ports/provider.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { MovingDeadline } from "./moving-deadline.js";
 import { beforeFirstTokenTimeout, cutFailure, stallTimeout } from "./stream-commit.js";
+import { CONSUMER_STOPPED } from "./stream-relay.js";
 
 /** An upstream body that pushes its reads: undici's response body (a Readable), or `Readable.from` in tests. */
 export interface PushedBytes {
@@ -66,9 +67,6 @@ export interface CommittedRawStream {
 
 /** Reads a slow consumer may leave unread before the upstream body is paused. */
 export const QUEUE_HIGH_WATER_BYTES = 64 * 1024;
-
-/** Allocated once: every stream whose consumer stops early aborts its upstream with it. */
-const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 export function commitRawStream(options: RawStreamCommitOptions): Promise<CommittedRawStream> {
   return new RawStreamPump(options).committed;

@@ -13,6 +13,7 @@ import type { CanonicalStreamEvent } from "../ports/canonical.js";
 import type { Clock } from "../ports/clock.js";
 import { UpstreamFailure } from "../ports/provider.js";
 import { MovingDeadline } from "./moving-deadline.js";
+import { CONSUMER_STOPPED } from "./stream-relay.js";
 
 export interface StreamCommitOptions {
   /** Opens the upstream stream with the signal the commit point controls (watchdogs and aborts). */
@@ -48,11 +49,6 @@ export interface CommittedStream {
 }
 
 export const TIMED_OUT = Symbol("timed-out");
-/**
- * Why the upstream call is aborted once the consumer is done with it. Allocated once: a finished stream aborts
- * its upstream on every request, and a fresh DOMException captures a stack trace each time.
- */
-const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 function isContent(event: CanonicalStreamEvent): boolean {
   if (event.type === "text-delta") return event.text !== "";

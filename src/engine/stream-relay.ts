@@ -32,7 +32,11 @@ interface Playing<Out> {
   reject(error: unknown): void;
 }
 
-/** Allocated once: a consumer that stops early aborts its upstream on every request. */
+/**
+ * Why an upstream call is aborted once its consumer stopped reading (the relay, both commit points). Allocated
+ * once: a consumer that stops early aborts its upstream on every request, and a fresh DOMException captures a
+ * stack trace each time.
+ */
 export const CONSUMER_STOPPED = new DOMException("The stream consumer stopped reading.", "AbortError");
 
 export class StreamRelay<Out> {
