@@ -5,6 +5,7 @@
  * so an upstream 400 is classified `format` like on the canonical path. undici's header and body timeouts
  * are the attempt's transport watchdog: no timer of our own.
  */
+import type { Readable } from "node:stream";
 import type { Dispatcher } from "undici";
 import { request } from "./undici-core.js";
 import type { ProviderCallContext } from "../../ports/provider.js";
@@ -201,10 +202,11 @@ export const DRAIN_GRACE_MS = 2_000;
  * now would close a connection whose body ends in the next bytes: one new TCP connection per request). An
  * upstream that keeps the body open past the grace loses the connection. Nobody waits for this.
  */
-export function drainCompleteBody(readable: PassThroughResponse["body"]): void {
-  if (readable.readableEnded || readable.destroyed) return;
-  // Nothing of it is read any more: an error now (a cut after the answer) is not a failure.
+export function drainCompleteBody(readable: Readable): void {
+  // Nothing of it is read any more: an error now (a cut after the answer, a late one of a destroyed body) is
+  // not a failure.
   readable.on("error", ignore);
+  if (readable.readableEnded || readable.destroyed) return;
   readable.on("data", ignore);
   readable.resume();
   const timer = setTimeout(() => readable.destroy(), DRAIN_GRACE_MS);

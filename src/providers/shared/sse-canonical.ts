@@ -15,7 +15,7 @@
 import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
 import type { Readable } from "node:stream";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
-import { DRAIN_GRACE_MS } from "./pass-through-call.js";
+import { drainCompleteBody } from "./pass-through-call.js";
 import { failureFromNetworkError } from "./upstream-failure.js";
 
 /**
@@ -35,21 +35,6 @@ export interface SseTransport {
 }
 
 function ignore(): void {}
-
-/**
- * Lets the rest of a complete answer's body flow to its end, so undici reuses the connection (destroying it now
- * would close a connection whose body ends in the next bytes). An upstream that keeps the body open past the
- * grace loses the connection. Nobody waits for this.
- */
-function drainFlowing(body: Readable): void {
-  body.on("error", ignore);
-  if (body.readableEnded || body.destroyed) return;
-  body.on("data", ignore);
-  body.resume();
-  const timer = setTimeout(() => body.destroy(), DRAIN_GRACE_MS);
-  timer.unref();
-  body.once("close", () => clearTimeout(timer));
-}
 
 /**
  * Bytes → SSE events → the decoder, one read at a time. A failure of the decoder stops the reading and is kept
@@ -276,7 +261,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
     body.off("close", this.#onClose);
     body.on("error", ignore);
     if (this.#ended) return;
-    if (this.#reads?.complete) drainFlowing(body);
+    if (this.#reads?.complete) drainCompleteBody(body);
     else body.destroy();
   }
 }
@@ -322,7 +307,7 @@ export function pumpSseCanonical(
       if (!reads.stopped) return;
       settle();
       // The consumer has its answer (or refused an event: then it aborts the call itself).
-      drainFlowing(body);
+      drainCompleteBody(body);
     };
     const onEnd = () => {
       if (!reads.stopped) reads.end();
