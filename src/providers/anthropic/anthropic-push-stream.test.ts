@@ -10,6 +10,7 @@ import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { simpleRequest, richRequest } from "../shared/__fixtures__/canonical-requests.js";
 import { readFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
+import { expectSameReadings, streamReadings } from "../shared/__fixtures__/stream-readings.js";
 import { AnthropicProvider } from "./anthropic-provider.js";
 
 const SSE = "text/event-stream";
@@ -23,45 +24,7 @@ function context(onMalformedChunk?: (chunk: MalformedChunk) => void) {
   return { model: "claude-sonnet-4-5", credential, signal: new AbortController().signal, ...(onMalformedChunk ? { onMalformedChunk } : {}) };
 }
 
-interface Reading {
-  events: CanonicalStreamEvent[];
-  malformed: string[];
-  error?: unknown;
-}
-
-async function pulled(baseUrl: string, request = simpleRequest): Promise<Reading> {
-  const reading: Reading = { events: [], malformed: [] };
-  try {
-    for await (const event of provider(baseUrl).stream(request, context((chunk) => reading.malformed.push(chunk.problem)))) reading.events.push(event);
-  } catch (error) {
-    reading.error = error;
-  }
-  return reading;
-}
-
-async function pushed(baseUrl: string, request = simpleRequest): Promise<Reading> {
-  const reading: Reading = { events: [], malformed: [] };
-  try {
-    await provider(baseUrl).pushStream(
-      request,
-      context((chunk) => reading.malformed.push(chunk.problem)),
-      (event) => {
-        reading.events.push(event);
-        return event.type !== "finish";
-      },
-    );
-  } catch (error) {
-    reading.error = error;
-  }
-  return reading;
-}
-
-/** The failure without the response headers: two calls' `date` headers may differ by a second. */
-function failureOf(error: unknown): unknown {
-  if (!(error instanceof UpstreamFailure)) return error;
-  const { headers: _headers, ...failure } = error.failure;
-  return failure;
-}
+const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => context(onMalformedChunk));
 
 describe("AnthropicProvider: pulled and pushed reads of one stream", () => {
   it.each([
@@ -75,12 +38,7 @@ describe("AnthropicProvider: pulled and pushed reads of one stream", () => {
   ])("R-ST-2: %s in writes of %i bytes gives the same events, skipped chunks and failure either way", async (name, pieceBytes) => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture(name), pieceBytes });
     const request = name.includes("tool") ? richRequest : simpleRequest;
-    const pull = await pulled(upstream.url, request);
-    const push = await pushed(upstream.url, request);
-    expect(push.events).toEqual(pull.events);
-    expect(push.malformed).toEqual(pull.malformed);
-    expect(failureOf(push.error)).toEqual(failureOf(pull.error));
-    expect(pull.events.length).toBeGreaterThan(0);
+    expectSameReadings(await pulled(upstream.url, request), await pushed(upstream.url, request));
   });
 
   it("R-ST-2: an in-band error in the same read as content comes after that content, both ways", async () => {

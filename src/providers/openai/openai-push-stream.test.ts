@@ -6,10 +6,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import type { CanonicalStreamEvent } from "../../ports/canonical.js";
-import { UpstreamFailure } from "../../ports/provider.js";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
 import { readFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
+import { expectSameReadings, streamReadings } from "../shared/__fixtures__/stream-readings.js";
 import { OpenAiProvider } from "./openai-provider.js";
 
 const SSE = "text/event-stream";
@@ -18,43 +17,12 @@ const fixture = (name: string) => readFixture(import.meta.url, name);
 const serve = serverPerTest();
 const provider = (baseUrl: string) => new OpenAiProvider({ id: "openai", api: "openai-completions", baseUrl, createResponseId: () => "chatcmpl-fixed" });
 
-interface Reading {
-  events: CanonicalStreamEvent[];
-  malformed: string[];
-  error?: unknown;
-}
-
-const context = (reading: Reading) => ({ model: "gpt-4o-mini", credential, signal: new AbortController().signal, onMalformedChunk: (chunk: { problem: string }) => reading.malformed.push(chunk.problem) });
-
-async function pulled(baseUrl: string, request = simpleRequest): Promise<Reading> {
-  const reading: Reading = { events: [], malformed: [] };
-  try {
-    for await (const event of provider(baseUrl).stream(request, context(reading))) reading.events.push(event);
-  } catch (error) {
-    reading.error = error;
-  }
-  return reading;
-}
-
-async function pushed(baseUrl: string, request = simpleRequest): Promise<Reading> {
-  const reading: Reading = { events: [], malformed: [] };
-  try {
-    await provider(baseUrl).pushStream(request, context(reading), (event) => {
-      reading.events.push(event);
-      return event.type !== "finish";
-    });
-  } catch (error) {
-    reading.error = error;
-  }
-  return reading;
-}
-
-/** The failure without the response headers: two calls' `date` headers may differ by a second. */
-function failureOf(error: unknown): unknown {
-  if (!(error instanceof UpstreamFailure)) return error;
-  const { headers: _headers, ...failure } = error.failure;
-  return failure;
-}
+const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => ({
+  model: "gpt-4o-mini",
+  credential,
+  signal: new AbortController().signal,
+  onMalformedChunk,
+}));
 
 describe("OpenAiProvider: pulled and pushed reads of one stream", () => {
   it.each([
@@ -68,12 +36,7 @@ describe("OpenAiProvider: pulled and pushed reads of one stream", () => {
   ])("R-ST-2: %s in writes of %i bytes gives the same events, skipped chunks and failure either way", async (name, pieceBytes) => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture(name), pieceBytes });
     const request = name.includes("tool") ? richRequest : simpleRequest;
-    const pull = await pulled(upstream.url, request);
-    const push = await pushed(upstream.url, request);
-    expect(push.events).toEqual(pull.events);
-    expect(push.malformed).toEqual(pull.malformed);
-    expect(failureOf(push.error)).toEqual(failureOf(pull.error));
-    expect(pull.events.length).toBeGreaterThan(0);
+    expectSameReadings(await pulled(upstream.url, request), await pushed(upstream.url, request));
   });
 });
 
