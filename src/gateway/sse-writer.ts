@@ -40,9 +40,8 @@ export class SseWriter {
    * only when the client is behind (backpressure), like `writeBytes`: a stream writes every event.
    */
   writeFrames(frames: readonly string[]): Promise<void> | undefined {
-    if (frames.length === 0 || !this.open) return undefined;
-    const text = frames.length === 1 ? (frames[0] as string) : frames.join("");
-    return this.#raw.write(text) ? undefined : this.#drained();
+    if (frames.length === 0) return undefined;
+    return this.#send(frames.length === 1 ? (frames[0] as string) : frames.join(""));
   }
 
   /**
@@ -50,8 +49,13 @@ export class SseWriter {
    * behind (backpressure): a stream writes every upstream read, and an async call per read is a promise each.
    */
   writeBytes(chunk: Buffer): Promise<void> | undefined {
+    return this.#send(chunk);
+  }
+
+  /** One write while the client is connected; a promise only when it is behind. */
+  #send(data: string | Buffer): Promise<void> | undefined {
     if (!this.open) return undefined;
-    return this.#raw.write(chunk) ? undefined : this.#drained();
+    return this.#raw.write(data) ? undefined : this.#drained();
   }
 
   end(): void {
