@@ -12,8 +12,9 @@
  */
 import type { AttemptStreamBudgets } from "./first-token-timeout.js";
 import { UpstreamFailure } from "../ports/provider.js";
-import { cutFailure, secondsText, watchdogFailure } from "./stream-commit.js";
+import { beforeFirstTokenTimeout, cutFailure, stallTimeout } from "./stream-commit.js";
 import { MovingDeadline } from "./moving-deadline.js";
+import { CONSUMER_STOPPED } from "./stream-relay.js";
 
 /** What one upstream item was: still waiting (lifecycle), a token, or the end of the answer. */
 export type WatchedItem = "lifecycle" | "token" | "complete";
@@ -27,9 +28,6 @@ export interface WatchedStreamOptions<T> extends AttemptStreamBudgets {
   /** The upstream ended without a `complete` item: true when the answer is complete anyway (R-ST-2). */
   end: () => boolean;
 }
-
-/** Allocated once: a finished answer closes its upstream on every request. */
-const ANSWER_COMPLETE = new DOMException("The answer is complete.", "AbortError");
 
 /**
  * What a watched read shares whichever way its items arrive: the upstream's own abort controller linked to
@@ -63,9 +61,7 @@ class StreamWatch<T> {
     this.#startedAt = clock.now();
     this.#deadline = new MovingDeadline(clock, () => {
       this.watchdogError =
-        this.#firstTokenAt === undefined
-          ? watchdogFailure(provider, model, `no first token within ${secondsText(options.ttftTimeoutMs)} (ttftTimeoutSeconds)`)
-          : watchdogFailure(provider, model, `stream stalled for ${secondsText(options.stallTimeoutMs)} (streamStallSeconds)`);
+        this.#firstTokenAt === undefined ? beforeFirstTokenTimeout(provider, model, options) : stallTimeout(provider, model, options.stallTimeoutMs);
       this.abort(this.watchdogError);
     });
     this.#deadline.set(this.#startedAt + options.ttftTimeoutMs);
@@ -97,12 +93,12 @@ class StreamWatch<T> {
     return { timeToFirstTokenMs: this.#firstTokenAt === undefined ? undefined : this.#firstTokenAt - this.#startedAt };
   }
 
-  /** Stops the watchdogs; `release` also aborts the upstream (a source that drains itself is not). */
-  close(release = true): void {
+  /** Stops the watchdogs; `abortUpstream` also aborts the call (not for a complete answer, whose body drains). */
+  close(abortUpstream: boolean): void {
     this.#deadline.stop();
     this.options.attemptSignal.removeEventListener("abort", this.#onAttemptAbort);
     this.options.callerSignal?.removeEventListener("abort", this.#onCallerAbort);
-    if (release) this.abort(ANSWER_COMPLETE);
+    if (abortUpstream) this.abort(CONSUMER_STOPPED);
   }
 }
 
