@@ -15,7 +15,7 @@ import type { Clock } from "../ports/clock.js";
 import type { UpstreamFailure } from "../ports/provider.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { MovingDeadline } from "./moving-deadline.js";
-import { beforeFirstTokenTimeout, cutFailure, stallTimeout } from "./stream-commit.js";
+import { beforeFirstTokenTimeout, cutFailure, stallTimeout, StreamCallScope } from "./stream-commit.js";
 import { CONSUMER_STOPPED } from "./stream-relay.js";
 
 /** An upstream body that pushes its reads: undici's response body (a Readable), or `Readable.from` in tests. */
@@ -83,7 +83,8 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
   readonly committed: Promise<CommittedRawStream>;
   readonly #options: RawStreamCommitOptions;
   readonly #scanner: RawStreamScanner;
-  readonly #upstream = new AbortController();
+  /** The upstream call's signal, linked to the caller's (for the whole stream) and the attempt's (until the commit). */
+  readonly #scope: StreamCallScope;
   readonly #deadline: MovingDeadline;
   readonly #startedAt: number;
   #resolveCommit!: (committed: CommittedRawStream) => void;
@@ -111,14 +112,14 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
     this.#startedAt = options.clock.now();
     this.#deadline = new MovingDeadline(options.clock, this.#onDeadline);
     this.#deadline.set(this.#startedAt + options.ttftTimeoutMs);
-    options.callerSignal?.addEventListener("abort", this.#onCallerAbort, { once: true });
-    options.attemptSignal?.addEventListener("abort", this.#onAttemptAbort, { once: true });
-    if (options.callerSignal?.aborted) this.#onCallerAbort();
-    else if (options.attemptSignal?.aborted) this.#onAttemptAbort();
+    this.#scope = new StreamCallScope(options);
+    const signal = this.#scope.signal;
+    if (signal.aborted) this.#onUpstreamAbort();
+    else signal.addEventListener("abort", this.#onUpstreamAbort, { once: true });
     if (this.#sourceDone) return;
     let opened: Promise<PushedBytes>;
     try {
-      opened = options.open(this.#upstream.signal);
+      opened = options.open(this.#scope.signal);
     } catch (error) {
       this.#fail(error);
       return;
@@ -126,15 +127,15 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
     opened.then(this.#attach, (error: unknown) => this.#fail(this.#watchdogError ?? error));
   }
 
-  readonly #onCallerAbort = () => this.abort(this.#options.callerSignal?.reason);
-  readonly #onAttemptAbort = () => this.abort(this.#options.attemptSignal?.reason);
+  /** However the call was aborted (caller, attempt, watchdog, `abort`), the stream fails at once. */
+  readonly #onUpstreamAbort = () => {
+    // An AbortError caused by our own watchdog is the watchdog's timeout, not an abort.
+    this.#fail(this.#watchdogError ?? this.#scope.signal.reason);
+  };
 
   /** Aborts the upstream call; safe to call more than once, and a no-op once the answer is complete. */
   readonly abort = (reason?: unknown): void => {
-    if (this.#sourceDone) return;
-    if (!this.#upstream.signal.aborted) this.#upstream.abort(reason);
-    // An AbortError caused by our own watchdog is the watchdog's timeout, not an abort.
-    this.#fail(this.#watchdogError ?? reason);
+    if (!this.#sourceDone) this.#scope.abort(reason);
   };
 
   readonly #onDeadline = () => {
@@ -204,7 +205,7 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
   #commit(): void {
     this.#isCommitted = true;
     // From here on only the caller may stop the stream; the attempt's watchdog belongs to the uncommitted phase.
-    this.#options.attemptSignal?.removeEventListener("abort", this.#onAttemptAbort);
+    this.#scope.releaseAttempt();
     // No watchdog runs until the consumer waits on the upstream: a stream nobody reads is the consumer's to abort.
     this.#deadline.clear();
     const held = this.#held;
@@ -249,7 +250,7 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
   #fail(error: unknown): void {
     if (this.#sourceDone) return;
     const source = this.#finishSource();
-    if (!this.#upstream.signal.aborted) this.#upstream.abort(error);
+    this.#scope.abort(error);
     source?.on("error", ignore);
     source?.destroy();
     if (!this.#isCommitted) {
@@ -269,8 +270,9 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
   #finishSource(): PushedBytes | undefined {
     this.#sourceDone = true;
     this.#deadline.stop();
-    this.#options.callerSignal?.removeEventListener("abort", this.#onCallerAbort);
-    this.#options.attemptSignal?.removeEventListener("abort", this.#onAttemptAbort);
+    this.#scope.signal.removeEventListener("abort", this.#onUpstreamAbort);
+    this.#scope.releaseCaller();
+    this.#scope.releaseAttempt();
     const source = this.#source;
     this.#source = undefined;
     if (source) {
