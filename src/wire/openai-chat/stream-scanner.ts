@@ -9,7 +9,7 @@
  * sent to a client that did not ask for it.
  */
 import { SameWireStreamScanner, type EventVerdict, type ScannedEventSink } from "../shared/same-wire-scanner.js";
-import { forEachEvent, indexOfBetween, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
+import { bytesAsText, forEachEventIn, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
@@ -24,7 +24,6 @@ export interface OpenAiChatScannerOptions {
 
 export const OPENAI_DONE_BYTES = Buffer.from("data: [DONE]\n\n");
 
-const DATA = Buffer.from("data:");
 const DONE = "[DONE]";
 
 interface OpenAiChunk {
@@ -86,10 +85,11 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
   delivered(): DeliveredAnswer {
     const answer: DeliveredAnswer = { text: "", toolCalls: [] };
     const bytes = this.forwardedBytes();
-    forEachEvent(bytes, bytes.length, (start, end) => {
-      const payload = dataPayload(bytes, start, end);
+    const text = bytesAsText(bytes);
+    forEachEventIn(text, bytes.length, (start, end) => {
+      const payload = dataPayloadIn(text.slice(start, end));
       if (payload === undefined) return;
-      const chunk = parseEventJson(bytes.toString("utf8", payload[0], payload[1])) as OpenAiChunk | undefined;
+      const chunk = parseEventJson(bytes.toString("utf8", start + payload[0], start + payload[1])) as OpenAiChunk | undefined;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) return;
       if (typeof delta.content === "string") answer.text += delta.content;
@@ -195,19 +195,5 @@ function dataPayloadIn(event: string): [number, number] | undefined {
   let lineEnd = event.indexOf("\n", at);
   if (lineEnd === -1) lineEnd = event.length;
   if (event.charCodeAt(lineEnd - 1) === 0x0d) lineEnd -= 1;
-  return [at, lineEnd];
-}
-
-/** [start, end) of the event's single `data:` line payload, or undefined. */
-function dataPayload(bytes: Buffer, start: number, end: number): [number, number] | undefined {
-  let at = indexOfBetween(bytes, DATA, start, end);
-  if (at === -1) return undefined;
-  // `data:` must start a line.
-  if (at !== start && bytes[at - 1] !== 0x0a) return undefined;
-  at += DATA.length;
-  if (bytes[at] === 0x20) at += 1;
-  let lineEnd = bytes.indexOf(0x0a, at);
-  if (lineEnd === -1 || lineEnd > end) lineEnd = end;
-  if (bytes[lineEnd - 1] === 0x0d) lineEnd -= 1;
   return [at, lineEnd];
 }
