@@ -89,31 +89,6 @@ export function eventField(bytes: Buffer, start: number, end: number, field: "da
   return found;
 }
 
-/**
- * Offset of `needle` in `bytes[from, end)`, or -1. Bounded on purpose: one upstream read often holds many
- * events, and an unbounded `indexOf` for a key an event lacks would scan every later event of the read too
- * (quadratic in the events per read — the costliest line of the lane before it was bounded).
- */
-export function indexOfBetween(bytes: Buffer, needle: Buffer, from: number, end: number): number {
-  if (end - from < needle.length) return -1;
-  // The usual read holds one event: searching on to the end of the read costs less than a bounded view (a
-  // Buffer object per search). Only when much of the read lies past `end` is the search bounded by a view.
-  if (bytes.length - end <= UNBOUNDED_SEARCH_SLACK_BYTES) {
-    const at = bytes.indexOf(needle, from);
-    return at === -1 || at + needle.length > end ? -1 : at;
-  }
-  const at = bytes.subarray(from, end).indexOf(needle);
-  return at === -1 ? -1 : from + at;
-}
-
-/** How far past an event an unbounded search may run before a bounded view is cheaper. */
-const UNBOUNDED_SEARCH_SLACK_BYTES = 256;
-
-/** True when `needle` occurs in `bytes[start, end)`. */
-export function includesBetween(bytes: Buffer, needle: Buffer, start: number, end: number): boolean {
-  return indexOfBetween(bytes, needle, start, end) !== -1;
-}
-
 /** The state every same-wire stream scanner keeps and reports (SPEC R-ST-1…R-ST-3). */
 export interface StreamScanStep {
   /** Bytes of complete events to send on, as one write (transformed where the lane must: model, usage). */
