@@ -15,6 +15,7 @@ import {
   modelSwap,
   parseEventJson,
   replaceAll,
+  replaceAllInText,
   type DeliveredAnswer,
   type RawStreamScanner,
   type StreamScanEnd,
@@ -122,7 +123,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
       if (swap) forward = replaceAll(forward, swap.needle, swap.replacement);
     } else {
       // The usual read: its own bytes, searched in its text.
-      forward = swap ? replaceAllIn(bytes, text, stopAt, swap) : bytes.subarray(0, stopAt);
+      forward = swap ? replaceAllInText(bytes, text, stopAt, swap.needleText, swap.replacement) : bytes.subarray(0, stopAt);
     }
     forward = this.finishForward(forward);
     const step: StreamScanStep = { forward: forward.length > 0 ? forward : undefined };
@@ -175,20 +176,4 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   protected forwardedBytes(): Buffer {
     return Buffer.concat(this.#forwarded);
   }
-}
-
-/** `bytes[0, end)` with every `swap.needle` replaced, found in the read's text (bytesAsText). */
-function replaceAllIn(bytes: Buffer, text: string, end: number, swap: { needleText: string; replacement: Buffer }): Buffer {
-  const needle = swap.needleText;
-  let at = text.indexOf(needle);
-  if (at === -1 || at + needle.length > end) return bytes.subarray(0, end);
-  const parts: Buffer[] = [];
-  let from = 0;
-  while (at !== -1 && at + needle.length <= end) {
-    parts.push(bytes.subarray(from, at), swap.replacement);
-    from = at + needle.length;
-    at = text.indexOf(needle, from);
-  }
-  parts.push(bytes.subarray(from, end));
-  return Buffer.concat(parts);
 }

@@ -143,16 +143,24 @@ export function parseEventJson(text: string): unknown {
 
 /** Replaces every occurrence of `needle` in `bytes` (returns `bytes` itself when there is none). */
 export function replaceAll(bytes: Buffer, needle: Buffer, replacement: Buffer): Buffer {
-  let at = bytes.indexOf(needle);
-  if (at === -1) return bytes;
+  return replaceAllInText(bytes, bytesAsText(bytes), bytes.length, bytesAsText(needle), replacement);
+}
+
+/**
+ * `bytes[0, end)` with every `needleText` (a needle as bytesAsText) replaced, found in the bytes' text: what a
+ * scanner does to each read it already holds as text. `bytes` itself (or its view) when there is none.
+ */
+export function replaceAllInText(bytes: Buffer, text: string, end: number, needleText: string, replacement: Buffer): Buffer {
+  let at = text.indexOf(needleText);
+  if (at === -1 || at + needleText.length > end) return end === bytes.length ? bytes : bytes.subarray(0, end);
   const parts: Buffer[] = [];
   let from = 0;
-  while (at !== -1) {
+  while (at !== -1 && at + needleText.length <= end) {
     parts.push(bytes.subarray(from, at), replacement);
-    from = at + needle.length;
-    at = bytes.indexOf(needle, from);
+    from = at + needleText.length;
+    at = text.indexOf(needleText, from);
   }
-  parts.push(bytes.subarray(from));
+  parts.push(bytes.subarray(from, end));
   return Buffer.concat(parts);
 }
 
