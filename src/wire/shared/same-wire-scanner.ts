@@ -14,7 +14,6 @@ import {
   forEachEventIn,
   modelSwap,
   parseEventJson,
-  replaceAll,
   replaceAllInText,
   type DeliveredAnswer,
   type RawStreamScanner,
@@ -44,7 +43,8 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   /** The current event's JSON when `scanEvent` parsed it anyway, so the event sink does not parse it again. */
   protected parsedEvent: unknown;
   #carry: Buffer | undefined;
-  #swap: { needle: Buffer; needleText: string; replacement: Buffer } | undefined;
+  /** The upstream's `model` bytes as text (bytesAsText) and what replaces them (R-ST-3). */
+  #swap: { needleText: string; replacement: Buffer } | undefined;
   #swapKnown = false;
   readonly #forwarded: Buffer[] = [];
 
@@ -120,7 +120,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
     if (parts) {
       if (from < stopAt) parts.push(bytes.subarray(from, stopAt));
       forward = Buffer.concat(parts);
-      if (swap) forward = replaceAll(forward, swap.needle, swap.replacement);
+      if (swap) forward = replaceAllInText(forward, bytesAsText(forward), forward.length, swap.needleText, swap.replacement);
     } else {
       // The usual read: its own bytes, searched in its text.
       forward = swap ? replaceAllInText(bytes, text, stopAt, swap.needleText, swap.replacement) : bytes.subarray(0, stopAt);
@@ -155,7 +155,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
   protected learnModelSwap(eventText: string): void {
     this.#swapKnown = true;
     const swap = this.swapModel ? modelSwap(eventText, this.shownModel) : undefined;
-    if (swap) this.#swap = { ...swap, needleText: bytesAsText(swap.needle) };
+    if (swap) this.#swap = { needleText: bytesAsText(swap.needle), replacement: swap.replacement };
   }
 
   /**
