@@ -24,7 +24,7 @@ import { OpenAiCompletionAssembler } from "../wire/openai-chat/assemble-completi
 import { ResponsesAssembler } from "../wire/openai-responses/assemble-response.js";
 import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
-import { eventField, forEachEvent, parseEventJson, type RawStreamScanner } from "../wire/shared/sse-bytes.js";
+import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
@@ -72,24 +72,15 @@ export async function completePlainSameWire(
 }
 
 /**
- * The wire's assembler, fed by the scanner itself: each event the scanner keeps reaches `accept` as the JSON
- * the scanner parsed for its own decision, or parsed once for the assembler — an event is framed and parsed
- * once, not once by the scanner and again here. Only a terminal frame the scanner supplies at the end (R-ST-2)
- * comes as bytes (`pushFrame`).
+ * The wire's assembler, fed by the scanner itself: each event the scanner keeps (and the terminal frame it
+ * supplies at the end, R-ST-2) reaches `accept` as the JSON the scanner parsed for its own decision, or parsed
+ * once for the assembler — an event is framed and parsed once, not once by the scanner and again here.
  */
-function sseAssembler(api: SameWireApi): { accept(event: unknown): void; pushFrame(frame: Buffer): void; body(shownModel: string): Buffer } {
+function sseAssembler(api: SameWireApi): { accept(event: unknown): void; body(shownModel: string): Buffer } {
   const assembler =
     api === "openai-completions" ? new OpenAiCompletionAssembler() : api === "openai-responses" ? new ResponsesAssembler() : new AnthropicMessageAssembler();
   return {
     accept: (event) => assembler.accept(event),
-    pushFrame(frame) {
-      forEachEvent(frame, frame.length, (start, end) => {
-        const data = eventField(frame, start, end, "data");
-        if (data === undefined || data === "[DONE]") return;
-        const json = parseEventJson(data);
-        if (json !== undefined) assembler.accept(json);
-      });
-    },
     body(shownModel) {
       const answer =
         assembler instanceof OpenAiCompletionAssembler
@@ -148,11 +139,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
           push,
         ),
       accept,
-      end: () => {
-        const end = scanner.end();
-        if (end.forward) assembled.pushFrame(end.forward);
-        return end.complete && scanner.committed;
-      },
+      end: () => scanner.end().complete && scanner.committed,
       ...attemptStreamBudgets(settings, context, call.callerSignal),
     });
   } catch (error) {

@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { UpstreamFailure } from "../ports/provider.js";
 import { FakeClock } from "../testing/fake-clock.js";
-import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
+import { ANTHROPIC_MESSAGE_STOP_BYTES, AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import { commitRawStream, QUEUE_HIGH_WATER_BYTES, type RawStreamCommitOptions } from "./raw-stream-commit.js";
 
@@ -307,5 +307,31 @@ describe("commitRawStream when the scanner itself throws", () => {
     options.scanner = Object.assign(Object.create(options.scanner), { push: () => { throw broken; } });
     expect(await commitRawStream(options).catch((caught: unknown) => caught)).toBe(broken);
     expect(seen.signal?.aborted).toBe(true);
+  });
+});
+
+describe("the scanners' event sink (what an assembled answer is built from, R-ST-6)", () => {
+  it("R-ST-6: every kept event reaches the sink once, in order, and so does the terminal frame supplied at the end", () => {
+    const seen: unknown[] = [];
+    const scanner = new AnthropicStreamScanner({ shownModel: "anthropic/claude-x", keepUpstreamModel: true, onEvent: (event) => seen.push(event) });
+    // One read with three events, then one with the stop reason; the upstream ends without message_stop.
+    scanner.push(Buffer.from(START + BLOCK + TEXT));
+    scanner.push(Buffer.from(DELTA));
+    expect(scanner.end()).toEqual({ complete: true, forward: ANTHROPIC_MESSAGE_STOP_BYTES });
+    expect(seen.map((event) => (event as { type: string }).type)).toEqual([
+      "message_start",
+      "content_block_start",
+      "content_block_delta",
+      "message_delta",
+      "message_stop",
+    ]);
+  });
+
+  it("R-ST-6: an OpenAI stream's events reach the sink as parsed JSON; [DONE] and malformed chunks do not", () => {
+    const seen: unknown[] = [];
+    const scanner = new OpenAiChatStreamScanner({ shownModel: "openai/gpt-x", forwardUsageChunk: true, keepUpstreamModel: true, onEvent: (event) => seen.push(event) });
+    scanner.push(Buffer.from(ROLE + HEL + "data: {not json\n\n"));
+    scanner.push(Buffer.from(STOP + USAGE + DONE));
+    expect(seen).toEqual([ROLE, HEL, STOP, USAGE].map((event) => JSON.parse(event.slice("data: ".length))));
   });
 });
