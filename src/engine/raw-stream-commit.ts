@@ -34,8 +34,11 @@ export interface PushedBytes {
 export interface RawStreamCommitOptions {
   /** Opens the upstream call with the signal the commit point controls; resolves with its 2xx body, unread. */
   open: (signal: AbortSignal) => Promise<PushedBytes>;
-  /** Classifies a failure while reading the body (a network error mid-stream); by default it is thrown as is. */
-  readFailure?: (error: unknown) => unknown;
+  /**
+   * Classifies a failure while reading the body (a network error mid-stream), given the call's signal (an abort
+   * is not a network failure); by default it is thrown as is.
+   */
+  readFailure?: (error: unknown, signal: AbortSignal) => unknown;
   /**
    * What becomes of a complete answer's body, which may still hold its last bytes (`[DONE]`, the terminating
    * chunk): destroyed by default; the lane drains it so the connection goes back to the pool.
@@ -199,7 +202,7 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
   readonly #onError = (error: unknown) => {
     if (this.#sourceDone) return;
     const read = this.#options.readFailure;
-    this.#fail(this.#watchdogError ?? (read ? read(error) : error));
+    this.#fail(this.#watchdogError ?? (read ? read(error, this.#scope.signal) : error));
   };
 
   #commit(): void {

@@ -250,16 +250,14 @@ export function createPassThroughRunner(
     const body = request.bodyFor(context.model);
     const describe = DESCRIBE_STREAM_ERROR[request.api];
     let headers: ResponseHeaders | undefined;
-    let upstreamSignal: AbortSignal | undefined;
     return commitRawStream({
       open: async (signal) => {
-        upstreamSignal = signal;
         const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
         headers = response.headers;
         return response.body;
       },
       // A network failure mid-body is classified like any other (an abort included).
-      readFailure: (error) => failureFromNetworkError(error, { provider: target.provider, signal: upstreamSignal as AbortSignal }),
+      readFailure: (error, signal) => failureFromNetworkError(error, { provider: target.provider, signal }),
       // The answer's last bytes (`[DONE]`, the terminating chunk) drain, so the connection is reused.
       releaseComplete: (body) => drainCompleteBody(body as PassThroughResponse["body"]),
       scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
