@@ -106,10 +106,10 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   const onEvent = assembled.accept;
   const scanner: RawStreamScanner =
     call.api === "openai-completions"
-      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true, keepUpstreamModel: true, onEvent })
+      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true, keepUpstreamModel: true, onEvent, assembleOnly: true })
       : call.api === "openai-responses"
-        ? new ResponsesStreamScanner({ shownModel, keepUpstreamModel: true, onEvent })
-        : new AnthropicStreamScanner({ shownModel, keepUpstreamModel: true, onEvent });
+        ? new ResponsesStreamScanner({ shownModel, keepUpstreamModel: true, onEvent, assembleOnly: true })
+        : new AnthropicStreamScanner({ shownModel, keepUpstreamModel: true, onEvent, assembleOnly: true });
   const accept = (read: Buffer): WatchedItem => {
     const scanned = scanner.push(read);
     if (scanned.failure !== undefined) {

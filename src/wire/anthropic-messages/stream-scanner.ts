@@ -23,6 +23,8 @@ export interface AnthropicScannerOptions {
   keepUpstreamModel?: boolean;
   /** Gets each kept event's JSON (an assembler, R-ST-6). */
   onEvent?: ScannedEventSink;
+  /** The reads are only assembled (R-ST-6): `push` forwards no bytes, the events go to `onEvent`. */
+  assembleOnly?: boolean;
 }
 
 export const ANTHROPIC_MESSAGE_STOP_BYTES = Buffer.from('event: message_stop\ndata: {"type":"message_stop"}\n\n');
@@ -65,7 +67,7 @@ function isContentDelta(event: AnthropicEvent): boolean {
 
 export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string, unknown>> {
   constructor(options: AnthropicScannerOptions) {
-    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent);
+    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent, options.assembleOnly !== true);
   }
 
   end(): StreamScanEnd {

@@ -63,8 +63,11 @@ export class OpenAiCompletionAssembler {
 
   accept(chunk: unknown): void {
     if (!isObject(chunk)) return;
-    for (const [key, value] of Object.entries(chunk)) {
-      if (STREAM_ONLY_FIELDS.has(key)) continue;
+    // for…in over own keys, not Object.entries: an answer is ~20 chunks, and the entry arrays were most of
+    // what assembling one allocated.
+    for (const key in chunk) {
+      if (!Object.hasOwn(chunk, key) || STREAM_ONLY_FIELDS.has(key)) continue;
+      const value = chunk[key];
       // The first chunk names the answer; later ones repeat it (a `null` fingerprint never erases one).
       if (!this.#top.has(key) || (this.#top.get(key) === null && value !== null)) this.#top.set(key, value);
     }
@@ -82,9 +85,9 @@ export class OpenAiCompletionAssembler {
     }
     const delta = isObject(choice.delta) ? choice.delta : {};
     if (delta.role !== undefined && delta.role !== null) parts.role ??= delta.role;
-    for (const [key, value] of Object.entries(delta)) {
-      if (BUILT_DELTA_FIELDS.has(key)) continue;
-      parts.fields.set(key, combine(parts.fields.get(key), value));
+    for (const key in delta) {
+      if (!Object.hasOwn(delta, key) || BUILT_DELTA_FIELDS.has(key)) continue;
+      parts.fields.set(key, combine(parts.fields.get(key), delta[key]));
     }
     if (Array.isArray(delta.tool_calls)) for (const call of delta.tool_calls) if (isObject(call)) this.#acceptToolCall(parts, call);
     if ("logprobs" in choice) {

@@ -20,6 +20,8 @@ export interface OpenAiChatScannerOptions {
   forwardUsageChunk: boolean;
   /** Gets each kept event's JSON (an assembler, R-ST-6). */
   onEvent?: ScannedEventSink;
+  /** The reads are only assembled (R-ST-6): `push` forwards no bytes, the events go to `onEvent`. */
+  assembleOnly?: boolean;
 }
 
 export const OPENAI_DONE_BYTES = Buffer.from("data: [DONE]\n\n");
@@ -35,28 +37,43 @@ interface OpenAiChunk {
 
 /**
  * The keys an event's decision hangs on, found in one pass: one regular expression over the event finds all
- * three at about a third of the cost of three string searches (and a sixth of three Buffer searches).
+ * three at about a third of the cost of three string searches (and a sixth of three Buffer searches). It is
+ * run with `test`, which allocates no match array: the key is told from the end of the match.
  */
 const DECISION_KEYS = /"(?:error|finish_reason|usage)"\s*:\s*/g;
 
-/** Offsets of the values of the first unescaped `"error"`, `"finish_reason"` and `"usage"` keys in [from, to), or -1. */
-function decisionKeysIn(event: string, from: number, to: number): { errorAt: number; finishAt: number; usageAt: number } {
-  const found = { errorAt: -1, finishAt: -1, usageAt: -1 };
-  DECISION_KEYS.lastIndex = from;
-  for (let match = DECISION_KEYS.exec(event); match !== null && match.index < to; match = DECISION_KEYS.exec(event)) {
-    // Inside a JSON string the quote would be escaped: `\"error\"` is text, not a key.
-    if (event.charCodeAt(match.index - 1) === 0x5c) continue;
-    const valueAt = DECISION_KEYS.lastIndex;
-    const first = event.charCodeAt(match.index + 1);
-    if (first === 0x65) {
-      if (found.errorAt === -1) found.errorAt = valueAt;
-    } else if (first === 0x66) {
-      if (found.finishAt === -1) found.finishAt = valueAt;
-    } else if (found.usageAt === -1) {
-      found.usageAt = valueAt;
+/** Where the values of an event's first unescaped `"error"`, `"finish_reason"` and `"usage"` keys start, or -1. */
+class DecisionKeys {
+  errorAt = -1;
+  finishAt = -1;
+  usageAt = -1;
+
+  /** Finds them in `event[from, to)`. */
+  find(event: string, from: number, to: number): void {
+    this.errorAt = -1;
+    this.finishAt = -1;
+    this.usageAt = -1;
+    DECISION_KEYS.lastIndex = from;
+    while (DECISION_KEYS.test(event)) {
+      const valueAt = DECISION_KEYS.lastIndex;
+      // Back over `\s*:\s*` to the key's closing quote; its last letter names it (errorR, finish_reasoN, usagE).
+      let close = valueAt - 1;
+      while (event.charCodeAt(close) !== 0x22) close -= 1;
+      const last = event.charCodeAt(close - 1);
+      const open = close - (last === 0x6e ? 13 : 5) - 1;
+      if (open >= to) break;
+      // Inside a JSON string the quote would be escaped: `\"error\"` is text, not a key.
+      if (event.charCodeAt(open - 1) === 0x5c) continue;
+      if (last === 0x72) {
+        if (this.errorAt === -1) this.errorAt = valueAt;
+      } else if (last === 0x6e) {
+        if (this.finishAt === -1) this.finishAt = valueAt;
+      } else if (this.usageAt === -1) {
+        this.usageAt = valueAt;
+      }
     }
+    DECISION_KEYS.lastIndex = 0;
   }
-  return found;
 }
 
 function nonEmptyString(value: unknown): boolean {
@@ -66,9 +83,13 @@ function nonEmptyString(value: unknown): boolean {
 export class OpenAiChatStreamScanner extends SameWireStreamScanner {
   readonly #forwardUsageChunk: boolean;
   #done = false;
+  readonly #keys = new DecisionKeys();
+  /** The current event's JSON text and parse (scanEvent), made at most once per event and only when needed. */
+  #json: string | undefined;
+  #parsed = false;
 
   constructor(options: OpenAiChatScannerOptions) {
-    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent);
+    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent, options.assembleOnly !== true);
     this.#forwardUsageChunk = options.forwardUsageChunk;
   }
 
@@ -87,9 +108,10 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     const bytes = this.forwardedBytes();
     const text = bytesAsText(bytes);
     forEachEventIn(text, bytes.length, (start, end) => {
-      const payload = dataPayloadIn(text.slice(start, end));
-      if (payload === undefined) return;
-      const chunk = parseEventJson(bytes.toString("utf8", start + payload[0], start + payload[1])) as OpenAiChunk | undefined;
+      const event = text.slice(start, end);
+      const from = dataPayloadStart(event);
+      if (from === -1) return;
+      const chunk = parseEventJson(bytes.toString("utf8", start + from, start + dataPayloadEnd(event, from))) as OpenAiChunk | undefined;
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) return;
       if (typeof delta.content === "string") answer.text += delta.content;
@@ -113,10 +135,10 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
   protected scanEvent(bytes: Buffer, start: number, end: number, text: string): EventVerdict {
     // The event alone (a view of the read's text), so no search runs on into the events after it.
     const event = text.slice(start, end);
-    const payload = dataPayloadIn(event);
+    const from = dataPayloadStart(event);
     // Comments and events without data (keep-alives) pass as they are.
-    if (payload === undefined) return "keep";
-    const [from, to] = payload;
+    if (from === -1) return "keep";
+    const to = dataPayloadEnd(event, from);
     if (to - from === DONE.length && event.startsWith(DONE, from)) {
       this.#done = true;
       this.isComplete = true;
@@ -126,31 +148,24 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       this.malformedCount += 1;
       return "drop";
     }
-    let chunk: OpenAiChunk | undefined;
-    let json: string | undefined;
-    const jsonText = (): string => (json ??= bytes.toString("utf8", start + from, start + to));
-    const read = (): OpenAiChunk | undefined => {
-      if (chunk === undefined) {
-        chunk = parseEventJson(jsonText()) as OpenAiChunk | undefined;
-        this.parsedEvent = chunk;
-      }
-      return chunk;
-    };
-    const { errorAt, finishAt, usageAt } = decisionKeysIn(event, from, to);
-    if (errorAt !== -1 && event.charCodeAt(errorAt) !== 0x6e) {
-      const error = read()?.error;
+    this.#json = undefined;
+    this.#parsed = false;
+    const keys = this.#keys;
+    keys.find(event, from, to);
+    if (keys.errorAt !== -1 && event.charCodeAt(keys.errorAt) !== 0x6e) {
+      const error = this.#chunk(bytes, start + from, start + to)?.error;
       if (error !== undefined && error !== null) {
         this.failure = error;
         return "fail";
       }
     }
     if (!this.hasCommitted || !this.modelSwapKnown) {
-      const parsed = read();
+      const parsed = this.#chunk(bytes, start + from, start + to);
       if (parsed === undefined) {
         this.malformedCount += 1;
         return "drop";
       }
-      if (!this.modelSwapKnown) this.learnModelSwap(jsonText());
+      if (!this.modelSwapKnown) this.learnModelSwap(this.#jsonText(bytes, start + from, start + to));
       const delta = parsed.choices?.[0]?.delta;
       if (
         delta &&
@@ -162,8 +177,8 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
         this.hasCommitted = true;
       }
     }
-    if (finishAt !== -1 && event.charCodeAt(finishAt) === 0x22) {
-      const reason = read()?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
+    if (keys.finishAt !== -1 && event.charCodeAt(keys.finishAt) === 0x22) {
+      const reason = this.#chunk(bytes, start + from, start + to)?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
       if (typeof reason === "string") {
         this.finish = reason;
         // An empty completion is still an answer (R-ST-1).
@@ -171,8 +186,8 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       }
     }
     let verdict: EventVerdict = "keep";
-    if (usageAt !== -1 && event.charCodeAt(usageAt) === 0x7b) {
-      const parsed = read();
+    if (keys.usageAt !== -1 && event.charCodeAt(keys.usageAt) === 0x7b) {
+      const parsed = this.#chunk(bytes, start + from, start + to);
       if (parsed?.usage !== undefined && parsed.usage !== null) {
         this.usageSeen = parsed.usage;
         const usageOnly = !Array.isArray(parsed.choices) || parsed.choices.length === 0;
@@ -182,18 +197,37 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     if (this.finish !== undefined && this.usageSeen !== undefined) this.isComplete = true;
     return verdict;
   }
+
+  /** The current event's JSON `bytes[from, to)` as text, decoded once. */
+  #jsonText(bytes: Buffer, from: number, to: number): string {
+    return (this.#json ??= bytes.toString("utf8", from, to));
+  }
+
+  /** The current event's JSON parsed once (undefined when it is not JSON), kept for the event sink too. */
+  #chunk(bytes: Buffer, from: number, to: number): OpenAiChunk | undefined {
+    if (!this.#parsed) {
+      this.#parsed = true;
+      this.parsedEvent = parseEventJson(this.#jsonText(bytes, from, to));
+    }
+    return this.parsedEvent as OpenAiChunk | undefined;
+  }
 }
 
-/** [from, to) of the event's single `data:` line payload in the event's text, or undefined. */
-function dataPayloadIn(event: string): [number, number] | undefined {
+/** Where the payload of the event's single `data:` line starts in the event's text, or -1. */
+function dataPayloadStart(event: string): number {
   let at = event.indexOf("data:");
-  if (at === -1) return undefined;
+  if (at === -1) return -1;
   // `data:` must start a line.
-  if (at !== 0 && event.charCodeAt(at - 1) !== 0x0a) return undefined;
+  if (at !== 0 && event.charCodeAt(at - 1) !== 0x0a) return -1;
   at += 5;
   if (event.charCodeAt(at) === 0x20) at += 1;
-  let lineEnd = event.indexOf("\n", at);
+  return at;
+}
+
+/** Where the `data:` payload that starts at `from` ends (its line's end, without a CR). */
+function dataPayloadEnd(event: string, from: number): number {
+  let lineEnd = event.indexOf("\n", from);
   if (lineEnd === -1) lineEnd = event.length;
   if (event.charCodeAt(lineEnd - 1) === 0x0d) lineEnd -= 1;
-  return [at, lineEnd];
+  return lineEnd;
 }

@@ -16,6 +16,8 @@ export interface ResponsesScannerOptions {
   keepUpstreamModel?: boolean;
   /** Gets each kept event's JSON (an assembler, R-ST-6). */
   onEvent?: ScannedEventSink;
+  /** The reads are only assembled (R-ST-6): `push` forwards no bytes, the events go to `onEvent`. */
+  assembleOnly?: boolean;
 }
 
 /** Events that carry the first content of an answer. */
@@ -50,7 +52,7 @@ function typeOf(bytes: Buffer, start: number, end: number): { name: string | und
 
 export class ResponsesStreamScanner extends SameWireStreamScanner {
   constructor(options: ResponsesScannerOptions) {
-    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent);
+    super(options.shownModel, options.keepUpstreamModel !== true, options.onEvent, options.assembleOnly !== true);
   }
 
   end(): StreamScanEnd {

@@ -30,6 +30,9 @@ export type EventVerdict = "keep" | "drop" | "fail" | Buffer;
 /** Each event the scanner keeps, as parsed JSON, in order (R-ST-6: what an assembler builds the answer from). */
 export type ScannedEventSink = (event: unknown) => void;
 
+/** The step of a read that forwards nothing (shared: a step is only read). */
+const NOTHING_FORWARDED: StreamScanStep = Object.freeze({ forward: undefined });
+
 export abstract class SameWireStreamScanner<Usage = unknown> implements RawStreamScanner {
   /** `provider/model` the client is shown (R-ST-3). */
   protected readonly shownModel: string;
@@ -56,6 +59,11 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
     shownModel: string,
     protected readonly swapModel = true,
     private readonly eventSink?: ScannedEventSink,
+    /**
+     * False when the reads are only assembled (R-ST-6): the events go to the sink, and `push` builds no
+     * forwarded bytes nobody would send (nor keeps them for `delivered()`).
+     */
+    private readonly forwards = true,
   ) {
     this.shownModel = shownModel;
   }
@@ -96,7 +104,7 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
     const end = completeEventsEndIn(text);
     // Copied: a subarray would keep the whole read alive until the next one.
     this.#carry = end < bytes.length ? Buffer.from(bytes.subarray(end)) : undefined;
-    if (end === 0 || this.isComplete) return { forward: undefined };
+    if (end === 0 || this.isComplete) return NOTHING_FORWARDED;
     let parts: Buffer[] | undefined;
     let from = 0;
     let stopAt = end;
@@ -111,10 +119,12 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
         stopAt = start;
         return;
       }
+      if (!this.forwards) return;
       (parts ??= []).push(bytes.subarray(from, start));
       if (verdict !== "drop") parts.push(verdict);
       from = eventEnd;
     });
+    if (!this.forwards) return this.failure === undefined ? NOTHING_FORWARDED : { forward: undefined, failure: this.failure };
     let forward: Buffer;
     const swap = this.#swap;
     if (parts) {
