@@ -26,6 +26,13 @@ describe("the OpenAI chat stream scanner's decision keys", () => {
     expect(scanned.complete).toBe(true);
   });
 
+  it("R-GW-7: a nested key named usage or finish_reason does not hide the chunk's own", () => {
+    const scanned = scanner();
+    scanned.push(Buffer.from('data: {"model":"gpt-x","choices":[{"index":0,"delta":{"content":"hi","usage":1,"finish_reason":null},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2}}\n\n'));
+    expect(scanned.finishReason).toBe("stop");
+    expect(scanned.usage).toEqual({ prompt_tokens: 1, completion_tokens: 2 });
+  });
+
   it("R-ST-2: an error object fails the stream, and nothing from it on is forwarded", () => {
     const scanned = scanner();
     const first = chunkOf("Hel", null);

@@ -42,7 +42,11 @@ interface OpenAiChunk {
  */
 const DECISION_KEYS = /"(?:error|finish_reason|usage)"\s*:\s*/g;
 
-/** Where the values of an event's first unescaped `"error"`, `"finish_reason"` and `"usage"` keys start, or -1. */
+/**
+ * Where the values of an event's first unescaped `"error"` (not null), `"finish_reason"` (a string) and
+ * `"usage"` (an object) keys start, or -1. A find only says the event is worth parsing: what counts is read
+ * from the parsed chunk's own fields.
+ */
 class DecisionKeys {
   errorAt = -1;
   finishAt = -1;
@@ -64,11 +68,14 @@ class DecisionKeys {
       if (open >= to) break;
       // Inside a JSON string the quote would be escaped: `\"error\"` is text, not a key.
       if (event.charCodeAt(open - 1) === 0x5c) continue;
+      // Only a value that can be the decision counts (an error that is not null, a finish that is a string, a
+      // usage that is an object): a same-named key nested elsewhere (a tool's `"usage": 1`) must not hide it.
+      const value = event.charCodeAt(valueAt);
       if (last === 0x72) {
-        if (this.errorAt === -1) this.errorAt = valueAt;
+        if (this.errorAt === -1 && value !== 0x6e) this.errorAt = valueAt;
       } else if (last === 0x6e) {
-        if (this.finishAt === -1) this.finishAt = valueAt;
-      } else if (this.usageAt === -1) {
+        if (this.finishAt === -1 && value === 0x22) this.finishAt = valueAt;
+      } else if (this.usageAt === -1 && value === 0x7b) {
         this.usageAt = valueAt;
       }
     }
@@ -152,7 +159,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     this.#parsed = false;
     const keys = this.#keys;
     keys.find(event, from, to);
-    if (keys.errorAt !== -1 && event.charCodeAt(keys.errorAt) !== 0x6e) {
+    if (keys.errorAt !== -1) {
       const error = this.#chunk(bytes, start + from, start + to)?.error;
       if (error !== undefined && error !== null) {
         this.failure = error;
@@ -177,7 +184,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
         this.hasCommitted = true;
       }
     }
-    if (keys.finishAt !== -1 && event.charCodeAt(keys.finishAt) === 0x22) {
+    if (keys.finishAt !== -1) {
       const reason = this.#chunk(bytes, start + from, start + to)?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
       if (typeof reason === "string") {
         this.finish = reason;
@@ -186,7 +193,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       }
     }
     let verdict: EventVerdict = "keep";
-    if (keys.usageAt !== -1 && event.charCodeAt(keys.usageAt) === 0x7b) {
+    if (keys.usageAt !== -1) {
       const parsed = this.#chunk(bytes, start + from, start + to);
       if (parsed?.usage !== undefined && parsed.usage !== null) {
         this.usageSeen = parsed.usage;
