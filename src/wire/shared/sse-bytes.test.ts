@@ -1,5 +1,6 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { bytesAsText, completeEventsEnd, forEachEvent, forEachEventIn } from "./sse-bytes.js";
+import { bytesAsText, completeEventsEnd, forEachEvent, forEachEventIn, replaceAllInText } from "./sse-bytes.js";
 
 describe("SSE framing on a read's text (one character per byte)", () => {
   const read = Buffer.from('data: {"t":"é"}\n\nevent: x\r\ndata: 2\r\n\r\ndata: cut');
@@ -19,5 +20,20 @@ describe("SSE framing on a read's text (one character per byte)", () => {
     forEachEventIn(bytesAsText(read), completeEventsEnd(read), (start, end) => fromText.push([start, end]));
     expect(fromBytes).toEqual(fromText);
     expect(fromBytes).toHaveLength(2);
+  });
+});
+
+describe("replaceAllInText (the model swap of a read, R-ST-3)", () => {
+  test.prop([
+    fc.array(fc.constantFrom('"model":"gpt-x"', "gpt-x", "data: ", "é", "\n\n", "x", '"'), { maxLength: 16 }).map((parts) => Buffer.from(parts.join(""))),
+    fc.constantFrom('"model":"gpt-x"', "gpt-x", "x", '"'),
+    fc.constantFrom('"model":"openai/gpt-x"', "", "é", "gpt-x"),
+    fc.nat(),
+  ])("R-ST-3: every whole needle before the end is replaced, exactly as a string replaceAll would", (bytes, needle, replacement, endSeed) => {
+    const end = bytes.length === 0 ? 0 : endSeed % (bytes.length + 1);
+    const latin1 = (buffer: Buffer) => buffer.toString("latin1");
+    const expected = Buffer.from(latin1(bytes.subarray(0, end)).replaceAll(latin1(Buffer.from(needle)), latin1(Buffer.from(replacement))), "latin1");
+    const result = replaceAllInText(bytes, bytesAsText(bytes), end, bytesAsText(Buffer.from(needle)), Buffer.from(replacement));
+    expect(result.equals(expected)).toBe(true);
   });
 });

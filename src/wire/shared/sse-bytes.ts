@@ -151,17 +151,22 @@ export function replaceAll(bytes: Buffer, needle: Buffer, replacement: Buffer): 
  * scanner does to each read it already holds as text. `bytes` itself (or its view) when there is none.
  */
 export function replaceAllInText(bytes: Buffer, text: string, end: number, needleText: string, replacement: Buffer): Buffer {
-  let at = text.indexOf(needleText);
-  if (at === -1 || at + needleText.length > end) return end === bytes.length ? bytes : bytes.subarray(0, end);
-  const parts: Buffer[] = [];
+  const first = text.indexOf(needleText);
+  if (first === -1 || first + needleText.length > end) return end === bytes.length ? bytes : bytes.subarray(0, end);
+  // Counted first, then copied into one buffer of the final size: a read of a stream carries its `model` on
+  // every event, and views of the pieces plus a join cost more than the copy.
+  let count = 0;
+  for (let at = first; at !== -1 && at + needleText.length <= end; at = text.indexOf(needleText, at + needleText.length)) count += 1;
+  const out = Buffer.allocUnsafe(end + count * (replacement.length - needleText.length));
+  let written = 0;
   let from = 0;
-  while (at !== -1 && at + needleText.length <= end) {
-    parts.push(bytes.subarray(from, at), replacement);
+  for (let at = first; at !== -1 && at + needleText.length <= end; at = text.indexOf(needleText, from)) {
+    written += bytes.copy(out, written, from, at);
+    written += replacement.copy(out, written);
     from = at + needleText.length;
-    at = text.indexOf(needleText, from);
   }
-  parts.push(bytes.subarray(from, end));
-  return Buffer.concat(parts);
+  bytes.copy(out, written, from, end);
+  return out;
 }
 
 /** The exact `"model":"…"` bytes of a JSON event and the same with another model, for a byte-level swap. */
