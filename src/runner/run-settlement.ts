@@ -24,16 +24,13 @@ export async function settleSuccess<T>(
   const ref = state.chain[pass.index] as ModelRef;
   const { committed, continuationsAttempted: continuations } = state.stream;
   // A stream settles its notice and overrides at its commit (R-ST-1); what is left is who finished it.
-  const { profileId: _committedProfile, ...head } = committed ?? (await settleAnswer(state, pass, failures));
-  return {
-    ...head,
-    result: pass.result,
-    provider: ref.provider,
-    model: ref.model,
-    ...(pass.profileId !== undefined ? { profileId: pass.profileId } : {}),
-    attempts: failures.map((failure) => failure.record),
-    ...(continuations > 0 ? { continuations } : {}),
-  };
+  const head = committed ?? (await settleAnswer(state, pass, failures));
+  // Built field by field: a rest pattern leaving out the committed profile is a slow generic copy per run.
+  const outcome: RunOutcome<T> = { result: pass.result, provider: ref.provider, model: ref.model, attempts: failures.map((failure) => failure.record), runId: head.runId };
+  if (pass.profileId !== undefined) outcome.profileId = pass.profileId;
+  if (head.notice !== undefined) outcome.notice = head.notice;
+  if (continuations > 0) outcome.continuations = continuations;
+  return outcome;
 }
 
 /**

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import * as undici from "undici";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Agent, request } from "./undici-core.js";
+import { Agent, PARSED_URL_LIMIT, request } from "./undici-core.js";
 
 const seen: Array<{ method?: string; url?: string; body: string }> = [];
 const server = createServer((incoming: IncomingMessage, response) => {
@@ -54,5 +54,15 @@ describe("undici-core (Agent and request without undici's index)", () => {
     const controller = new AbortController();
     controller.abort(new Error("stop"));
     await expect(request(`${origin}/x`, { signal: controller.signal, dispatcher: new Agent() })).rejects.toThrow("stop");
+  });
+
+  it("parses each URL once and stays right past its memo's bound: every call reaches its own path", async () => {
+    const agent = new Agent();
+    const paths = Array.from({ length: PARSED_URL_LIMIT + 4 }, (_, index) => `/memo/${index}?q=${index}`);
+    for (const path of [...paths, ...paths.slice(0, 3)]) {
+      await (await request(`${origin}${path}`, { method: "POST", dispatcher: agent, body: "x" })).body.dump();
+      expect(seen.at(-1)?.url).toBe(path);
+    }
+    await agent.close();
   });
 });

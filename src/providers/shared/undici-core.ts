@@ -30,14 +30,33 @@ const { getGlobalDispatcher } = load("undici/lib/global.js") as { getGlobalDispa
 
 type RequestOptions = NonNullable<Parameters<typeof undiciRequest>[1]>;
 
-/** undici's `request(url, options)`: same URL parsing, same default dispatcher and method. */
-export function request(url: string | URL, options: RequestOptions): Promise<Dispatcher.ResponseData> {
+/** Origin and path of the URLs called, parsed once each: providers call the few URLs their config names. */
+const parsedUrls = new Map<string, { origin: string; path: string }>();
+/** Bounds the memo whatever calls it (a URL per config, so it is never reached in practice). */
+export const PARSED_URL_LIMIT = 256;
+
+function originAndPath(url: string | URL): { origin: string; path: string } {
+  const known = typeof url === "string" ? parsedUrls.get(url) : undefined;
+  if (known) return known;
   const parsed = util.parseURL(url);
-  const { dispatcher = getGlobalDispatcher(), ...rest } = options;
-  return apiRequest.call(dispatcher, {
-    ...rest,
-    origin: parsed.origin,
-    path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname,
-    method: rest.method ?? (rest.body ? "PUT" : "GET"),
+  const split = { origin: parsed.origin, path: parsed.search ? `${parsed.pathname}${parsed.search}` : parsed.pathname };
+  if (typeof url === "string") {
+    if (parsedUrls.size >= PARSED_URL_LIMIT) parsedUrls.clear();
+    parsedUrls.set(url, split);
+  }
+  return split;
+}
+
+/**
+ * undici's `request(url, options)`: same URL parsing, same default dispatcher and method, and like undici's
+ * own front end the options (dispatcher included) are spread into the call.
+ */
+export function request(url: string | URL, options: RequestOptions): Promise<Dispatcher.ResponseData> {
+  const { origin, path } = originAndPath(url);
+  return apiRequest.call(options.dispatcher ?? getGlobalDispatcher(), {
+    ...options,
+    origin,
+    path,
+    method: options.method ?? (options.body ? "PUT" : "GET"),
   } as Dispatcher.RequestOptions);
 }
