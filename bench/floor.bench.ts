@@ -23,6 +23,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync, writeFileSync } from "node:fs";
 import { Pool } from "undici";
+import { plainChildren } from "./plain-children.js";
 
 const SHORT = process.env.BENCH_SHORT === "1";
 const REPS = Number(process.env.BENCH_REPS ?? (SHORT ? 1 : 3));
@@ -42,9 +43,10 @@ interface Child {
 }
 
 async function startChild(script: string, args: string[], core: string, nodeFlags: string[] = []): Promise<Child> {
-  const path = new URL(script, import.meta.url).pathname;
-  // Plain JavaScript (the dist/ gateway) runs without tsx, exactly as `detour gateway` does.
-  const loader = path.endsWith(".mjs") ? [] : ["--import", "tsx"];
+  const path = script.startsWith("/") ? script : new URL(script, import.meta.url).pathname;
+  // Plain JavaScript (the dist/ gateway, the children of plain-children.ts) runs without tsx, exactly as
+  // `detour gateway` does.
+  const loader = path.endsWith(".ts") ? ["--import", "tsx"] : [];
   const child: ChildProcess = spawn("taskset", ["-c", core, process.execPath, ...nodeFlags, ...loader, path, ...args], {
     stdio: ["pipe", "pipe", "ignore"],
   });
@@ -289,10 +291,11 @@ const FORMAT: Record<Scenario["figures"][number], (value: number) => string> = {
 };
 
 export async function benchFloor(): Promise<void> {
-  const upstream = await startChild("./upstream.child.ts", [], UPSTREAM_CORE);
-  const floor = await startChild("./floor-proxy.child.ts", [upstream.url], GATEWAY_CORE);
+  const [upstreamScript, floorScript, assemblingScript] = plainChildren(["upstream.child.ts", "floor-proxy.child.ts", "floor-assembled.child.ts"]) as [string, string, string];
+  const upstream = await startChild(upstreamScript, [], UPSTREAM_CORE);
+  const floor = await startChild(floorScript, [upstream.url], GATEWAY_CORE);
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
-  const assembling = await startChild("./floor-assembled.child.ts", [upstream.url], GATEWAY_CORE);
+  const assembling = await startChild(assemblingScript, [upstream.url], GATEWAY_CORE);
   const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, profile);
   const samples = new Map<string, { floor: Figures[]; assembling: Figures[]; detour: Figures[] }>();
   try {
