@@ -15,6 +15,7 @@
  *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
  *   BENCH_ONLY=<text>             only the scenarios whose name contains the text (e.g. "1 MB"), for development
  *   BENCH_SETTLE_SECONDS=<n>      how long the processes sit idle after start before their settled RSS is read (12)
+ *   BENCH_GATEWAY_NODE_FLAGS=<flags>  node flags for the gateway only (e.g. "--max-semi-space-size=8"), to weigh a V8 setting
  *   BENCH_DIST=1                  the gateway from dist/ on plain node, as `detour gateway` runs it (after
  *                                 `npm run build`); by default src/ runs through tsx, whose transform costs
  *                                 a `__name` call per closure and keeps every file's source map in memory
@@ -296,7 +297,8 @@ export async function benchFloor(): Promise<void> {
   const floor = await startChild(floorScript, [upstream.url], GATEWAY_CORE);
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
   const assembling = await startChild(assemblingScript, [upstream.url], GATEWAY_CORE);
-  const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, profile);
+  const gatewayFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
+  const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, [...gatewayFlags, ...profile]);
   const samples = new Map<string, { floor: Figures[]; assembling: Figures[]; detour: Figures[] }>();
   try {
     const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
