@@ -6,7 +6,8 @@
 import { createServer } from "node:http";
 import { serveChild } from "./serve-child.js";
 
-const CHUNKS = 20;
+/** Events per streamed answer (BENCH_CHUNKS, for measuring the cost of one more chunk; 20 in every figure). */
+const CHUNKS = Number(process.env.BENCH_CHUNKS ?? 20);
 const openaiJson = Buffer.from(
   JSON.stringify({
     id: "chatcmpl-bench",

@@ -9,23 +9,30 @@ export type DetourEventListener<E extends DetourEvent = DetourEvent> = (event: E
 
 export class EventHub implements EventSink {
   readonly #logger: Logger;
-  readonly #listeners = new Map<DetourEventType | "*", Set<DetourEventListener<never>>>();
+  /**
+   * Listeners per type, as arrays replaced on every (rare) subscribe and unsubscribe: an emit walks them by
+   * index, with none of the iterators a Set walk allocates (a healthy request emits several events), and a
+   * listener that subscribes or leaves during an emit changes only the next one.
+   */
+  readonly #listeners = new Map<DetourEventType | "*", readonly DetourEventListener<never>[]>();
 
   constructor(logger: Logger) {
     this.#logger = logger;
   }
 
-  /** Subscribes to one event type, or to every event with `"*"`. Returns the unsubscribe function. */
+  /** Subscribes to one event type, or to every event with `"*"` (once each). Returns the unsubscribe function. */
   on<T extends DetourEventType>(type: T, listener: DetourEventListener<DetourEventOf<T>>): () => void;
   on(type: "*", listener: DetourEventListener): () => void;
   on(type: DetourEventType | "*", listener: DetourEventListener<never>): () => void {
-    let set = this.#listeners.get(type);
-    if (!set) {
-      set = new Set();
-      this.#listeners.set(type, set);
-    }
-    set.add(listener);
-    return () => void set.delete(listener);
+    const current = this.#listeners.get(type) ?? [];
+    if (!current.includes(listener)) this.#listeners.set(type, [...current, listener]);
+    return () => {
+      const now = this.#listeners.get(type);
+      if (!now?.includes(listener)) return;
+      const rest = now.filter((other) => other !== listener);
+      if (rest.length > 0) this.#listeners.set(type, rest);
+      else this.#listeners.delete(type);
+    };
   }
 
   emit(event: DetourEvent): void {
@@ -35,15 +42,20 @@ export class EventHub implements EventSink {
       const line = describeEvent(event);
       this.#logger.log(line.level, line.message, line.fields);
     }
-    for (const key of [event.type, "*"] as const) {
-      for (const listener of this.#listeners.get(key) ?? []) {
-        try {
-          (listener as DetourEventListener)(event);
-        } catch (error) {
-          this.#logger.log("warn", `A listener of "${event.type}" events threw; the run continues`, {
-            error: error instanceof Error ? error.message : String(error),
-          });
-        }
+    const typed = this.#listeners.get(event.type);
+    if (typed) this.#deliver(typed, event);
+    const all = this.#listeners.get("*");
+    if (all) this.#deliver(all, event);
+  }
+
+  #deliver(listeners: readonly DetourEventListener<never>[], event: DetourEvent): void {
+    for (let index = 0; index < listeners.length; index += 1) {
+      try {
+        (listeners[index] as DetourEventListener)(event);
+      } catch (error) {
+        this.#logger.log("warn", `A listener of "${event.type}" events threw; the run continues`, {
+          error: error instanceof Error ? error.message : String(error),
+        });
       }
     }
   }
