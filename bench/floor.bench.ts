@@ -261,6 +261,15 @@ const selected = ONLY ? scenarios.filter((scenario) => scenario.name.includes(ON
 
 type Figures = Partial<Record<Scenario["figures"][number], number>>;
 
+/** The highest VmHWM each process reached before a reset (per-scenario peaks reset it). */
+const runPeaks = new Map<number, number>();
+
+function notePeak(pid: number): number {
+  const peak = Math.max(runPeaks.get(pid) ?? 0, memoryMb(pid).peak);
+  runPeaks.set(pid, peak);
+  return peak;
+}
+
 /** Whether every scenario peak was measured from a reset VmHWM (else it is the peak since the process started). */
 let peakResettable = true;
 
@@ -269,7 +278,11 @@ async function runLoad(url: string, request: Request, load: Scenario["load"], du
 }
 
 async function measureTarget(target: Child, request: Request, scenario: Scenario, direct: LoadResult): Promise<Figures> {
-  if (scenario.figures.includes("peakRss")) peakResettable = resetPeak(target.pid) && peakResettable;
+  if (scenario.figures.includes("peakRss")) {
+    // The peak so far is kept before it is reset, so the whole run's peak is still known at the end.
+    notePeak(target.pid);
+    peakResettable = resetPeak(target.pid) && peakResettable;
+  }
   const cpuBefore = cpuMs(target.pid);
   const result = await runLoad(target.url, request, scenario.load, DURATION_MS);
   const cpu = cpuMs(target.pid) - cpuBefore;
@@ -355,11 +368,11 @@ export async function benchFloor(): Promise<void> {
         }
       }
     }
-    const after = { floor: memoryMb(floor.pid), detour: memoryMb(gateway.pid) };
+    const after = { floor: notePeak(floor.pid), detour: notePeak(gateway.pid) };
     console.log(
       `idle RSS: right after start floor ${idle.floor.toFixed(0)} MB, Detour ${idle.detour.toFixed(0)} MB; ` +
         `after ${SETTLE_MS / 1000} s idle floor ${settled.floor.toFixed(0)} MB, Detour ${settled.detour.toFixed(0)} MB; ` +
-        `peak RSS over the whole run: floor ${after.floor.peak.toFixed(0)} MB, Detour ${after.detour.peak.toFixed(0)} MB`,
+        `peak RSS over the whole run: floor ${after.floor.toFixed(0)} MB, Detour ${after.detour.toFixed(0)} MB`,
     );
   } finally {
     await gateway.close();
