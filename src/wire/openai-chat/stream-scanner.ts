@@ -91,7 +91,13 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
   readonly #forwardUsageChunk: boolean;
   #done = false;
   readonly #keys = new DecisionKeys();
-  /** The current event's JSON text and parse (scanEvent), made at most once per event and only when needed. */
+  /**
+   * The current event's JSON: where it lies in the read (scanEvent sets it), and its text and parse, each made
+   * at most once per event and only when a decision needs it.
+   */
+  #eventBytes: Buffer = Buffer.alloc(0);
+  #jsonFrom = 0;
+  #jsonTo = 0;
   #json: string | undefined;
   #parsed = false;
 
@@ -155,24 +161,27 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       this.malformedCount += 1;
       return "drop";
     }
+    this.#eventBytes = bytes;
+    this.#jsonFrom = start + from;
+    this.#jsonTo = start + to;
     this.#json = undefined;
     this.#parsed = false;
     const keys = this.#keys;
     keys.find(event, from, to);
     if (keys.errorAt !== -1) {
-      const error = this.#chunk(bytes, start + from, start + to)?.error;
+      const error = this.#chunk()?.error;
       if (error !== undefined && error !== null) {
         this.failure = error;
         return "fail";
       }
     }
     if (!this.hasCommitted || !this.modelSwapKnown) {
-      const parsed = this.#chunk(bytes, start + from, start + to);
+      const parsed = this.#chunk();
       if (parsed === undefined) {
         this.malformedCount += 1;
         return "drop";
       }
-      if (!this.modelSwapKnown) this.learnModelSwap(this.#jsonText(bytes, start + from, start + to));
+      if (!this.modelSwapKnown) this.learnModelSwap(this.#jsonText());
       const delta = parsed.choices?.[0]?.delta;
       if (
         delta &&
@@ -185,7 +194,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       }
     }
     if (keys.finishAt !== -1) {
-      const reason = this.#chunk(bytes, start + from, start + to)?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
+      const reason = this.#chunk()?.choices?.find((choice) => typeof choice.finish_reason === "string")?.finish_reason;
       if (typeof reason === "string") {
         this.finish = reason;
         // An empty completion is still an answer (R-ST-1).
@@ -194,7 +203,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     }
     let verdict: EventVerdict = "keep";
     if (keys.usageAt !== -1) {
-      const parsed = this.#chunk(bytes, start + from, start + to);
+      const parsed = this.#chunk();
       if (parsed?.usage !== undefined && parsed.usage !== null) {
         this.usageSeen = parsed.usage;
         const usageOnly = !Array.isArray(parsed.choices) || parsed.choices.length === 0;
@@ -205,16 +214,16 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     return verdict;
   }
 
-  /** The current event's JSON `bytes[from, to)` as text, decoded once. */
-  #jsonText(bytes: Buffer, from: number, to: number): string {
-    return (this.#json ??= bytes.toString("utf8", from, to));
+  /** The current event's JSON as text, decoded once. */
+  #jsonText(): string {
+    return (this.#json ??= this.#eventBytes.toString("utf8", this.#jsonFrom, this.#jsonTo));
   }
 
   /** The current event's JSON parsed once (undefined when it is not JSON), kept for the event sink too. */
-  #chunk(bytes: Buffer, from: number, to: number): OpenAiChunk | undefined {
+  #chunk(): OpenAiChunk | undefined {
     if (!this.#parsed) {
       this.#parsed = true;
-      this.parsedEvent = parseEventJson(this.#jsonText(bytes, from, to));
+      this.parsedEvent = parseEventJson(this.#jsonText());
     }
     return this.parsedEvent as OpenAiChunk | undefined;
   }
