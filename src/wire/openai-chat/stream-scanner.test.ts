@@ -68,4 +68,12 @@ describe("an assembling scanner (assembleOnly, R-ST-6)", () => {
     expect(failed).toEqual({ forward: undefined, failure: { message: "overloaded" } });
     expect(seen.map((event) => (event as { choices: { delta: { content: string } }[] }).choices[0]?.delta.content)).toEqual(["Hel", "lo"]);
   });
+
+  it("R-ST-2: the terminal frame it supplies at the end goes to the sink, not out as bytes", () => {
+    const seen: unknown[] = [];
+    const scanned = scanner({ keepUpstreamModel: true, assembleOnly: true, onEvent: (event) => seen.push(event) });
+    scanned.push(Buffer.from(chunkOf("Hi", "stop")));
+    expect(scanned.end()).toEqual({ complete: true });
+    expect(seen).toHaveLength(1);
+  });
 });

@@ -170,19 +170,20 @@ export abstract class SameWireStreamScanner<Usage = unknown> implements RawStrea
 
   /**
    * R-ST-2: an upstream that ended after its finish but before its terminal frame gave a complete answer;
-   * the frame is supplied (and counts as forwarded, and as a kept event for the sink).
+   * the frame is supplied (and counts as forwarded, unless the scanner only assembles, and as a kept event
+   * for the sink).
    */
   protected endWithTerminalFrame(frame: Buffer): StreamScanEnd {
     if (this.isComplete) return { complete: true };
     if (this.finish !== undefined) {
       this.isComplete = true;
-      this.#forwarded.push(frame);
+      if (this.forwards) this.#forwarded.push(frame);
       // The supplied frame is an event of the answer like the others (an assembler sees `message_stop`).
       if (this.eventSink) {
         this.parsedEvent = undefined;
         forEachEventIn(bytesAsText(frame), frame.length, (start, end) => this.#sink(frame, start, end));
       }
-      return { complete: true, forward: frame };
+      return this.forwards ? { complete: true, forward: frame } : { complete: true };
     }
     return { complete: false };
   }
