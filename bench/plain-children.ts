@@ -14,6 +14,11 @@ const OUT_DIR = new URL("./.compiled/", import.meta.url);
 /** What every child imports. */
 const SHARED = ["serve-child.ts"];
 
+/** A script's plain copy (`x.ts` → `.compiled/x.js`). */
+function plainCopy(name: string): URL {
+  return new URL(name.replace(/\.ts$/, ".js"), OUT_DIR);
+}
+
 /** Transpiles `scripts` (names in bench/) and what they share; returns each one's plain path, in order. */
 export function plainChildren(scripts: readonly string[]): string[] {
   mkdirSync(OUT_DIR, { recursive: true });
@@ -22,9 +27,9 @@ export function plainChildren(scripts: readonly string[]): string[] {
     const source = readFileSync(new URL(name, BENCH_DIR), "utf8");
     const { outputText } = ts.transpileModule(source, {
       fileName: name,
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: false },
+      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
     });
-    writeFileSync(new URL(name.replace(/\.ts$/, ".js"), OUT_DIR), outputText);
+    writeFileSync(plainCopy(name), outputText);
   }
-  return scripts.map((name) => new URL(name.replace(/\.ts$/, ".js"), OUT_DIR).pathname);
+  return scripts.map((name) => plainCopy(name).pathname);
 }
