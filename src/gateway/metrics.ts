@@ -104,7 +104,7 @@ export class GatewayMetrics {
     });
     this.#continuations = new Counter({
       name: "detour_stream_continuations_total",
-      help: "Attempts that continued a committed stream after it was cut, stalled or failed (R-ST-4), by outcome.",
+      help: "Attempts that continued a committed stream after it was cut, stalled or failed, by outcome.",
       labelNames: ["provider", "model", "outcome"],
       registers,
     });
@@ -116,7 +116,7 @@ export class GatewayMetrics {
     });
     this.#stateBookkeepingFailures = new Counter({
       name: "detour_state_bookkeeping_failures_total",
-      help: "Successes or uses the state store failed to record; the answers were still delivered (R-SB-5).",
+      help: "Successes or uses the state store failed to record; the answers were still delivered.",
       labelNames: ["operation"],
       registers,
     });
