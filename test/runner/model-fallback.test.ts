@@ -4,8 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError } from "../../src/core/errors.js";
 import { UpstreamFailure } from "../../src/ports/provider.js";
+import { statedWaitJitterMs } from "../../src/runner/retry-decisions.js";
 import { hang, httpError, networkError, success } from "../../src/testing/scripted-provider.js";
-import { DEFAULT_PROFILES, FALLBACK, PRIMARY, apiKey, failed, makeHarness, succeeded } from "./harness.js";
+import { SeededRandom } from "../../src/testing/seeded-random.js";
+import { DEFAULT_PROFILES, FALLBACK, PRIMARY, SEED, apiKey, failed, makeHarness, succeeded } from "./harness.js";
 
 const HOUR = 3_600_000;
 
@@ -431,8 +433,9 @@ describe("fallback runner", () => {
     const start = h.clock.now();
     const out = succeeded(await h.runToEnd({ fallbacks: "none" }));
     expect(out.result.content[0]).toEqual({ type: "text", text: "after waiting" });
-    expect(h.provider("openai").calls.map((call) => call.at)).toEqual([start, start + 8_000]);
-    expect(h.eventsOf("cooldown_wait")).toMatchObject([{ waitMs: 8_000 }]);
+    const waitMs = 8_000 + statedWaitJitterMs(8_000, new SeededRandom(SEED));
+    expect(h.provider("openai").calls.map((call) => call.at)).toEqual([start, start + waitMs]);
+    expect(h.eventsOf("cooldown_wait")).toMatchObject([{ waitMs, until: start + 8_000 }]);
   });
 
   it("R-RA-2: a recovery further away than waitForCooldownMaxSeconds (or the limit 0) fails at once", async () => {
