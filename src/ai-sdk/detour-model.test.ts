@@ -1,0 +1,100 @@
+/**
+ * SPEC R-LB-1 with the real `ai` package and the real `@ai-sdk/openai` / `@ai-sdk/anthropic` providers,
+ * pointed at Detour's mock provider on loopback.
+ */
+import { generateText, streamText } from "ai";
+import { describe, expect, it } from "vitest";
+import { createDetourModel } from "./index.js";
+import { anthropicWithKey, callsPerRule, keyRule, mockPerTest, openaiWithKey } from "./__fixtures__/mock-models.js";
+
+const fast = { auth: { cooldowns: { overloadedBackoffMs: 0 } } };
+
+describe("R-LB-1 generateText through createDetourModel", () => {
+  const env = mockPerTest();
+
+  it("R-LB-1 generateText rotates to the next key on a 429 and keeps the cooled key out of the next call", async () => {
+    const mock = await env.start({
+      rules: [keyRule("sk-a", ["rate-limit"], { then: "repeat-last" }), keyRule("sk-b", ["ok"], { then: "ok" })],
+    });
+    const model = env.track(
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+        config: fast,
+      }),
+    );
+    const first = await generateText({ model, prompt: "hello" });
+    expect(first.text).toContain("mock-gpt");
+    const detour = first.providerMetadata?.detour as Record<string, unknown>;
+    expect(detour).toMatchObject({
+      provider: "openai",
+      model: "mock-gpt",
+      profileId: "openai:2",
+      attempts: [{ provider: "openai", model: "mock-gpt", profileId: "openai:1", reason: "rate_limit", status: 429 }],
+    });
+    const second = await generateText({ model, prompt: "hello again" });
+    expect(second.providerMetadata?.detour).toMatchObject({ profileId: "openai:2", attempts: [] });
+    expect(callsPerRule(mock)).toEqual({ "sk-a": 1, "sk-b": 2 });
+  });
+
+  it("R-LB-1 generateText falls back to another provider on a 529 from every key, with a notice in metadata and the callback", async () => {
+    const mock = await env.start({
+      rules: [
+        keyRule("sk-a", ["overloaded"], { then: "repeat-last" }),
+        keyRule("sk-b", ["overloaded"], { then: "repeat-last" }),
+        keyRule("sk-ant", ["ok"]),
+      ],
+    });
+    const notices: string[] = [];
+    const model = env.track(
+      createDetourModel({
+        candidates: [
+          openaiWithKey(mock, "sk-a").chat("mock-gpt"),
+          openaiWithKey(mock, "sk-b").chat("mock-gpt"),
+          anthropicWithKey(mock, "sk-ant")("mock-claude"),
+        ],
+        config: fast,
+        onNotice: (notice) => notices.push(notice),
+      }),
+    );
+    const result = await generateText({ model, prompt: "hello" });
+    expect(result.text).toContain("mock-claude");
+    const detour = result.providerMetadata?.detour as { provider: string; profileId: string; notice?: string; attempts: unknown[] };
+    expect(detour.provider).toBe("anthropic");
+    expect(detour.profileId).toBe("anthropic:1");
+    expect(detour.attempts).toEqual([
+      { provider: "openai", model: "mock-gpt", profileId: "openai:1", reason: "overloaded", status: 529 },
+      { provider: "openai", model: "mock-gpt", profileId: "openai:2", reason: "overloaded", status: 529 },
+    ]);
+    expect(detour.notice).toMatch(/anthropic\/mock-claude/);
+    expect(notices).toEqual([detour.notice]);
+  });
+
+  it("R-LB-1 the AI SDK's retries never multiply Detour's: with maxRetries left at its default, each key is called once and Detour's error surfaces", async () => {
+    const mock = await env.start({
+      rules: [keyRule("sk-a", ["unavailable"], { then: "repeat-last" }), keyRule("sk-ant", ["overloaded"], { then: "repeat-last" })],
+    });
+    const model = env.track(
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")],
+        config: { ...fast, agents: { defaults: { modelFailover: { retrySameProfileOnServerError: 0 } } } },
+      }),
+    );
+    const failure = await generateText({ model, prompt: "hello" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: "DETOUR_ALL_MODELS_FAILED" });
+    expect(callsPerRule(mock)).toEqual({ "sk-a": 1, "sk-ant": 1 });
+  });
+
+  it("R-LB-1 one failing candidate surfaces as Detour's classified error, with the provider's status", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", ["invalid-key"], { then: "repeat-last" })] });
+    const model = env.track(createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }));
+    const failure = await generateText({ model, prompt: "hello" }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: "DETOUR_FAILOVER", reason: "auth", status: 401, provider: "openai" });
+    expect(callsPerRule(mock)).toEqual({ "sk-a": 1 });
+  });
+});
