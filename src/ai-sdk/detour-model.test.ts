@@ -7,7 +7,11 @@ import { describe, expect, it } from "vitest";
 import { createDetourModel } from "./index.js";
 import { anthropicWithKey, callsPerRule, keyRule, mockPerTest, openaiWithKey } from "./__fixtures__/mock-models.js";
 
-const fast = { auth: { cooldowns: { overloadedBackoffMs: 0 } } };
+/** No waiting in tests: no backoff between overloaded keys, no waiting for a cooldown to pass. */
+const fast = {
+  auth: { cooldowns: { overloadedBackoffMs: 0 } },
+  agents: { defaults: { modelFailover: { waitForCooldownMaxSeconds: 0 } } },
+};
 
 describe("R-LB-1 generateText through createDetourModel", () => {
   const env = mockPerTest();
@@ -76,7 +80,7 @@ describe("R-LB-1 generateText through createDetourModel", () => {
     const model = env.track(
       createDetourModel({
         candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")],
-        config: { ...fast, agents: { defaults: { modelFailover: { retrySameProfileOnServerError: 0 } } } },
+        config: { ...fast, agents: { defaults: { modelFailover: { waitForCooldownMaxSeconds: 0, retrySameProfileOnServerError: 0 } } } },
       }),
     );
     const failure = await generateText({ model, prompt: "hello" }).then(
@@ -96,5 +100,84 @@ describe("R-LB-1 generateText through createDetourModel", () => {
     );
     expect(failure).toMatchObject({ code: "DETOUR_FAILOVER", reason: "auth", status: 401, provider: "openai" });
     expect(callsPerRule(mock)).toEqual({ "sk-a": 1 });
+  });
+});
+
+const ANSWER = "The quick brown fox jumps over the lazy dog while the patient cat watches from the warm windowsill.";
+
+async function readText(result: { textStream: AsyncIterable<string> }): Promise<string> {
+  let text = "";
+  for await (const piece of result.textStream) text += piece;
+  return text;
+}
+
+describe("R-LB-1 streamText through createDetourModel", () => {
+  const env = mockPerTest();
+
+  it("R-LB-1 streamText fails over before the first token without the app seeing the failure", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", ["rate-limit"], { then: "repeat-last" }), keyRule("sk-b", ["ok"], { answer: ANSWER })] });
+    const model = env.track(
+      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")], config: fast }),
+    );
+    const errors: unknown[] = [];
+    const result = streamText({ model, prompt: "hello", onError: ({ error }) => void errors.push(error) });
+    expect(await readText(result)).toBe(ANSWER);
+    expect(errors).toEqual([]);
+    expect(await result.providerMetadata).toMatchObject({
+      detour: { profileId: "openai:2", attempts: [{ profileId: "openai:1", reason: "rate_limit", status: 429 }] },
+    });
+  });
+
+  it("R-LB-1 a stream cut after its commit is continued on the next key and the app receives the whole answer exactly once", async () => {
+    const mock = await env.start({
+      rules: [
+        keyRule("sk-a", [{ fault: "stream-cut", afterTokens: 5 }], { answer: ANSWER, then: "repeat-last" }),
+        keyRule("sk-b", ["ok"], { answer: ANSWER, continuation: { style: "repeat-last-words" } }),
+      ],
+    });
+    const model = env.track(
+      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")], config: fast }),
+    );
+    const errors: unknown[] = [];
+    const result = streamText({ model, prompt: "tell me", onError: ({ error }) => void errors.push(error) });
+    expect(await readText(result)).toBe(ANSWER);
+    expect(errors).toEqual([]);
+    expect(await result.text).toBe(ANSWER);
+    expect(await result.providerMetadata).toMatchObject({
+      detour: { profileId: "openai:1", continuations: [{ provider: "openai", model: "mock-gpt", profileId: "openai:2" }] },
+    });
+    expect(callsPerRule(mock)).toEqual({ "sk-a": 1, "sk-b": 1 });
+  });
+
+  it("R-LB-1 a stream cut on one provider is continued on another (a prefill on Anthropic) without repeating a word", async () => {
+    const mock = await env.start({
+      rules: [
+        keyRule("sk-a", [{ fault: "stream-cut", afterTokens: 6 }], { answer: ANSWER, then: "repeat-last" }),
+        keyRule("sk-ant", ["ok"], { answer: ANSWER, continuation: { prefill: "accept", style: "exact" } }),
+      ],
+    });
+    const model = env.track(
+      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")], config: fast }),
+    );
+    const result = streamText({ model, prompt: "tell me" });
+    expect(await readText(result)).toBe(ANSWER);
+    expect(await result.providerMetadata).toMatchObject({
+      detour: { provider: "openai", continuations: [{ provider: "anthropic", model: "mock-claude", profileId: "anthropic:1" }] },
+    });
+    const continuation = mock.requests().find((request) => request.ruleName === "sk-ant")?.body as { messages: { role: string }[] };
+    expect(continuation.messages.at(-1)?.role).toBe("assistant");
+  });
+
+  it("R-LB-1 a cut that cannot be continued ends the app's stream with Detour's error, never a silent short answer", async () => {
+    const mock = await env.start({
+      rules: [keyRule("sk-a", [{ fault: "stream-cut", afterTokens: 3 }], { answer: ANSWER, then: "repeat-last" })],
+    });
+    const model = env.track(createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }));
+    const errors: unknown[] = [];
+    const result = streamText({ model, prompt: "tell me", onError: ({ error }) => void errors.push(error) });
+    const text = await readText(result);
+    expect(ANSWER.startsWith(text) && text.length < ANSWER.length).toBe(true);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: "DETOUR_FAILOVER", provider: "openai" });
   });
 });
