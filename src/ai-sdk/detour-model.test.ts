@@ -2,8 +2,9 @@
  * SPEC R-LB-1 with the real `ai` package and the real `@ai-sdk/openai` / `@ai-sdk/anthropic` providers,
  * pointed at Detour's mock provider on loopback.
  */
-import { generateText, streamText } from "ai";
+import { Output, generateText, stepCountIs, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { createDetourModel } from "./index.js";
 import { anthropicWithKey, callsPerRule, keyRule, mockPerTest, openaiWithKey } from "./__fixtures__/mock-models.js";
 
@@ -179,5 +180,66 @@ describe("R-LB-1 streamText through createDetourModel", () => {
     expect(ANSWER.startsWith(text) && text.length < ANSWER.length).toBe(true);
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ code: "DETOUR_FAILOVER", provider: "openai" });
+  });
+});
+
+describe("R-LB-1 tools and structured output after a fallback across providers", () => {
+  const env = mockPerTest();
+  const weather = tool({
+    description: "The weather in a city",
+    inputSchema: z.object({ city: z.string() }),
+    execute: async ({ city }) => ({ city, temperatureC: 21 }),
+  });
+
+  it("R-LB-1 generateText gets an intact tool call from the fallback provider and finishes the tool loop there", async () => {
+    const mock = await env.start({
+      rules: [keyRule("sk-a", ["overloaded"], { then: "repeat-last" }), keyRule("sk-ant", ["ok"])],
+    });
+    const model = env.track(
+      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")], config: fast }),
+    );
+    const result = await generateText({
+      model,
+      tools: { get_weather: weather },
+      stopWhen: stepCountIs(2),
+      prompt: "Use get_weather for Paris.",
+    });
+    const [first, second] = result.steps;
+    expect(first?.toolCalls).toMatchObject([{ toolName: "get_weather", input: { city: "mock-city" } }]);
+    expect(first?.toolResults).toMatchObject([{ toolName: "get_weather", output: { city: "mock-city", temperatureC: 21 } }]);
+    expect(first?.providerMetadata?.detour).toMatchObject({ provider: "anthropic", attempts: [{ provider: "openai", status: 529 }] });
+    expect(second?.text).toContain("got the tool result");
+  });
+
+  it("R-LB-1 streamText streams the fallback provider's tool call whole (name, id and arguments)", async () => {
+    const mock = await env.start({
+      rules: [keyRule("sk-ant", ["overloaded"], { then: "repeat-last" }), keyRule("sk-a", ["ok"])],
+    });
+    const model = env.track(
+      createDetourModel({ candidates: [anthropicWithKey(mock, "sk-ant")("mock-claude"), openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }),
+    );
+    const result = streamText({ model, tools: { get_weather: weather }, prompt: "Use get_weather for Paris." });
+    const calls = await result.toolCalls;
+    expect(calls).toMatchObject([{ toolName: "get_weather", input: { city: "mock-city" } }]);
+    expect(calls[0]?.toolCallId).toMatch(/^call_mock_/);
+    expect(await result.finishReason).toBe("tool-calls");
+    expect(await result.providerMetadata).toMatchObject({ detour: { provider: "openai", attempts: [{ provider: "anthropic", status: 529 }] } });
+  });
+
+  it("R-LB-1 structured output (Output.object) parses the fallback provider's JSON answer", async () => {
+    const answer = JSON.stringify({ city: "Paris", temperatureC: 21, sunny: true });
+    const mock = await env.start({
+      rules: [keyRule("sk-ant", ["overloaded"], { then: "repeat-last" }), keyRule("sk-a", ["ok"], { answer })],
+    });
+    const model = env.track(
+      createDetourModel({ candidates: [anthropicWithKey(mock, "sk-ant")("mock-claude"), openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }),
+    );
+    const schema = z.object({ city: z.string(), temperatureC: z.number(), sunny: z.boolean() });
+    const generated = await generateText({ model, output: Output.object({ schema }), prompt: "Weather in Paris as JSON" });
+    expect(generated.output).toEqual({ city: "Paris", temperatureC: 21, sunny: true });
+    const streamed = streamText({ model, output: Output.object({ schema }), prompt: "Weather in Paris as JSON" });
+    expect(await streamed.output).toEqual({ city: "Paris", temperatureC: 21, sunny: true });
+    const sent = mock.requests().find((request) => request.ruleName === "sk-a")?.body as { response_format?: { type: string } };
+    expect(sent.response_format?.type).toBe("json_schema");
   });
 });
