@@ -5,6 +5,7 @@
 import { Output, generateText, stepCountIs, streamText, tool } from "ai";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { SHARED_REDIS_URL, deleteKeysWithPrefix, uniquePrefix } from "../../test/state/helpers/redis.js";
 import { createDetourModel } from "./index.js";
 import { anthropicWithKey, callsPerRule, keyRule, mockPerTest, openaiWithKey } from "./__fixtures__/mock-models.js";
 
@@ -241,5 +242,72 @@ describe("R-LB-1 tools and structured output after a fallback across providers",
     expect(await streamed.output).toEqual({ city: "Paris", temperatureC: 21, sunny: true });
     const sent = mock.requests().find((request) => request.ruleName === "sk-a")?.body as { response_format?: { type: string } };
     expect(sent.response_format?.type).toBe("json_schema");
+  });
+});
+
+describe("R-LB-1 shared state, stickiness and the caller's abort", () => {
+  const env = mockPerTest();
+
+  it("R-LB-1 a second instance sharing Redis sees the first's cooldown and never calls the cooled key", async () => {
+    const prefix = uniquePrefix();
+    const mock = await env.start({ rules: [keyRule("sk-a", ["rate-limit"], { then: "repeat-last" }), keyRule("sk-b", ["ok"])] });
+    const config = { ...fast, state: { backend: "redis" as const, redis: { url: SHARED_REDIS_URL, keyPrefix: prefix } } };
+    // Two app instances: each builds its own provider instances and its own Detour model.
+    const appInstance = () =>
+      env.track(
+        createDetourModel({
+          candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+          config,
+        }),
+      );
+    try {
+      const first = appInstance();
+      const second = appInstance();
+      const answered = await generateText({ model: first, prompt: "hello" });
+      expect(answered.providerMetadata?.detour).toMatchObject({ profileId: "openai:2", attempts: [{ profileId: "openai:1", status: 429 }] });
+
+      const profiles = await (await second.detour()).profiles.list();
+      expect(profiles.find((profile) => profile.id === "openai:1")).toMatchObject({ usable: false, unusableReason: "rate_limit" });
+      const fromSecond = await generateText({ model: second, prompt: "hello" });
+      expect(fromSecond.providerMetadata?.detour).toMatchObject({ profileId: "openai:2", attempts: [] });
+      expect(callsPerRule(mock)).toEqual({ "sk-a": 1, "sk-b": 2 });
+    } finally {
+      await deleteKeysWithPrefix(SHARED_REDIS_URL, prefix);
+    }
+  });
+
+  it("R-LB-1 providerOptions.detour.sessionId keeps a conversation on its key while other calls rotate", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", ["ok"]), keyRule("sk-b", ["ok"])] });
+    const model = env.track(
+      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")], config: fast }),
+    );
+    const inSession = { detour: { sessionId: "conversation-1" } };
+    const profileOf = async (options: { providerOptions?: typeof inSession }) =>
+      ((await generateText({ model, prompt: "hello", ...options })).providerMetadata?.detour as { profileId: string }).profileId;
+    const pinned = await profileOf({ providerOptions: inSession });
+    const unpinned = [await profileOf({}), await profileOf({})];
+    expect(new Set(unpinned)).toEqual(new Set(["openai:1", "openai:2"]));
+    for (let turn = 0; turn < 3; turn += 1) expect(await profileOf({ providerOptions: inSession })).toBe(pinned);
+    // Detour's own option never reaches the provider.
+    expect(JSON.stringify(mock.requests().map((request) => request.body))).not.toContain("conversation-1");
+  });
+
+  it("R-LB-1 the caller's abort stops the stream and is not held against the key", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", [{ fault: "slow-generation", tokenDelayMs: 40, tokens: 200 }])] });
+    const model = env.track(createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }));
+    const controller = new AbortController();
+    const result = streamText({ model, prompt: "a long story", abortSignal: controller.signal });
+    let pieces = 0;
+    const reading = (async () => {
+      for await (const _piece of result.textStream) {
+        pieces += 1;
+        if (pieces === 3) controller.abort();
+      }
+    })();
+    await reading.catch(() => undefined);
+    expect(pieces).toBeLessThan(20);
+    const profiles = await (await model.detour()).profiles.list();
+    expect(profiles.find((profile) => profile.id === "openai:1")).toMatchObject({ usable: true });
+    expect(profiles.find((profile) => profile.id === "openai:1")?.stats.errorCount ?? 0).toBe(0);
   });
 });
