@@ -53,6 +53,8 @@ const ALLOWED: Record<string, string[]> = {
   cli: ["cli", "engine", "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
   demo: ["demo", "engine", "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
   testing: ["core", "ports", "testing", "providers", "state", "config", "wire"],
+  // ai-sdk/ is a front end over the engine: it reuses the runner's stream relay and the seam of a continuation.
+  "ai-sdk": ["ai-sdk", "engine", "config", ...PUBLIC_TYPES, "runner/failure.ts", "wire/shared/sse-bytes.ts"],
   "index.ts": ["core", "ports", "runner", "state", "providers", "wire", "config", "catalogue", "engine", "gateway", "testing"],
 };
 
