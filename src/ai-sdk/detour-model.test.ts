@@ -170,6 +170,26 @@ describe("R-LB-1 streamText through createDetourModel", () => {
     expect(continuation.messages.at(-1)?.role).toBe("assistant");
   });
 
+  it("R-LB-1 a stream that stalls after its commit is cut after streamStallSeconds and continued on the next key", async () => {
+    const mock = await env.start({
+      rules: [
+        keyRule("sk-a", [{ fault: "stall", afterTokens: 4 }], { answer: ANSWER, then: "repeat-last" }),
+        keyRule("sk-b", ["ok"], { answer: ANSWER, continuation: { style: "restart" } }),
+      ],
+    });
+    const model = env.track(
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+        config: { ...fast, gateway: { streamStallSeconds: 0.3 } },
+      }),
+    );
+    const result = streamText({ model, prompt: "tell me" });
+    expect(await readText(result)).toBe(ANSWER);
+    expect(await result.providerMetadata).toMatchObject({ detour: { profileId: "openai:1", continuations: [{ profileId: "openai:2" }] } });
+    const profiles = await (await model.detour()).profiles.list();
+    expect(profiles.find((profile) => profile.id === "openai:1")).toMatchObject({ usable: false, unusableReason: "timeout" });
+  });
+
   it("R-LB-1 a cut that cannot be continued ends the app's stream with Detour's error, never a silent short answer", async () => {
     const mock = await env.start({
       rules: [keyRule("sk-a", [{ fault: "stream-cut", afterTokens: 3 }], { answer: ANSWER, then: "repeat-last" })],

@@ -313,6 +313,8 @@ class DetourModel implements DetourLanguageModel {
         },
         signal: context.signal,
         provider: context.provider,
+        model: context.model,
+        stallMs: detour.config.gateway.streamStallSeconds * 1000,
       }).catch((error: unknown) => {
         if (!context.signal.aborted) failed.add(context, error);
         throw error;
