@@ -112,6 +112,7 @@ class FailedCalls {
   readonly list: DetourAttemptMetadata[] = [];
   constructor(private readonly clock: Clock) {}
 
+  /** Callers skip this for their own abort (never a failure); a watchdog's abort of the attempt is one. */
   add(context: AttemptContext, error: unknown): void {
     const { reason, status } = classifyAttemptError(error, context.provider, this.clock.now());
     this.list.push({
@@ -275,7 +276,7 @@ class DetourModel implements DetourLanguageModel {
             const answered = failureHeadersOf(error);
             if (onHeaders && answered) onHeaders(answered.status, answered.headers);
             const failure = toUpstreamFailure(error, context.provider);
-            if (!context.signal.aborted) failed.add(context, failure);
+            if (!options.abortSignal?.aborted) failed.add(context, failure);
             throw failure;
           }
         },
@@ -316,7 +317,7 @@ class DetourModel implements DetourLanguageModel {
         model: context.model,
         stallMs: detour.config.gateway.streamStallSeconds * 1000,
       }).catch((error: unknown) => {
-        if (!context.signal.aborted) failed.add(context, error);
+        if (!options.abortSignal?.aborted) failed.add(context, error);
         throw error;
       });
     };
