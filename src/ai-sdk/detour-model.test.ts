@@ -75,6 +75,31 @@ describe("R-LB-1 generateText through createDetourModel", () => {
     expect(notices).toEqual([detour.notice]);
   });
 
+  it("R-LB-1 usage reaches the app unchanged, and the answer is priced and charged to the key that gave it", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", ["ok"])] });
+    const model = env.track(
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt")],
+        config: { ...fast, models: { providers: { openai: { models: [{ id: "mock-gpt", cost: { input: 2, output: 10 } }] } } } },
+      }),
+    );
+    const generated = await generateText({ model, prompt: "hello" });
+    const { inputTokens, outputTokens } = generated.usage;
+    expect(inputTokens).toBeGreaterThan(0);
+    expect(outputTokens).toBeGreaterThan(0);
+    const expectedCost = ((inputTokens ?? 0) * 2 + (outputTokens ?? 0) * 10) / 1_000_000;
+    expect((generated.providerMetadata?.detour as { costUsd: number }).costUsd).toBeCloseTo(expectedCost, 12);
+
+    const streamed = streamText({ model, prompt: "hello" });
+    await readText(streamed);
+    const streamedUsage = await streamed.usage;
+    expect(streamedUsage.outputTokens).toBeGreaterThan(0);
+    expect(((await streamed.providerMetadata)?.detour as { costUsd: number }).costUsd).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await (await model.detour()).profiles.list()).find((profile) => profile.id === "openai:1")?.spendUsd24h ?? 0)
+      .toBeGreaterThan(expectedCost);
+  });
+
   it("R-LB-1 the AI SDK's retries never multiply Detour's: with maxRetries left at its default, each key is called once and Detour's error surfaces", async () => {
     const mock = await env.start({
       rules: [keyRule("sk-a", ["unavailable"], { then: "repeat-last" }), keyRule("sk-ant", ["overloaded"], { then: "repeat-last" })],
