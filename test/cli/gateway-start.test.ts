@@ -9,10 +9,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import OpenAI from "openai";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import type { CliDeps } from "../../src/cli/cli-deps.js";
 import { runCli } from "../../src/cli/run-cli.js";
 import { createStderrLogger } from "../../src/cli/stderr-logger.js";
+
+// The first start imports the whole gateway stack, which takes long on a loaded machine.
+vi.setConfig({ testTimeout: 180_000 });
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -47,7 +50,7 @@ async function startGateway(args: string[], options: { tty: boolean }): Promise<
   while (!/listening on (\S+)/.test(stdout)) {
     const exited = await Promise.race([exit, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
     if (exited !== undefined) throw new Error(`gateway exited ${exited}: ${stderr}`);
-    if (Date.now() - started > 20_000) throw new Error("gateway did not start");
+    if (Date.now() - started > 90_000) throw new Error("gateway did not start");
   }
   return {
     url: /listening on (\S+)/.exec(stdout)![1]!,
