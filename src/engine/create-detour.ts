@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { agentSettings, loadConfig, useCatalogueOfHome, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
+import { narrowSelection } from "../core/narrow-selection.js";
 import { resolveSelection } from "../core/selection-source.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { Provider } from "../ports/provider.js";
@@ -204,7 +205,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     return runWithModelFallback(context.deps, {
       runId: randomUUID(),
       sessionKey: run.sessionKey,
-      selection,
+      selection: run.candidateFilter ? narrowSelection(selection, run.candidateFilter) : selection,
       signal: run.signal,
       attempt: run.attempt,
       attemptTimeoutMs: run.attemptTimeoutMs,
