@@ -302,7 +302,7 @@ describe("fallback runner", () => {
   it("R-FB-5: context overflow skips to the first later candidate whose window is larger or unknown; config wins", async () => {
     const h = await makeHarness({
       profiles: { ...DEFAULT_PROFILES, "google:a": apiKey("google", "g") },
-      config: chainConfig(PRIMARY, ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK], {
+      config: chainConfig(PRIMARY, ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK, "anthropic/claude-unlisted"], {
         models: {
           providers: {
             // The catalogue says 1 048 576; the declaration wins and is not larger than gpt-5's 400 000.
@@ -314,11 +314,12 @@ describe("fallback runner", () => {
     });
     h.provider("openai").always({}, httpError(400, "This model's maximum context length is 400000 tokens"));
     const out = succeeded(await h.runToEnd());
-    // claude-sonnet-4-6 has no known window: it is not passed over.
-    expect(out.model).toBe("claude-sonnet-4-6");
+    // claude-sonnet-4-6's 200 000 (bundled catalogue) is smaller too; claude-unlisted has no known window:
+    // it is not passed over.
+    expect(out.model).toBe("claude-unlisted");
     expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-5"]);
     expect(h.provider("google").calls).toHaveLength(0);
-    expect(h.provider("anthropic").calls.map((call) => call.model)).toEqual(["claude-sonnet-4-6"]);
+    expect(h.provider("anthropic").calls.map((call) => call.model)).toEqual(["claude-unlisted"]);
   });
 
   it("R-FB-5: a context overflow from a model of unknown window advances to the very next candidate", async () => {
