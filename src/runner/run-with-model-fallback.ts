@@ -144,7 +144,7 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
 
     const budget = called ? "afterCall" : "beforeCall";
     const wait = waited[budget] ? undefined : await cooldownWait(state);
-    const waitMs = wait ? Math.max(0, wait.until - deps.clock.now()) + statedWaitJitterMs(wait.until - deps.clock.now(), deps.random) : 0;
+    const waitMs = wait ? jitteredWaitMs(state, wait.until) : 0;
     if (!wait || !guard.leavesTimeAfter(waitMs)) throw await exhaustionError(state, failures);
     waited[budget] = true;
     waitedFor = wait.index;
@@ -152,4 +152,10 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
     deps.events.emit({ type: "cooldown_wait", runId: state.input.runId, agentId: deps.agentId, waitMs, until: wait.until });
     await guard.sleep(waitMs);
   }
+}
+
+/** Until `until`, plus a random part of that time, so that runs waiting for the same moment spread out. */
+function jitteredWaitMs<T>(state: RunState<T>, until: number): number {
+  const remainingMs = Math.max(0, until - state.deps.clock.now());
+  return remainingMs + statedWaitJitterMs(remainingMs, state.deps.random);
 }
