@@ -25,6 +25,7 @@ import { drainCompleteBody, openPassThrough, type PassThroughResponse, type Pass
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
+import { isRefusalBody, isRefusalFinish } from "../wire/shared/refusal-answer.js";
 import { failureFromNetworkError, failureFromStreamError, type WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
@@ -173,6 +174,7 @@ function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>): Str
     rest: committed.rest,
     delivered: () => committed.scanner.delivered(),
     complete: () => committed.scanner.complete,
+    refused: () => isRefusalFinish(committed.scanner.finishReason),
     abort: (reason) => committed.abort(reason),
   };
 }
@@ -225,6 +227,8 @@ export function createPassThroughRunner(
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
             : await completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders));
+          // R-GW-11: a refusal goes back as sent, counted as content_filter.
+          if (isRefusalBody(answer.body)) context.refused?.();
           return { lane: "same-wire", ...answer };
         },
       });

@@ -191,9 +191,13 @@ export function canonicalSegment(committed: {
 }): StreamSegment<CanonicalStreamEvent> {
   const delivered: DeliveredAnswer = { text: "", toolCalls: [] };
   let complete = false;
+  let refused = false;
   const track = (event: CanonicalStreamEvent) => {
     if (event.type === "text-delta") delivered.text += event.text;
-    else if (event.type === "finish") complete = true;
+    else if (event.type === "finish") {
+      complete = true;
+      refused = event.reason === "content_filter";
+    }
     else if (event.type === "tool-call-delta") {
       let call = delivered.toolCalls.find((entry) => entry.index === event.index);
       if (!call) {
@@ -211,6 +215,7 @@ export function canonicalSegment(committed: {
     observe: track,
     delivered: () => delivered,
     complete: () => complete,
+    refused: () => refused,
     abort: (reason) => committed.abort(reason),
     release: () => committed.release(),
   };
