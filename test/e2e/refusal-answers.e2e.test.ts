@@ -64,8 +64,19 @@ afterEach(async () => {
   upstream = undefined;
 });
 
-async function start(primary: "anthropic" | "openai"): Promise<{ h: Harness; up: CapturingUpstream; events: DetourEvent[] }> {
-  upstream = await startCapturingUpstream({ openai: OPENAI_CONTENT_FILTER, anthropic: ANTHROPIC_REFUSAL });
+const OPENAI_REFUSAL_DELTA: CannedAnswers = {
+  json: OPENAI_CONTENT_FILTER.json,
+  events: [
+    openAiChunk({ index: 0, delta: { role: "assistant", content: null, refusal: "" }, finish_reason: null }),
+    openAiChunk({ index: 0, delta: { refusal: REFUSAL_TEXT }, finish_reason: null }),
+    openAiChunk({ index: 0, delta: {}, finish_reason: "stop" }),
+    openAiChunk(null, { prompt_tokens: 9, completion_tokens: 7, total_tokens: 16 }),
+    "data: [DONE]\n\n",
+  ],
+};
+
+async function start(primary: "anthropic" | "openai", openai = OPENAI_CONTENT_FILTER): Promise<{ h: Harness; up: CapturingUpstream; events: DetourEvent[] }> {
+  upstream = await startCapturingUpstream({ openai, anthropic: ANTHROPIC_REFUSAL });
   const model = primary === "anthropic" ? { primary: "anthropic/up-claude", fallbacks: ["openai/up-gpt"] } : { primary: "openai/up-gpt", fallbacks: ["anthropic/up-claude"] };
   // Roomy watchdogs: these tests are about the answer, not about silence on a busy machine.
   harness = await startHarness({ model, baseUrls: { openai: `${upstream.url}/v1`, anthropic: upstream.url }, gateway: { ttftTimeoutSeconds: 5, streamStallSeconds: 5 } });
@@ -136,6 +147,19 @@ describe("R-GW-11 refusals that arrive as answers", () => {
     }
     expect(text).toBe("Partial");
     expect(finish).toBe("content_filter");
+    await expectCountedAsContentFilter(h, up, events, "/chat/completions");
+  });
+
+  it("R-GW-11: a streamed OpenAI refusal in delta.refusal with a plain stop finish is counted as content_filter", async () => {
+    const { h, up, events } = await start("openai", OPENAI_REFUSAL_DELTA);
+    let refusal = "";
+    let finish: string | null = null;
+    for await (const chunk of await h.openai.chat.completions.create({ model: "detour", stream: true, messages: [{ role: "user", content: "something refused" }] })) {
+      refusal += (chunk.choices[0]?.delta as { refusal?: string | null } | undefined)?.refusal ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+    }
+    expect(refusal).toBe(REFUSAL_TEXT);
+    expect(finish).toBe("stop");
     await expectCountedAsContentFilter(h, up, events, "/chat/completions");
   });
 

@@ -12,6 +12,16 @@ export function isRefusalFinish(rawFinishReason: string | undefined): boolean {
   return rawFinishReason !== undefined && REFUSAL_FINISHES.has(rawFinishReason);
 }
 
+/**
+ * The bytes a streamed refusal part starts with, per wire, as the upstream writes them (compact JSON): OpenAI
+ * chat `delta.refusal` text (its finish reason may be a plain `stop`), a Responses `response.refusal.delta`
+ * event. Anthropic states its refusal in the stop reason alone. Searched in each forwarded read as bytes.
+ */
+export const REFUSAL_STREAM_MARKERS: Readonly<Record<string, string>> = Object.freeze({
+  "openai-completions": '"refusal":"',
+  "openai-responses": '"type":"response.refusal.delta"',
+});
+
 /** Words a refusal body must contain; most answers have neither, so most bodies are never parsed here. */
 const REFUSAL_WORDS = /"refusal"|"content_filter"/;
 
