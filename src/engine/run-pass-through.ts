@@ -12,15 +12,14 @@ import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js"
 import type { Provider } from "../ports/provider.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { AnthropicProvider } from "../providers/anthropic/anthropic-provider.js";
-import {
-  anthropicPassThroughTarget,
-  describeAnthropicPassThroughStreamError,
-  type AnthropicClientHeaders,
-} from "../providers/anthropic/anthropic-pass-through.js";
+import { anthropicPassThroughTarget, type AnthropicClientHeaders } from "../providers/anthropic/anthropic-pass-through.js";
 import { OpenAiProvider } from "../providers/openai/openai-provider.js";
 import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
-import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
-import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
+import { openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
+import { openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
+import { describeAnthropicStreamErrorValue } from "../wire/anthropic-messages/read-error.js";
+import { describeOpenAiStreamError } from "../wire/openai-chat/read-error.js";
+import { describeResponsesStreamError } from "../wire/openai-responses/read-error.js";
 import { drainCompleteBody, openPassThrough, type PassThroughResponse, type PassThroughTarget, type UpstreamBody } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
@@ -158,7 +157,7 @@ function targetFor(
 const DESCRIBE_STREAM_ERROR: Readonly<Record<PassThroughApi, (raw: unknown) => WireErrorDetails>> = {
   "openai-completions": describeOpenAiStreamError,
   "openai-responses": describeResponsesStreamError,
-  "anthropic-messages": describeAnthropicPassThroughStreamError,
+  "anthropic-messages": describeAnthropicStreamErrorValue,
 };
 
 export interface PassThroughRunner {

@@ -21,7 +21,7 @@ import {
   responsesStreamEventSchema,
   ResponsesStreamTranslator,
 } from "../../wire/openai-responses/index.js";
-import { describeOpenAiError } from "../openai/map-openai-error.js";
+import { describeResponsesError } from "../../wire/openai-responses/read-error.js";
 
 export class OpenAiResponsesProvider implements Provider {
   readonly api = "openai-responses" as const;
@@ -84,7 +84,7 @@ export class OpenAiResponsesProvider implements Provider {
       url: this.url,
       headers: { ...bearerHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
       body,
-      describeError: describeOpenAiError,
+      describeError: describeResponsesError,
     };
     return { call, dropped };
   }

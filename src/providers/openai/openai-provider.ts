@@ -28,8 +28,7 @@ import {
   OpenAiStreamTranslator,
   type MaxTokensField,
 } from "../../wire/openai-chat/index.js";
-import { describeOpenAiError } from "./map-openai-error.js";
-import { describeOpenAiStreamError } from "./openai-pass-through.js";
+import { describeOpenAiError, describeOpenAiStreamError } from "../../wire/openai-chat/read-error.js";
 
 export class OpenAiProvider implements Provider {
   readonly api = "openai-completions" as const;
