@@ -21,6 +21,13 @@ const PROVIDER_CONSTRUCTORS: Readonly<Record<ProviderApi, new (settings: Provide
   ollama: OllamaProvider,
 };
 
+const BUILT_IN_CLASSES = Object.values(PROVIDER_CONSTRUCTORS);
+
+/** A provider this module builds, as opposed to one injected by the caller (a test double, a custom adapter). */
+export function isBuiltInProvider(provider: Provider): boolean {
+  return BUILT_IN_CLASSES.some((constructor) => provider instanceof constructor);
+}
+
 export function createProvider(settings: ProviderSettings): Provider {
   const api: unknown = settings.api;
   if (typeof api !== "string" || !Object.hasOwn(PROVIDER_CONSTRUCTORS, api)) {
