@@ -42,10 +42,10 @@ describe("R-ST-4 continuationRequest", () => {
 
 describe("R-ST-4 firstContinuationMode: declaration, catalogue, then the API's default", () => {
   const rows: [boolean | undefined, string | undefined, "prefill" | "instructed"][] = [
-    [true, "openai-completions", "prefill"],
+    [true, "openai-chat", "prefill"],
     [false, "anthropic-messages", "instructed"],
     [undefined, "anthropic-messages", "prefill"],
-    [undefined, "openai-completions", "instructed"],
+    [undefined, "openai-chat", "instructed"],
     [undefined, "google-generative-ai", "instructed"],
     [undefined, "ollama", "instructed"],
     [undefined, undefined, "instructed"],

@@ -41,7 +41,7 @@ export function continuationRequest(request: CanonicalRequest, delivered: string
  */
 export const PREFILL_DEFAULT_BY_API: Readonly<Record<string, boolean>> = Object.freeze({
   "anthropic-messages": true,
-  "openai-completions": false,
+  "openai-chat": false,
   "openai-responses": false,
   "google-generative-ai": false,
   ollama: false,

@@ -6,6 +6,7 @@
  * members it has meet the same cases as every other format's.
  */
 import { describe, expect, it } from "vitest";
+import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "../../src/config/schema.js";
 import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../src/ports/canonical.js";
 import { WIRE_FORMAT_IDS, WIRE_FORMATS, wireFormatIdOf, wireFormatNamed } from "../../src/wire/formats.js";
 import { scanChatBody } from "../../src/wire/shared/scan-chat-body.js";
@@ -143,6 +144,13 @@ describe("the wire format registry", () => {
 
   it("keeps the old config name of the OpenAI chat format as an alias", () => {
     expect(wireFormatIdOf("openai-completions")).toBe("openai-chat");
+  });
+
+  it("R-CF-3: config `api` takes exactly the registry's ids and older names, and reads an older name as its id", () => {
+    expect([...PROVIDER_API_IDS].sort()).toEqual([...WIRE_FORMAT_IDS].sort());
+    for (const [alias, id] of Object.entries(PROVIDER_API_ALIASES)) expect(wireFormatIdOf(alias)).toBe(id);
+    const registryAliases = WIRE_FORMAT_IDS.flatMap((id) => WIRE_FORMATS[id].aliases);
+    expect(registryAliases.sort()).toEqual(Object.keys(PROVIDER_API_ALIASES).sort());
   });
 });
 
