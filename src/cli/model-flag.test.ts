@@ -3,7 +3,7 @@ import { parseConfig } from "../config/index.js";
 import { checkModelFlag } from "./model-flag.js";
 
 const config = parseConfig({
-  models: { providers: { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1" } } },
+  models: { providers: { vllm: { api: "openai-chat", baseUrl: "http://127.0.0.1:8000/v1" } } },
   agents: {
     defaults: { model: { primary: "openai/gpt-4o-mini" }, models: { "anthropic/claude-sonnet-4-6": { alias: "sonnet" } } },
     list: [{ id: "local", model: "vllm/qwen" }],

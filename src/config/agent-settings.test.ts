@@ -79,7 +79,7 @@ describe("sameEmbeddingSpace and declared prices", () => {
     models: {
       providers: {
         openai: { models: [{ id: "te3-small", embeddingSpace: "te3s", cost: { input: 0.02 } }, { id: "te3-large", embeddingSpace: "te3l" }] },
-        router: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "openai/te3-small", embeddingSpace: "te3s" }, { id: "chat" }] },
+        router: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "openai/te3-small", embeddingSpace: "te3s" }, { id: "chat" }] },
       },
     },
   });

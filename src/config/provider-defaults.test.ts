@@ -6,10 +6,10 @@ const defaults = parseConfig({}).config;
 
 describe("resolveProviderSettings", () => {
   const builtInTable: [id: string, api: string, baseUrl: string, cooldowns: boolean, oauth: boolean][] = [
-    ["openai", "openai-completions", "https://api.openai.com/v1", true, true],
+    ["openai", "openai-chat", "https://api.openai.com/v1", true, true],
     ["anthropic", "anthropic-messages", "https://api.anthropic.com", true, true],
     ["google", "google-generative-ai", "https://generativelanguage.googleapis.com/v1beta", true, false],
-    ["openrouter", "openai-completions", "https://openrouter.ai/api/v1", false, false],
+    ["openrouter", "openai-chat", "https://openrouter.ai/api/v1", false, false],
     ["ollama", "ollama", "http://127.0.0.1:11434", true, false],
     ["openai-codex", "openai-responses", "https://chatgpt.com/backend-api/codex", true, true],
   ];
@@ -36,7 +36,7 @@ describe("resolveProviderSettings", () => {
       },
     });
     expect(resolveProviderSettings(config, "openrouter")).toMatchObject({
-      api: "openai-completions",
+      api: "openai-chat",
       baseUrl: "https://openrouter.ai/api/v1",
       cooldowns: true,
       timeoutSeconds: 30,
@@ -53,11 +53,11 @@ describe("resolveProviderSettings", () => {
 
   it("R-CF-3: a user-defined provider resolves with the global defaults", () => {
     const { config } = parseConfig({
-      models: { providers: { lmstudio: { api: "openai-completions", baseUrl: "http://127.0.0.1:1234/v1" } } },
+      models: { providers: { lmstudio: { api: "openai-chat", baseUrl: "http://127.0.0.1:1234/v1" } } },
     });
     expect(resolveProviderSettings(config, "lmstudio")).toEqual({
       id: "lmstudio",
-      api: "openai-completions",
+      api: "openai-chat",
       baseUrl: "http://127.0.0.1:1234/v1",
       headers: {},
       timeoutSeconds: 120,

@@ -33,7 +33,7 @@ const ANTHROPIC_OAUTH: OAuthEndpoint = Object.freeze({
 
 export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProviderDefaults>> = Object.freeze({
   openai: Object.freeze({
-    api: "openai-completions",
+    api: "openai-chat",
     baseUrl: "https://api.openai.com/v1",
     cooldowns: true,
     oauth: CODEX_OAUTH,
@@ -52,7 +52,7 @@ export const BUILT_IN_PROVIDERS: Readonly<Record<string, BuiltInProviderDefaults
   // OpenRouter balances across its own upstreams: one upstream's 429 says little about the key,
   // so benching the key would only hide healthy routes.
   openrouter: Object.freeze({
-    api: "openai-completions",
+    api: "openai-chat",
     baseUrl: "https://openrouter.ai/api/v1",
     cooldowns: false,
   }),

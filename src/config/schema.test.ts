@@ -239,6 +239,8 @@ describe("config schema", () => {
   });
 
   const apiTable: [api: unknown, valid: boolean][] = [
+    ["openai-chat", true],
+    // The older name of the same format, as OpenClaw configs write it (R-CF-1).
     ["openai-completions", true],
     ["anthropic-messages", true],
     ["google-generative-ai", true],
@@ -250,6 +252,14 @@ describe("config schema", () => {
   ];
   it.each(apiTable)("R-CF-3: provider api %j loads=%s", (api, valid) => {
     expect(rejects({ models: { providers: { openai: { api } } } }).length === 0).toBe(valid);
+  });
+
+  it("R-CF-3: api \"openai-completions\" (the older name) and \"openai-chat\" load as the same wire format, \"openai-chat\"", () => {
+    for (const api of ["openai-completions", "openai-chat"]) {
+      const { config, warnings } = parseConfig({ models: { providers: { vllm: { api, baseUrl: "http://127.0.0.1:8000/v1" } } } });
+      expect(warnings).toEqual([]);
+      expect(config.models.providers.vllm?.api).toBe("openai-chat");
+    }
   });
 
   it("R-CF-3: a provider without built-in defaults needs api and baseUrl; OAuth needs both fields", () => {

@@ -54,13 +54,18 @@ export const ModelRefSchema = z
   .refine((text) => isProviderModelRef(text) || isAliasWord(text), { error: MODEL_REF_MESSAGE })
   .meta({ description: 'A model reference "provider/model", or an alias from agents.defaults.models.' });
 
-export const ProviderApiSchema = z.enum([
-  "openai-completions",
-  "openai-responses",
-  "anthropic-messages",
-  "google-generative-ai",
-  "ollama",
-]);
+/** The wire formats a provider can speak, by their one id (the folder under wire/, the gateway dialect). */
+export const PROVIDER_API_IDS = ["openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"] as const;
+
+/**
+ * Older names of a wire format, still read so older and OpenClaw configs load (R-CF-1); the loaded config
+ * holds the id. wire/formats.ts keeps the same names as each format's aliases (a test holds them together).
+ */
+export const PROVIDER_API_ALIASES: Readonly<Record<string, (typeof PROVIDER_API_IDS)[number]>> = { "openai-completions": "openai-chat" };
+
+export const ProviderApiSchema = z
+  .enum([...PROVIDER_API_IDS, "openai-completions"])
+  .transform((api): (typeof PROVIDER_API_IDS)[number] => PROVIDER_API_ALIASES[api] ?? (api as (typeof PROVIDER_API_IDS)[number]));
 
 /** R-GW-7: US dollars per million tokens; wins over the catalogue's prices for the model. */
 export const ModelCostSchema = z.object({

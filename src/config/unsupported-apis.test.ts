@@ -20,7 +20,7 @@ describe("providers on APIs Detour does not speak", () => {
     expect(warnings.join("\n")).toContain('models.providers.openai.api: Detour does not speak "github-copilot"');
     expect(Object.keys(config.models.providers)).toEqual(["local", "codex"]);
     // The built-in openai provider keeps its own defaults.
-    expect(resolveProviderSettings(config, "openai")?.api).toBe("openai-completions");
+    expect(resolveProviderSettings(config, "openai")?.api).toBe("openai-chat");
   });
 
   it("R-CF-2: a non-string api is still an error naming its path", () => {

@@ -5,9 +5,9 @@
  * of any other such provider fail over like an unreachable provider would.
  */
 import { formatConfigPath } from "./config-path.js";
-import { ProviderApiSchema } from "./schema.js";
+import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "./schema.js";
 
-const SPOKEN_APIS: readonly string[] = ProviderApiSchema.options;
+const SPOKEN_APIS: readonly string[] = PROVIDER_API_IDS;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -22,7 +22,7 @@ export function dropUnsupportedProviderApis(raw: unknown): { value: unknown; war
   const kept: Record<string, unknown> = {};
   for (const [id, provider] of Object.entries(providers)) {
     const api = isRecord(provider) ? provider.api : undefined;
-    if (typeof api === "string" && !SPOKEN_APIS.includes(api)) {
+    if (typeof api === "string" && !SPOKEN_APIS.includes(api) && !Object.hasOwn(PROVIDER_API_ALIASES, api)) {
       warnings.push(
         `${formatConfigPath(["models", "providers", id, "api"])}: Detour does not speak "${api}" ` +
           `(it speaks ${SPOKEN_APIS.join(", ")}); this provider entry is ignored. ` +

@@ -42,7 +42,7 @@ export function buildDemoConfig(mocks: MockEndpoints): DetourConfigInput {
   return {
     models: {
       providers: {
-        openai: { api: "openai-completions", baseUrl: `${mocks.openai}/v1`, timeoutSeconds: 10 },
+        openai: { api: "openai-chat", baseUrl: `${mocks.openai}/v1`, timeoutSeconds: 10 },
         anthropic: { api: "anthropic-messages", baseUrl: mocks.anthropic, timeoutSeconds: 10 },
       },
     },

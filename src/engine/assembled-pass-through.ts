@@ -16,21 +16,13 @@ import {
   type UpstreamBody,
 } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
-import type { WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
-import { AnthropicMessageAssembler } from "../wire/anthropic-messages/assemble-message.js";
-import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
-import { OpenAiCompletionAssembler } from "../wire/openai-chat/assemble-completion.js";
-import { ResponsesAssembler } from "../wire/openai-responses/assemble-response.js";
-import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
-import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
+import type { LaneWireFormat } from "../wire/wire-format.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
 import { readWatchedPushed, type WatchedItem } from "./watched-stream.js";
-
-export type SameWireApi = "openai-completions" | "openai-responses" | "anthropic-messages";
 
 export interface SameWireAnswer {
   status: number;
@@ -44,7 +36,7 @@ export interface SameWireAnswer {
 }
 
 export interface AssembledSameWireCall {
-  api: SameWireApi;
+  wire: LaneWireFormat;
   /** The candidate called as a stream, and as a plain call (for a model that refuses a stream). */
   streamTarget: PassThroughTarget;
   plainTarget: PassThroughTarget;
@@ -54,7 +46,6 @@ export interface AssembledSameWireCall {
   context: AttemptContext;
   settings: CanonicalRunnerSettings;
   refusals: StreamRefusals;
-  describeStreamError: (raw: unknown) => WireErrorDetails;
   callContext: (signal: AbortSignal) => Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">;
   callerSignal?: AbortSignal;
 }
@@ -76,18 +67,12 @@ export async function completePlainSameWire(
  * supplies at the end, R-ST-2) reaches `accept` as the JSON the scanner parsed for its own decision, or parsed
  * once for the assembler — an event is framed and parsed once, not once by the scanner and again here.
  */
-function sseAssembler(api: SameWireApi): { accept(event: unknown): void; body(shownModel: string): Buffer } {
-  const assembler =
-    api === "openai-completions" ? new OpenAiCompletionAssembler() : api === "openai-responses" ? new ResponsesAssembler() : new AnthropicMessageAssembler();
+function sseAssembler(wire: LaneWireFormat): { accept(event: unknown): void; body(shownModel: string): Buffer } {
+  const assembler = wire.lane.assembler();
   return {
     accept: (event) => assembler.accept(event),
     body(shownModel) {
-      const answer =
-        assembler instanceof OpenAiCompletionAssembler
-          ? assembler.completion()
-          : assembler instanceof ResponsesAssembler
-            ? assembler.response()
-            : assembler.message();
+      const answer = assembler.answer();
       // R-ST-3, once for the whole answer: the events kept the upstream's name (keepUpstreamModel).
       answer.model = shownModel;
       return Buffer.from(JSON.stringify(answer));
@@ -102,20 +87,15 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
   // The usage chunk is the non-streamed answer's `usage`: it is always kept here. The answer is renamed once.
-  const assembled = sseAssembler(call.api);
+  const assembled = sseAssembler(call.wire);
   const onEvent = assembled.accept;
-  const scanner: RawStreamScanner =
-    call.api === "openai-completions"
-      ? new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: true, keepUpstreamModel: true, onEvent, assembleOnly: true })
-      : call.api === "openai-responses"
-        ? new ResponsesStreamScanner({ shownModel, keepUpstreamModel: true, onEvent, assembleOnly: true })
-        : new AnthropicStreamScanner({ shownModel, keepUpstreamModel: true, onEvent, assembleOnly: true });
+  const scanner: RawStreamScanner = call.wire.lane.scanner({ shownModel, forwardUsage: true, keepUpstreamModel: true, onEvent, assembleOnly: true });
   const accept = (read: Buffer): WatchedItem => {
     const scanned = scanner.push(read);
     if (scanned.failure !== undefined) {
       throw failureFromStreamError({
         provider: streamTarget.provider,
-        details: call.describeStreamError(scanned.failure),
+        details: call.wire.errors.readStreamError(scanned.failure),
         ...(headers ? { headers } : {}),
         secrets: streamTarget.secrets,
       });

@@ -133,7 +133,7 @@ describe("discoverCredentials", () => {
 
   it("R-CF-5: a configured keyless provider is a deliberate setup, not 'nothing at all'", async () => {
     const config = parseConfig({
-      models: { providers: { local: { api: "openai-completions", baseUrl: "http://127.0.0.1:9" } } },
+      models: { providers: { local: { api: "openai-chat", baseUrl: "http://127.0.0.1:9" } } },
     }).config;
     await expect(
       discoverCredentials({ config, store: new MemoryStateStore(), env: {}, fetch: unreachable }),

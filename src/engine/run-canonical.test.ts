@@ -86,7 +86,7 @@ describe("createCanonicalRunner", () => {
     let released = false;
     const finishOnly: Provider = {
       id: "openai",
-      api: "openai-completions",
+      api: "openai-chat",
       complete: () => Promise.reject(new Error("not used")),
       async *stream(_request, context) {
         upstreamSignal = context.signal;

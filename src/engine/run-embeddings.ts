@@ -71,7 +71,7 @@ export function createEmbeddingsRunner(input: {
 
   async function attempt(context: AttemptContext, options: EmbedOptions): Promise<EmbeddingsAnswer> {
     const settings = providerCallSettings(config, context.provider);
-    if (settings?.api === "openai-completions") {
+    if (settings?.api === "openai-chat") {
       const target = openAiEmbeddingsTarget(settings, context.credential);
       const { response, bytes } = await sameWire(target, Buffer.from(JSON.stringify({ ...options.request, model: context.model })), context, options.agentId);
       if (!looksLikeJsonObject(bytes)) throw unreadableResponseFailure(context.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));

@@ -11,25 +11,13 @@ import { requestFacts } from "./request-facts.js";
 import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js";
 import type { Provider } from "../ports/provider.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
-import { AnthropicProvider } from "../providers/anthropic/anthropic-provider.js";
-import {
-  anthropicPassThroughTarget,
-  describeAnthropicPassThroughStreamError,
-  type AnthropicClientHeaders,
-} from "../providers/anthropic/anthropic-pass-through.js";
-import { OpenAiProvider } from "../providers/openai/openai-provider.js";
-import { OpenAiResponsesProvider } from "../providers/openai-responses/openai-responses-provider.js";
-import { describeResponsesStreamError, openAiResponsesPassThroughTarget } from "../providers/openai-responses/openai-responses-pass-through.js";
-import { describeOpenAiStreamError, openAiPassThroughTarget } from "../providers/openai/openai-pass-through.js";
+import { sameWireTargetOf, type SameWireTarget } from "../providers/same-wire-targets.js";
 import { drainCompleteBody, openPassThrough, type PassThroughResponse, type PassThroughTarget, type UpstreamBody } from "../providers/shared/pass-through-call.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
-import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { isRefusalBody, isRefusalFinish, REFUSAL_STREAM_MARKERS } from "../wire/shared/refusal-answer.js";
-import { failureFromNetworkError, failureFromStreamError, type WireErrorDetails } from "../providers/shared/upstream-failure.js";
-import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
-import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
-import { ResponsesStreamScanner } from "../wire/openai-responses/stream-scanner.js";
+import type { LaneWireFormat } from "../wire/wire-format.js";
+import { failureFromNetworkError, failureFromStreamError } from "../providers/shared/upstream-failure.js";
 import { assertPinnedProvider } from "./provider-pin.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
@@ -54,12 +42,10 @@ import { canonicalSegment, continuationSegment, rawContinuationRenderer } from "
 import type { StreamSegment } from "./stream-relay.js";
 import type { CanonicalStreamEvent } from "../ports/canonical.js";
 
-export type PassThroughApi = "openai-completions" | "openai-responses" | "anthropic-messages";
-
 /** A chat request as the lane holds it: the client's bytes, and what the runner and the wire need. */
 export interface PassThroughRequest {
-  /** The client's wire format. */
-  api: PassThroughApi;
+  /** The client's wire format (one with a same-wire lane). */
+  wire: LaneWireFormat;
   stream: boolean;
   /** The bytes for one candidate: the client's body with only `model` (and the usage option) changed. */
   bodyFor(model: string): UpstreamBody;
@@ -71,8 +57,8 @@ export interface PassThroughRequest {
   streamedBodyFor?(model: string): UpstreamBody;
   /** OpenAI: the client asked for `stream_options.include_usage` itself. */
   clientWantsUsage: boolean;
-  /** Anthropic version and beta flags the client chose. */
-  clientHeaders?: AnthropicClientHeaders;
+  /** The client's headers that select its format's behaviour (Anthropic's version and beta flags). */
+  clientHeaders?: Readonly<Record<string, string>>;
   /** The canonical request, for a cross-wire candidate; throws a `format` FailoverError when it does not fit. */
   canonical(): CanonicalRequest;
   /**
@@ -118,49 +104,20 @@ export type LaneStream = { lane: "same-wire"; stream: RawStreamResult } | { lane
 
 /** The providers the lane can call raw, by id: only the built-in wire implementations, from the config. */
 export interface PassThroughTargets {
-  get(providerId: string): { api: PassThroughApi; settings: ProviderSettings } | undefined;
+  get(providerId: string): SameWireTarget | undefined;
 }
 
-export function passThroughTargetsFromConfig(
-  config: DetourConfig,
-  providers: ReadonlyMap<string, Provider>,
-): ReadonlyMap<string, { api: PassThroughApi; settings: ProviderSettings }> {
-  const targets = new Map<string, { api: PassThroughApi; settings: ProviderSettings }>();
+export function passThroughTargetsFromConfig(config: DetourConfig, providers: ReadonlyMap<string, Provider>): ReadonlyMap<string, SameWireTarget> {
+  const targets = new Map<string, SameWireTarget>();
   for (const [id, provider] of providers) {
-    // Injected providers (test doubles, custom adapters) keep their own behaviour: the canonical path.
-    if (!(provider instanceof OpenAiProvider) && !(provider instanceof OpenAiResponsesProvider) && !(provider instanceof AnthropicProvider)) continue;
     const resolved = resolveProviderSettings(config, id);
     if (!resolved || resolved.api !== provider.api) continue;
-    targets.set(id, {
-      api: provider.api,
-      settings: { id, api: resolved.api, baseUrl: resolved.baseUrl, headers: resolved.headers, timeoutSeconds: resolved.timeoutSeconds },
-    });
+    const settings = { id, api: resolved.api, baseUrl: resolved.baseUrl, headers: resolved.headers, timeoutSeconds: resolved.timeoutSeconds };
+    const target = sameWireTargetOf(provider, settings);
+    if (target) targets.set(id, target);
   }
   return targets;
 }
-
-function targetFor(
-  entry: { api: PassThroughApi; settings: ProviderSettings },
-  context: AttemptContext,
-  request: PassThroughRequest,
-  stream: boolean,
-): PassThroughTarget {
-  switch (entry.api) {
-    case "openai-completions":
-      return openAiPassThroughTarget(entry.settings, context.credential, stream);
-    case "openai-responses":
-      return openAiResponsesPassThroughTarget(entry.settings, context.credential, stream);
-    case "anthropic-messages":
-      return anthropicPassThroughTarget(entry.settings, context.credential, stream, request.clientHeaders);
-  }
-}
-
-/** The in-band error mapper of each wire's stream scanner. */
-const DESCRIBE_STREAM_ERROR: Readonly<Record<PassThroughApi, (raw: unknown) => WireErrorDetails>> = {
-  "openai-completions": describeOpenAiStreamError,
-  "openai-responses": describeResponsesStreamError,
-  "anthropic-messages": describeAnthropicPassThroughStreamError,
-};
 
 export interface PassThroughRunner {
   complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>>;
@@ -207,7 +164,7 @@ export function createPassThroughRunner(
 
   function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {
     const entry = targets.get(context.provider);
-    return entry && entry.api === request.api ? targetFor(entry, context, request, stream) : undefined;
+    return entry && entry.wire === request.wire ? entry.target(context.credential, stream, request.clientHeaders) : undefined;
   }
 
   async function complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>> {
@@ -227,7 +184,7 @@ export function createPassThroughRunner(
           // R-ST-6: streamed upstream and assembled, so silence is caught; without the streamed bytes, one plain call.
           const answer = request.streamedBodyFor
             ? await completeSameWireThroughStream({
-                api: request.api,
+                wire: request.wire,
                 streamTarget: sameWire(context, request, true) as PassThroughTarget,
                 plainTarget: target,
                 streamedBody: request.streamedBodyFor(context.model),
@@ -235,7 +192,6 @@ export function createPassThroughRunner(
                 context,
                 settings,
                 refusals,
-                describeStreamError: DESCRIBE_STREAM_ERROR[request.api],
                 callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
@@ -250,22 +206,11 @@ export function createPassThroughRunner(
     }
   }
 
-  function scannerFor(api: PassThroughApi, shownModel: string, request: PassThroughRequest): RawStreamScanner {
-    switch (api) {
-      case "openai-completions":
-        return new OpenAiChatStreamScanner({ shownModel, forwardUsageChunk: request.clientWantsUsage });
-      case "openai-responses":
-        return new ResponsesStreamScanner({ shownModel });
-      case "anthropic-messages":
-        return new AnthropicStreamScanner({ shownModel });
-    }
-  }
-
   /** Opens and commits a same-wire stream: the client's bytes to the upstream, its bytes back (R-GW-6). */
   function commitSameWire(target: PassThroughTarget, context: AttemptContext, request: PassThroughRequest, options: PassThroughRunOptions) {
     const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
     const body = request.bodyFor(context.model);
-    const describe = DESCRIBE_STREAM_ERROR[request.api];
+    const wire = request.wire;
     let headers: ResponseHeaders | undefined;
     return commitRawStream({
       open: async (signal) => {
@@ -277,9 +222,14 @@ export function createPassThroughRunner(
       readFailure: (error, signal) => failureFromNetworkError(error, { provider: target.provider, signal }),
       // The answer's last bytes (`[DONE]`, the terminating chunk) drain, so the connection is reused.
       releaseComplete: (body) => drainCompleteBody(body as PassThroughResponse["body"]),
-      scanner: scannerFor(request.api, `${context.provider}/${context.model}`, request),
+      scanner: wire.lane.scanner({ shownModel: `${context.provider}/${context.model}`, forwardUsage: request.clientWantsUsage }),
       failureOf: (error) =>
-        failureFromStreamError({ provider: target.provider, details: describe(error), ...(headers ? { headers } : {}), secrets: target.secrets }),
+        failureFromStreamError({
+          provider: target.provider,
+          details: wire.errors.readStreamError(error),
+          ...(headers ? { headers } : {}),
+          secrets: target.secrets,
+        }),
       ...attemptStreamBudgets(settings, context, options.signal),
     });
   }
@@ -302,9 +252,9 @@ export function createPassThroughRunner(
     const outcome = await runContinuedStream<Buffer | CanonicalStreamEvent, FirstAnswer>({
       runWith: detour.runWith,
       run: runOptions(options),
-      // A Responses stream is not resumed in its own bytes (its events carry item ids and sequence numbers):
-      // a cut Responses stream ends with R-ST-2's explicit error.
-      maxContinuations: request.api === "openai-responses" ? 0 : (settings.continuations?.max ?? 0),
+      // A format whose cut stream cannot go on in its own bytes (Responses: its events carry item ids and
+      // sequence numbers) ends a cut stream with R-ST-2's explicit error.
+      maxContinuations: request.wire.stream.resumeEncoder ? (settings.continuations?.max ?? 0) : 0,
       async first(context) {
         assertPinnedProvider(options.pinnedProvider, context);
         const target = sameWire(context, request);
@@ -321,11 +271,8 @@ export function createPassThroughRunner(
         assertPinnedProvider(options.pinnedProvider, context);
         const committed = await continueCanonically(providers, request.canonical(), delivered, context, settings, options.signal, onHeaders(context));
         if (firstLane === "canonical") return continuationSegment<Buffer | CanonicalStreamEvent>(committed, delivered, (event) => event);
-        const api = request.api;
-        // An invariant, not a path: a same-wire Responses stream has no continuation budget (maxContinuations above).
-        if (api === "openai-responses") throw new Error("Internal: a same-wire Responses stream cannot be continued in its own bytes.");
         const render = rawContinuationRenderer({
-          api,
+          wire: request.wire,
           shownModel: `${context.provider}/${context.model}`,
           delivered,
           includeUsage: request.clientWantsUsage,

@@ -30,7 +30,7 @@ interface Pace {
 
 /** A provider whose answers arrive on the FakeClock, streamed or (for `complete`) whole at the end. */
 class PacedProvider implements Provider {
-  readonly api = "openai-completions" as const;
+  readonly api = "openai-chat" as const;
   readonly calls: { model: string; mode: "complete" | "stream"; at: number }[] = [];
 
   constructor(

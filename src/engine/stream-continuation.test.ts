@@ -38,7 +38,7 @@ describe("R-ST-4 continuation settings: prefill from config, else the catalogue,
     models: {
       providers: {
         anthropic: { api: "anthropic-messages", models: [{ id: "claude-no-prefill", supportsPrefill: false }] },
-        openai: { api: "openai-completions", models: [{ id: "gpt-prefill", supportsPrefill: true }] },
+        openai: { api: "openai-chat", models: [{ id: "gpt-prefill", supportsPrefill: true }] },
       },
     },
   });
@@ -173,7 +173,7 @@ function stallingProvider(): Provider & { requests: CanonicalRequest[] } {
   const requests: CanonicalRequest[] = [];
   return {
     id: "openai",
-    api: "openai-completions",
+    api: "openai-chat",
     requests,
     complete: () => Promise.reject(new Error("streams only")),
     async *stream(streamed: CanonicalRequest, context: ProviderCallContext & { profileId?: string }) {

@@ -10,9 +10,8 @@ import { SeamTrimmer } from "../core/stream-seam.js";
 import type { CanonicalRequest, CanonicalStreamEvent } from "../ports/canonical.js";
 import type { Clock } from "../ports/clock.js";
 import { classifyAttemptError } from "../runner/failure.js";
-import { createAnthropicStreamEncoder } from "../wire/anthropic-messages/encode-stream.js";
-import { createOpenAIStreamEncoder } from "../wire/openai-chat/encode-stream.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
+import type { WireFormat } from "../wire/wire-format.js";
 import { continuationRequest, firstContinuationMode, type ContinuationMode } from "./continuation-request.js";
 import type { StreamSegment } from "./stream-relay.js";
 
@@ -135,18 +134,21 @@ export type ContinuationRenderer<Out> = (event: CanonicalStreamEvent) => Out | u
 
 /** The same-wire lane's client already holds raw bytes of its dialect: the continuation goes on in them. */
 export function rawContinuationRenderer(options: {
-  api: "openai-completions" | "anthropic-messages";
+  wire: WireFormat;
   shownModel: string;
   delivered: DeliveredAnswer;
   includeUsage: boolean;
   createdSeconds: number;
 }): ContinuationRenderer<Buffer> {
-  const encoder =
-    options.api === "openai-completions"
-      ? createOpenAIStreamEncoder({ includeUsage: options.includeUsage, model: options.shownModel, createdSeconds: options.createdSeconds })
-      : createAnthropicStreamEncoder({ model: options.shownModel, resume: options.delivered.blocks ?? { started: 0 } });
-  // OpenAI: the role delta went out with the first part of the answer.
-  if (options.api === "openai-completions") encoder.encode({ type: "message-start", id: "chatcmpl-detour", model: options.shownModel });
+  const resume = options.wire.stream.resumeEncoder;
+  // An invariant, not a path: a format without a resume encoder gets no continuation budget (run-pass-through.ts).
+  if (!resume) throw new Error(`Internal: a ${options.wire.id} stream cannot be continued in its own bytes.`);
+  const encoder = resume({
+    model: options.shownModel,
+    createdSeconds: options.createdSeconds,
+    includeUsage: options.includeUsage,
+    delivered: options.delivered,
+  });
   return (event) => {
     const frames = encoder.encode(event);
     return frames.length === 0 ? undefined : Buffer.from(frames.join(""));

@@ -6,7 +6,7 @@ import { FakeClock } from "../testing/fake-clock.js";
 import { createUsageRecorder } from "./usage-costs.js";
 
 const config = parseConfig({
-  models: { providers: { house: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "m", cost: { input: 2, output: 4 } }] } } },
+  models: { providers: { house: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "m", cost: { input: 2, output: 4 } }] } } },
 }).config;
 
 describe("createUsageRecorder", () => {

@@ -125,7 +125,7 @@ describe("gateway info and admin routes", () => {
     expect(text).toMatch(/detour_profiles\{provider="openai",state="usable"\} 1/);
     expect(text).toMatch(/detour_profiles\{provider="anthropic",state="usable"\} 1/);
     expect(text).toContain("detour_upstream_latency_seconds_bucket");
-    expect(text).toMatch(/detour_gateway_overhead_seconds_count\{endpoint="openai"\} 2/);
+    expect(text).toMatch(/detour_gateway_overhead_seconds_count\{endpoint="openai-chat"\} 2/);
     expect(text).toMatch(/detour_time_to_first_token_seconds_count\{provider="openai",model="gpt-a"\} 1/);
     for (const secret of Object.values(TEST_SECRETS)) expect(text).not.toContain(secret);
   });

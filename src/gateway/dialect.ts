@@ -4,27 +4,16 @@
  * the assistant text (R-NT-2). The wire details live in `wire/<format>/`; the adapters in `dialect-adapters/` bind them
  * to this one interface so the route has no dialect branches.
  */
-import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js";
-import type { PassThroughApi } from "../engine/run-pass-through.js";
-import type { UnsupportedField } from "../wire/shared/encoding.js";
+import type { CanonicalResponse } from "../ports/canonical.js";
 import type { CanonicalStreamEncoder } from "../wire/shared/stream-encoder.js";
 import type { DialectIssue } from "../wire/shared/validation-issues.js";
+import type { ClientRequestDecode, DecodedClientRequest, LaneWireFormat } from "../wire/wire-format.js";
 import type { GatewayError } from "./http-errors.js";
 
-export interface ParsedChatRequest {
-  request: CanonicalRequest;
-  /** The `model` field as sent (alias, `provider/model`, `detour` or an agent id, R-GW-3). */
-  model: string;
-  stream: boolean;
-  /** OpenAI `stream_options.include_usage`. */
-  includeUsage: boolean;
-  /** Responses: the field that ties the request to state one provider holds (`previous_response_id`, …). */
-  statefulField?: string;
-  /** Responses: the first input the canonical model cannot hold; only a same-wire candidate can take it. */
-  untranslatable?: UnsupportedField;
-}
+/** A client's chat request decoded by its wire format (the `model` as sent, routing's fields beside it). */
+export type ParsedChatRequest = DecodedClientRequest;
 
-export type DialectParse = { ok: true; value: ParsedChatRequest } | { ok: false; issues: DialectIssue[] };
+export type DialectParse = ClientRequestDecode;
 
 export type StreamEncoder = CanonicalStreamEncoder;
 
@@ -36,9 +25,8 @@ export interface StreamContext {
 }
 
 export interface GatewayDialect {
-  readonly name: "openai" | "openai-responses" | "anthropic";
-  /** The provider API whose candidates the same-wire lane serves with the client's bytes (R-GW-6). */
-  readonly laneApi: PassThroughApi;
+  /** The client's wire format: its id names the dialect; its candidates get the client's bytes (R-GW-6). */
+  readonly wire: LaneWireFormat;
   parse(body: unknown): DialectParse;
   /** A complete answer; `notice` is set only with `gateway.notices: "inline"`. */
   renderResponse(response: CanonicalResponse, context: { createdSeconds: number; notice?: string }): unknown;

@@ -21,9 +21,9 @@ describe("GatewayMetrics", () => {
     });
     metrics.observeEvent(attempt("run-1", 400));
     metrics.observeEvent(attempt("run-1", 500));
-    metrics.observeGatewayOverhead("openai", 903, "run-1");
+    metrics.observeGatewayOverhead("openai-chat", 903, "run-1");
     const text = await metrics.render();
-    expect(text).toMatch(/detour_gateway_overhead_seconds_sum\{endpoint="openai"\} 0\.003/);
+    expect(text).toMatch(/detour_gateway_overhead_seconds_sum\{endpoint="openai-chat"\} 0\.003/);
     expect(text).toMatch(/detour_upstream_latency_seconds_count\{provider="openai",model="m",outcome="succeeded"\} 2/);
     expect(text).toMatch(/detour_attempts_total\{provider="openai",model="m",reason="none"\} 2/);
   });

@@ -5,10 +5,6 @@
  * so their cost reaches the metric and the spend only.
  */
 import type { CanonicalUsage } from "../ports/canonical.js";
-import { anthropicUsageSchema, usageFromAnthropic } from "../wire/anthropic-messages/index.js";
-import { openAiUsageSchema, usageFromOpenAi } from "../wire/openai-chat/index.js";
-import { responsesUsageSchema, usageFromResponses } from "../wire/openai-responses/index.js";
-import { validateWire } from "../wire/shared/wire-json.js";
 import type { GatewayContext } from "./gateway-context.js";
 
 export const COST_HEADER = "x-detour-cost-usd";
@@ -41,19 +37,4 @@ export function formatCostUsd(costUsd: number): string {
 
 export function costHeader(costUsd: number | undefined): Record<string, string> {
   return costUsd === undefined ? {} : { [COST_HEADER]: formatCostUsd(costUsd) };
-}
-
-/** A same-wire answer's or stream's `usage` in its wire format, as canonical usage; undefined when unreadable. */
-export function usageFromWire(dialect: "openai" | "anthropic" | "openai-responses", raw: unknown): CanonicalUsage | undefined {
-  if (raw === undefined || raw === null) return undefined;
-  if (dialect === "openai-responses") {
-    const usage = validateWire(raw, responsesUsageSchema);
-    return usage.ok ? usageFromResponses(usage.value) : undefined;
-  }
-  if (dialect === "openai") {
-    const usage = validateWire(raw, openAiUsageSchema);
-    return usage.ok ? usageFromOpenAi(usage.value) : undefined;
-  }
-  const usage = validateWire(raw, anthropicUsageSchema);
-  return usage.ok ? usageFromAnthropic(usage.value) : undefined;
 }

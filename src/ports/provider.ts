@@ -5,7 +5,7 @@
 import type { Credential, FailureInput } from "../core/types.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "./canonical.js";
 
-export type ProviderApi = "openai-completions" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama";
+export type ProviderApi = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama";
 
 export interface ProviderCallContext {
   /** Model id without the provider prefix. */

@@ -11,7 +11,7 @@ import { startLoopbackServer } from "./shared/__fixtures__/loopback-server.js";
 
 describe("createProvider", () => {
   it.each([
-    ["openai-completions", OpenAiProvider],
+    ["openai-chat", OpenAiProvider],
     ["anthropic-messages", AnthropicProvider],
     ["google-generative-ai", GoogleProvider],
     ["ollama", OllamaProvider],
@@ -22,9 +22,15 @@ describe("createProvider", () => {
     expect(provider.id).toBe("x");
   });
 
+  it("the older name openai-completions builds the OpenAI chat provider under its one id, openai-chat", () => {
+    const provider = createProvider({ id: "x", api: "openai-completions" as ProviderApi, baseUrl: "http://127.0.0.1:1" });
+    expect(provider).toBeInstanceOf(OpenAiProvider);
+    expect(provider.api).toBe("openai-chat");
+  });
+
   it("an unknown api is a ConfigError naming the key", () => {
     expect(() => createProvider({ id: "weird", api: "soap" as ProviderApi, baseUrl: "http://127.0.0.1:1" })).toThrow(
-      /models\.providers\.weird\.api: expected one of openai-completions/,
+      /models\.providers\.weird\.api: expected one of openai-chat/,
     );
   });
 
@@ -44,7 +50,7 @@ describe("createProvider", () => {
     }));
     try {
       const registry = createProviderRegistry({
-        openrouter: { api: "openai-completions", baseUrl: `${server.url}/api/v1`, headers: { "X-Title": "Detour" }, timeoutSeconds: 5 },
+        openrouter: { api: "openai-chat", baseUrl: `${server.url}/api/v1`, headers: { "X-Title": "Detour" }, timeoutSeconds: 5 },
       });
       const response = await registry.require("openrouter").complete(simpleRequest, {
         model: "anthropic/claude-sonnet-4",
@@ -62,7 +68,7 @@ describe("createProvider", () => {
 
 describe("ProviderRegistry", () => {
   const registry = createProviderRegistry({
-    openai: { api: "openai-completions", baseUrl: "https://api.openai.com/v1" },
+    openai: { api: "openai-chat", baseUrl: "https://api.openai.com/v1" },
     anthropic: { api: "anthropic-messages", baseUrl: "https://api.anthropic.com" },
     ollama: { api: "ollama", baseUrl: "http://127.0.0.1:11434" },
   });

@@ -10,19 +10,28 @@ import { OllamaProvider } from "./ollama/ollama-provider.js";
 import { OpenAiProvider } from "./openai/openai-provider.js";
 import { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
+import { wireFormatIdOf } from "../wire/formats.js";
 
-export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-completions", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"];
+export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"];
 
 const PROVIDER_CONSTRUCTORS: Readonly<Record<ProviderApi, new (settings: ProviderSettings) => Provider>> = {
-  "openai-completions": OpenAiProvider,
+  "openai-chat": OpenAiProvider,
   "openai-responses": OpenAiResponsesProvider,
   "anthropic-messages": AnthropicProvider,
   "google-generative-ai": GoogleProvider,
   ollama: OllamaProvider,
 };
 
+const BUILT_IN_CLASSES = Object.values(PROVIDER_CONSTRUCTORS);
+
+/** A provider this module builds, as opposed to one injected by the caller (a test double, a custom adapter). */
+export function isBuiltInProvider(provider: Provider): boolean {
+  return BUILT_IN_CLASSES.some((constructor) => provider instanceof constructor);
+}
+
 export function createProvider(settings: ProviderSettings): Provider {
-  const api: unknown = settings.api;
+  // An older name of a format (`openai-completions`) builds the same provider, under the format's one id.
+  const api: unknown = typeof settings.api === "string" ? (wireFormatIdOf(settings.api) ?? settings.api) : settings.api;
   if (typeof api !== "string" || !Object.hasOwn(PROVIDER_CONSTRUCTORS, api)) {
     throw new ConfigError([
       { path: `models.providers.${settings.id}.api`, message: `expected one of ${PROVIDER_APIS.join(", ")}, got ${JSON.stringify(api)}` },
@@ -33,7 +42,7 @@ export function createProvider(settings: ProviderSettings): Provider {
       { path: `models.providers.${settings.id}.baseUrl`, message: `expected an http(s) URL, got ${JSON.stringify(settings.baseUrl)}` },
     ]);
   }
-  return new PROVIDER_CONSTRUCTORS[api as ProviderApi](settings);
+  return new PROVIDER_CONSTRUCTORS[api as ProviderApi]({ ...settings, api: api as ProviderApi });
 }
 
 function isHttpUrl(value: string): boolean {

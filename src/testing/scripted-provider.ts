@@ -153,7 +153,7 @@ export class ScriptedProvider implements Provider {
 
   constructor(options: ScriptedProviderOptions) {
     this.id = options.id;
-    this.api = options.api ?? "openai-completions";
+    this.api = options.api ?? "openai-chat";
     this.#clock = options.clock;
   }
 

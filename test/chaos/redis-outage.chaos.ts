@@ -76,7 +76,7 @@ describe("chaos: Redis outage", () => {
           config: {
             models: {
               providers: {
-                openai: { api: "openai-completions", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 },
+                openai: { api: "openai-chat", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 },
                 anthropic: { api: "anthropic-messages", baseUrl: mock.url, timeoutSeconds: 5 },
               },
             },

@@ -33,9 +33,9 @@ const WARM_UP = Math.min(1000, Math.floor(REQUESTS / 10));
 const SAMPLES = 10;
 const TOKEN = "chaos-client-token";
 const PROVIDERS = [
-  { id: "openai", api: "openai-completions", path: "/v1", model: "mock-gpt" },
+  { id: "openai", api: "openai-chat", path: "/v1", model: "mock-gpt" },
   { id: "anthropic", api: "anthropic-messages", path: "", model: "mock-claude" },
-  { id: "groq", api: "openai-completions", path: "/v1", model: "mock-llama" },
+  { id: "groq", api: "openai-chat", path: "/v1", model: "mock-llama" },
 ] as const;
 const KEYS = PROVIDERS.flatMap((provider) =>
   ["a", "b"].map((slot) => ({

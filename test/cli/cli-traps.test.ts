@@ -130,7 +130,7 @@ describe("config traps", () => {
         'agents.defaults.model.fallbacks[0]: bare model name "claude-sonnet-4" read as "anthropic/claude-sonnet-4"; write it so to keep that meaning',
       ],
     });
-    const providers = { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1", models: [{ id: "gpt-4o" }] } };
+    const providers = { vllm: { api: "openai-chat", baseUrl: "http://127.0.0.1:8000/v1", models: [{ id: "gpt-4o" }] } };
     box.writeConfig({ models: { providers }, agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o"] } } } });
     const ambiguous = await box.run(["config", "check"]);
     expect(ambiguous.code).toBe(2);

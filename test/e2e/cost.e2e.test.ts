@@ -32,10 +32,10 @@ beforeAll(async () => {
     config: {
       models: {
         providers: {
-          openai: { api: "openai-completions", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 },
+          openai: { api: "openai-chat", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 },
           anthropic: { api: "anthropic-messages", baseUrl: mock.url, timeoutSeconds: 5 },
           // A configured price wins over the catalogue's.
-          cheap: { api: "openai-completions", baseUrl: `${mock.url}/v1`, models: [{ id: "house-model", cost: { input: 1, output: 2 } }] },
+          cheap: { api: "openai-chat", baseUrl: `${mock.url}/v1`, models: [{ id: "house-model", cost: { input: 1, output: 2 } }] },
         },
       },
       auth: {

@@ -30,7 +30,7 @@ beforeEach(async () => {
       models: {
         providers: {
           anthropic: { api: "anthropic-messages", baseUrl: mock.url, timeoutSeconds: 5 },
-          openai: { api: "openai-completions", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 },
+          openai: { api: "openai-chat", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 },
         },
       },
       auth: {

@@ -20,7 +20,7 @@ function config(mockUrl: string): DetourConfigInput {
     models: {
       providers: {
         openai: {
-          api: "openai-completions",
+          api: "openai-chat",
           baseUrl: `${mockUrl}/v1`,
           timeoutSeconds: 5,
           models: [
@@ -30,7 +30,7 @@ function config(mockUrl: string): DetourConfigInput {
         },
         // The same model through another provider: the same space, so a fallback may go there.
         router: {
-          api: "openai-completions",
+          api: "openai-chat",
           baseUrl: `${mockUrl}/v1`,
           timeoutSeconds: 5,
           models: [{ id: `openai/${SMALL}`, embeddingSpace: "openai-te3-small" }],

@@ -51,7 +51,7 @@ function config(mockUrl: string, openaiTimeoutSeconds: number): DetourConfigInpu
   return {
     models: {
       providers: {
-        openai: { api: "openai-completions", baseUrl: `${mockUrl}/v1`, timeoutSeconds: openaiTimeoutSeconds },
+        openai: { api: "openai-chat", baseUrl: `${mockUrl}/v1`, timeoutSeconds: openaiTimeoutSeconds },
         anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
       },
     },

@@ -106,7 +106,7 @@ beforeAll(async () => {
     config: {
       models: {
         providers: {
-          openai: { api: "openai-completions", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 },
+          openai: { api: "openai-chat", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 },
           anthropic: { api: "anthropic-messages", baseUrl: upstream.url, timeoutSeconds: 5 },
         },
       },

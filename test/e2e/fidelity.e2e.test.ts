@@ -93,7 +93,7 @@ beforeAll(async () => {
       models: {
         providers: {
           anth: { api: "anthropic-messages", baseUrl: upstream.url, timeoutSeconds: 5 },
-          oai: { api: "openai-completions", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 },
+          oai: { api: "openai-chat", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 },
         },
       },
       auth: {

@@ -44,7 +44,7 @@ beforeAll(async () => {
   gateway = await startGateway({
     port: 0,
     config: {
-      models: { providers: { openai: { api: "openai-completions", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 } } },
+      models: { providers: { openai: { api: "openai-chat", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 } } },
       auth: {
         profiles: {
           "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "LARGE_OPENAI_A" } },
@@ -74,7 +74,7 @@ describe("a 1 MB request body on the same-wire lane", () => {
     const small = await startGateway({
       port: 0,
       config: {
-        models: { providers: { openai: { api: "openai-completions", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 } } },
+        models: { providers: { openai: { api: "openai-chat", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 } } },
         auth: { profiles: { "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "LARGE_OPENAI_A" } } } },
         agents: { defaults: { model: { primary: "openai/up-gpt", fallbacks: [] } } },
         gateway: { auth: { tokens: [CLIENT_TOKEN] }, maxBodyMb: 0.5 },

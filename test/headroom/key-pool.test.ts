@@ -51,7 +51,7 @@ async function startPool(options: {
     models: {
       providers: {
         [provider]: {
-          api: provider === "openai" ? "openai-completions" : "anthropic-messages",
+          api: provider === "openai" ? "openai-chat" : "anthropic-messages",
           baseUrl: provider === "openai" ? `${mock.url}/v1` : mock.url,
           timeoutSeconds: 5,
         },

@@ -54,7 +54,7 @@ if (redis === "available") {
         REPLICA_KEY_B: "sk-replica-b",
       };
       const config: DetourConfigInput = {
-        models: { providers: { openai: { api: "openai-completions", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 } } },
+        models: { providers: { openai: { api: "openai-chat", baseUrl: `${mock.url}/v1`, timeoutSeconds: 5 } } },
         auth: {
           profiles: {
             "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "REPLICA_KEY_A" } },

@@ -19,7 +19,7 @@ async function setup(): Promise<{ detour: Detour; clock: FakeClock; store: Memor
   }
   const detour = await createDetour({
     config: {
-      models: { providers: { openai: { api: "openai-completions", timeoutSeconds: 5 } } },
+      models: { providers: { openai: { api: "openai-chat", timeoutSeconds: 5 } } },
       agents: { defaults: { model: { primary: "openai/gpt-a" } } },
       auth: { order: { openai: ["openai:a", "openai:b"] } },
       state: { backend: "memory" },

@@ -1,7 +1,7 @@
 /** Binds the Anthropic messages dialect (`wire/anthropic-messages`) to the gateway's dialect interface. */
 import {
+  anthropicMessagesWire,
   createAnthropicStreamEncoder,
-  parseAnthropicMessagesRequest,
   renderAnthropicError,
   renderAnthropicMessage,
   renderAnthropicValidationError,
@@ -10,17 +10,9 @@ import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const anthropicDialect: GatewayDialect = {
-  name: "anthropic",
-  laneApi: "anthropic-messages",
+  wire: anthropicMessagesWire,
 
-  parse(body) {
-    const parsed = parseAnthropicMessagesRequest(body);
-    if (!parsed.ok) return parsed;
-    return {
-      ok: true,
-      value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: true },
-    };
-  },
+  parse: (body) => anthropicMessagesWire.request.decode(body),
 
   renderResponse(response, context) {
     const body = renderAnthropicMessage(response);

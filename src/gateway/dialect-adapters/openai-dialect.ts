@@ -1,7 +1,7 @@
 /** Binds the OpenAI chat-completions dialect (`wire/openai-chat`) to the gateway's dialect interface. */
 import {
   createOpenAIStreamEncoder,
-  parseOpenAIChatRequest,
+  openAIChatWire,
   renderOpenAIChatCompletion,
   renderOpenAIError,
   renderOpenAIValidationError,
@@ -10,17 +10,9 @@ import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 
 export const openAIDialect: GatewayDialect = {
-  name: "openai",
-  laneApi: "openai-completions",
+  wire: openAIChatWire,
 
-  parse(body) {
-    const parsed = parseOpenAIChatRequest(body);
-    if (!parsed.ok) return parsed;
-    return {
-      ok: true,
-      value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: parsed.includeUsage },
-    };
-  },
+  parse: (body) => openAIChatWire.request.decode(body),
 
   renderResponse(response, context) {
     const body = renderOpenAIChatCompletion(response, { createdSeconds: context.createdSeconds });

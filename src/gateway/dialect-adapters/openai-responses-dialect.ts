@@ -2,31 +2,15 @@
  * Binds the OpenAI Responses dialect (`wire/openai-responses`) to the gateway's dialect interface. Errors are
  * OpenAI's error bodies, as the Responses API answers them; the SDK reads them the same way.
  */
-import { createResponsesStreamEncoder, parseResponsesRequest, renderResponsesResponse, responsesSseEvent } from "../../wire/openai-responses/index.js";
+import { createResponsesStreamEncoder, openAIResponsesWire, renderResponsesResponse, responsesSseEvent } from "../../wire/openai-responses/index.js";
 import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 import { openAIDialect } from "./openai-dialect.js";
 
 export const openAIResponsesDialect: GatewayDialect = {
-  name: "openai-responses",
-  laneApi: "openai-responses",
+  wire: openAIResponsesWire,
 
-  parse(body) {
-    const parsed = parseResponsesRequest(body);
-    if (!parsed.ok) return parsed;
-    return {
-      ok: true,
-      value: {
-        request: parsed.request,
-        model: parsed.model,
-        stream: parsed.stream,
-        // Usage always arrives, in `response.completed`.
-        includeUsage: true,
-        ...(parsed.statefulField !== undefined ? { statefulField: parsed.statefulField } : {}),
-        ...(parsed.untranslatable !== undefined ? { untranslatable: parsed.untranslatable } : {}),
-      },
-    };
-  },
+  parse: (body) => openAIResponsesWire.request.decode(body),
 
   renderResponse(response, context) {
     const body = renderResponsesResponse(response, { createdSeconds: context.createdSeconds });

@@ -3,7 +3,7 @@
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { BodyBytes } from "./body-bytes.js";
+import { BodyBytes } from "../../wire/shared/body-bytes.js";
 import { JOIN_BELOW_BYTES, receiveBodyBytes } from "./receive-body.js";
 
 let apps: FastifyInstance[] = [];

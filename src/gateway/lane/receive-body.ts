@@ -7,7 +7,7 @@
  * it has pushed; the gateway adds no preParsing stream in between.
  */
 import { errorCodes, type FastifyRequest } from "fastify";
-import { BodyBytes } from "./body-bytes.js";
+import { BodyBytes } from "../../wire/shared/body-bytes.js";
 
 /** Below this a body is joined into one Buffer (cheap, and scanned without a scratch copy). */
 export const JOIN_BELOW_BYTES = 64 * 1024;

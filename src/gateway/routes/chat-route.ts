@@ -16,11 +16,11 @@ import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
 import { silentLogger } from "../../ports/events.js";
 import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";
-import { clientWantsUsage, laneFactsBound, laneShapeOk, mayBeSlashCommand, upstreamBodyFor, withAnsweringModel } from "../lane/lane-request.js";
-import { scanChatBody, usageOf, type ScannedChatBody } from "../lane/scan-chat-body.js";
-import { BodyBytes } from "../lane/body-bytes.js";
+import { mayBeSlashCommand, withAnsweringModel } from "../../wire/shared/lane-body.js";
+import { scanChatBody, usageOf, type ScannedChatBody } from "../../wire/shared/scan-chat-body.js";
+import { BodyBytes } from "../../wire/shared/body-bytes.js";
 import { receiveBodyBytes } from "../lane/receive-body.js";
-import { accountUsage, costHeader, usageFromWire } from "../usage-accounting.js";
+import { accountUsage, costHeader } from "../usage-accounting.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { badRequest, badRouting, describeRunError, type GatewayError } from "../http-errors.js";
@@ -217,7 +217,7 @@ class ChatExchange {
       createdSeconds: this.#createdSeconds,
       ...(notice !== undefined ? { notice } : {}),
     });
-    this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
+    this.context.metrics.observeGatewayOverhead(this.dialect.wire.id, this.context.clock.now() - this.#receivedAt, outcome.runId);
     const costUsd = this.#account(outcome, outcome.result.usage);
     return this.reply
       .code(200)
@@ -235,7 +235,7 @@ class ChatExchange {
     metrics.observeTimeToFirstToken(outcome.provider, outcome.model, outcome.result.timeToFirstTokenMs);
     // The committed attempt is still running (R-ST-5): its time to first content is upstream time, not ours.
     const totalMs = clock.now() - this.#receivedAt - outcome.result.timeToFirstTokenMs;
-    metrics.observeGatewayOverhead(this.dialect.name, totalMs, outcome.runId);
+    metrics.observeGatewayOverhead(this.dialect.wire.id, totalMs, outcome.runId);
     if (!this.#clientGone) return true;
     outcome.result.abort(this.#abort.signal.reason);
     this.#dropClient();
@@ -297,7 +297,7 @@ class ChatExchange {
     }
     const body = scan.body;
     let parsed: ParsedChatRequest | undefined;
-    if (!laneShapeOk(this.dialect.name, body) || mayBeSlashCommand(body)) {
+    if (!this.dialect.wire.lane.shapeOk(body) || mayBeSlashCommand(body)) {
       const full = this.dialect.parse(JSON.parse(bytes.utf8()));
       if (!full.ok) {
         return this.reply.code(400).type("application/json; charset=utf-8").send(this.dialect.renderValidationError(full.issues));
@@ -375,34 +375,26 @@ class ChatExchange {
   }
 
   #passThroughRequest(body: ScannedChatBody, parsed: ParsedChatRequest | undefined): PassThroughRequest {
-    const chat = this.dialect.name === "openai";
     const stream = parsed?.stream ?? body.stream?.value === true;
-    const headers = this.request.headers;
     let canonical = parsed?.request;
     const untranslatable = parsed?.untranslatable;
     const dialect = this.dialect;
+    const { wire } = dialect;
+    const lane = wire.lane;
+    const clientHeaders = lane.clientHeaders(this.request.headers);
     return {
-      api: dialect.laneApi,
+      wire,
       stream,
-      // The lane needs every stream's usage (R-ST-3); a client that did not ask never sees the usage chunk.
-      bodyFor: (model) => upstreamBodyFor(body, model, chat && stream),
+      bodyFor: (model) => lane.bodyFor(body, model, stream),
       // R-ST-6: a non-streamed request goes upstream as a stream (its answer is assembled), so silence is caught.
-      ...(stream ? {} : { streamedBodyFor: (model: string) => upstreamBodyFor(body, model, chat, true) }),
-      // Anthropic and Responses streams always carry their usage.
-      clientWantsUsage: chat ? stream && clientWantsUsage(body) : true,
-      factsBound: () => laneFactsBound(dialect.name, body),
-      ...(dialect.laneApi === "anthropic-messages"
-        ? {
-            clientHeaders: {
-              ...(typeof headers["anthropic-version"] === "string" ? { "anthropic-version": headers["anthropic-version"] } : {}),
-              ...(typeof headers["anthropic-beta"] === "string" ? { "anthropic-beta": headers["anthropic-beta"] } : {}),
-            },
-          }
-        : {}),
+      ...(stream ? {} : { streamedBodyFor: (model: string) => lane.streamedBodyFor(body, model) }),
+      clientWantsUsage: lane.clientWantsUsage(body, stream),
+      factsBound: () => lane.factsBound(body),
+      ...(clientHeaders !== undefined ? { clientHeaders } : {}),
       canonical() {
         if (untranslatable) {
           // R-GW-6: only a same-wire candidate can take this input; any other is skipped, not called.
-          throw new FailoverError(`${untranslatable.problem} Only a model on the ${dialect.laneApi} API can take it.`, { reason: "incompatible" });
+          throw new FailoverError(`${untranslatable.problem} Only a model on the ${wire.id} API can take it.`, { reason: "incompatible" });
         }
         if (canonical) return canonical;
         const full = dialect.parse(JSON.parse(body.bytes.utf8()));
@@ -433,7 +425,7 @@ class ChatExchange {
       // R-ST-3: the answer names the model that answered; every other byte is the provider's.
       body = (scanned.ok ? withAnsweringModel(scanned.body, model) : undefined) ?? answer.body;
     }
-    const usage = wireUsage !== undefined ? usageFromWire(this.dialect.name, wireUsage) : undefined;
+    const usage = wireUsage !== undefined ? this.dialect.wire.usage.read(wireUsage) : undefined;
     const costUsd = usage ? this.#account(outcome, usage) : undefined;
     const notice = this.#notice(outcome);
     if (notice !== undefined) {
@@ -447,7 +439,7 @@ class ChatExchange {
       if (typeof value === "string") headers[name] = value;
     }
     headers["content-type"] ??= "application/json";
-    this.context.metrics.observeGatewayOverhead(this.dialect.name, this.context.clock.now() - this.#receivedAt, outcome.runId);
+    this.context.metrics.observeGatewayOverhead(this.dialect.wire.id, this.context.clock.now() - this.#receivedAt, outcome.runId);
     return this.reply.code(answer.status).headers({ ...headers, ...outcomeHeaders(outcome), ...costHeader(costUsd) }).send(body);
   }
 
@@ -479,7 +471,7 @@ class ChatExchange {
     } finally {
       metrics.observeMalformedChunks(outcome.provider, outcome.model, answer.scanner.malformedChunks);
       // R-GW-7: the scanner kept the stream's usage (the last usage event or chunk); a cut stream may have none.
-      const usage = usageFromWire(this.dialect.name, answer.scanner.usage);
+      const usage = this.dialect.wire.usage.read(answer.scanner.usage);
       if (usage) this.#account(outcome, usage);
       writer.end();
     }

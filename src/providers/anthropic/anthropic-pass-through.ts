@@ -3,12 +3,10 @@ import type { Credential } from "../../core/types.js";
 import { credentialSecret } from "../shared/credentials.js";
 import type { PassThroughTarget } from "../shared/pass-through-call.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import type { WireErrorDetails } from "../shared/upstream-failure.js";
 import { timeoutMsOf } from "../shared/wire-call.js";
-import { validateWire } from "../../wire/shared/wire-json.js";
 import { anthropicAuthHeaders, anthropicMessagesUrl } from "./anthropic-provider.js";
-import { describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
-import { ANTHROPIC_VERSION, anthropicErrorObjectSchema } from "../../wire/anthropic-messages/schemas.js";
+import { describeAnthropicError } from "../../wire/anthropic-messages/read-error.js";
+import { ANTHROPIC_VERSION } from "../../wire/anthropic-messages/schemas.js";
 
 /** What the client sent that selects Anthropic API behaviour; forwarded so the body keeps its meaning. */
 export interface AnthropicClientHeaders {
@@ -49,10 +47,4 @@ export function anthropicPassThroughTarget(
     describeError: describeAnthropicError,
     secrets: [credentialSecret(credential)],
   };
-}
-
-/** The `error` object of an `event: error` frame. */
-export function describeAnthropicPassThroughStreamError(raw: unknown): WireErrorDetails {
-  const error = validateWire(raw, anthropicErrorObjectSchema);
-  return error.ok ? describeAnthropicStreamError(error.value) : { message: JSON.stringify(raw) };
 }

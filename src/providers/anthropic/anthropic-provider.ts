@@ -27,7 +27,7 @@ import {
   fromAnthropicResponse,
 } from "../../wire/anthropic-messages/index.js";
 import { encodedOrThrow } from "../shared/incompatible.js";
-import { describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
+import { describeAnthropicError, describeAnthropicStreamError } from "../../wire/anthropic-messages/read-error.js";
 
 /** Claude subscription tokens (OAuth and setup tokens) are only accepted with this beta flag. */
 export const ANTHROPIC_OAUTH_BETA = "oauth-2025-04-20";

@@ -23,7 +23,7 @@ import { fromGoogleResponse, type GoogleIds } from "../../wire/google-generative
 import { GoogleStreamTranslator } from "../../wire/google-generative-ai/decode-stream.js";
 import { googleErrorObjectSchema, googleGenerateContentResponseSchema } from "../../wire/google-generative-ai/schemas.js";
 import { encodedOrThrow } from "../shared/incompatible.js";
-import { describeGoogleError, describeGoogleErrorObject } from "./map-google-error.js";
+import { describeGoogleError, describeGoogleErrorObject } from "../../wire/google-generative-ai/read-error.js";
 
 export function googleAuthHeaders(credential: Credential | undefined): Record<string, string> {
   const secret = credentialSecret(credential);

@@ -22,7 +22,7 @@ import { fromOllamaResponse, type OllamaIds } from "../../wire/ollama/decode-res
 import { OllamaStreamTranslator } from "../../wire/ollama/decode-stream.js";
 import { ollamaChatResponseSchema, ollamaErrorBodySchema } from "../../wire/ollama/schemas.js";
 import { encodedOrThrow } from "../shared/incompatible.js";
-import { describeOllamaError } from "./map-ollama-error.js";
+import { describeOllamaError } from "../../wire/ollama/read-error.js";
 
 /** Users often configure Ollama's OpenAI-compatible URL (`…/v1`); the native API lives beside it. */
 export function ollamaEndpoint(baseUrl: string, path: string): string {

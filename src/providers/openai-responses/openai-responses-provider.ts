@@ -21,8 +21,8 @@ import {
   responsesStreamEventSchema,
   ResponsesStreamTranslator,
 } from "../../wire/openai-responses/index.js";
-import { withBodyResets } from "../shared/body-reset-hints.js";
-import { describeOpenAiError } from "../openai/map-openai-error.js";
+import { withBodyResets } from "../../wire/shared/body-reset-hints.js";
+import { describeResponsesError } from "../../wire/openai-responses/read-error.js";
 
 export class OpenAiResponsesProvider implements Provider {
   readonly api = "openai-responses" as const;
@@ -86,7 +86,7 @@ export class OpenAiResponsesProvider implements Provider {
       url: this.url,
       headers: { ...bearerHeaders(context.credential), accept: stream ? "text/event-stream" : "application/json" },
       body,
-      describeError: describeOpenAiError,
+      describeError: describeResponsesError,
     };
     return { call, dropped };
   }

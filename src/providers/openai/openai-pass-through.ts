@@ -4,11 +4,8 @@ import { bearerHeaders, credentialSecret } from "../shared/credentials.js";
 import { joinUrl } from "../shared/http-client.js";
 import type { PassThroughTarget } from "../shared/pass-through-call.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import type { WireErrorDetails } from "../shared/upstream-failure.js";
 import { timeoutMsOf } from "../shared/wire-call.js";
-import { validateWire } from "../../wire/shared/wire-json.js";
-import { describeOpenAiError, describeOpenAiErrorObject } from "./map-openai-error.js";
-import { openAiErrorObjectSchema } from "../../wire/openai-chat/schemas.js";
+import { describeOpenAiError } from "../../wire/openai-chat/read-error.js";
 
 export function openAiPassThroughTarget(
   settings: ProviderSettings,
@@ -29,11 +26,4 @@ export function openAiPassThroughTarget(
     describeError: describeOpenAiError,
     secrets: [credentialSecret(credential)],
   };
-}
-
-/** The `error` member of an in-band error chunk (OpenRouter and many compatible servers). */
-export function describeOpenAiStreamError(raw: unknown): WireErrorDetails {
-  if (typeof raw === "string") return { message: raw };
-  const error = validateWire(raw, openAiErrorObjectSchema);
-  return error.ok ? describeOpenAiErrorObject(error.value) : { message: JSON.stringify(raw) };
 }

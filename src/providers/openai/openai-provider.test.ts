@@ -19,7 +19,7 @@ const fixture = (name: string) => readFixture(import.meta.url, name);
 const serve = serverPerTest();
 
 function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): OpenAiProvider {
-  return new OpenAiProvider({ id: "openai", api: "openai-completions", baseUrl: `${baseUrl}/v1`, ...extra });
+  return new OpenAiProvider({ id: "openai", api: "openai-chat", baseUrl: `${baseUrl}/v1`, ...extra });
 }
 
 const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } = {}) => ({
@@ -133,7 +133,7 @@ describe("OpenAiProvider.complete", () => {
 
   it("OpenRouter 'Provider returned error' carries the upstream's raw text", async () => {
     const upstream = await serve({ kind: "json", status: 429, body: readJsonFixture(import.meta.url, "openrouter-error-provider-returned.json") });
-    const openrouter = new OpenAiProvider({ id: "openrouter", api: "openai-completions", baseUrl: `${upstream.url}/api/v1` });
+    const openrouter = new OpenAiProvider({ id: "openrouter", api: "openai-chat", baseUrl: `${upstream.url}/api/v1` });
     const error = (await openrouter.complete(simpleRequest, context()).catch((caught: unknown) => caught)) as UpstreamFailure;
     expect(upstream.requests[0]?.url).toBe("/api/v1/chat/completions");
     expect(error.failure).toMatchObject({ provider: "openrouter", status: 429 });
@@ -208,7 +208,7 @@ describe("OpenAiProvider.stream", () => {
   it("an OpenRouter in-band error after content throws an UpstreamFailure with its code", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("openrouter-stream-error.chunks.txt") });
     const seen: CanonicalStreamEvent[] = [];
-    const openrouter = new OpenAiProvider({ id: "openrouter", api: "openai-completions", baseUrl: upstream.url });
+    const openrouter = new OpenAiProvider({ id: "openrouter", api: "openai-chat", baseUrl: upstream.url });
     const error = await (async () => {
       for await (const event of openrouter.stream(simpleRequest, context())) seen.push(event);
     })().catch((caught: unknown) => caught);

@@ -1,5 +1,5 @@
 /**
- * OpenAI Chat Completions provider (`api: "openai-completions"`): OpenAI itself, OpenRouter, and any
+ * OpenAI Chat Completions provider (`api: "openai-chat"`): OpenAI itself, OpenRouter, and any
  * OpenAI-compatible base URL (vLLM, LM Studio, Ollama's /v1, Codex-compatible proxies).
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
@@ -28,11 +28,10 @@ import {
   OpenAiStreamTranslator,
   type MaxTokensField,
 } from "../../wire/openai-chat/index.js";
-import { describeOpenAiError } from "./map-openai-error.js";
-import { describeOpenAiStreamError } from "./openai-pass-through.js";
+import { describeOpenAiError, describeOpenAiStreamError } from "../../wire/openai-chat/read-error.js";
 
 export class OpenAiProvider implements Provider {
-  readonly api = "openai-completions" as const;
+  readonly api = "openai-chat" as const;
   readonly id: string;
   private readonly maxTokensField: MaxTokensField;
   /** Fixed per provider: built once, not on every call. */

@@ -15,7 +15,7 @@ const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "openai", key: "sk-test-0123456789abcdefghij" };
 const fixture = (name: string) => readFixture(import.meta.url, name);
 const serve = serverPerTest();
-const provider = (baseUrl: string) => new OpenAiProvider({ id: "openai", api: "openai-completions", baseUrl, createResponseId: () => "chatcmpl-fixed" });
+const provider = (baseUrl: string) => new OpenAiProvider({ id: "openai", api: "openai-chat", baseUrl, createResponseId: () => "chatcmpl-fixed" });
 
 const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => ({
   model: "gpt-4o-mini",

@@ -5,7 +5,7 @@
  */
 import type { Credential } from "../../core/types.js";
 import { anthropicPassThroughTarget, type AnthropicClientHeaders } from "../anthropic/anthropic-pass-through.js";
-import { describeOllamaError } from "../ollama/map-ollama-error.js";
+import { describeOllamaError } from "../../wire/ollama/read-error.js";
 import { ollamaEndpoint } from "../ollama/ollama-provider.js";
 import { openAiPassThroughTarget } from "../openai/openai-pass-through.js";
 import { joinUrl } from "./http-client.js";

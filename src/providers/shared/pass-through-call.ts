@@ -11,6 +11,7 @@ import { request } from "./undici-core.js";
 import type { ProviderCallContext } from "../../ports/provider.js";
 import { getSharedAgent, type ResponseHeaders } from "./http-client.js";
 import { readBodyText } from "./read-body.js";
+import type { UpstreamBody } from "../../wire/shared/body-bytes.js";
 import { abortReasonOf, failureFromHttpResponse, failureFromNetworkError, type WireErrorDetails } from "./upstream-failure.js";
 
 const ERROR_BODY_LIMIT_BYTES = 64 * 1024;
@@ -29,24 +30,14 @@ export interface PassThroughTarget {
   secrets: readonly (string | undefined)[];
 }
 
+export type { UpstreamBody, UpstreamChunks } from "../../wire/shared/body-bytes.js";
+
 export interface PassThroughResponse {
   status: number;
   headers: ResponseHeaders;
   body: Dispatcher.ResponseData["body"];
 }
 
-/**
- * The bytes of one upstream request: one Buffer, or the same bytes as views in order (a large client body
- * with a few edits goes out as its own bytes around them, without a second copy of the whole body, issue 9).
- * Either form can be sent again as it is (a retry, a rotated credential): nothing in it is consumed.
- */
-export type UpstreamBody = Buffer | UpstreamChunks;
-
-export interface UpstreamChunks {
-  readonly chunks: readonly Buffer[];
-  /** The sum of the chunks' lengths: sent as `content-length`, so the request is never chunk-encoded. */
-  readonly byteLength: number;
-}
 
 /**
  * What undici is given: a Buffer as it is (written in one go); chunks as an array (undici writes each in turn)

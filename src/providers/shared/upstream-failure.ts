@@ -4,18 +4,11 @@
  * they surface as the signal's own reason so the runner can stop without recording anything.
  */
 import { UpstreamFailure } from "../../ports/provider.js";
+import type { WireErrorDetails } from "../../wire/shared/wire-error.js";
 import type { ResponseHeaders } from "./http-client.js";
 
-/** What a provider's error mapper extracts from an error body or an in-stream error event. */
-export interface WireErrorDetails {
-  message: string;
-  code?: string;
-  errorType?: string;
-  /** Only for in-stream errors that state an HTTP-equivalent status. */
-  status?: number;
-  /** Reset hints found in the body, expressed as headers the classifier already reads (R-EC-6). */
-  hintHeaders?: Readonly<Record<string, string>>;
-}
+/** What a wire format's error reader extracts (wire/<format>/read-error.ts). */
+export type { WireErrorDetails };
 
 const PREVIEW_LIMIT = 500;
 

@@ -34,3 +34,6 @@ export {
   mapOpenAiFinishReason,
   type OpenAIFinishReason,
 } from "./finish-reasons.js";
+export { describeOpenAiError, describeOpenAiErrorObject, describeOpenAiStreamError } from "./read-error.js";
+export { openAIChatLane } from "./lane.js";
+export { openAIChatWire } from "./format.js";

@@ -21,3 +21,6 @@ export { CANONICAL_TO_RESPONSES_STATUS, RESPONSES_FINISH_REASONS, finishReasonFr
 export { renderResponsesUsage, usageFromResponses } from "./usage.js";
 export { statefulFieldOf } from "./state.js";
 export { ResponsesStreamScanner, type ResponsesScannerOptions } from "./stream-scanner.js";
+export { describeResponsesError, describeResponsesStreamError } from "./read-error.js";
+export { openAIResponsesLane } from "./lane.js";
+export { openAIResponsesWire } from "./format.js";

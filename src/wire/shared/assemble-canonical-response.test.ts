@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 const APIS: { api: ProviderApi; baseUrl: (url: string) => string; model: string }[] = [
-  { api: "openai-completions", baseUrl: (url) => `${url}/v1`, model: "gpt-4o-mini" },
+  { api: "openai-chat", baseUrl: (url) => `${url}/v1`, model: "gpt-4o-mini" },
   { api: "anthropic-messages", baseUrl: (url) => url, model: "claude-sonnet-4-5" },
   { api: "google-generative-ai", baseUrl: (url) => `${url}/v1beta`, model: "gemini-2.5-flash" },
   { api: "ollama", baseUrl: (url) => url, model: "llama3.2" },

@@ -18,7 +18,7 @@ export function isRefusalFinish(rawFinishReason: string | undefined): boolean {
  * event. Anthropic states its refusal in the stop reason alone. Searched in each forwarded read as bytes.
  */
 export const REFUSAL_STREAM_MARKERS: Readonly<Record<string, string>> = Object.freeze({
-  "openai-completions": '"refusal":"',
+  "openai-chat": '"refusal":"',
   "openai-responses": '"type":"response.refusal.delta"',
 });
 

@@ -29,7 +29,7 @@ const gateway = await startGateway({
   config: {
     models: {
       providers: {
-        openai: { api: "openai-completions", baseUrl: "http://127.0.0.1:9/v1" },
+        openai: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1" },
         anthropic: { api: "anthropic-messages", baseUrl: "http://127.0.0.1:9" },
       },
     },

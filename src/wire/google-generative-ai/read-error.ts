@@ -4,9 +4,9 @@
  * `retry-after-ms` hint so the reset time reaches the classifier like any header would (R-EC-6).
  */
 import type { z } from "zod";
-import type { WireErrorDetails } from "../shared/upstream-failure.js";
-import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
-import { googleErrorBodySchema, type googleErrorObjectSchema } from "../../wire/google-generative-ai/schemas.js";
+import type { WireErrorDetails } from "../shared/wire-error.js";
+import { parseJsonText, validateWire } from "../shared/wire-json.js";
+import { googleErrorBodySchema, type googleErrorObjectSchema } from "./schemas.js";
 
 type GoogleErrorObject = z.infer<typeof googleErrorObjectSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeOllamaError } from "./map-ollama-error.js";
+import { describeOllamaError } from "./read-error.js";
 
 describe("describeOllamaError", () => {
   it.each([

@@ -5,9 +5,11 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { requestFacts } from "../../engine/request-facts.js";
-import { parseAnthropicMessagesRequest } from "../../wire/anthropic-messages/decode-request.js";
-import { parseOpenAIChatRequest } from "../../wire/openai-chat/decode-request.js";
-import { laneFactsBound, laneShapeOk } from "./lane-request.js";
+import { parseAnthropicMessagesRequest } from "../anthropic-messages/decode-request.js";
+import { parseOpenAIChatRequest } from "../openai-chat/decode-request.js";
+import { anthropicMessagesLane } from "../anthropic-messages/lane.js";
+import { openAIChatLane } from "../openai-chat/lane.js";
+import { openAIResponsesLane } from "../openai-responses/lane.js";
 import { scanChatBody } from "./scan-chat-body.js";
 
 function scanned(body: unknown) {
@@ -75,7 +77,7 @@ describe("laneFactsBound (R-FB-8 facts on demand)", () => {
     fc.pre(parsed.ok);
     if (!parsed.ok) return;
     const exact = requestFacts(parsed.request);
-    const bound = laneFactsBound("openai", scanned(body));
+    const bound = openAIChatLane.factsBound(scanned(body));
     expect(bound.inputTokens).toBeGreaterThanOrEqual(exact.inputTokens);
     expect(bound.maxOutputTokens).toBe(exact.maxOutputTokens);
     expect(bound.modalities).toEqual([]);
@@ -86,28 +88,28 @@ describe("laneFactsBound (R-FB-8 facts on demand)", () => {
     fc.pre(parsed.ok);
     if (!parsed.ok) return;
     const exact = requestFacts(parsed.request);
-    const bound = laneFactsBound("anthropic", scanned(body));
+    const bound = anthropicMessagesLane.factsBound(scanned(body));
     expect(bound.inputTokens).toBeGreaterThanOrEqual(exact.inputTokens);
     expect(bound.maxOutputTokens).toBe(exact.maxOutputTokens);
   });
 
   it("R-FB-8: a body that may carry an image, or whose top-level keys are escaped, has no input bound", () => {
     const image = scanned({ model: "m", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }] });
-    expect(laneFactsBound("openai", image)).toEqual({ modalities: ["image"] });
+    expect(openAIChatLane.factsBound(image)).toEqual({ modalities: ["image"] });
     const escaped = scanChatBody(Buffer.from('{"model":"m","max\\u005ftokens":100000,"messages":[{"role":"user","content":"hi"}]}'));
     if (!escaped.ok) throw new Error(escaped.problem);
     expect(escaped.body.escapedKey).toBe(true);
-    expect(laneFactsBound("openai", escaped.body)).toEqual({ modalities: [] });
+    expect(openAIChatLane.factsBound(escaped.body)).toEqual({ modalities: [] });
     // The full parse reads such a body: `max_tokens` in disguise is still seen.
-    expect(laneShapeOk("openai", escaped.body)).toBe(false);
-    expect(laneFactsBound("openai-responses", scanned({ model: "m", input: "hi", max_output_tokens: 5 }))).toEqual({ modalities: [] });
+    expect(openAIChatLane.shapeOk(escaped.body)).toBe(false);
+    expect(openAIResponsesLane.factsBound(scanned({ model: "m", input: "hi", max_output_tokens: 5 }))).toEqual({ modalities: [] });
   });
 
   it("R-FB-8: OpenAI's max_completion_tokens wins over max_tokens, as its decoder reads them", () => {
     const both = scanned({ model: "m", max_tokens: 10, max_completion_tokens: 20, messages: [{ role: "user", content: "hi" }] });
-    expect(laneFactsBound("openai", both).maxOutputTokens).toBe(20);
+    expect(openAIChatLane.factsBound(both).maxOutputTokens).toBe(20);
     const nulled = scanned({ model: "m", max_tokens: 10, max_completion_tokens: null, messages: [{ role: "user", content: "hi" }] });
-    expect(laneFactsBound("openai", nulled).maxOutputTokens).toBe(10);
-    expect(laneFactsBound("anthropic", both).maxOutputTokens).toBe(10);
+    expect(openAIChatLane.factsBound(nulled).maxOutputTokens).toBe(10);
+    expect(anthropicMessagesLane.factsBound(both).maxOutputTokens).toBe(10);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ANTHROPIC_ERROR_TYPE_STATUS, describeAnthropicError, describeAnthropicStreamError } from "./map-anthropic-error.js";
+import { ANTHROPIC_ERROR_TYPE_STATUS, describeAnthropicError, describeAnthropicStreamError } from "./read-error.js";
 
 describe("describeAnthropicError", () => {
   it.each([

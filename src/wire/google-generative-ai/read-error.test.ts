@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeGoogleError, describeGoogleErrorObject } from "./map-google-error.js";
+import { describeGoogleError, describeGoogleErrorObject } from "./read-error.js";
 
 describe("describeGoogleError", () => {
   it.each([

@@ -3,9 +3,9 @@
  * Body shape: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"…"}
  */
 import type { z } from "zod";
-import type { WireErrorDetails } from "../shared/upstream-failure.js";
-import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
-import { anthropicErrorBodySchema, type anthropicErrorObjectSchema } from "../../wire/anthropic-messages/schemas.js";
+import type { WireErrorDetails } from "../shared/wire-error.js";
+import { parseJsonText, validateWire } from "../shared/wire-json.js";
+import { anthropicErrorBodySchema, anthropicErrorObjectSchema } from "./schemas.js";
 
 /**
  * The HTTP status Anthropic documents for each error type. In-stream errors arrive after a 200, so
@@ -35,4 +35,10 @@ export function describeAnthropicError(bodyText: string): WireErrorDetails {
 export function describeAnthropicStreamError(error: z.infer<typeof anthropicErrorObjectSchema>): WireErrorDetails {
   const status = Object.hasOwn(ANTHROPIC_ERROR_TYPE_STATUS, error.type) ? ANTHROPIC_ERROR_TYPE_STATUS[error.type] : undefined;
   return { message: error.message ?? "", errorType: error.type, ...(status !== undefined ? { status } : {}) };
+}
+
+/** The `error` object of an `event: error` frame, as the stream scanner hands it over unvalidated. */
+export function describeAnthropicStreamErrorValue(raw: unknown): WireErrorDetails {
+  const error = validateWire(raw, anthropicErrorObjectSchema);
+  return error.ok ? describeAnthropicStreamError(error.value) : { message: JSON.stringify(raw) };
 }

@@ -6,7 +6,7 @@
  * `retry-after-ms`), with the precision they were stated in: an epoch in seconds becomes an HTTP date,
  * a delay in seconds stays seconds.
  */
-import type { WireErrorDetails } from "./upstream-failure.js";
+import type { WireErrorDetails } from "./wire-error.js";
 
 /** Where a body keeps its reset fields: at its root, under `error`, under `response.error` (Responses). */
 const MAX_DEPTH = 3;

@@ -5,10 +5,10 @@
  *   compatible  {"error":"text"} · {"message":"text"} · {"detail":"text"} · plain text / HTML
  */
 import type { z } from "zod";
-import type { WireErrorDetails } from "../shared/upstream-failure.js";
+import type { WireErrorDetails } from "../shared/wire-error.js";
+import { parseJsonText, validateWire } from "../shared/wire-json.js";
+import { openAiErrorBodySchema, openAiErrorObjectSchema } from "./schemas.js";
 import { withBodyResets } from "../shared/body-reset-hints.js";
-import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
-import { openAiErrorBodySchema, type openAiErrorObjectSchema } from "../../wire/openai-chat/schemas.js";
 
 type OpenAiErrorObject = z.infer<typeof openAiErrorObjectSchema>;
 
@@ -56,4 +56,11 @@ function looseMessageOf(value: unknown): string | undefined {
     if (typeof field === "string") return field;
   }
   return undefined;
+}
+
+/** The `error` member of an in-band error chunk (OpenRouter and many compatible servers). */
+export function describeOpenAiStreamError(raw: unknown): WireErrorDetails {
+  if (typeof raw === "string") return { message: raw };
+  const error = validateWire(raw, openAiErrorObjectSchema);
+  return error.ok ? describeOpenAiErrorObject(error.value) : { message: JSON.stringify(raw) };
 }

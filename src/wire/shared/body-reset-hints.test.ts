@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { classifyFailure } from "../../core/classify/index.js";
-import { describeOpenAiError, describeOpenAiErrorObject } from "../openai/map-openai-error.js";
-import { describeResponsesStreamError } from "../openai-responses/openai-responses-pass-through.js";
+import { describeOpenAiError, describeOpenAiErrorObject } from "../openai-chat/read-error.js";
+import { describeResponsesStreamError } from "../openai-responses/read-error.js";
 import type { UpstreamFailure } from "../../ports/provider.js";
 import { bodyResetHeaders } from "./body-reset-hints.js";
-import { failureFromHttpResponse, failureFromStreamError } from "./upstream-failure.js";
+import { failureFromHttpResponse, failureFromStreamError } from "../../providers/shared/upstream-failure.js";
 
 const NOW = Date.UTC(2026, 6, 5, 12, 0, 0);
 const RESET_AT_SECONDS = NOW / 1000 + 5400;

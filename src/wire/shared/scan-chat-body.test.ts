@@ -1,6 +1,8 @@
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { clientWantsUsage, laneShapeOk, mayBeSlashCommand, upstreamBodyFor } from "./lane-request.js";
+import { anthropicMessagesLane } from "../anthropic-messages/lane.js";
+import { openAIChatLane } from "../openai-chat/lane.js";
+import { clientWantsUsage, mayBeSlashCommand, upstreamBodyFor } from "./lane-body.js";
 import { lastMessageOf, scanChatBody } from "./scan-chat-body.js";
 
 const scan = (text: string) => scanChatBody(Buffer.from(text));
@@ -48,8 +50,8 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
     expect(body.stream?.value).toBe(true);
     expect(body.messages?.count).toBe(2);
     expect(body.messages?.roles).toEqual(["system", "user"]);
-    expect(laneShapeOk("openai", body)).toBe(true);
-    expect(laneShapeOk("anthropic", body)).toBe(false);
+    expect(openAIChatLane.shapeOk(body)).toBe(true);
+    expect(anthropicMessagesLane.shapeOk(body)).toBe(false);
     expect(mayBeSlashCommand(body)).toBe(true);
     expect(clientWantsUsage(body)).toBe(true);
   });
@@ -85,8 +87,8 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
     const wizard = scan('{"model":"m","messages":[{"role":"wizard","content":"?"}]}');
     const noMax = scan('{"model":"m","messages":[{"role":"user","content":"?"}]}');
     if (!wizard.ok || !noMax.ok) throw new Error("expected JSON");
-    expect(laneShapeOk("openai", wizard.body)).toBe(false);
-    expect(laneShapeOk("anthropic", noMax.body)).toBe(false);
+    expect(openAIChatLane.shapeOk(wizard.body)).toBe(false);
+    expect(anthropicMessagesLane.shapeOk(noMax.body)).toBe(false);
   });
 
   // Strings end at the first quote after an even run of backslashes: each case has a decoy after it.

@@ -106,3 +106,16 @@ function scratchOf(length: number): Buffer {
   if (fresh.length <= MAX_SCRATCH_BYTES) scratch = fresh;
   return fresh;
 }
+
+/**
+ * The bytes of one upstream request: one Buffer, or the same bytes as views in order (a large client body
+ * with a few edits goes out as its own bytes around them, without a second copy of the whole body, issue 9).
+ * Either form can be sent again as it is (a retry, a rotated credential): nothing in it is consumed.
+ */
+export type UpstreamBody = Buffer | UpstreamChunks;
+
+export interface UpstreamChunks {
+  readonly chunks: readonly Buffer[];
+  /** The sum of the chunks' lengths: sent as `content-length`, so the request is never chunk-encoded. */
+  readonly byteLength: number;
+}

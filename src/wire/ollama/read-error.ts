@@ -1,7 +1,7 @@
 /** Ollama errors → classifier input. Ollama has no codes or types: the text is all there is. */
-import type { WireErrorDetails } from "../shared/upstream-failure.js";
-import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
-import { ollamaErrorBodySchema } from "../../wire/ollama/schemas.js";
+import type { WireErrorDetails } from "../shared/wire-error.js";
+import { parseJsonText, validateWire } from "../shared/wire-json.js";
+import { ollamaErrorBodySchema } from "./schemas.js";
 
 export function describeOllamaError(bodyText: string): WireErrorDetails {
   const json = parseJsonText(bodyText);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeOpenAiError, describeOpenAiErrorObject } from "./map-openai-error.js";
+import { describeOpenAiError, describeOpenAiErrorObject } from "./read-error.js";
 
 describe("describeOpenAiError", () => {
   it.each([

@@ -4,8 +4,8 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import type { UpstreamBody } from "../../engine/run-pass-through.js";
-import { upstreamBodyFor, VIEWS_FROM_BYTES } from "./lane-request.js";
+import type { UpstreamBody } from "./body-bytes.js";
+import { upstreamBodyFor, VIEWS_FROM_BYTES } from "./lane-body.js";
 import { scanChatBody } from "./scan-chat-body.js";
 
 /** What goes on the wire, joined. */

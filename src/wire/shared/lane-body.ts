@@ -1,55 +1,40 @@
 /**
- * From a scanned request body to what the same-wire lane needs (SPEC R-GW-6): a shape check cheap enough for
- * every request (the full dialect parse answers whatever it does not like, with the exact 400), the bytes
- * for one candidate with only `model` replaced and, for OpenAI streams, `stream_options.include_usage` added,
- * and the last message for slash commands.
+ * From a scanned request body to what the same-wire lane needs (SPEC R-GW-6), the part the chat formats
+ * share: the shape check over `model`, `stream` and the message roles (each format names its roles), the
+ * fit's bound from the scan, the bytes for one candidate with only `model` replaced (and, for OpenAI streams,
+ * `stream_options.include_usage` added), the answer renamed, and the last message for slash commands.
  */
 import { boundOfBody, type RequestFactsBound } from "../../core/fit.js";
-import type { UpstreamBody } from "../../engine/run-pass-through.js";
+import type { UpstreamBody } from "./body-bytes.js";
 import { lastMessageOf, streamOptionsOf, type ScannedChatBody } from "./scan-chat-body.js";
 
-const OPENAI_ROLES = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
-const ANTHROPIC_ROLES = new Set(["user", "assistant"]);
-
 /**
- * True when the body has the shape the dialect requires at its top level; anything else goes through the full
- * parse, so a request the canonical path would reject with a 400 is rejected the same way, before any call.
+ * True when the body has the shape a chat format requires at its top level (a string `model`, a boolean
+ * `stream` if any, messages whose roles are all in `roles`, and `max_tokens` where the format requires it);
+ * anything else goes through the full decode, so a request the canonical path would reject with a 400 is
+ * rejected the same way, before any call.
  */
-export function laneShapeOk(dialect: "openai" | "openai-responses" | "anthropic", body: ScannedChatBody): boolean {
-  // Responses bodies are parsed in full: server-held state (R-GW-6 pinning) and slash commands hide in many shapes.
-  if (dialect === "openai-responses") return false;
+export function chatShapeOk(body: ScannedChatBody, roles: ReadonlySet<string>, requiresMaxTokens: boolean): boolean {
   // An escaped top-level key may be `model` or `max_tokens` in disguise: the full parse reads it.
   if (body.escapedKey) return false;
   if (typeof body.model?.value !== "string") return false;
   if (body.stream !== undefined && typeof body.stream.value !== "boolean") return false;
   const messages = body.messages;
   if (!messages || messages.count === 0) return false;
-  const roles = dialect === "openai" ? OPENAI_ROLES : ANTHROPIC_ROLES;
   if (!messages.roles.every((role) => typeof role === "string" && roles.has(role))) return false;
-  if (dialect === "anthropic") {
-    const maxTokens = maxTokensOf(body);
-    if (maxTokens === undefined) return false;
-  }
+  if (requiresMaxTokens && typeof body.maxTokens?.value !== "number") return false;
   return true;
 }
 
-/** Anthropic requires `max_tokens`; it is found without parsing by a targeted look at the top level. */
-function maxTokensOf(body: ScannedChatBody): number | undefined {
-  return typeof body.maxTokens?.value === "number" ? body.maxTokens.value : undefined;
-}
-
 /**
- * The pre-call fit's bound from the scan alone (R-FB-8): the body's size and counts, and its `max_tokens` as
- * the dialect's parse reads it. Responses bodies (parsed in full anyway, their turns are not in `messages`)
- * and bodies with an escaped top-level key get no input bound: a known window then asks for the exact facts.
- * `image_url` (OpenAI), `input_image` (Responses) and `"type":"image"` (Anthropic) all contain "image"; a
- * false hit only costs the exact facts.
+ * The pre-call fit's bound from the scan alone (R-FB-8): the body's size and counts, and `maxTokens` as the
+ * format's decoder reads it. A body with an escaped top-level key gets no input bound: a known window then
+ * asks for the exact facts. `image_url` (OpenAI), `input_image` (Responses) and `"type":"image"` (Anthropic)
+ * all contain "image"; a false hit only costs the exact facts.
  */
-export function laneFactsBound(dialect: "openai" | "openai-responses" | "anthropic", body: ScannedChatBody): RequestFactsBound {
+export function chatFactsBound(body: ScannedChatBody, maxTokens: unknown): RequestFactsBound {
   const mayCarryImages = body.bytes.includes("image");
-  if (dialect === "openai-responses" || body.escapedKey) return { modalities: mayCarryImages ? ["image"] : [] };
-  // OpenAI: `max_completion_tokens ?? max_tokens`, as its request decoder reads them.
-  const maxTokens = dialect === "openai" ? (body.maxCompletionTokens?.value ?? body.maxTokens?.value) : body.maxTokens?.value;
+  if (body.escapedKey) return { modalities: mayCarryImages ? ["image"] : [] };
   return boundOfBody({
     byteLength: body.bytes.length,
     messages: body.messages?.count ?? 0,
@@ -57,6 +42,11 @@ export function laneFactsBound(dialect: "openai" | "openai-responses" | "anthrop
     ...(typeof maxTokens === "number" ? { maxOutputTokens: maxTokens } : {}),
     mayCarryImages,
   });
+}
+
+/** The bound of a body whose turns the scan does not see (Responses `input`): only whether it may carry images. */
+export function modalitiesOnlyBound(body: ScannedChatBody): RequestFactsBound {
+  return { modalities: body.bytes.includes("image") ? ["image"] : [] };
 }
 
 /** The last message might be a slash command (R-GW-3): only then is the body parsed in full. */
@@ -77,7 +67,7 @@ export function mayBeSlashCommand(body: ScannedChatBody): boolean {
   return text.trimStart().startsWith("/");
 }
 
-/** The client set `stream_options.include_usage: true` itself. */
+/** The client set `stream_options.include_usage: true` itself (OpenAI chat). */
 export function clientWantsUsage(body: ScannedChatBody): boolean {
   const options = streamOptionsOf(body) as { include_usage?: unknown } | undefined;
   return typeof options === "object" && options !== null && options.include_usage === true;

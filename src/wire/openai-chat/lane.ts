@@ -1,0 +1,33 @@
+/**
+ * The same-wire lane's reading of an OpenAI chat-completions body (SPEC R-GW-6, R-FB-8): its roles, its two
+ * names for the output limit, and the usage option every upstream stream needs (R-ST-3) — a client that did
+ * not ask for it never sees the usage chunk (the stream scanner drops it).
+ */
+import { chatFactsBound, chatShapeOk, clientWantsUsage, upstreamBodyFor } from "../shared/lane-body.js";
+import type { SameWireLane } from "../wire-format.js";
+import { OpenAiCompletionAssembler } from "./assemble-completion.js";
+import { OpenAiChatStreamScanner } from "./stream-scanner.js";
+
+const ROLES: ReadonlySet<string> = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
+
+export const openAIChatLane: SameWireLane = {
+  shapeOk: (body) => chatShapeOk(body, ROLES, false),
+  // `max_completion_tokens ?? max_tokens`, as the request decoder reads them.
+  factsBound: (body) => chatFactsBound(body, body.maxCompletionTokens?.value ?? body.maxTokens?.value),
+  clientWantsUsage: (body, stream) => stream && clientWantsUsage(body),
+  bodyFor: (body, model, stream) => upstreamBodyFor(body, model, stream),
+  streamedBodyFor: (body, model) => upstreamBodyFor(body, model, true, true),
+  clientHeaders: () => undefined,
+  scanner: (options) =>
+    new OpenAiChatStreamScanner({
+      shownModel: options.shownModel,
+      forwardUsageChunk: options.forwardUsage === true,
+      ...(options.keepUpstreamModel !== undefined ? { keepUpstreamModel: options.keepUpstreamModel } : {}),
+      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+      ...(options.assembleOnly !== undefined ? { assembleOnly: options.assembleOnly } : {}),
+    }),
+  assembler() {
+    const assembler = new OpenAiCompletionAssembler();
+    return { accept: (event) => assembler.accept(event), answer: () => assembler.completion() };
+  },
+};

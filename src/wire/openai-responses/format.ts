@@ -1,0 +1,81 @@
+/**
+ * The OpenAI Responses wire format as one `WireFormat` (wire/wire-format.ts). Error bodies are OpenAI's, as
+ * the Responses API answers them.
+ */
+import type { CanonicalFinishReason } from "../../ports/canonical.js";
+import type { LaneWireFormat } from "../wire-format.js";
+import { renderOpenAIError, renderOpenAIValidationError } from "../openai-chat/errors.js";
+import { parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseResponsesRequest } from "./decode-request.js";
+import { decodeResponsesResponse } from "./decode-response.js";
+import { encodeResponsesRequest } from "./encode-request.js";
+import { renderResponsesResponse } from "./encode-response.js";
+import { createResponsesStreamEncoder } from "./encode-stream.js";
+import { openAIResponsesLane } from "./lane.js";
+import { describeResponsesError, describeResponsesStreamError } from "./read-error.js";
+import { responsesResponseSchema, responsesUsageSchema } from "./schemas.js";
+import { CANONICAL_TO_RESPONSES_STATUS, RESPONSES_FINISH_REASONS } from "./status.js";
+import { renderResponsesUsage, usageFromResponses } from "./usage.js";
+
+/** Canonical → the key of RESPONSES_FINISH_REASONS (`status`, or `incomplete:<reason>`). */
+const FINISH_KEYS = Object.fromEntries(
+  Object.entries(CANONICAL_TO_RESPONSES_STATUS).map(([reason, { status, incompleteReason }]) => [
+    reason,
+    incompleteReason === undefined ? status : `${status}:${incompleteReason}`,
+  ]),
+) as Readonly<Record<CanonicalFinishReason, string>>;
+
+/** OpenAI Responses (`POST /v1/responses`), config `api: "openai-responses"`. */
+export const openAIResponsesWire: LaneWireFormat = {
+  id: "openai-responses",
+  aliases: [],
+  finish: { toCanonical: RESPONSES_FINISH_REASONS, fromCanonical: FINISH_KEYS },
+  usage: {
+    read(raw) {
+      if (raw === undefined || raw === null) return undefined;
+      const usage = validateWire(raw, responsesUsageSchema);
+      return usage.ok ? usageFromResponses(usage.value) : undefined;
+    },
+    render: renderResponsesUsage,
+  },
+  errors: {
+    read: describeResponsesError,
+    readStreamError: describeResponsesStreamError,
+    render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
+    renderValidation: renderOpenAIValidationError,
+  },
+  request: {
+    encode: (request, options) => encodeResponsesRequest(request, options),
+    decode(body) {
+      const parsed = parseResponsesRequest(body);
+      if (!parsed.ok) return parsed;
+      return {
+        ok: true,
+        value: {
+          request: parsed.request,
+          model: parsed.model,
+          stream: parsed.stream,
+          // Usage always arrives, in `response.completed`.
+          includeUsage: true,
+          ...(parsed.statefulField !== undefined ? { statefulField: parsed.statefulField } : {}),
+          ...(parsed.untranslatable !== undefined ? { untranslatable: parsed.untranslatable } : {}),
+        },
+      };
+    },
+  },
+  response: {
+    decode(text) {
+      const parsed = parseWireJson(text, responsesResponseSchema);
+      if (!parsed.ok) return { ok: false, problem: parsed.problem };
+      const { response, rawStatus } = decodeResponsesResponse(parsed.value);
+      return { ok: true, response, ...(rawStatus !== undefined ? { rawFinishReason: rawStatus } : {}) };
+    },
+    render: (response, options) => renderResponsesResponse(response, options),
+  },
+  stream: {
+    encoder: (options) => createResponsesStreamEncoder({ model: options.model, createdSeconds: options.createdSeconds }),
+    // No resumeEncoder: a Responses stream's events carry item ids and sequence numbers, so a cut one is not
+    // continued in its own bytes; it ends with R-ST-2's explicit error.
+  },
+  lane: openAIResponsesLane,
+};

@@ -1,0 +1,30 @@
+/**
+ * The same-wire lane's reading of a Responses body (SPEC R-GW-6, R-FB-8). Responses bodies are always
+ * decoded in full — server-held state (R-GW-6 pinning) and slash commands hide in many shapes — and their
+ * turns are in `input`, not `messages`, so the scan bounds only whether they may carry images. Their streams
+ * always carry usage (`response.completed`).
+ */
+import { modalitiesOnlyBound, upstreamBodyFor } from "../shared/lane-body.js";
+import type { SameWireLane } from "../wire-format.js";
+import { ResponsesAssembler } from "./assemble-response.js";
+import { ResponsesStreamScanner } from "./stream-scanner.js";
+
+export const openAIResponsesLane: SameWireLane = {
+  shapeOk: () => false,
+  factsBound: modalitiesOnlyBound,
+  clientWantsUsage: () => true,
+  bodyFor: (body, model) => upstreamBodyFor(body, model, false),
+  streamedBodyFor: (body, model) => upstreamBodyFor(body, model, false, true),
+  clientHeaders: () => undefined,
+  scanner: (options) =>
+    new ResponsesStreamScanner({
+      shownModel: options.shownModel,
+      ...(options.keepUpstreamModel !== undefined ? { keepUpstreamModel: options.keepUpstreamModel } : {}),
+      ...(options.onEvent !== undefined ? { onEvent: options.onEvent } : {}),
+      ...(options.assembleOnly !== undefined ? { assembleOnly: options.assembleOnly } : {}),
+    }),
+  assembler() {
+    const assembler = new ResponsesAssembler();
+    return { accept: (event) => assembler.accept(event), answer: () => assembler.response() };
+  },
+};

@@ -1,0 +1,296 @@
+/**
+ * Every WireFormat of the registry through the same cases (DESIGN §1: one contract, hono's `runTest`
+ * style): the registry's names, the finish tables, usage, errors, both request and response codecs, the
+ * stream encoder against the same format's scanner and assembler, and the same-wire lane's splice. A format
+ * lacks a member only where it has no such side (Google and Ollama are spoken to as providers only); the
+ * members it has meet the same cases as every other format's.
+ */
+import { describe, expect, it } from "vitest";
+import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "../../src/config/schema.js";
+import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../src/ports/canonical.js";
+import { WIRE_FORMAT_IDS, WIRE_FORMATS, wireFormatIdOf, wireFormatNamed } from "../../src/wire/formats.js";
+import { scanChatBody } from "../../src/wire/shared/scan-chat-body.js";
+import type { UpstreamBody } from "../../src/wire/shared/body-bytes.js";
+import type { WireFormat, WireFormatId } from "../../src/wire/wire-format.js";
+
+const CANONICAL_FINISH_REASONS: readonly CanonicalFinishReason[] = ["stop", "length", "tool_calls", "content_filter", "error"];
+
+/**
+ * What each format's wire says in its own words, for the members that have no writer to produce it (a
+ * provider-only format's answers and usage), and a client body for the formats the lane serves.
+ */
+interface FormatSamples {
+  /** A wire usage object that means 7 input and 3 output tokens. */
+  usage: unknown;
+  /** A non-streamed answer saying "Rain in Oslo." that ended normally, with 7 + 3 tokens. */
+  answer: unknown;
+  /** A client request body with a model, one user turn, and what the format requires. */
+  clientBody?: Record<string, unknown>;
+}
+
+const SAMPLES: Readonly<Record<WireFormatId, FormatSamples>> = {
+  "openai-chat": {
+    usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+    answer: {
+      id: "chatcmpl-1",
+      object: "chat.completion",
+      created: 1,
+      model: "gpt-x",
+      choices: [{ index: 0, message: { role: "assistant", content: "Rain in Oslo." }, finish_reason: "stop" }],
+      usage: { prompt_tokens: 7, completion_tokens: 3, total_tokens: 10 },
+    },
+    clientBody: { model: "detour", messages: [{ role: "user", content: "Weather?" }], temperature: 0.5 },
+  },
+  "openai-responses": {
+    usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
+    answer: {
+      id: "resp_1",
+      object: "response",
+      created_at: 1,
+      status: "completed",
+      model: "gpt-x",
+      output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Rain in Oslo.", annotations: [] }] }],
+      usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
+    },
+    clientBody: { model: "detour", input: "Weather?", temperature: 0.5 },
+  },
+  "anthropic-messages": {
+    usage: { input_tokens: 7, output_tokens: 3 },
+    answer: {
+      id: "msg_1",
+      type: "message",
+      role: "assistant",
+      model: "claude-x",
+      content: [{ type: "text", text: "Rain in Oslo." }],
+      stop_reason: "end_turn",
+      stop_sequence: null,
+      usage: { input_tokens: 7, output_tokens: 3 },
+    },
+    clientBody: { model: "detour", max_tokens: 64, messages: [{ role: "user", content: "Weather?" }], temperature: 0.5 },
+  },
+  "google-generative-ai": {
+    usage: { promptTokenCount: 7, candidatesTokenCount: 3, totalTokenCount: 10 },
+    answer: {
+      candidates: [{ content: { role: "model", parts: [{ text: "Rain in Oslo." }] }, finishReason: "STOP" }],
+      usageMetadata: { promptTokenCount: 7, candidatesTokenCount: 3, totalTokenCount: 10 },
+      modelVersion: "gemini-x",
+    },
+  },
+  ollama: {
+    usage: { prompt_eval_count: 7, eval_count: 3 },
+    answer: {
+      model: "llama-x",
+      created_at: "2026-01-01T00:00:00Z",
+      message: { role: "assistant", content: "Rain in Oslo." },
+      done: true,
+      done_reason: "stop",
+      prompt_eval_count: 7,
+      eval_count: 3,
+    },
+  },
+};
+
+const request: CanonicalRequest = {
+  system: "You are terse.",
+  messages: [{ role: "user", content: [{ type: "text", text: "Weather?" }] }],
+  maxTokens: 64,
+  temperature: 0.5,
+};
+
+const usage: CanonicalUsage = { inputTokens: 7, outputTokens: 3 };
+
+const answer: CanonicalResponse = {
+  id: "resp-9",
+  model: "house/model-x",
+  content: [{ type: "text", text: "Rain in Oslo." }],
+  finishReason: "stop",
+  usage,
+};
+
+const events: CanonicalStreamEvent[] = [
+  { type: "message-start", id: "resp-9", model: "house/model-x" },
+  { type: "text-delta", text: "Rain " },
+  { type: "text-delta", text: "in Oslo." },
+  { type: "finish", reason: "stop", usage },
+];
+
+const fallback = { model: "fallback-model", createResponseId: () => "made-up-id", createToolCallId: () => "call_1" };
+
+function textOf(response: CanonicalResponse): string {
+  return response.content.map((part) => (part.type === "text" ? part.text : "")).join("");
+}
+
+function bytesOf(body: UpstreamBody): Buffer {
+  return Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks as Buffer[]);
+}
+
+describe("the wire format registry", () => {
+  it("names every format by its own id, once", () => {
+    for (const id of WIRE_FORMAT_IDS) expect(WIRE_FORMATS[id].id).toBe(id);
+    expect(new Set(WIRE_FORMAT_IDS).size).toBe(WIRE_FORMAT_IDS.length);
+  });
+
+  it("finds each format by its id and by each older name, and no two formats share a name", () => {
+    const names = WIRE_FORMAT_IDS.flatMap((id) => [id, ...WIRE_FORMATS[id].aliases]);
+    expect(new Set(names).size).toBe(names.length);
+    for (const id of WIRE_FORMAT_IDS) {
+      for (const name of [id, ...WIRE_FORMATS[id].aliases]) {
+        expect(wireFormatNamed(name)).toBe(WIRE_FORMATS[id]);
+        expect(wireFormatIdOf(name)).toBe(id);
+      }
+    }
+    expect(wireFormatNamed("bedrock-converse-stream")).toBeUndefined();
+  });
+
+  it("keeps the old config name of the OpenAI chat format as an alias", () => {
+    expect(wireFormatIdOf("openai-completions")).toBe("openai-chat");
+  });
+
+  it("R-CF-3: config `api` takes exactly the registry's ids and older names, and reads an older name as its id", () => {
+    expect([...PROVIDER_API_IDS].sort()).toEqual([...WIRE_FORMAT_IDS].sort());
+    for (const [alias, id] of Object.entries(PROVIDER_API_ALIASES)) expect(wireFormatIdOf(alias)).toBe(id);
+    const registryAliases = WIRE_FORMAT_IDS.flatMap((id) => WIRE_FORMATS[id].aliases);
+    expect(registryAliases.sort()).toEqual(Object.keys(PROVIDER_API_ALIASES).sort());
+  });
+});
+
+describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatId, WireFormat]))("WireFormat %s", (id, format) => {
+  const samples = SAMPLES[id];
+
+  it("finish table: every wire value reads as a canonical reason", () => {
+    for (const reason of Object.values(format.finish.toCanonical)) expect(CANONICAL_FINISH_REASONS).toContain(reason);
+    expect(Object.keys(format.finish.toCanonical).length).toBeGreaterThan(0);
+  });
+
+  it.runIf(format.finish.fromCanonical !== undefined)("finish table: what Detour writes reads back as the same reason", () => {
+    const fromCanonical = format.finish.fromCanonical as Readonly<Record<CanonicalFinishReason, string>>;
+    for (const reason of CANONICAL_FINISH_REASONS) {
+      // `error` is never written as a finish (the stream ends with an error frame instead, R-ST-2); Responses
+      // says a turn called tools through its output items, not its status.
+      if (reason === "error" || (id === "openai-responses" && reason === "tool_calls")) continue;
+      expect(format.finish.toCanonical[fromCanonical[reason]], `${reason} → ${fromCanonical[reason]}`).toBe(reason);
+    }
+  });
+
+  it("usage: reads the wire's usage, and nothing from what is not usage", () => {
+    expect(format.usage.read(samples.usage)).toMatchObject(usage);
+    expect(format.usage.read(undefined)).toBeUndefined();
+    expect(format.usage.read(null)).toBeUndefined();
+    expect(format.usage.read("seven tokens")).toBeUndefined();
+  });
+
+  it.runIf(format.usage.render !== undefined)("usage: what Detour renders reads back the same", () => {
+    const rendered = JSON.parse(JSON.stringify(format.usage.render?.(usage))) as unknown;
+    expect(format.usage.read(rendered)).toMatchObject(usage);
+  });
+
+  it("errors: a body that is not the wire's error shape is read as its text", () => {
+    expect(format.errors.read("upstream connect error")).toMatchObject({ message: "upstream connect error" });
+    expect(format.errors.read("")).toMatchObject({ message: "" });
+  });
+
+  it("errors: an in-band stream error of any shape becomes a message, never a throw", () => {
+    for (const raw of ["overloaded", 42, { unexpected: true }, null]) {
+      const details = format.errors.readStreamError(raw);
+      expect(typeof details.message).toBe("string");
+    }
+  });
+
+  it.runIf(format.errors.render !== undefined)("errors: what Detour renders reads back with its message", () => {
+    const body = format.errors.render?.({ message: "The model is busy.", status: 529, code: "overloaded" });
+    expect(format.errors.read(JSON.stringify(body)).message).toBe("The model is busy.");
+  });
+
+  it("request: encodes a plain conversation", () => {
+    const encoded = format.request.encode(request, { model: "model-x", stream: false });
+    expect(encoded.ok).toBe(true);
+    expect(JSON.stringify(encoded.ok ? encoded.body : null)).toContain("Weather?");
+  });
+
+  it.runIf(format.request.decode !== undefined)("request: what is encoded decodes to the same conversation", () => {
+    const encoded = format.request.encode(request, { model: "model-x", stream: true });
+    if (!encoded.ok) throw new Error(encoded.problem);
+    const decoded = format.request.decode?.(JSON.parse(JSON.stringify(encoded.body)));
+    if (!decoded?.ok) throw new Error(JSON.stringify(decoded));
+    expect(decoded.value.model).toBe("model-x");
+    expect(decoded.value.stream).toBe(true);
+    expect(decoded.value.request.messages).toEqual(request.messages);
+    expect(decoded.value.request.maxTokens).toBe(64);
+  });
+
+  it("response: decodes the wire's answer", () => {
+    const decoded = format.response.decode(JSON.stringify(samples.answer), fallback);
+    if (!decoded.ok) throw new Error(decoded.problem);
+    expect(textOf(decoded.response)).toBe("Rain in Oslo.");
+    expect(decoded.response.finishReason).toBe("stop");
+    expect(decoded.response.usage).toMatchObject(usage);
+    expect(format.response.decode("<html>502</html>", fallback).ok).toBe(false);
+  });
+
+  it.runIf(format.response.render !== undefined)("response: what Detour renders decodes to the same answer", () => {
+    const rendered = format.response.render?.(answer, { createdSeconds: 1_700_000_000 });
+    const decoded = format.response.decode(JSON.stringify(rendered), fallback);
+    if (!decoded.ok) throw new Error(decoded.problem);
+    expect(textOf(decoded.response)).toBe("Rain in Oslo.");
+    expect(decoded.response.finishReason).toBe("stop");
+    expect(decoded.response.usage).toMatchObject(usage);
+  });
+
+  it.runIf(format.lane !== undefined)("stream: the encoder's frames pass the same format's scanner, and assemble into the answer", () => {
+    const lane = format.lane;
+    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
+    if (!lane || !encoder) throw new Error("a lane format writes streams");
+    const bytes = Buffer.from(events.flatMap((event) => encoder.encode(event)).join(""));
+    expect(encoder.finished).toBe(true);
+
+    const forwarded = lane.scanner({ shownModel: "house/model-x", forwardUsage: true });
+    // Split in two reads mid-event: a read may end anywhere.
+    const cut = Math.floor(bytes.length / 2);
+    const out = [forwarded.push(bytes.subarray(0, cut)).forward, forwarded.push(bytes.subarray(cut)).forward].filter((part) => part !== undefined);
+    forwarded.end();
+    expect(forwarded.committed).toBe(true);
+    expect(forwarded.complete).toBe(true);
+    expect(forwarded.malformedChunks).toBe(0);
+    expect(format.usage.read(forwarded.usage)).toMatchObject(usage);
+    expect(forwarded.delivered().text).toBe("Rain in Oslo.");
+    expect(Buffer.concat(out as Buffer[]).toString()).toContain("in Oslo.");
+
+    const assembler = lane.assembler();
+    const assembling = lane.scanner({ shownModel: "house/model-x", forwardUsage: true, keepUpstreamModel: true, onEvent: assembler.accept, assembleOnly: true });
+    assembling.push(bytes);
+    assembling.end();
+    const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
+    if (!decoded.ok) throw new Error(decoded.problem);
+    expect(textOf(decoded.response)).toBe("Rain in Oslo.");
+    expect(decoded.response.usage).toMatchObject(usage);
+  });
+
+  it.runIf(format.stream.resumeEncoder !== undefined)("stream: a resumed stream goes on without starting a second answer", () => {
+    const fresh = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
+    const resumed = format.stream.resumeEncoder?.({
+      model: "house/model-x",
+      createdSeconds: 1,
+      includeUsage: true,
+      delivered: { text: "Rain ", toolCalls: [], blocks: { started: 1, openText: 0 } },
+    });
+    if (!fresh || !resumed) throw new Error("a resumable format also writes fresh streams");
+    const freshStart = fresh.encode(events[0] as CanonicalStreamEvent).join("");
+    const resumedFrames = [resumed.encode(events[0] as CanonicalStreamEvent), resumed.encode(events[2] as CanonicalStreamEvent)].flat().join("");
+    expect(freshStart).not.toBe("");
+    expect(resumedFrames).not.toContain(freshStart);
+    expect(resumedFrames).toContain("in Oslo.");
+  });
+
+  it.runIf(samples.clientBody !== undefined)("lane: the client's bytes for a candidate differ only in `model`, and stay a valid request", () => {
+    const lane = format.lane;
+    if (!lane || !samples.clientBody) throw new Error("a format with a client body has a lane");
+    const scanned = scanChatBody(Buffer.from(JSON.stringify(samples.clientBody)));
+    if (!scanned.ok) throw new Error(scanned.problem);
+    const plain = JSON.parse(bytesOf(lane.bodyFor(scanned.body, "model-y", false)).toString()) as Record<string, unknown>;
+    expect(plain).toEqual({ ...samples.clientBody, model: "model-y" });
+    const streamed = JSON.parse(bytesOf(lane.streamedBodyFor(scanned.body, "model-y")).toString()) as Record<string, unknown>;
+    expect(streamed).toMatchObject({ ...samples.clientBody, model: "model-y", stream: true });
+    for (const body of [plain, streamed]) expect(format.request.decode?.(body)?.ok).toBe(true);
+    expect(lane.clientWantsUsage(scanned.body, false)).toBe(id !== "openai-chat");
+  });
+});
