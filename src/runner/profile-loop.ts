@@ -3,6 +3,7 @@
  * is `done`. Entering a profile, one attempt, the decision after a failure (R-RN-4 retry gate, R-RN-6 short
  * wait) and recording + rotating (§5, R-RN-2, R-RN-3) are one function each.
  */
+import { unreachableKind } from "../core/unreachable.js";
 import { activeWindows, isStatedResetTrusted } from "../core/cooldown.js";
 import { LiveSessionModelSwitchError } from "../core/errors.js";
 import { FAILOVER_REASONS, REASON_POLICY, type FailoverReason } from "../core/reasons.js";
@@ -206,6 +207,12 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
   const { deps, input, list } = loop;
   const { classification } = failure;
   const { reason } = classification;
+  // R-TT-2: a host that does not resolve, refuses or fails TLS is not slow: retrying or waiting on the same
+  // profile cannot help, so the failure is recorded and the run moves on at once.
+  if (unreachableKind(classification.code) !== undefined) {
+    input.unreachable?.add(input.candidate.provider);
+    return recordAndRotate(loop, on, failure);
+  }
   const policy = REASON_POLICY[reason];
   const counterKey = gateCounterKey(reason, on.profileId);
   const retry = decideSameProfileRetry({

@@ -110,6 +110,7 @@ async function prepareRun<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>, 
     slots: new RunProbeSlots(),
     timeoutRetries: new Map(),
     shortWaited: new Set(),
+    unreachable: new Set(),
     stream: { continuations: 0, continuationsAttempted: 0, ...(input.continuations ? { policy: input.continuations } : {}) },
   };
 }
