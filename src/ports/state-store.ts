@@ -176,11 +176,12 @@ export const SESSION_MODEL_GROUP = [
   "modelOverrideFallbackOriginModel",
 ] as const satisfies readonly (keyof SessionEntry)[];
 
-/** The auth-profile pin and its bookkeeping. */
+/** The auth-profile pin and its bookkeeping, with the pins parked for the session's other providers. */
 export const SESSION_AUTH_PIN_GROUP = [
   "authProfileOverride",
   "authProfileOverrideSource",
   "authProfileOverrideCompactionCount",
+  "authProfilePinsByProvider",
 ] as const satisfies readonly (keyof SessionEntry)[];
 
 const GROUP_OF_FIELD: ReadonlyMap<string, string> = new Map<string, string>([
