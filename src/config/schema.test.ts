@@ -60,6 +60,8 @@ describe("config schema", () => {
         streamStallSeconds: 30,
         streamContinuations: 2,
         maxBodyMb: 32,
+        allowedHosts: [],
+        allowedOrigins: [],
       },
       state: { backend: "sqlite" },
       sessions: { idleTtlDays: 30 },
