@@ -8,6 +8,7 @@
 import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
 import { createDetour } from "../../engine/create-detour.js";
+import { describeAllowedClients } from "../../gateway/request-guard.js";
 import { startGateway } from "../../gateway/start-gateway.js";
 import type { CliDeps } from "../cli-deps.js";
 import { prepareCanonicalRunner } from "../canonical-runner.js";
@@ -58,11 +59,15 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
     reloads.watchConfigFile();
     const stopListening = deps.onReloadSignal?.(() => void reloads.reload("signal"));
     const discovered = discovery.kind === "discovered" ? discovery : undefined;
+    // Which names and web pages the gateway answers: behind a proxy, the reason a request gets 403.
+    const allowed = describeAllowedClients(loaded.config.gateway, running.port);
     if (options.json) {
       deps.stdout.write(
         `${JSON.stringify({
           url: running.url,
           configFile: loaded.path ?? null,
+          allowedHosts: allowed.hosts,
+          allowedOrigins: allowed.origins,
           cronJobs: cron.nextRuns(),
           discovered: discovered
             ? { envProfiles: discovered.envProfiles.map((found) => found.profileId), ollama: discovered.ollama?.baseUrl ?? null }
@@ -74,6 +79,8 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
       context.out.line(`  OpenAI clients:    base URL ${running.url}/v1`);
       context.out.line(`  Anthropic clients: base URL ${running.url}`);
       context.out.line(`  Dashboard:         ${running.url}/`);
+      context.out.line(`  Answers hosts:     ${allowed.hosts}`);
+      context.out.line(`  Browser origins:   ${allowed.origins}`);
       if (discovered) {
         for (const found of discovered.envProfiles) context.out.line(`  Using ${found.profileId} from $${found.variable}`);
         if (discovered.ollama) context.out.line(`  Using the local Ollama at ${discovered.ollama.baseUrl}`);
