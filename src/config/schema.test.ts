@@ -64,7 +64,7 @@ describe("config schema", () => {
         allowedOrigins: [],
       },
       state: { backend: "sqlite" },
-      sessions: { idleTtlDays: 30 },
+      sessions: { idleTtlDays: 30, maxCount: 100000 },
     });
   });
 

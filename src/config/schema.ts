@@ -274,7 +274,11 @@ export const DetourConfigSchema = z
     gateway: GatewayConfigSchema.prefault({}),
     state: StateConfigSchema.prefault({}),
     sessions: z
-      .object({ idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays) })
+      .object({
+        idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays),
+        // R-GW-8: per agent, the least recently used evicted first.
+        maxCount: positiveInteger().default(DEFAULT_SESSIONS.maxCount),
+      })
       .prefault({}),
   })
   // Cross-field rules run even when single fields failed, so every problem is listed at once (R-CF-2).
