@@ -58,6 +58,8 @@ export async function runCandidate<T>(
       attemptTimeoutMs: input.attemptTimeoutMs,
       guard: state.guard,
       timeoutRetries: state.timeoutRetries,
+      shortWaited: state.shortWaited,
+      unreachable: state.unreachable,
       commit: options.commit,
       stream: state.stream,
     });

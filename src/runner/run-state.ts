@@ -53,6 +53,10 @@ export interface RunState<T> {
   log: DecisionLog;
   slots: RunProbeSlots;
   timeoutRetries: Map<string, number>;
+  /** R-RN-6: profiles whose short stated wait this run already waited out (once per run). */
+  shortWaited: Set<string | undefined>;
+  /** R-TT-2: providers this run could not reach at all (DNS, refused, TLS): never waited for. */
+  unreachable: Set<string>;
   stream: StreamRunState;
 }
 

@@ -249,6 +249,7 @@ describe("auth-profile runner", () => {
     const start = h.clock.now();
     const out = succeeded(await h.runToEnd());
     expect(out.provider).toBe("openai");
+    // With a fallback configured, the wait is the stated time exactly (no jitter: nobody else waits for it).
     expect(h.provider("openai").calls.map((call) => call.at)).toEqual([start, start + 2_000]);
     expect(h.eventsOf("short_wait")).toMatchObject([{ profileId: "openai:a", waitMs: 2_000, reason: "rate_limit" }]);
     expect((await h.store.getUsageStats("openai:a"))?.errorCount ?? 0).toBe(0);
