@@ -116,6 +116,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       logger,
       env: env as NodeJS.ProcessEnv,
       sessionIdleTtlDays: config.sessions.idleTtlDays,
+      sessionMaxCount: config.sessions.maxCount,
     });
     return { store, owns: true };
   }

@@ -486,6 +486,23 @@ export class RemoteRedisState implements StateStore {
     return removed;
   }
 
+  async evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
+    const excess = Math.min((await this.countSessions()) - params.maxCount, params.limit ?? Number.MAX_SAFE_INTEGER, 1_000_000);
+    if (excess <= 0) return [];
+    const oldest = await this.#client.zRangeWithScores(this.#keys.sessionTouched, 0, excess - 1);
+    const removed: string[] = [];
+    for (const { value: sessionKey, score } of oldest) {
+      // Deleted only if not written since it was listed: a session refreshed meanwhile is no longer the oldest.
+      const deleted = await this.#run(DELETE_IDLE_SESSION, this.#sessionKeys(sessionKey), [sessionKey, score + 1]);
+      if (Number(deleted) === 1) removed.push(sessionKey);
+    }
+    return removed;
+  }
+
+  async countSessions(): Promise<number> {
+    return Number(await this.#client.zCard(this.#keys.sessionTouched));
+  }
+
   /** Gives sessions stored before write times were kept a write time of now (see ADOPT_UNTIMED_SESSIONS). */
   async adoptUntimedSessions(): Promise<void> {
     await this.#run(ADOPT_UNTIMED_SESSIONS, [this.#keys.sessionIndex, this.#keys.sessionTouched], [this.#now()]);

@@ -123,6 +123,7 @@ export class SqliteStateStore implements StateStore {
     this.#pruner = new SessionPruner({
       ...retention,
       prune: (params) => this.pruneSessions(params),
+      evict: (params) => this.evictSessions(params),
       now: this.#now,
       logger: this.#logger,
       label: this.path,
@@ -448,6 +449,18 @@ export class SqliteStateStore implements StateStore {
     if (limit === 0) return [];
     const rows = await this.#write(() => this.#sql.pruneSessions.all(params.idleSince, limit));
     return rows.map((row) => row.session_key);
+  }
+
+  async evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
+    const rows = await this.#write(() => {
+      const excess = Math.min(this.#sql.countSessions.get()!.count - params.maxCount, params.limit ?? Number.MAX_SAFE_INTEGER);
+      return excess > 0 ? this.#sql.evictOldestSessions.all(excess) : [];
+    });
+    return rows.map((row) => row.session_key);
+  }
+
+  async countSessions(): Promise<number> {
+    return this.#sql.countSessions.get()!.count;
   }
 
   /** The file is local: opening it proved it is there; a write that fails later says so itself. */

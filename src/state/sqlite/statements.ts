@@ -78,6 +78,13 @@ export function prepareStatements(db: Database.Database) {
          SELECT session_key FROM sessions WHERE touched_at IS NULL OR touched_at < ? ORDER BY touched_at LIMIT ?
        ) RETURNING session_key`,
     ),
+    countSessions: prepare<[], { count: number }>(db, "SELECT count(*) AS count FROM sessions"),
+    // R-GW-8 sessions.maxCount: the least recently written first (untimed ones, NULL, sort before all).
+    evictOldestSessions: prepare<[number], { session_key: string }>(db,
+      `DELETE FROM sessions WHERE session_key IN (
+         SELECT session_key FROM sessions ORDER BY touched_at LIMIT ?
+       ) RETURNING session_key`,
+    ),
     getProbe: prepare<[string], { claimed_at: number }>(db, "SELECT claimed_at FROM probe_claims WHERE probe_key = ?"),
     upsertProbe: prepare(db, 
       `INSERT INTO probe_claims (probe_key, claimed_at) VALUES (?, ?)
