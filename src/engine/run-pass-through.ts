@@ -125,7 +125,7 @@ export interface PassThroughRunner {
 }
 
 /** A committed same-wire stream as a segment of the client's stream: the scanner knows what was delivered. */
-function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>, api: PassThroughApi): StreamSegment<Buffer> {
+function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>, api: string): StreamSegment<Buffer> {
   // R-GW-11: a refusal part in the stream (OpenAI `delta.refusal`, Responses `response.refusal.delta`) counts
   // even when the finish reason is a plain stop; only wires that have one look at the reads.
   const marker = REFUSAL_STREAM_MARKERS[api];
@@ -265,7 +265,7 @@ export function createPassThroughRunner(
         }
         const committed = await commitSameWire(target, context, request, options);
         firstLane = "same-wire";
-        return { segment: rawSegment(committed, request.api), info: { lane: "same-wire", committed } };
+        return { segment: rawSegment(committed, request.wire.id), info: { lane: "same-wire", committed } };
       },
       continuation: async (context, delivered) => {
         assertPinnedProvider(options.pinnedProvider, context);
