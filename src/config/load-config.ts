@@ -6,6 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import JSON5 from "json5";
+import { loadRefreshedCatalogue } from "../catalogue/model-catalogue.js";
 import { configFileNotFound, configFileSyntaxError, configFileUnreadable } from "./config-error.js";
 import { CONFIG_FILE_NAME } from "./defaults.js";
 import { readEnvKnobs, type EnvSource } from "./env-knobs.js";
@@ -70,11 +71,23 @@ function parseJson5(text: string, path: string): unknown {
 
 /** @throws ConfigError (ConfigFileError for a missing, unreadable or malformed file) */
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
+  // Model names in the file are resolved against the catalogue, so a refreshed one is put in use first.
+  const catalogueWarnings = useCatalogueOfHome(options);
   for (const candidate of configFileCandidates(options)) {
     const text = await readIfPresent(candidate);
     if (text === undefined) continue;
     const { config, warnings } = parseConfig(parseJson5(text, candidate.path), candidate.path);
-    return { config, warnings, path: candidate.path };
+    return { config, warnings: [...catalogueWarnings, ...warnings], path: candidate.path };
   }
-  return parseConfig(undefined);
+  const defaults = parseConfig(undefined);
+  return { ...defaults, warnings: [...catalogueWarnings, ...defaults.warnings] };
+}
+
+/** Puts `$DETOUR_HOME`'s refreshed model catalogue in use; a cache that cannot be read is a warning. */
+export function useCatalogueOfHome(options: Pick<LoadConfigOptions, "env" | "cwd"> = {}): string[] {
+  const knobs = readEnvKnobs(options.env ?? process.env, { cwd: options.cwd ?? process.cwd() });
+  const read = loadRefreshedCatalogue(knobs.detourHome);
+  return read.state === "unreadable"
+    ? [`the refreshed model catalogue is not used: ${read.problem}; the bundled catalogue answers instead`]
+    : [];
 }

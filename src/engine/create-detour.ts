@@ -4,7 +4,8 @@
  * this file only resolves inputs and hands them over.
  */
 import { randomUUID } from "node:crypto";
-import { agentSettings, loadConfig, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
+import { agentSettings, loadConfig, useCatalogueOfHome, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
+import { narrowSelection } from "../core/narrow-selection.js";
 import { resolveSelection } from "../core/selection-source.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { Provider } from "../ports/provider.js";
@@ -69,6 +70,7 @@ interface AgentContext {
 }
 
 async function resolveConfig(options: CreateDetourOptions, env: Readonly<Record<string, string | undefined>>, logger: Logger) {
+  if (options.config !== undefined) for (const warning of useCatalogueOfHome({ env })) logger.log("warn", warning);
   const { config, warnings } =
     options.config !== undefined
       ? parseConfig(options.config, "the config passed to createDetour")
@@ -203,7 +205,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     return runWithModelFallback(context.deps, {
       runId: randomUUID(),
       sessionKey: run.sessionKey,
-      selection,
+      selection: run.candidateFilter ? narrowSelection(selection, run.candidateFilter) : selection,
       signal: run.signal,
       attempt: run.attempt,
       attemptTimeoutMs: run.attemptTimeoutMs,

@@ -2,7 +2,7 @@
 import type { TracerProvider } from "@opentelemetry/api";
 import type { DetourConfig, DetourConfigInput } from "../config/index.js";
 import type { FitRequest } from "../core/fit.js";
-import type { Classification } from "../core/types.js";
+import type { Classification, ModelRef } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
 import type { Provider } from "../ports/provider.js";
@@ -57,6 +57,12 @@ export interface RunWithOptions<T> {
   cron?: { model?: string; fallbacks?: readonly string[] };
   /** A one-off user choice (`detour run --model`): strict, no fallback (R-CH-2). */
   strictModel?: boolean;
+  /**
+   * The models this kind of call can be made to at all (count_tokens: only Anthropic Messages providers have
+   * a count endpoint). Others are left out of the chain before the run starts, so passing over them is not a
+   * fallback: no notice, no fallback counted. When none is left the call fails with reason `incompatible`.
+   */
+  candidateFilter?: (candidate: ModelRef) => boolean;
   signal?: AbortSignal;
   /** Overrides the providers' attempt watchdog; a streaming caller passes its first-token timeout. */
   attemptTimeoutMs?: number;

@@ -2,8 +2,8 @@
  * `detour.countTokens(…)`, behind `POST /v1/messages/count_tokens`: the request goes through the runner to
  * the chain's Anthropic Messages candidates (credentials swapped, profiles rotated and cooled down on failure
  * as for chat), and the provider's exact count comes back as its bytes. Candidates of other APIs have no
- * count endpoint: they are `incompatible` (skipped, nothing recorded). When no candidate can answer, the
- * caller falls back to its own estimate.
+ * count endpoint: they are left out of the chain before the run (no fallback, no notice). When no candidate
+ * can answer, the caller falls back to its own estimate.
  */
 import type { DetourConfig } from "../config/index.js";
 import type { Clock } from "../ports/clock.js";
@@ -68,6 +68,8 @@ export function createCountTokensRunner(input: {
       // No session: counting tokens never moves a conversation's model or pin.
       return await input.detour.runWith<CountTokensAnswer>({
         ...routingOptionsOf(options),
+        // Only these have a count endpoint; passing over the others is not a fallback.
+        candidateFilter: (candidate) => providerCallSettings(config, candidate.provider)?.api === "anthropic-messages",
         attempt: (context) => {
           lastAttempt = context;
           return attempt(context, options);

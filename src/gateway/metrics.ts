@@ -9,6 +9,7 @@ import type { DetourConfig } from "../config/index.js";
 import type { CanonicalUsage } from "../ports/canonical.js";
 import type { DetourEvent } from "../ports/events.js";
 import { configuredMetricLabels, PASS_THROUGH_LABELS, type MetricLabels } from "./metric-labels.js";
+import { isFallbackMove } from "./fallback-moves.js";
 
 /** R-GW-7: the token kinds counted per provider and model. */
 export type TokenKind = "input" | "output" | "cache_read" | "cache_write" | "reasoning";
@@ -95,7 +96,7 @@ export class GatewayMetrics {
     });
     this.#continuations = new Counter({
       name: "detour_stream_continuations_total",
-      help: "Attempts that continued a committed stream after it was cut, stalled or failed (R-ST-4), by outcome.",
+      help: "Attempts that continued a committed stream after it was cut, stalled or failed, by outcome.",
       labelNames: ["provider", "model", "outcome"],
       registers,
     });
@@ -107,7 +108,7 @@ export class GatewayMetrics {
     });
     this.#stateBookkeepingFailures = new Counter({
       name: "detour_state_bookkeeping_failures_total",
-      help: "Successes or uses the state store failed to record; the answers were still delivered (R-SB-5).",
+      help: "Successes or uses the state store failed to record; the answers were still delivered.",
       labelNames: ["operation"],
       registers,
     });
@@ -205,11 +206,11 @@ export class GatewayMetrics {
         return;
       }
       case "model_fallback_decision":
-        if (event.fallbackStepFinalOutcome === "next_fallback" && event.nextCandidate !== null) {
+        if (isFallbackMove(event)) {
           this.#fallbacks.inc({
             agent: this.#labels.agent(event.agentId),
             from_model: this.#labels.modelRef(event.candidateModel),
-            to_model: this.#labels.modelRef(event.nextCandidate),
+            to_model: this.#labels.modelRef(event.nextCandidate as string),
             reason: event.reason ?? "unknown",
           });
         }

@@ -95,6 +95,21 @@ function selectionLines(session: SessionStatus | undefined, context: SlashComman
   return [`Model: ${session.selectedModel}${pin} (chosen for this session)`];
 }
 
+/**
+ * The models this session would fall back to, as its next turn walks them: none after a model the user
+ * chose (that choice is strict); after an automatic fallback, the configured fallbacks other than the one
+ * in use; otherwise the configured ones. A model is never listed as its own fallback.
+ */
+function fallbacksLine(session: SessionStatus | undefined, context: SlashCommandContext): string | undefined {
+  const selected = session?.selectedModel;
+  if (selected && session.modelOverrideSource !== "auto") {
+    return "Fallbacks: none (a model chosen for this session is used alone; `/model default` goes back to the configured chain)";
+  }
+  const current = selected ?? context.configuredPrimary;
+  const fallbacks = [...new Set(context.configuredFallbacks)].filter((model) => model !== current);
+  return fallbacks.length > 0 ? `Fallbacks: ${fallbacks.join(", ")}` : undefined;
+}
+
 async function statusText(context: SlashCommandContext): Promise<string> {
   const [session, profiles] = await Promise.all([
     context.sessionKey !== undefined ? context.sessions.get(context.sessionKey, { agentId: context.agentId }) : undefined,
@@ -105,7 +120,8 @@ async function statusText(context: SlashCommandContext): Promise<string> {
     `Session: ${context.sessionKey ?? "(none)"}`,
     ...selectionLines(session, context, profiles),
   ];
-  if (context.configuredFallbacks.length > 0) lines.push(`Fallbacks: ${context.configuredFallbacks.join(", ")}`);
+  const fallbacks = fallbacksLine(session, context);
+  if (fallbacks !== undefined) lines.push(fallbacks);
   lines.push(profiles.length > 0 ? "Profiles:" : "Profiles: none stored or configured");
   lines.push(...profiles.map((profile) => describeProfile(profile, context.now)));
   return lines.join("\n");

@@ -110,4 +110,20 @@ describe("POST /v1/messages/count_tokens", () => {
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect((failure as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
   });
+
+  it("R-NT-1 passing over a chain's OpenAI primary is no fallback: no notice, nothing counted as a fallback", async () => {
+    // The chain starts with an OpenAI model, which has no count endpoint (as a `detour` chain with an OpenAI primary).
+    const { data, response } = await client.messages
+      .countTokens({ model: "openai/mock-gpt", messages: MESSAGES }, { headers: { "x-detour-fallbacks": "anthropic/mock-claude" } })
+      .withResponse();
+    expect(data.input_tokens).toBeGreaterThan(0);
+    expect(response.headers.get("x-detour-model")).toBe("anthropic/mock-claude");
+    expect(response.headers.get("x-detour-notice")).toBeNull();
+    expect(response.headers.get("x-detour-estimate")).toBeNull();
+    const authorization = { authorization: `Bearer ${TOKEN}` };
+    const metrics = await (await fetch(`${gateway.url}/metrics`, { headers: authorization })).text();
+    expect(metrics).not.toMatch(/^detour_fallbacks_total\{/m);
+    const activity = (await (await fetch(`${gateway.url}/dashboard/activity`, { headers: authorization })).json()) as { totals: { fallbacks: number } };
+    expect(activity.totals.fallbacks).toBe(0);
+  });
 });

@@ -63,7 +63,7 @@ function registerOrder(auth: Command, deps: CliDeps): void {
   ]);
   const set = order
     .command("set")
-    .description("store the order in which a provider's profiles are tried (R-AP-3)")
+    .description("store the order in which a provider's profiles are tried")
     .argument("<provider>", "provider id")
     .argument("[profileIds...]", "profile ids in the order to try them")
     .option("--clear", "remove the stored order (auth.order or round robin applies again)")
@@ -88,7 +88,7 @@ function registerOrder(auth: Command, deps: CliDeps): void {
 function registerReset(auth: Command, deps: CliDeps): void {
   const reset = auth
     .command("reset")
-    .description("clear every cooldown, disable, block and counter of a profile at once (R-CD-8)")
+    .description("clear every cooldown, disable, block and counter of a profile at once")
     .argument("<profileId>", 'profile id, e.g. "openai:default"')
     .addOption(agentOption())
     .addOption(jsonOption())

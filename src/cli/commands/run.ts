@@ -15,7 +15,7 @@ export function registerRunCommand(program: Command, deps: CliDeps): void {
     .argument("<prompt>", 'the prompt; "-" reads it from stdin')
     .addOption(agentOption())
     .option("--session <key>", "session key: the run reads and updates that session's overrides")
-    .option("--model <ref>", "provider/model or alias for this run only; strict, no fallback (R-CH-2)")
+    .option("--model <ref>", "provider/model or alias for this run only; strict: no fallback to another model")
     .option("--timeout-seconds <seconds>", "give up after this many seconds (the whole run)", parsePositiveSeconds("--timeout-seconds"))
     .addOption(jsonOption())
     .option("--verbose", "also print every attempt on stderr")

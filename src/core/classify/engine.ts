@@ -64,6 +64,7 @@ function firstMessageRule(facts: FailureFacts, rules: readonly MessageRule[]): M
 function messageRuleApplies(rule: MessageRule, facts: FailureFacts): boolean {
   if (rule.providers && (facts.provider === undefined || !rule.providers.includes(facts.provider))) return false;
   if (rule.statuses && !statusIn(rule.statuses, facts.status)) return false;
+  if (rule.unlessStatuses && statusIn(rule.unlessStatuses, facts.status)) return false;
   if (rule.htmlPage && !facts.html) return false;
   if (!rule.pattern.test(rule.bare ? facts.bareMessage : facts.haystack)) return false;
   if (rule.requires && !rule.requires.test(facts.haystack)) return false;

@@ -27,6 +27,8 @@ export interface MessageRule {
   readonly providers?: readonly string[];
   /** The rule applies only with one of these HTTP statuses. */
   readonly statuses?: StatusSet;
+  /** The rule does not apply with one of these HTTP statuses (a generic text that a 400 body must not turn transient). */
+  readonly unlessStatuses?: StatusSet;
   /** The rule applies only when the raw text is a full HTML page. */
   readonly htmlPage?: true;
 }

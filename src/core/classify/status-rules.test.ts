@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "./__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "./__fixtures__/misread-families.js";
 import { STATUS_RULES } from "./status-rules.js";
 
 const html = (title: string): string => `<!DOCTYPE html><html><head><title>${title}</title></head><body><center><h1>${title}</h1></center><hr><center>nginx</center></body></html>`;
@@ -170,5 +171,7 @@ const rows = [
 
 describe("R-EC-3 status rules", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-3: every status row decides at least one test row", rows, STATUS_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-3: every status row decides at least one test row",
+    [...rows, ...MISREAD_ROWS], STATUS_RULES.map((rule) => rule.id));
 });

@@ -12,10 +12,8 @@ const RETRYABLE_USAGE_WINDOW: readonly RegExp[] = [
   /\b(?:hourly|daily|weekly|monthly)\b[^\n]{0,40}?\blimit\b/i,
   /\btry again\b/i,
   /\bresets?\b/i,
-  /\b(?:organization|organisation|workspace)(?:'s)?\b[^\n]{0,20}?\bspending limit\b[^\n]{0,20}?\bexceeded\b/i,
   ...USAGE_WINDOW_TEXTS,
 ];
-
 
 export const STATUS_RULES: readonly StatusRule[] = [
   { id: "status/402-usage-window", statuses: [402], when: { textMatches: RETRYABLE_USAGE_WINDOW }, unless: { textMatches: EXPLICIT_BILLING_TEXTS }, then: { reason: "rate_limit" } },
@@ -27,6 +25,9 @@ export const STATUS_RULES: readonly StatusRule[] = [
   { id: "status/401-403-billing", statuses: [401, 403], when: { signals: "billing" }, then: { reason: "billing" } },
   { id: "status/401-403", statuses: [401, 403], then: { reason: "auth" } },
   { id: "status/408", statuses: [408], then: { reason: "timeout" } },
+  // 410 Gone from a proxy whose upstream went away, 499 Client Closed Request (nginx gave up waiting): transient,
+  // unless the text names something more precise (a retired model).
+  { id: "status/410-499", statuses: [410, 499], then: { messageClassOr: "timeout" } },
   { id: "status/404-auth-permanent", statuses: [404], when: { signals: "auth_permanent" }, then: { reason: "auth_permanent" } },
   { id: "status/404-auth", statuses: [404], when: { signals: "auth" }, then: { reason: "auth" } },
   { id: "status/404-billing", statuses: [404], when: { signals: "billing" }, then: { reason: "billing" } },

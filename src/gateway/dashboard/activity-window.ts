@@ -1,17 +1,16 @@
 /**
- * The last 15 minutes at a glance (the dashboard's chart): requests by the model that answered, how often a
- * fallback answered, and failed attempts by reason — fed by the runner's events, kept in fixed time buckets.
+ * The last 15 minutes at a glance (the dashboard's chart): requests by the model that answered, moves to a
+ * fallback (counted exactly as `detour_fallbacks_total` counts them), and failed attempts by reason — fed by the runner's events, kept in fixed time buckets.
  * Bounded by configuration, never by client input (R-GW-8): a fixed number of buckets, model labels limited
  * to the configured models (anything else is `other`), reasons from the fixed FailoverReason set.
  */
 import type { FailoverReason } from "../../core/reasons.js";
 import type { DetourEvent } from "../../ports/events.js";
+import { isFallbackMove } from "../fallback-moves.js";
 
 export const ACTIVITY_BUCKET_MS = 10_000;
 export const ACTIVITY_WINDOW_MS = 15 * 60_000;
 const BUCKETS = ACTIVITY_WINDOW_MS / ACTIVITY_BUCKET_MS;
-/** Runs between `run_started` and `run_finished`; a run that never finishes is forgotten first. */
-const MAX_RUNS_IN_FLIGHT = 10_000;
 
 interface Bucket {
   start: number;
@@ -24,7 +23,7 @@ interface Bucket {
 export interface ActivityBucket {
   start: number;
   answeredBy: Record<string, number>;
-  /** Runs answered by another model than the one selected. */
+  /** Moves from a failed or skipped model to the next one of the chain (as `detour_fallbacks_total`). */
   fallbacks: number;
   /** Runs that no candidate answered. */
   failed: number;
@@ -50,7 +49,6 @@ export class ActivityWindow {
   readonly #now: () => number;
   readonly #modelLabel: (ref: string) => string;
   readonly #buckets: (Bucket | undefined)[] = new Array<Bucket | undefined>(BUCKETS);
-  readonly #requestedModelOfRun = new Map<string, string>();
 
   constructor(options: ActivityWindowOptions) {
     this.#now = options.now;
@@ -59,38 +57,31 @@ export class ActivityWindow {
 
   readonly onEvent = (event: DetourEvent): void => {
     switch (event.type) {
-      case "run_started":
-        if (this.#requestedModelOfRun.size >= MAX_RUNS_IN_FLIGHT) {
-          this.#requestedModelOfRun.delete(this.#requestedModelOfRun.keys().next().value as string);
-        }
-        this.#requestedModelOfRun.set(event.runId, event.requestedModel);
-        return;
       case "attempt_finished":
         if (event.outcome === "failed" && event.reason !== null) {
           const failures = this.#current().failures;
           failures.set(event.reason, (failures.get(event.reason) ?? 0) + 1);
         }
         return;
+      case "model_fallback_decision":
+        if (isFallbackMove(event)) this.#current().fallbacks += 1;
+        return;
       case "run_finished":
-        return this.#finishRun(event.runId, event.outcome, event.provider, event.model);
+        return this.#finishRun(event.outcome, event.provider, event.model);
       default:
         return;
     }
   };
 
-  #finishRun(runId: string, outcome: string, provider: string | null, model: string | null): void {
-    const requested = this.#requestedModelOfRun.get(runId);
-    this.#requestedModelOfRun.delete(runId);
+  #finishRun(outcome: string, provider: string | null, model: string | null): void {
     if (outcome === "aborted") return;
     const bucket = this.#current();
     if (outcome !== "succeeded" || provider === null || model === null) {
       bucket.failed += 1;
       return;
     }
-    const answered = `${provider}/${model}`;
-    const label = this.#modelLabel(answered);
+    const label = this.#modelLabel(`${provider}/${model}`);
     bucket.answeredBy.set(label, (bucket.answeredBy.get(label) ?? 0) + 1);
-    if (requested !== undefined && requested !== answered) bucket.fallbacks += 1;
   }
 
   #current(): Bucket {

@@ -9,7 +9,7 @@ import type { Migration } from "./schema.js";
 /** Additive: a new table only; older files gain it, nothing existing is touched. */
 export const HEADROOM_MIGRATION: Migration = {
   version: 4,
-  description: "headroom readings (R-PO-7)",
+  description: "headroom readings",
   sql: `
     CREATE TABLE IF NOT EXISTS headroom_readings (
       profile_id TEXT NOT NULL,

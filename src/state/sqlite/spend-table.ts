@@ -9,7 +9,7 @@ import type { Migration } from "./schema.js";
 /** Additive: a new table only; older files gain it, nothing existing is touched. */
 export const SPEND_MIGRATION: Migration = {
   version: 5,
-  description: "spend per profile and hour (R-GW-7)",
+  description: "spend per profile and hour",
   sql: `
     CREATE TABLE IF NOT EXISTS spend_hours (
       profile_id TEXT NOT NULL,

@@ -57,7 +57,7 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
   "model-not-found": sticky("404 unknown model on every request.", "model-not-found"),
   "mid-stream-cut": {
     description:
-      "A fixed story whose first stream is cut after 12 words; later requests answer, and a continuation repeats the last two words first (R-ST-4).",
+      "A fixed story whose first stream is cut after 12 words; later requests answer, and a continuation repeats the last two words first.",
     rules: [
       {
         name: "default",

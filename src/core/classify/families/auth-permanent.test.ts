@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { AUTH_PERMANENT_RULES } from "./auth-permanent.js";
 
 const rows = [
@@ -54,5 +55,7 @@ const rows = [
 
 describe("auth_permanent family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every auth_permanent pattern decides at least one row", rows, AUTH_PERMANENT_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every auth_permanent pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], AUTH_PERMANENT_RULES.map((rule) => rule.id));
 });

@@ -12,6 +12,8 @@ const BILLING_WORDS = /\b(?:billing|balance|payment|credits?|recharge|overdue|ar
 
 export const AUTH_PERMANENT_RULES: readonly MessageRule[] = [
   row("api-key-revoked", /\bapi[ _-]?key\b[^\n]{0,40}?\b(?:revoked|deactivated|deleted|disabled)\b/i),
+  // Code-like texts (`api_key_revoked`, `key_deleted`, `token_revoked`): the words are joined by underscores.
+  row("revoked-code", /\b(?:api_)?(?:key|token)_(?:revoked|deactivated|deleted|disabled)\b/i),
   row("key-has-been-disabled", /\bkey (?:has been|was|is) (?:disabled|revoked|deleted|deactivated|blocked|suspended|banned)\b/i),
   row("account-deactivated", /\baccount (?:has been|is|was) (?:deactivated|disabled|suspended|banned|terminated)\b|\baccount_deactivated\b/i, { unless: BILLING_WORDS }),
   row("deactivated-workspace", /\bdeactivated[ _]workspace\b|\bworkspace (?:has been |is |was )?deactivated\b/i),

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { AUTH_RULES } from "./auth.js";
 
 const rows = [
@@ -75,5 +76,7 @@ const rows = [
 
 describe("auth family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every auth pattern decides at least one row", rows, AUTH_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every auth pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], AUTH_RULES.map((rule) => rule.id));
 });

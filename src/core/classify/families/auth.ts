@@ -1,7 +1,7 @@
 /** auth (R-EC-5): the credential was not accepted or is missing; another profile may work. */
 import type { MessageRule } from "../rule-types.js";
 
-const row = (id: string, pattern: RegExp): MessageRule => ({ id: `auth/${id}`, reason: "auth", pattern });
+const row = (id: string, pattern: RegExp, extra: Partial<MessageRule> = {}): MessageRule => ({ id: `auth/${id}`, reason: "auth", pattern, ...extra });
 
 export const AUTH_RULES: readonly MessageRule[] = [
   row("invalid-api-key", /\binvalid[ _-]?(?:x-)?api[ _-]?key\b|\bapi[ _]key[ _]invalid\b/i),
@@ -27,6 +27,13 @@ export const AUTH_RULES: readonly MessageRule[] = [
     "access-denied",
     /\baccess denied\b|\binsufficient permissions?\b|\bmissing scopes?:|\bre-?authenticate\b|\bcould not (?:authenticate|validate)\b[^\n]{0,40}?\b(?:credentials|api[ _-]?key|token)\b|\binvalid (?:credentials|authori[sz]ation)\b|\b(?:oauth )?token refresh failed\b|\bcredentials? (?:have |has )?expired\b/i,
   ),
+  // OpenAI Codex: the OAuth token carries no ChatGPT account id ("Failed to extract accountId from token").
+  row("codex-account-id", /\bfailed to extract account ?id\b|\bno account id in (?:the )?token\b/i),
+  // Z.ai 1113: "invalid api endpoint or credentials".
+  row("invalid-endpoint-or-credentials", /\binvalid (?:api )?(?:endpoint|url|base url) or (?:credentials|api key)\b/i),
   // Chinese providers: authentication failed, key invalid, no access.
+  // Z.ai's numeric codes for a bad or missing credential (1000–1004) and 1113, scoped: elsewhere these numbers
+  // mean nothing. A billing text with the same code is read first (billing precedes auth).
+  row("zai-credential-code", /^code=(?:100[0-4]|1113)$/m, { providers: ["zai", "zhipu", "bigmodel", "glm"] }),
   row("cjk-auth", /认证失败|鉴权失败|密钥无效|apikey\s*无效|无权访问|身份验证失败|令牌无效/i),
 ];

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { BILLING_RULES } from "./billing.js";
 
 const rows = [
@@ -101,5 +102,7 @@ const rows = [
 
 describe("billing family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every billing pattern decides at least one row", rows, BILLING_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every billing pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], BILLING_RULES.map((rule) => rule.id));
 });

@@ -9,6 +9,15 @@ import type { MessageRule } from "../rule-types.js";
 
 const row = (id: string, pattern: RegExp, extra: Partial<MessageRule> = {}): MessageRule => ({ id: `billing/${id}`, reason: "billing", pattern, ...extra });
 
+/** Words that say a limit comes back by itself: then it is a usage window (usage-window.ts), not a billing stop. */
+const COMES_BACK = String.raw`(?:try again|retry|resets?|renews?|refresh(?:es)?|come back|wait|later|tomorrow|hourly|daily|weekly|monthly|\d+[- ]?(?:hours?|hrs?|h|days?|minutes?|mins?))`;
+
+/**
+ * "Your usage limit has been reached. Please upgrade your plan." with no word of it coming back: the only
+ * way on is to pay more, so "upgrade" beats "usage limit".
+ */
+const UPGRADE_ONLY_USAGE_LIMIT = new RegExp(String.raw`^(?![\s\S]*\b${COMES_BACK}\b)[\s\S]*\busage limit\b[\s\S]{0,120}?\bupgrade\b`, "i");
+
 /**
  * Texts that say the account cannot pay, whatever else they say. A usage-window row yields to them, and a
  * 402 carrying them stays billing even when it adds "try again" ("Insufficient balance, top up and try
@@ -19,6 +28,7 @@ export const EXPLICIT_BILLING_TEXTS: readonly RegExp[] = [
   /\bcredit balance\b/i,
   /\bbalance\b[^\n]{0,20}?\b(?:insufficient|not enough|too low)\b/i,
   /\b(?:add more credits|recharge|top[ -]?up)\b|余额不足|请充值/i,
+  UPGRADE_ONLY_USAGE_LIMIT,
 ];
 
 export const BILLING_RULES: readonly MessageRule[] = [
@@ -48,7 +58,11 @@ export const BILLING_RULES: readonly MessageRule[] = [
   row("arrears", /\barrear(?:s|age)\b|\baccount is (?:not )?in good standing\b|\boverdue (?:payment|balance|bill)\b/i),
   // Moonshot: "Your account … is suspended, please check your plan and billing details".
   row("account-suspended-billing", /\baccount\b[^\n]{0,80}?\b(?:suspended|frozen|restricted)\b/i, { requires: /\b(?:billing|balance|payment|credits?|recharge|overdue)\b/i }),
-  row("spending-limit", /\b(?:monthly |daily )?spend(?:ing)? limit\b|\bmax(?:imum)? budget\b|\bbudget (?:has been |is )?(?:exceeded|exhausted|reached)\b|\bout of budget\b/i),
+  row("spending-limit", /\b(?:monthly |daily )?spend(?:ing)? limit\b|\bmax(?:imum)? budget\b|\bbudget(?: limit)? (?:has been |is |was )?(?:exceeded|exhausted|reached)\b|\bout of budget\b/i),
+  // Anthropic consumer plans: "You're out of extra usage. Add more at claude.ai/settings/usage…", "Extra usage
+  // is required for long context requests." (A text that also says when it resets is a window, read earlier.)
+  row("extra-usage", /\bout of extra usage\b|\bextra usage (?:is |was )?(?:required|exhausted|depleted|used up|not enabled|disabled|turned off)\b|\b(?:enable|add|buy|purchase|turn on) (?:more )?extra usage\b/i),
+  row("upgrade-only-usage-limit", UPGRADE_ONLY_USAGE_LIMIT),
   // Z.ai 1311, Volcengine `InvalidSubscription`: the plan does not include the model or has lapsed.
   row("plan-excludes-model", /\bnot (?:available|included) (?:in|on|with|for) your (?:current )?(?:plan|subscription)\b|\bcurrent subscription plan\b[^\n]{0,60}?\binclude\b|\bsubscription (?:has )?expired\b|\b(?:does not|doesn't) have a valid\b[^\n]{0,30}?\bsubscription\b|\binvalidsubscription\b|\bneed an? [\w-]+ subscription\b/i),
   row("payment-failed", /\bpayment (?:failed|declined|method (?:required|missing|declined|is required))\b|\bfailed payment\b/i),

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { CONTEXT_OVERFLOW_RULES } from "./context-overflow.js";
 
 const rows = [
@@ -123,7 +124,7 @@ describe("context_overflow family", () => {
   testClassificationRows(rows);
   testRuleCoverage(
     "R-EC-5: every context_overflow pattern decides at least one row",
-    rows,
+    [...rows, ...MISREAD_ROWS],
     CONTEXT_OVERFLOW_RULES.map((rule) => rule.id),
   );
 });

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { FORMAT_RULES } from "./format.js";
 
 const rows = [
@@ -62,5 +63,7 @@ const rows = [
 
 describe("format family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every format pattern decides at least one row", rows, FORMAT_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every format pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], FORMAT_RULES.map((rule) => rule.id));
 });

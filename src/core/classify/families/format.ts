@@ -15,4 +15,5 @@ export const FORMAT_RULES: readonly MessageRule[] = [
   row("function-call-turn-order", /\bfunction call turn comes immediately after\b/i),
   row("unsupported-parameter", /\bunsupported (?:parameter|value)\b|\bextra inputs are not permitted\b/i),
   row("invalid-request-error", /\binvalid_request_error\b/i),
+  row("invalid-request-format", /\binvalid[ _]request[ _](?:format|body|payload)\b|\bmalformed (?:request|json body)\b/i),
 ];

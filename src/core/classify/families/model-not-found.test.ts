@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { MODEL_NOT_FOUND_RULES } from "./model-not-found.js";
 
 const rows = [
@@ -68,5 +69,7 @@ const rows = [
 
 describe("model_not_found family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every model_not_found pattern decides at least one row", rows, MODEL_NOT_FOUND_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every model_not_found pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], MODEL_NOT_FOUND_RULES.map((rule) => rule.id));
 });

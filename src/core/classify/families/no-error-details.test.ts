@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { NO_ERROR_DETAILS_RULES } from "./no-error-details.js";
 
 const rows = [
@@ -21,5 +22,7 @@ const rows = [
 
 describe("no_error_details", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-2: the no_error_details row decides at least one row", rows, NO_ERROR_DETAILS_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-2: the no_error_details row decides at least one row",
+    [...rows, ...MISREAD_ROWS], NO_ERROR_DETAILS_RULES.map((rule) => rule.id));
 });

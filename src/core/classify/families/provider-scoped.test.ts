@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { PROVIDER_SCOPED_RULES } from "./provider-scoped.js";
 
 const rows = [
@@ -20,5 +21,7 @@ const rows = [
 
 describe("provider-scoped rows", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every provider-scoped row decides at least one row", rows, PROVIDER_SCOPED_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every provider-scoped row decides at least one row",
+    [...rows, ...MISREAD_ROWS], PROVIDER_SCOPED_RULES.map((rule) => rule.id));
 });

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { RATE_LIMIT_RULES } from "./rate-limit.js";
 
 const rows = [
@@ -114,5 +115,7 @@ const rows = [
 
 describe("rate_limit family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every rate_limit pattern decides at least one row", rows, RATE_LIMIT_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every rate_limit pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], RATE_LIMIT_RULES.map((rule) => rule.id));
 });

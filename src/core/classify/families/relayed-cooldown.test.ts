@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { RELAYED_COOLDOWN_RULES } from "./relayed-cooldown.js";
 
 const rows = [
@@ -17,5 +18,7 @@ const rows = [
 
 describe("rate_limit relayed-cooldown family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every relayed-cooldown pattern decides at least one row", rows, RELAYED_COOLDOWN_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every relayed-cooldown pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], RELAYED_COOLDOWN_RULES.map((rule) => rule.id));
 });

@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { SESSION_EXPIRED_RULES } from "./session-expired.js";
 
 const rows = [
@@ -18,5 +19,7 @@ const rows = [
 
 describe("session_expired family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every session_expired pattern decides at least one row", rows, SESSION_EXPIRED_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every session_expired pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], SESSION_EXPIRED_RULES.map((rule) => rule.id));
 });

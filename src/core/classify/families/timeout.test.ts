@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { TIMEOUT_RULES } from "./timeout.js";
 
 const html = (title: string): string => `<!DOCTYPE html>\n<html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
@@ -59,5 +60,7 @@ const rows = [
 
 describe("timeout family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every timeout pattern decides at least one row", rows, TIMEOUT_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every timeout pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], TIMEOUT_RULES.map((rule) => rule.id));
 });

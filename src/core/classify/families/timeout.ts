@@ -32,14 +32,23 @@ export const TIMEOUT_RULES: readonly MessageRule[] = [
   // OpenAI-compatible servers that end a stream with an error stop reason.
   row("unhandled-stop-reason-error", /\bunhandled stop reason:\s*(?:error|abort(?:ed)?|malformed_response|network_error)\b/i),
   row("stop-reason-error", /\breason:\s*(?:error|abort(?:ed)?|malformed_response|network_error)\b/i),
+  // OpenRouter relays an upstream's own stop: "Provider finish_reason: network_error".
+  row("finish-reason-error", /\bfinish_reason\W{0,4}(?:error|abort(?:ed)?|malformed_response|network_error)\b/i),
+  // OpenAI Codex: a bare "Request failed", or "Request failed after repeated internal retries." A 400/422 with
+  // the same words is a rejected request (format), not a transient one.
+  row("bare-request-failed", /^(?:error:\s*)?request failed\.?$/i, { bare: true, unlessStatuses: [400, 422] }),
+  row("request-failed-after-retries", /\brequest failed after (?:\d+ |repeated |several |multiple |too many )?(?:internal )?(?:retries|retry attempts|attempts)\b/i),
   // The shared model runtime's wrapper text when a stream ends without details (any provider).
   row("bare-unknown-error-occurred", /^(?:error:\s*)?an unknown error occurred\.?$/i, { bare: true }),
-  row("transient-api-error", /\binternal server error\b|\bunknown error,? 5\d\d\b|\bupstream error\b|\bbackend error\b|\bbad gateway\b|\bservice unavailable\b|\btry again later\b/i, {
+  row("transient-api-error", /\binternal server error\b|\bunknown error,? 5\d\d\b|\bupstream error\b|\bbackend error\b|\bbad gateway\b|\bservice unavailable\b|\btry again later\b|\ban unexpected error (?:has )?occurred\b/i, {
     requires: /\bapi_error\b/i,
   }),
+  // Google's status name beside a 5xx code in plain text ("INTERNAL: … code:500"): no structured body, so a
+  // transport-level failure (R-EC-3); a structured `"status": "INTERNAL"` body is server_error and read earlier.
+  row("internal-code-5xx", /\binternal\b[^\n]{0,200}?\bcode\W{0,3}5\d\d\b/i),
   row("transient-server-text", /\binternal server error\b|\bbad gateway\b|\bservice (?:is )?(?:temporarily )?unavailable\b/i),
   // Chinese providers: network error/exception, request/connection timed out, service temporarily
   // unavailable, service busy.
   row("cjk-transient", /网络错误|网络异常|请求超时|连接超时|连接错误|服务暂时不可用|服务繁忙/),
-  row("html-error-page", /<(?:!doctype|html)/i, { htmlPage: true, statuses: [408, 499, [500, 599]] }),
+  row("html-error-page", /<(?:!doctype|html)/i, { htmlPage: true, statuses: [408, 410, 499, [500, 599]] }),
 ];

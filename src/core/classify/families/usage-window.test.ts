@@ -1,5 +1,6 @@
 import { describe } from "vitest";
 import { row, testClassificationRows, testRuleCoverage } from "../__fixtures__/classification-table.js";
+import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { USAGE_WINDOW_RULES } from "./usage-window.js";
 
 const rows = [
@@ -29,5 +30,7 @@ const rows = [
 
 describe("rate_limit usage-window family", () => {
   testClassificationRows(rows);
-  testRuleCoverage("R-EC-5: every usage-window pattern decides at least one row", rows, USAGE_WINDOW_RULES.map((rule) => rule.id));
+  testRuleCoverage(
+    "R-EC-5: every usage-window pattern decides at least one row",
+    [...rows, ...MISREAD_ROWS], USAGE_WINDOW_RULES.map((rule) => rule.id));
 });

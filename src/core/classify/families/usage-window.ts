@@ -29,6 +29,9 @@ export const USAGE_WINDOW_RULES: readonly MessageRule[] = [
   row("usage-limit", /\busage[ _-]limits?\b|\busage_limit_exceeded\b/i),
   row("limit-resets", LIMIT_RESETS),
   row("come-back-at", COME_BACK_AT),
+  // Anthropic: "Workspace spend limit reached." A workspace or organisation cap that reopens with the period
+  // (R-EC-3), unlike an account that cannot pay.
+  row("workspace-spend-limit", /\b(?:organization|organisation|workspace)(?:'s|’s)?\b[^\n]{0,20}?\bspend(?:ing)? limit\b[^\n]{0,20}?\b(?:exceeded|reached|hit)\b/i),
   // GitHub Copilot: "exceeded your Copilot token usage", "exceeded your premium request allowance".
   row("allowance-exceeded", /\bexceeded (?:your |the )?[\w -]{0,30}?\b(?:usage|allowance)\b/i),
 ];
