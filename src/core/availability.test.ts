@@ -2,8 +2,10 @@ import { describe, expect, it } from "vitest";
 import {
   BILLING_PROBE_MARGIN_MS,
   decideCandidateAvailability,
+  keptOutOnlyByTransientWindows,
   ladderCooldownRecovery,
   pickLastResort,
+  statedResetOpening,
   type CandidateAvailabilityInput,
 } from "./availability.js";
 import { FAILOVER_REASONS, REASON_POLICY, type FailoverReason } from "./reasons.js";
@@ -202,5 +204,41 @@ describe("last resort (R-FB-9)", () => {
     expect(pickLastResort([{ index: 0, recovery: 50 }, { index: 2, recovery: 20 }, { index: 3 }])).toBe(2);
     expect(pickLastResort([{ index: 1, recovery: 20 }, { index: 2, recovery: 20 }])).toBe(1);
     expect(pickLastResort([{ index: 0 }])).toBeUndefined();
+  });
+});
+
+describe("waiting for a stated reset, then a last resort (R-RA-2, R-FB-9)", () => {
+  const NOW = 1_000_000;
+  const rateLimitBlock = { blockedUntil: NOW + 1_000, blockedReason: "rate_limit" as const };
+  // A stated 1 s that trust-once (R-CD-6) lengthened to the 30 s ladder step.
+  const lengthened = { ...rateLimitBlock, cooldownUntil: NOW + 30_000, cooldownReason: "rate_limit" as const };
+  it.each([
+    ["a live stated block", rateLimitBlock, true, NOW + 1_000],
+    ["a stated block that trust-once lengthened with a ladder step", lengthened, true, NOW + 1_000],
+    ["ladder cooldowns alone (open to a last resort already)", { cooldownUntil: NOW + 30_000, cooldownReason: "overloaded" as const }, true, undefined],
+    ["a stated overload block", { blockedUntil: NOW + 2_000, blockedReason: "overloaded" as const }, true, NOW + 2_000],
+    ["a stated block next to a disable", { ...rateLimitBlock, disabledUntil: NOW + 3_600_000, disabledReason: "billing" as const }, false, undefined],
+    ["a stated block next to an auth cooldown", { ...rateLimitBlock, cooldownUntil: NOW + 60_000, cooldownReason: "auth" as const }, false, undefined],
+    ["a stated billing block", { blockedUntil: NOW + 1_000, blockedReason: "billing" as const }, false, undefined],
+    ["nothing (usable)", {}, false, undefined],
+  ])("R-RA-2: a profile kept out by %s", (_name, stats, transientOnly, opening) => {
+    expect(keptOutOnlyByTransientWindows([{ id: "p", stats }], "m", NOW)).toBe(transientOnly);
+    expect(statedResetOpening([{ id: "p", stats }], "m", NOW)).toBe(opening);
+  });
+
+  it("R-FB-9: once the stated time of a block trust-once lengthened has passed, what remains is a guess", () => {
+    const later = NOW + 1_000;
+    expect(statedResetOpening([{ id: "p", stats: lengthened }], "m", later)).toBeUndefined();
+    expect(ladderCooldownRecovery([{ id: "p", stats: lengthened }], "m", later)).toBe(NOW + 30_000);
+    expect(ladderCooldownRecovery([{ id: "p", stats: lengthened }], "m", NOW)).toBeUndefined();
+  });
+
+  it("R-RA-2: the soonest opening of the provider's profiles counts; a block of another model does not", () => {
+    const profiles = [
+      { id: "a", stats: { blockedUntil: NOW + 3_000, blockedReason: "rate_limit" as const } },
+      { id: "b", stats: { blockedUntil: NOW + 2_000, blockedReason: "rate_limit" as const, cooldownUntil: NOW + 60_000, cooldownReason: "rate_limit" as const } },
+      { id: "c", stats: { blockedUntil: NOW + 500, blockedReason: "rate_limit" as const, blockedModel: "other" } },
+    ];
+    expect(statedResetOpening(profiles, "m", NOW)).toBe(NOW + 2_000);
   });
 });

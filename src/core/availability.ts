@@ -2,7 +2,7 @@
  * Candidate availability (SPEC R-FB-3): when every profile of a candidate's provider is unusable for its
  * model, skip the candidate or probe it anyway.
  */
-import { activeWindows, isUsable } from "./cooldown.js";
+import { activeWindows, isUsable, type ActiveWindow } from "./cooldown.js";
 import { explainUnavailable } from "./explain.js";
 import { REASON_POLICY, type FailoverReason } from "./reasons.js";
 import type { UsageStats } from "./types.js";
@@ -136,4 +136,51 @@ export function pickLastResort(candidates: readonly { index: number; recovery?: 
     if (!best || recovery < best.recovery || (recovery === best.recovery && index < best.index)) best = { index, recovery };
   }
   return best?.index;
+}
+
+/**
+ * The windows keeping a profile from `model` when every one of them is of a transient reason and none is a
+ * disable: a provider-stated block (`blocked`, R-CD-6) and/or ladder guesses, all of which end by time alone.
+ * Undefined when the profile is usable or anything else keeps it out.
+ */
+function transientWindowsOnly(stats: UsageStats | undefined, model: string, now: number): ActiveWindow[] | undefined {
+  const windows = activeWindows(stats, model, now);
+  if (windows.length === 0) return undefined;
+  const transient = windows.every((window) => window.kind !== "disabled" && REASON_POLICY[window.reason].transient);
+  return transient ? windows : undefined;
+}
+
+/**
+ * R-FB-9 / R-RA-2: some profile of the provider is kept out of `model` only by transient windows — a live
+ * provider-stated block of a transient reason, ladder cooldowns, or both — so waiting for the stated time is
+ * enough to try it again. False when no profile is in that state (a disable, an auth or model failure).
+ */
+export function keptOutOnlyByTransientWindows(
+  profiles: readonly { id: string; stats?: UsageStats }[],
+  model: string,
+  now: number,
+): boolean {
+  return profiles.some(({ stats }) => transientWindowsOnly(stats, model, now) !== undefined);
+}
+
+/**
+ * R-RA-2 with R-FB-9: the soonest moment a profile kept out only by transient windows has nothing left but
+ * guesses — its live provider-stated block runs out, and whatever ladder cooldown outlasts it (trust-once's
+ * lengthening, R-CD-6) is a guess the last-resort attempt covers. Only profiles with a live stated block
+ * count: one kept out by guesses alone is open to a last resort already (`ladderCooldownRecovery`).
+ */
+export function statedResetOpening(
+  profiles: readonly { id: string; stats?: UsageStats }[],
+  model: string,
+  now: number,
+): number | undefined {
+  let soonest: number | undefined;
+  for (const { stats } of profiles) {
+    const windows = transientWindowsOnly(stats, model, now);
+    const blocks = windows?.filter((window) => window.kind === "blocked") ?? [];
+    if (blocks.length === 0) continue;
+    const opening = Math.max(...blocks.map((window) => window.until));
+    if (soonest === undefined || opening < soonest) soonest = opening;
+  }
+  return soonest;
 }

@@ -39,11 +39,11 @@ describe("gateway info and admin routes", () => {
     expect(page.headers["content-type"]).toContain("text/html");
     expect(page.body).toContain("<h1>Detour</h1>");
     expect(page.body).toContain("openai:a");
-    // One inline script, allowed by its nonce; nothing loaded from elsewhere.
+    // One inline script, allowed by its nonce; nothing loaded from elsewhere (the icon is inline data).
     const nonce = /<script nonce="([^"]+)">/.exec(page.body)?.[1];
     expect(nonce).toBeDefined();
     expect(page.headers["content-security-policy"]).toContain(`script-src 'nonce-${nonce}'`);
-    expect(page.body).not.toMatch(/<link|<script[^>]+src=|https?:\/\/(?!127|www\.w3\.org\/2000\/svg)/);
+    expect(page.body).not.toMatch(/<link(?! rel="icon" type="image\/svg\+xml" href="data:)|<script[^>]+src=|https?:\/\/(?!127|www\.w3\.org\/2000\/svg)/);
   });
 
   it("R-GW-1: GET /status lists profiles with usageStats and usableNow, and sessions", async () => {

@@ -51,7 +51,8 @@ const MEGABYTE = 1024 * 1024;
 type AccessNeed = "client" | "admin" | "observer" | "open";
 
 function accessNeed(path: string): AccessNeed {
-  if (path === "/healthz") return "open";
+  // The dashboard's icon carries nothing about the gateway; a browser asks for it without a token.
+  if (path === "/healthz" || path === "/favicon.ico") return "open";
   if (path.startsWith("/admin/") || path === "/admin") return "admin";
   if (path.startsWith("/v1/") || path === "/v1") return "client";
   return "observer";

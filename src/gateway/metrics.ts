@@ -33,7 +33,15 @@ const OVERHEAD_BUCKETS_SECONDS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.0
 /** Upstream time is kept per run until the gateway asks for its overhead; bounded for runs it never asks about. */
 const MAX_TRACKED_RUNS = 1024;
 
+/** What the dashboard learns about answers as the metrics do: first-token times, tokens and cost. */
+export interface AnswerObserver {
+  observeFirstToken(provider: string, model: string, milliseconds: number): void;
+  observeTokens(provider: string, model: string, usage: CanonicalUsage): void;
+  observeCost(provider: string, model: string, costUsd: number): void;
+}
+
 export class GatewayMetrics {
+  readonly #answerObservers = new Set<AnswerObserver>();
   readonly registry = new Registry();
   readonly #requests: Counter<"agent" | "outcome">;
   readonly #attempts: Counter<"provider" | "model" | "reason">;
@@ -239,8 +247,15 @@ export class GatewayMetrics {
     this.#gatewayOverhead.observe({ endpoint }, Math.max(0, totalMs - upstreamMs) / 1000);
   }
 
+  /** Answers' facts reach `observer` too, unlabelled (it bounds its own labels); returns the unsubscribe. */
+  observeAnswers(observer: AnswerObserver): () => void {
+    this.#answerObservers.add(observer);
+    return () => this.#answerObservers.delete(observer);
+  }
+
   observeTimeToFirstToken(provider: string, model: string, milliseconds: number): void {
     this.#timeToFirstToken.observe(this.#providerModel(provider, model), milliseconds / 1000);
+    for (const observer of this.#answerObservers) observer.observeFirstToken(provider, model, milliseconds);
   }
 
   observePostCommitFailure(provider: string, model: string): void {
@@ -261,11 +276,13 @@ export class GatewayMetrics {
     for (const [kind, count] of counts) {
       if (count !== undefined && count > 0) this.#tokens.inc({ ...labels, kind }, count);
     }
+    for (const observer of this.#answerObservers) observer.observeTokens(provider, model, usage);
   }
 
   /** R-GW-7: what one answer cost; label values bounded like the token metrics (R-GW-8). */
   observeCost(provider: string, model: string, costUsd: number): void {
     if (Number.isFinite(costUsd) && costUsd > 0) this.#cost.inc(this.#providerModel(provider, model), costUsd);
+    for (const observer of this.#answerObservers) observer.observeCost(provider, model, costUsd);
   }
 
   observeMalformedChunks(provider: string, model: string, count: number): void {

@@ -58,6 +58,7 @@ export async function runCandidate<T>(
       attemptTimeoutMs: input.attemptTimeoutMs,
       guard: state.guard,
       timeoutRetries: state.timeoutRetries,
+      shortWaited: state.shortWaited,
       commit: options.commit,
       stream: state.stream,
     });

@@ -1,11 +1,13 @@
 /**
- * The end of a chain (R-FB-6, R-RA-2): whether to wait for the soonest recovery and try once more, and the
- * error to throw when not.
+ * The end of a chain (R-FB-6, R-RA-2): whether to wait for the soonest recovery (or stated reset) and try
+ * once more, and the error to throw when not.
  */
 import { FallbackSummaryError } from "../core/errors.js";
+import { statedResetOpening } from "../core/availability.js";
 import { soonestCooldownExpiry } from "../core/explain.js";
 import { formatSummaryMessage } from "../core/summary.js";
 import type { UsageStats } from "../core/types.js";
+import { profilesWithStats } from "./availability-gate.js";
 import { loadProviderView, type ProviderView } from "./provider-view.js";
 import type { Failure, RunState } from "./run-state.js";
 
@@ -28,16 +30,36 @@ function chainProfiles(views: readonly ProviderView[]): { id: string; provider: 
   return profiles;
 }
 
-/** R-RA-2: when every candidate is unusable and the soonest recovery is within the wait limit. */
-export async function cooldownWaitUntil<T>(state: RunState<T>): Promise<number | undefined> {
+export interface CooldownWait {
+  /** The moment waited for: a candidate's recovery, or the end of its stated block (R-RA-2 with R-FB-9). */
+  until: number;
+  /** The candidate that opens then. */
+  index: number;
+}
+
+/**
+ * R-RA-2: when every candidate is unusable and one opens within the wait limit, the soonest such moment.
+ * A candidate opens when its windows end — or, kept out only by transient windows, when its provider-stated
+ * block runs out: what is left then are ladder guesses, which the last-resort attempt covers (R-FB-9). So a
+ * provider's "1 s" is waited for even after trust-once lengthened it to a ladder step (R-CD-6).
+ */
+export async function cooldownWait<T>(state: RunState<T>): Promise<CooldownWait | undefined> {
   const maxWaitMs = state.deps.settings.modelFailover.waitForCooldownMaxSeconds * 1000;
   if (!(maxWaitMs > 0)) return undefined;
   const views = await chainViews(state);
   const everyCandidateUnusable = views.every((view) => !view.keyless && view.ordered.length > 0 && view.usable.length === 0);
   if (!everyCandidateUnusable) return undefined;
   const now = state.deps.clock.now();
-  const soonest = soonestCooldownExpiry({ chain: state.chain, profiles: chainProfiles(views), now });
-  return soonest !== undefined && soonest - now <= maxWaitMs ? soonest : undefined;
+  const profiles = chainProfiles(views);
+  let soonest: CooldownWait | undefined;
+  state.chain.forEach((ref, index) => {
+    const view = views[index] as ProviderView;
+    const recovery = soonestCooldownExpiry({ chain: [ref], profiles, now });
+    const opening = statedResetOpening(profilesWithStats(view), ref.model, now);
+    const until = Math.min(recovery ?? Infinity, opening ?? Infinity);
+    if (Number.isFinite(until) && (soonest === undefined || until < soonest.until)) soonest = { until, index };
+  });
+  return soonest !== undefined && soonest.until - now <= maxWaitMs ? soonest : undefined;
 }
 
 /**

@@ -68,7 +68,7 @@ export async function tryProfiles<T>(
   list: readonly (string | undefined)[],
   mode: ListMode,
 ): Promise<AuthProfilesOutcome<T>> {
-  const loop: Loop<T> = { deps, input, list, mode, rotations: new Map(), shortWaited: new Set() };
+  const loop: Loop<T> = { deps, input, list, mode, rotations: new Map(), shortWaited: input.shortWaited ?? new Set() };
   let step: Step<T> = { kind: "enter", index: 0 };
   while (step.kind !== "done") step = await next(loop, step);
   return step.outcome;
@@ -218,6 +218,7 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
     laterProfiles: list.length - on.index - 1,
     alreadyShortWaited: loop.shortWaited.has(on.profileId),
     statedResetTrusted: await statedResetTrusted(loop, on.profileId, failure),
+    hasFallback: input.hasFallback,
   });
   const at = { ...where(loop), profileId: on.profileId ?? KEYLESS };
   const status = classification.status ?? null;
@@ -232,13 +233,17 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
     await input.guard.sleep(delayMs);
     return { kind: "attempt", on };
   }
-  if (retry.kind === "short_wait") {
+  if (retry.kind === "short_wait" && input.guard.leavesTimeAfter(retry.waitMs)) {
     loop.shortWaited.add(on.profileId);
+    // The stated block is on record before the wait, so that concurrent runs see it at once instead of
+    // calling a provider that just said "not before then" (they go to a fallback, or wait for it themselves).
+    await recordFailure(loop, on, failure);
     deps.events.emit({ type: "short_wait", ...at, reason, waitMs: retry.waitMs });
     await input.guard.sleep(retry.waitMs);
-    return { kind: "attempt", on: { ...on, waitedOut: reason } };
+    // A fresh attempt: its failure is a new one, not the incident already recorded (R-CD-1).
+    return { kind: "attempt", on: { index: on.index, profileId: on.profileId, waitedOut: reason } };
   }
-  if (retry.retriesExhausted !== undefined) {
+  if (retry.kind === "none" && retry.retriesExhausted !== undefined) {
     const maxRetries = retry.retriesExhausted;
     if (reason === "server_error") deps.events.emit({ type: "server_error_retries_exhausted", ...at, status, maxRetries });
     else deps.events.emit({ type: "timeout_retries_exhausted", ...at, maxRetries });
@@ -264,15 +269,10 @@ async function statedResetTrusted<T>(loop: Loop<T>, profileId: string | undefine
   });
 }
 
-async function recordAndRotate<T>(
-  loop: Loop<T>,
-  on: OnProfile,
-  failure: AttemptFailure,
-  options: { endsRun?: boolean } = {},
-): Promise<Step<T>> {
+/** Writes one failed attempt to its profile (§5). */
+async function recordFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFailure): Promise<void> {
   const { deps, input } = loop;
   const { classification } = failure;
-  const policy = REASON_POLICY[classification.reason];
   const { settings } = deps;
   await recordProfileFailure(
     {
@@ -293,6 +293,19 @@ async function recordAndRotate<T>(
       afterStatedWait: on.waitedOut === classification.reason,
     },
   );
+}
+
+async function recordAndRotate<T>(
+  loop: Loop<T>,
+  on: OnProfile,
+  failure: AttemptFailure,
+  options: { endsRun?: boolean } = {},
+): Promise<Step<T>> {
+  const { deps, input } = loop;
+  const { classification } = failure;
+  const policy = REASON_POLICY[classification.reason];
+  const { settings } = deps;
+  await recordFailure(loop, on, failure);
   const last: Failed<T> = {
     kind: "failed",
     error: failure.error,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { REASON_POLICY } from "../core/reasons.js";
 import type { CooldownSettings } from "../core/types.js";
 import { SeededRandom } from "../testing/seeded-random.js";
-import { decideRotation, decideSameProfileRetry, jitteredDelayMs } from "./retry-decisions.js";
+import { decideRotation, decideSameProfileRetry, jitteredDelayMs, statedWaitJitterMs } from "./retry-decisions.js";
 
 const FAILOVER = {
   retrySameProfileOnTimeout: 1,
@@ -33,9 +33,13 @@ function retry(reason: keyof typeof REASON_POLICY, extra: Partial<Parameters<typ
     laterProfiles: 0,
     alreadyShortWaited: false,
     statedResetTrusted: true,
+    hasFallback: true,
     ...extra,
   });
 }
+
+/** A stated wait as the helper's Random (seed 3, first draw) jitters it. */
+const jittered = (waitMs: number) => waitMs + statedWaitJitterMs(waitMs, new SeededRandom(3));
 
 describe("retry decisions", () => {
   it("R-RN-4: a timeout retries until the gate is used up; 0 disables it; rate limits never take it", () => {
@@ -59,8 +63,28 @@ describe("retry decisions", () => {
 
   it("R-CD-6: a stated reset that is no longer trusted is not waited out", () => {
     const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 1_000 };
-    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: 1_000 });
+    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: jittered(1_000) });
     expect(retry("rate_limit", { classification: stated, statedResetTrusted: false })).toEqual({ kind: "none" });
+  });
+
+  it("R-FB-9: with no fallback a short stated wait is waited out even when trust-once no longer trusts it", () => {
+    const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 1_000 };
+    const untrusted = { classification: stated, statedResetTrusted: false, hasFallback: false };
+    expect(retry("rate_limit", untrusted)).toEqual({ kind: "short_wait", waitMs: jittered(1_000) });
+    // Still once per profile and only for a short stated time.
+    expect(retry("rate_limit", { ...untrusted, alreadyShortWaited: true })).toEqual({ kind: "none" });
+    expect(retry("rate_limit", { ...untrusted, classification: { ...stated, retryAfterMs: 3_001 } })).toEqual({ kind: "none" });
+  });
+
+  it("R-RN-6: the jitter adds up to a quarter of the wait, at most 500 ms, and never takes any off", () => {
+    expect(statedWaitJitterMs(1_000, { next: () => 0 })).toBe(0);
+    expect(statedWaitJitterMs(1_000, { next: () => 0.999999 })).toBe(250);
+    expect(statedWaitJitterMs(8_000, { next: () => 0.999999 })).toBe(500);
+    expect(statedWaitJitterMs(-5, { next: () => 0.5 })).toBe(0);
+    // Requests that waited for the same second spread over a quarter of it.
+    const random = new SeededRandom(11);
+    const landings = new Set(Array.from({ length: 20 }, () => statedWaitJitterMs(1_000, random)));
+    expect(landings.size).toBeGreaterThan(15);
   });
 
   it("R-RN-4: the jitter is uniform over retryBackoffMs", () => {
@@ -72,8 +96,8 @@ describe("retry decisions", () => {
 
   it("R-RN-6: a short stated wait on the last profile, once; not with other profiles left, not too long", () => {
     const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 2_000 };
-    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: 2_000 });
-    expect(retry("rate_limit", { classification: { ...stated, resetAt: 1_500 } })).toEqual({ kind: "short_wait", waitMs: 1_500 });
+    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: jittered(2_000) });
+    expect(retry("rate_limit", { classification: { ...stated, resetAt: 1_500 } })).toEqual({ kind: "short_wait", waitMs: jittered(1_500) });
     expect(retry("rate_limit", { classification: stated, laterProfiles: 1 })).toEqual({ kind: "none" });
     expect(retry("rate_limit", { classification: stated, alreadyShortWaited: true })).toEqual({ kind: "none" });
     expect(retry("rate_limit", { classification: { ...stated, retryAfterMs: 3_001 } })).toEqual({ kind: "none" });

@@ -2,7 +2,7 @@
  * The auth-profile runner's decisions after a failed attempt, as pure functions of the policy, the settings,
  * the Random and what happened so far in the run:
  *  - retry the same profile first? (R-RN-4 timeout / server-error gate with jittered pause; R-RN-6 short
- *    stated wait, unless the stated time is no longer trusted, R-CD-6)
+ *    stated wait with a jitter, unless the stated time is no longer trusted (R-CD-6) while a fallback exists)
  *  - rotate to the next profile or fail the candidate, and after which pause? (R-RN-3)
  */
 import type { ReasonPolicy } from "../core/reasons.js";
@@ -13,6 +13,7 @@ import type { ModelFailoverSettings } from "./runner-deps.js";
 export type SameProfileRetry =
   /** R-RN-4: the same profile again after a jittered pause, nothing recorded. */
   | { kind: "gate_retry"; retry: number; maxRetries: number; delayMs: number }
+  /** R-RN-6: the stated wait plus a jitter (`waitMs` in all), then the same profile once more. */
   | { kind: "short_wait"; waitMs: number }
   /** `retriesExhausted`: the retry gate was open and is now used up (its retry count). */
   | { kind: "none"; retriesExhausted?: number };
@@ -33,6 +34,11 @@ export function decideSameProfileRetry(input: {
    * refused again; such a time is not waited out (R-RN-6), the failure gets the ladder step instead.
    */
   statedResetTrusted: boolean;
+  /**
+   * A later candidate of the chain could answer instead. Trust-once only matters then: with nowhere else to
+   * go, a short stated wait is always waited out (R-FB-9, never less available than the provider itself).
+   */
+  hasFallback: boolean;
 }): SameProfileRetry {
   const { policy, modelFailover } = input;
   if (policy.retryGateKey) {
@@ -51,14 +57,14 @@ export function decideSameProfileRetry(input: {
   const limitMs = modelFailover.shortWaitSeconds * 1000;
   if (
     policy.shortWaitEligible &&
-    input.statedResetTrusted &&
+    (input.statedResetTrusted || !input.hasFallback) &&
     input.laterProfiles === 0 &&
     !input.alreadyShortWaited &&
     waitMs !== undefined &&
     waitMs > 0 &&
     waitMs <= limitMs
   ) {
-    return { kind: "short_wait", waitMs };
+    return { kind: "short_wait", waitMs: waitMs + statedWaitJitterMs(waitMs, input.random) };
   }
   return { kind: "none" };
 }
@@ -102,6 +108,21 @@ export function jitteredDelayMs(range: readonly [number, number], random: Random
   const low = Math.min(range[0], range[1]);
   const high = Math.max(range[0], range[1]);
   return Math.round(low + random.next() * (high - low));
+}
+
+/** The jitter added to a stated wait is at most this share of the wait … */
+export const STATED_WAIT_JITTER_SHARE = 0.25;
+/** … and never more than this. */
+export const MAX_STATED_WAIT_JITTER_MS = 500;
+
+/**
+ * R-RN-6, R-RA-2: a wait for a stated reset (or a cooldown's end) is lengthened by a random part of itself, so
+ * that the requests that waited for the same moment do not all reach the provider in the same millisecond.
+ * Always added, never taken off: a request sent before the stated time would only be refused again.
+ */
+export function statedWaitJitterMs(waitMs: number, random: Random): number {
+  const spread = Math.min(MAX_STATED_WAIT_JITTER_MS, Math.max(0, waitMs) * STATED_WAIT_JITTER_SHARE);
+  return Math.round(random.next() * spread);
 }
 
 /** R-RN-6: the provider-stated wait, in ms, when it is known. */

@@ -53,6 +53,8 @@ export class RunGuard {
   readonly #caller?: AbortSignal;
   readonly #runTimeoutMs?: number;
   readonly #cancelDeadline: () => void;
+  /** When the run's deadline passes (clock time); undefined = no deadline. */
+  readonly #deadlineAt?: number;
   #deadlinePassed = false;
   /**
    * The controllers of what runs now (the attempt, a pause), aborted when the deadline passes. There is no
@@ -65,6 +67,7 @@ export class RunGuard {
     this.#clock = options.clock;
     this.#caller = options.signal;
     this.#runTimeoutMs = options.runTimeoutMs;
+    if (options.runTimeoutMs !== undefined && options.runTimeoutMs > 0) this.#deadlineAt = this.#clock.now() + options.runTimeoutMs;
     this.#cancelDeadline =
       options.runTimeoutMs !== undefined && options.runTimeoutMs > 0 && !this.callerAborted
         ? startTimer(this.#clock, options.runTimeoutMs, () => {
@@ -77,6 +80,14 @@ export class RunGuard {
 
   get callerAborted(): boolean {
     return this.#caller?.aborted === true;
+  }
+
+  /**
+   * Whether a pause of `ms` ends before the run's deadline, so that something can still be tried after it
+   * (a wait that the deadline would cut only turns the provider's answer into a timeout).
+   */
+  leavesTimeAfter(ms: number): boolean {
+    return this.#deadlineAt === undefined || this.#clock.now() + ms < this.#deadlineAt;
   }
 
   /** Throws the run-stopping error when the caller aborted or the deadline passed. */

@@ -53,6 +53,8 @@ export interface RunState<T> {
   log: DecisionLog;
   slots: RunProbeSlots;
   timeoutRetries: Map<string, number>;
+  /** R-RN-6: profiles whose short stated wait this run already waited out (once per run). */
+  shortWaited: Set<string | undefined>;
   stream: StreamRunState;
 }
 

@@ -39,6 +39,11 @@ export interface AuthProfilesRunInput<T> {
   guard: RunGuard;
   /** R-RN-4: retry-gate retries (timeouts and server errors) per profile and reason, for the whole run. */
   timeoutRetries: Map<string, number>;
+  /**
+   * R-RN-6: the profiles whose short stated wait this run already waited out, so that a later pass of the same
+   * run (after an R-RA-2 wait) retries at once instead of waiting again. Absent = per candidate run.
+   */
+  shortWaited?: Set<string | undefined>;
   /** R-ST-1: an attempt's stream reached the client on `profileId`: the run's outcome so far. */
   commit(profileId: string | undefined): Promise<CommittedRun>;
   /** R-ST-4: the run's stream, shared by every candidate (continuations made, the policy). */

@@ -1,7 +1,8 @@
 /**
  * The fallback runner (SPEC §8): walks the candidate chain of a selection (chain-walk.ts) — skip cache, fit,
  * availability, persisted override, auth-profile runner — and returns the first answer with its notice; when
- * nobody could be called it makes the last-resort attempt (R-FB-9) or waits for a close recovery (R-RA-2);
+ * nobody could be called it makes the last-resort attempt (R-FB-9) or waits for a close recovery or stated
+ * reset (R-RA-2);
  * otherwise it fails with the original error (one attempt) or a `FallbackSummaryError`.
  */
 import { formatModelRef, sameModelRef } from "../core/candidate-chain.js";
@@ -9,10 +10,11 @@ import type { ModelRef } from "../core/types.js";
 import type { RunOutcome } from "./attempt.js";
 import { walkOnce } from "./chain-walk.js";
 import { DecisionLog } from "./decision-log.js";
-import { cooldownWaitUntil, exhaustionError } from "./exhaustion.js";
+import { cooldownWait, exhaustionError } from "./exhaustion.js";
 import { lastResortCandidate } from "./last-resort.js";
 import { RunProbeSlots } from "./probes.js";
 import { RunGuard } from "./run-guard.js";
+import { statedWaitJitterMs } from "./retry-decisions.js";
 import { settleSuccess } from "./run-settlement.js";
 import { sessionBase, type Failure, type ModelFallbackRunInput, type RunState } from "./run-state.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -107,41 +109,46 @@ async function prepareRun<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>, 
     }),
     slots: new RunProbeSlots(),
     timeoutRetries: new Map(),
+    shortWaited: new Set(),
     stream: { continuations: 0, continuationsAttempted: 0, ...(input.continuations ? { policy: input.continuations } : {}) },
   };
 }
 
+/**
+ * Passes over the chain until one answers. A pass that called nobody is followed by the last-resort attempt
+ * (R-FB-9). When every candidate is unusable and one opens soon, the run waits for it and tries again
+ * (R-RA-2): once before its first upstream call (a provider's stated "not before" seen on arrival) and once
+ * after it, each wait jittered and only when it ends before the run's deadline.
+ */
 async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
   const { deps, guard } = state;
   const earlier: Failure[] = [];
-  let waited = false;
+  const waited = { beforeCall: false, afterCall: false };
+  let called = false;
+  let waitedFor: number | undefined;
   for (;;) {
     const pass = await walkOnce(state);
     if (pass.kind === "succeeded") return settleSuccess(state, pass, [...earlier, ...pass.failures]);
+    let failures = pass.failures;
+    called ||= pass.called;
 
-    const lastResort = await lastResortCandidate(state, pass);
-    if (lastResort !== undefined) return runLastResort(state, lastResort, [...earlier, ...pass.failures]);
-
-    // R-RA-2: everything is cooling down and the soonest recovery is close: wait once instead of failing.
-    if (!waited) {
-      const waitUntil = await cooldownWaitUntil(state);
-      if (waitUntil !== undefined) {
-        waited = true;
-        earlier.push(...pass.failures);
-        const waitMs = Math.max(0, waitUntil - deps.clock.now());
-        deps.events.emit({ type: "cooldown_wait", runId: state.input.runId, agentId: deps.agentId, waitMs, until: waitUntil });
-        await guard.sleep(waitMs);
-        continue;
-      }
+    const lastResort = await lastResortCandidate(state, pass, waitedFor);
+    if (lastResort !== undefined) {
+      // R-FB-9: the one extra attempt; its outcome replaces the candidate's skip among the attempts.
+      const extra = await walkOnce(state, { lastResort });
+      failures = [...failures.filter((failure) => failure.index !== lastResort), ...extra.failures];
+      if (extra.kind === "succeeded") return settleSuccess(state, extra, [...earlier, ...failures]);
+      called = true;
     }
-    throw await exhaustionError(state, pass.failures);
-  }
-}
 
-/** R-FB-9: the one extra attempt; its outcome replaces the candidate's skip among the attempts. */
-async function runLastResort<T>(state: RunState<T>, index: number, before: readonly Failure[]): Promise<RunOutcome<T>> {
-  const pass = await walkOnce(state, { lastResort: index });
-  const failures = [...before.filter((failure) => failure.index !== index), ...pass.failures];
-  if (pass.kind === "succeeded") return settleSuccess(state, pass, failures);
-  throw await exhaustionError(state, failures);
+    const budget = called ? "afterCall" : "beforeCall";
+    const wait = waited[budget] ? undefined : await cooldownWait(state);
+    const waitMs = wait ? Math.max(0, wait.until - deps.clock.now()) + statedWaitJitterMs(wait.until - deps.clock.now(), deps.random) : 0;
+    if (!wait || !guard.leavesTimeAfter(waitMs)) throw await exhaustionError(state, failures);
+    waited[budget] = true;
+    waitedFor = wait.index;
+    earlier.push(...failures);
+    deps.events.emit({ type: "cooldown_wait", runId: state.input.runId, agentId: deps.agentId, waitMs, until: wait.until });
+    await guard.sleep(waitMs);
+  }
 }

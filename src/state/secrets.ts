@@ -8,6 +8,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import { chmodSync, closeSync, linkSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import type { DetourError } from "../core/errors.js";
 import type { Credential } from "../core/types.js";
 import { SecretKeyInvalidError, SecretKeyMismatchError, SecretKeyMissingError } from "./state-errors.js";
 
@@ -110,11 +111,22 @@ export class SecretBox {
   readonly #key: Buffer;
   readonly #keySource: string;
   readonly #storeLabel: string;
+  readonly #mismatch: (store: string, keySource: string, options?: { cause?: unknown }) => DetourError;
 
-  constructor(secretKey: SecretKey, storeLabel: string) {
+  /**
+   * `mismatch` builds the error for a record sealed with another key; a store shared by several processes
+   * passes one that says every process must use the same key.
+   */
+  constructor(
+    secretKey: SecretKey,
+    storeLabel: string,
+    mismatch: (store: string, keySource: string, options?: { cause?: unknown }) => DetourError = (...args) =>
+      new SecretKeyMismatchError(...args),
+  ) {
     this.#key = secretKey.key;
     this.#keySource = secretKey.source;
     this.#storeLabel = storeLabel;
+    this.#mismatch = mismatch;
   }
 
   seal(plaintext: string, context: string): string {
@@ -127,9 +139,7 @@ export class SecretBox {
 
   open(sealed: string, context: string): string {
     if (!sealed.startsWith(SEALED_PREFIX)) {
-      throw new SecretKeyMismatchError(this.#storeLabel, this.#keySource, {
-        cause: new Error("record is not in the sealed format"),
-      });
+      throw this.#mismatch(this.#storeLabel, this.#keySource, { cause: new Error("record is not in the sealed format") });
     }
     const raw = Buffer.from(sealed.slice(SEALED_PREFIX.length), "base64");
     try {
@@ -139,7 +149,7 @@ export class SecretBox {
       return Buffer.concat([decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
     } catch (error) {
       // GCM authentication failed: wrong key or a tampered record. Never return the garbage plaintext.
-      throw new SecretKeyMismatchError(this.#storeLabel, this.#keySource, { cause: error });
+      throw this.#mismatch(this.#storeLabel, this.#keySource, { cause: error });
     }
   }
 
@@ -151,7 +161,7 @@ export class SecretBox {
   /** Throws `SecretKeyMismatchError` when `keyCheck` was sealed with another key. */
   verifyKeyCheck(keyCheck: string): void {
     if (this.open(keyCheck, KEY_CHECK_CONTEXT) !== KEY_CHECK_PLAINTEXT) {
-      throw new SecretKeyMismatchError(this.#storeLabel, this.#keySource);
+      throw this.#mismatch(this.#storeLabel, this.#keySource);
     }
   }
 }

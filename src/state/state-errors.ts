@@ -8,6 +8,7 @@ export const STATE_ERROR_CODES = {
   secretKeyInvalid: "DETOUR_SECRET_KEY_INVALID",
   secretKeyMismatch: "DETOUR_SECRET_KEY_MISMATCH",
   secretKeyMissing: "DETOUR_SECRET_KEY_MISSING",
+  secretKeyNotShared: "DETOUR_SECRET_KEY_NOT_SHARED",
   schemaTooNew: "DETOUR_STATE_SCHEMA_TOO_NEW",
   stateConfig: "DETOUR_STATE_CONFIG_INVALID",
   storeUnavailable: "DETOUR_STORE_UNAVAILABLE",
@@ -42,6 +43,29 @@ export class SecretKeyMismatchError extends DetourError {
         `they were encrypted with a different key (wrong DETOUR_SECRET_KEY or replaced key file). ` +
         `Start Detour with the key the store was created with; if that key is lost, remove the store and ` +
         `add the credentials again.`,
+      options,
+    );
+    this.store = store;
+    this.keySource = keySource;
+  }
+}
+
+/**
+ * The secrets in a shared Redis were sealed with another key than this process's: most often a second
+ * gateway replica that created its own key file under its own `DETOUR_HOME`. Raised when the store connects,
+ * so such a replica refuses to start instead of answering requests with errors.
+ */
+export class SecretKeyNotSharedError extends DetourError {
+  readonly code = STATE_ERROR_CODES.secretKeyNotShared;
+  readonly store: string;
+  readonly keySource: string;
+
+  constructor(store: string, keySource: string, options?: { cause?: unknown }) {
+    super(
+      `The secrets in ${store} were encrypted with another secret key than this process's (from ${keySource}). ` +
+        `Every gateway replica that shares this Redis must use the same key: set DETOUR_SECRET_KEY to the same ` +
+        `value on every replica — the key the first replica used (its DETOUR_SECRET_KEY, or the content of its ` +
+        `$DETOUR_HOME/secret.key) — then start this one again.`,
       options,
     );
     this.store = store;

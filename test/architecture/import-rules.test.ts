@@ -49,9 +49,12 @@ const ALLOWED: Record<string, string[]> = {
   // terminal/ is the output both command-line front ends share, so they never import each other for it.
   terminal: ["terminal"],
   // testing/ ships the mock provider that `detour mock-provider` and `detour demo` serve (R-CL-3, R-CL-2).
-  cli: ["cli", "engine", "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
+  // The CLI refreshes and explains the model catalogue (`detour catalogue update | show`).
+  cli: ["cli", "engine", "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
   demo: ["demo", "engine", "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
   testing: ["core", "ports", "testing", "providers", "state", "config", "wire"],
+  // ai-sdk/ is a front end over the engine: it reuses the runner's stream relay and the seam of a continuation.
+  "ai-sdk": ["ai-sdk", "engine", "config", ...PUBLIC_TYPES, "runner/failure.ts", "wire/shared/sse-bytes.ts"],
   "index.ts": ["core", "ports", "runner", "state", "providers", "wire", "config", "catalogue", "engine", "gateway", "testing"],
 };
 

@@ -2,10 +2,9 @@
  * The dashboard in a real browser (Debian's chromium, driven by the pinned playwright-core): a gateway whose
  * first OpenAI key is rate-limited and whose OpenAI provider then overloads, so the page has a cooldown, a
  * fallback and failures to show; then the reset button, first without and then with the admin token.
- * A screenshot of the page lands in $DETOUR_SCREENSHOT_DIR (default: the OS temp dir).
+ * Screenshots of the page land in $DETOUR_SCREENSHOT_DIR (default: test/browser/screenshots/, gitignored).
  */
 import { existsSync, mkdirSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,7 +12,7 @@ import { startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
 
 const CHROMIUM = process.env.DETOUR_CHROMIUM ?? "/usr/bin/chromium";
 const ADMIN_TOKEN = "dashboard-admin-token-5d1e";
-const screenshotDir = process.env.DETOUR_SCREENSHOT_DIR ?? join(tmpdir(), "detour-screenshots");
+const screenshotDir = process.env.DETOUR_SCREENSHOT_DIR ?? join(import.meta.dirname, "screenshots");
 
 let harness: Harness;
 let browser: Browser;
@@ -51,7 +50,7 @@ describe("dashboard at / (real Chromium)", () => {
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => {
-      // Resource statuses (the favicon's 404, the refused reset's 401) are asserted where they matter.
+      // Resource statuses (the refused reset's 401) are asserted where they matter.
       if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
     });
     await page.goto(`${harness.gateway.url}/`);
@@ -66,7 +65,7 @@ describe("dashboard at / (real Chromium)", () => {
     expect(await page.locator(".chain").first().textContent()).toContain("openai/mock-gpt → anthropic/mock-claude");
 
     // The chart: both answering models and the fallback, and the failures by reason.
-    await expect.poll(() => page.locator("#activity-summary").textContent()).toContain("2 requests · 1 answered by a fallback");
+    await expect.poll(() => page.locator("#activity-summary").textContent()).toContain("2 requests · 1 moved to a fallback");
     expect(await page.locator('#chart-requests rect[data-series="openai/mock-gpt"]').count()).toBeGreaterThan(0);
     expect(await page.locator('#chart-requests rect[data-series="anthropic/mock-claude"]').count()).toBeGreaterThan(0);
     expect(await page.locator('#chart-failures rect[data-series="rate_limit"]').count()).toBeGreaterThan(0);

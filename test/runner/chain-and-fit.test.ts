@@ -105,7 +105,7 @@ describe("pre-call fit (R-FB-8)", () => {
   });
 
   it("R-FB-8: a model of unknown window is called whatever the estimate", async () => {
-    const h = await makeHarness({ config: chainConfig(FALLBACK, []) });
+    const h = await makeHarness({ config: chainConfig("anthropic/claude-unlisted", []) });
     expect(succeeded(await h.runToEnd({ requestFacts: facts(5_000_000) })).provider).toBe("anthropic");
   });
 

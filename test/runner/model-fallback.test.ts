@@ -4,8 +4,10 @@
 import { describe, expect, it } from "vitest";
 import { FailoverError, FallbackSummaryError, LiveSessionModelSwitchError } from "../../src/core/errors.js";
 import { UpstreamFailure } from "../../src/ports/provider.js";
+import { statedWaitJitterMs } from "../../src/runner/retry-decisions.js";
 import { hang, httpError, networkError, success } from "../../src/testing/scripted-provider.js";
-import { DEFAULT_PROFILES, FALLBACK, PRIMARY, apiKey, failed, makeHarness, succeeded } from "./harness.js";
+import { SeededRandom } from "../../src/testing/seeded-random.js";
+import { DEFAULT_PROFILES, FALLBACK, PRIMARY, SEED, apiKey, failed, makeHarness, succeeded } from "./harness.js";
 
 const HOUR = 3_600_000;
 
@@ -300,7 +302,7 @@ describe("fallback runner", () => {
   it("R-FB-5: context overflow skips to the first later candidate whose window is larger or unknown; config wins", async () => {
     const h = await makeHarness({
       profiles: { ...DEFAULT_PROFILES, "google:a": apiKey("google", "g") },
-      config: chainConfig(PRIMARY, ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK], {
+      config: chainConfig(PRIMARY, ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK, "anthropic/claude-unlisted"], {
         models: {
           providers: {
             // The catalogue says 1 048 576; the declaration wins and is not larger than gpt-5's 400 000.
@@ -312,11 +314,12 @@ describe("fallback runner", () => {
     });
     h.provider("openai").always({}, httpError(400, "This model's maximum context length is 400000 tokens"));
     const out = succeeded(await h.runToEnd());
-    // claude-sonnet-4-6 has no known window: it is not passed over.
-    expect(out.model).toBe("claude-sonnet-4-6");
+    // claude-sonnet-4-6's 200 000 (bundled catalogue) is smaller too; claude-unlisted has no known window:
+    // it is not passed over.
+    expect(out.model).toBe("claude-unlisted");
     expect(h.provider("openai").calls.map((call) => call.model)).toEqual(["gpt-5"]);
     expect(h.provider("google").calls).toHaveLength(0);
-    expect(h.provider("anthropic").calls.map((call) => call.model)).toEqual(["claude-sonnet-4-6"]);
+    expect(h.provider("anthropic").calls.map((call) => call.model)).toEqual(["claude-unlisted"]);
   });
 
   it("R-FB-5: a context overflow from a model of unknown window advances to the very next candidate", async () => {
@@ -430,8 +433,9 @@ describe("fallback runner", () => {
     const start = h.clock.now();
     const out = succeeded(await h.runToEnd({ fallbacks: "none" }));
     expect(out.result.content[0]).toEqual({ type: "text", text: "after waiting" });
-    expect(h.provider("openai").calls.map((call) => call.at)).toEqual([start, start + 8_000]);
-    expect(h.eventsOf("cooldown_wait")).toMatchObject([{ waitMs: 8_000 }]);
+    const waitMs = 8_000 + statedWaitJitterMs(8_000, new SeededRandom(SEED));
+    expect(h.provider("openai").calls.map((call) => call.at)).toEqual([start, start + waitMs]);
+    expect(h.eventsOf("cooldown_wait")).toMatchObject([{ waitMs, until: start + 8_000 }]);
   });
 
   it("R-RA-2: a recovery further away than waitForCooldownMaxSeconds (or the limit 0) fails at once", async () => {

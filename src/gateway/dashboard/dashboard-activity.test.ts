@@ -54,4 +54,28 @@ describe("GET /dashboard/activity", () => {
     expect(fallbacksTotal(metrics)).toBe(2);
     expect(activity.totals.fallbacks).toBe(fallbacksTotal(metrics));
   });
+
+  it("R-GW-8 models the configuration does not name are shown by name up to a bound, the rest as other models", async () => {
+    const { app, openai } = await start();
+    openai.always({}, success("ok"));
+    for (let index = 1; index <= 14; index += 1) {
+      const answered = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: `openai/unlisted-${index}` }) });
+      expect(answered.statusCode).toBe(200);
+    }
+    const activity = (await app.inject({ method: "GET", url: "/dashboard/activity" })).json();
+    const labels = activity.models.map((model: { model: string }) => model.model);
+    expect(labels).toContain("openai/unlisted-1");
+    expect(labels).toContain("openai/unlisted-12");
+    expect(labels).not.toContain("openai/unlisted-13");
+    expect(activity.models.find((model: { model: string }) => model.model === "other models").requests).toBe(2);
+  });
+
+  it("R-GW-1 the dashboard has an icon: GET /favicon.ico answers an SVG without a token, where the page itself needs one", async () => {
+    const { app } = await start({ gateway: { auth: { tokens: ["client-token-for-icon"] } } });
+    const icon = await app.inject({ method: "GET", url: "/favicon.ico" });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["content-type"]).toContain("image/svg+xml");
+    expect(icon.body).toMatch(/^<svg /);
+    expect((await app.inject({ method: "GET", url: "/" })).statusCode).toBe(401);
+  });
 });

@@ -3,9 +3,12 @@
  * script (dashboard-script.ts) that keeps it current. The first paint is complete without the script (the
  * profile table and the chains are rendered here); the script then redraws every few seconds. Everything
  * shown is escaped; credentials never reach this module (profile ids and usage stats only, R-OB-2).
+ * The layout reads on a laptop and on a phone: the page uses the window's width (centred, no fixed column),
+ * and below 760 px every table turns into stacked cards, each cell labelled, so nothing scrolls sideways.
  */
 import type { UsageStats } from "../../core/types.js";
 import { DASHBOARD_SCRIPT } from "./dashboard-script.js";
+import { DASHBOARD_STYLE } from "./dashboard-style.js";
 
 export interface DashboardProfile {
   id: string;
@@ -14,6 +17,8 @@ export interface DashboardProfile {
   usageStats: UsageStats;
   /** The headroom line (R-PO-7), e.g. "40% of unified-5h left, resets …"; absent without readings. */
   headroom?: string;
+  /** US dollars this profile's priced answers cost in the last 24 hours. */
+  spendUsd24h?: number;
 }
 
 export interface DashboardChain {
@@ -31,7 +36,18 @@ export interface DashboardInput {
   refreshMs: number;
   /** Per-response nonce of the inline script (Content-Security-Policy). */
   nonce: string;
+  /** The page's icon as SVG text (also served at `/favicon.ico`). */
+  favicon?: string;
 }
+
+/** Shown in an empty Headroom cell: why it is empty. */
+export const NO_HEADROOM_TEXT = "no reading yet";
+export const NO_HEADROOM_TITLE =
+  "The provider has not sent rate-limit headers for this key yet. Headroom shows the share of its limit left once a response carries them; some providers never send them.";
+
+const PROFILE_COLUMNS = ["Profile", "Provider", "Type", "State", "Why", "Recovers", "Headroom", "Failures", "Last used", "Spent 24 h", ""] as const;
+const SESSION_COLUMNS = ["Session", "Model", "Source", "Fallback for", "Profile pin", "Updated"] as const;
+const MODEL_COLUMNS = ["Model", "Requests", "Latency p50 · p95", "First token p50 · p95", "Tokens in · out", "Cost"] as const;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -49,43 +65,53 @@ function stateOf(stats: UsageStats, now: number): { name: string; until?: number
   return { name: "usable" };
 }
 
+function cell(label: string, content: string, className?: string, title?: string): string {
+  const classes = className ? ` class="${className}"` : "";
+  const titled = title ? ` title="${escapeHtml(title)}"` : "";
+  return `<td data-label="${escapeHtml(label)}"${classes}${titled}>${content}</td>`;
+}
+
+function dollars(amount: number): string {
+  if (amount === 0) return "$0";
+  return amount < 0.01 ? `$${amount.toFixed(4)}` : `$${amount.toFixed(2)}`;
+}
+
 function profileRow(profile: DashboardProfile, now: number): string {
   const state = stateOf(profile.usageStats, now);
   const recovers = state.until !== undefined ? `in ${Math.ceil((state.until - now) / 1000)} s · ${new Date(state.until).toISOString().slice(11, 19)} UTC` : "";
-  const cells = [profile.id, profile.provider, profile.type].map((cell) => `<td>${escapeHtml(cell)}</td>`).join("");
+  const headroom = profile.headroom
+    ? cell("Headroom", escapeHtml(profile.headroom), "headroom")
+    : cell("Headroom", `<span class="muted">${NO_HEADROOM_TEXT}</span>`, "headroom empty", NO_HEADROOM_TITLE);
   return (
-    `<tr data-profile="${escapeHtml(profile.id)}" data-state="${state.name}">${cells}` +
-    `<td><span class="badge ${state.name}">${state.name}</span></td><td>${escapeHtml(state.why ?? "")}</td>` +
-    `<td class="recovers">${escapeHtml(recovers)}</td><td class="headroom">${escapeHtml(profile.headroom ?? "")}</td><td></td><td></td><td></td></tr>`
+    `<tr data-profile="${escapeHtml(profile.id)}" data-state="${state.name}">` +
+    cell("Profile", escapeHtml(profile.id), "id") +
+    cell("Provider", escapeHtml(profile.provider)) +
+    cell("Type", escapeHtml(profile.type)) +
+    cell("State", `<span class="badge ${state.name}">${state.name}</span>`) +
+    cell("Why", escapeHtml(state.why ?? "")) +
+    cell("Recovers", escapeHtml(recovers), "recovers") +
+    headroom +
+    cell("Failures", "") +
+    cell("Last used", "") +
+    cell("Spent 24 h", profile.spendUsd24h !== undefined ? dollars(profile.spendUsd24h) : "", "number") +
+    cell("", "") +
+    `</tr>`
   );
 }
 
-const STYLE = `
-:root{color-scheme:light}
-body{font:14px/1.45 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#f6f7f9}
-header{display:flex;flex-wrap:wrap;gap:1rem;align-items:center;padding:.9rem 1.5rem;background:#111827;color:#f9fafb}
-header h1{font-size:1.25rem;margin:0}header label{font-size:.85rem;color:#d1d5db}
-header input,header select{margin-left:.35rem;padding:.2rem .4rem;border-radius:4px;border:1px solid #4b5563;background:#1f2937;color:#f9fafb}
-main{padding:0 1.5rem 2rem;max-width:1200px}
-h2{font-size:1.05rem;margin:1.6rem 0 .5rem}
-section{background:#fff;border:1px solid #e5e7eb;border-radius:8px;padding:.75rem 1rem;margin-top:1rem}
-table{border-collapse:collapse;width:100%}
-th,td{text-align:left;padding:.35rem .55rem;border-bottom:1px solid #eef0f3;vertical-align:top}
-th{font-weight:600;color:#4b5563;font-size:.85rem}
-.meta{color:#6b7280;font-size:.85rem}.stale{color:#b91c1c;font-weight:600}
-.badge{display:inline-block;padding:.05rem .5rem;border-radius:999px;font-size:.8rem;font-weight:600}
-.badge.usable{background:#dcfce7;color:#166534}.badge.cooldown{background:#fef3c7;color:#92400e}
-.badge.disabled{background:#fee2e2;color:#991b1b}.badge.blocked{background:#ede9fe;color:#5b21b6}
-tr[data-state=cooldown] td.recovers{color:#92400e;font-weight:600}tr[data-state=disabled] td.recovers{color:#991b1b;font-weight:600}
-td.headroom.spent{color:#92400e;font-weight:600}
-button{padding:.15rem .6rem;border:1px solid #d1d5db;border-radius:4px;background:#f9fafb;cursor:pointer}
-button:disabled{opacity:.5;cursor:default}
-.chain{margin:.2rem 0}.chain code{background:#f3f4f6;padding:.05rem .35rem;border-radius:4px}
-.chart{width:100%;height:auto;display:block}.axis{font-size:10px;fill:#6b7280}
-.legend{display:inline-flex;align-items:center;gap:.3rem;margin-right:1rem;font-size:.85rem}
-.legend i{display:inline-block;width:.8rem;height:.8rem;border-radius:2px}
-#admin-message{margin:.4rem 0 0;color:#1d4ed8}
-`;
+function head(columns: readonly string[]): string {
+  return `<thead><tr>${columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join("")}</tr></thead>`;
+}
+
+const CARDS: readonly [id: string, label: string][] = [
+  ["card-requests", "Requests"],
+  ["card-fallbacks", "Moved to a fallback"],
+  ["card-failed", "Unanswered"],
+  ["card-latency", "Latency p50 · p95"],
+  ["card-first-token", "First token p50 · p95"],
+  ["card-tokens", "Tokens in · out"],
+  ["card-cost", "Cost"],
+];
 
 export function renderDashboard(input: DashboardInput): string {
   const agentOptions = input.agentIds
@@ -100,27 +126,37 @@ export function renderDashboard(input: DashboardInput): string {
     )
     .join("\n");
   const rows = input.profiles.map((profile) => profileRow(profile, input.now)).join("\n");
-  const initial = scriptJson({ agentId: input.agentId, refreshMs: input.refreshMs });
+  const initial = scriptJson({ agentId: input.agentId, refreshMs: input.refreshMs, noHeadroom: { text: NO_HEADROOM_TEXT, title: NO_HEADROOM_TITLE } });
+  const cards = CARDS.map(([id, label]) => `<div class="card"><div class="card-label">${label}</div><div class="card-value" id="${id}">–</div><div class="card-note" id="${id}-note"></div></div>`).join("");
+  const icon = input.favicon ? `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(input.favicon)}">` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Detour</title><style>${STYLE}</style></head>
+<title>Detour</title>${icon}<style>${DASHBOARD_STYLE}</style></head>
 <body>
 <header><h1>Detour</h1>
 <label>Agent <select id="agent">${agentOptions}</select></label>
 <label>Admin token <input id="token" type="password" autocomplete="off" placeholder="for reset buttons"></label>
 <span id="updated" class="meta">${escapeHtml(new Date(input.now).toISOString().slice(11, 19))} UTC</span></header>
 <main>
-<section><h2>Model chains</h2>${chains}</section>
+<div class="grid">
+<section class="activity"><h2>Last 15 minutes</h2><p id="activity-summary" class="meta"></p>
+<h3 class="meta">Requests by the model that answered</h3><div id="chart-requests" class="chart-box"></div><div id="legend-requests" class="legends"></div>
+<h3 class="meta">Failed attempts by reason, and moves to a fallback</h3><div id="chart-failures" class="chart-box"></div><div id="legend-failures" class="legends"></div></section>
+<section class="overview"><h2>Model chains</h2>${chains}
+<div class="cards" aria-label="Last 15 minutes in numbers">${cards}</div></section>
+</div>
+<section class="models"><h2>Models, last 15 minutes</h2>
+<table class="stack" id="models-table">${head(MODEL_COLUMNS)}<tbody id="models-body"></tbody></table>
+<p id="models-empty" class="meta">No answers in the last 15 minutes.</p>
+<p class="meta">Latency: the whole request. First token: streams only, from the upstream call to its first content. Cost: from the model's prices (config <code>cost</code> or the built-in catalogue); models without prices are not counted.</p></section>
 <section><h2>Auth profiles <span id="profile-counts" class="meta"></span></h2>
-<table><thead><tr><th>Profile</th><th>Provider</th><th>Type</th><th>State</th><th>Why</th><th>Recovers</th><th>Headroom</th><th>Failures</th><th>Last used</th><th></th></tr></thead>
+<table class="stack" id="profiles-table">${head(PROFILE_COLUMNS)}
 <tbody id="profiles-body">${rows}</tbody></table>
 <p id="profiles-empty" class="meta"${input.profiles.length > 0 ? " hidden" : ""}>No auth profiles are stored or configured.</p>
+<p class="meta">Headroom: the share of the provider's rate limit a key has left, read from the provider's response headers; "${NO_HEADROOM_TEXT}" until a response carried them.</p>
 <p id="admin-message" class="meta"></p></section>
-<section><h2>Last 15 minutes</h2><p id="activity-summary" class="meta"></p>
-<h3 class="meta">Requests by the model that answered</h3><div id="chart-requests"></div><div id="legend-requests"></div>
-<h3 class="meta">Failed attempts by reason, and answers from a fallback</h3><div id="chart-failures"></div><div id="legend-failures"></div></section>
 <section><h2>Sessions <span id="sessions-range" class="meta"></span></h2>
-<table><thead><tr><th>Session</th><th>Model</th><th>Source</th><th>Fallback for</th><th>Profile pin</th><th>Updated</th></tr></thead>
+<table class="stack" id="sessions-table">${head(SESSION_COLUMNS)}
 <tbody id="sessions-body"></tbody></table>
 <p><button id="sessions-prev" type="button">← Previous</button> <button id="sessions-next" type="button">Next →</button></p></section>
 <p class="meta">JSON: <a href="/status">/status</a> · <a href="/dashboard/activity">/dashboard/activity</a> · metrics: <a href="/metrics">/metrics</a></p>

@@ -1,7 +1,8 @@
 /**
- * The live dashboard (`GET /`) and the activity feed its chart reads (`GET /dashboard/activity`).
- * The activity window listens to the runner's events from the moment the gateway starts; it keeps a fixed
- * number of buckets and only configured model names as labels (R-GW-8).
+ * The live dashboard (`GET /`), the activity feed its chart reads (`GET /dashboard/activity`) and its icon
+ * (`GET /favicon.ico`). The activity window listens to the runner's events and the answers' accounting from
+ * the moment the gateway starts; it keeps a fixed number of buckets and bounded model labels (R-GW-8): the
+ * configured models by name, then the first few other models that answered, then "other models".
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -13,7 +14,16 @@ import type { GatewayContext } from "../gateway-context.js";
 import { agentOf } from "./agent-of.js";
 
 const REFRESH_MS = 2000;
-const OTHER_MODEL = "other";
+const OTHER_MODELS = "other models";
+/** Models outside the configuration that the chart names before it groups the rest as "other models". */
+const NAMED_UNCONFIGURED_MODELS = 12;
+
+/** The page's icon: a small inline SVG (a detour arrow), so a browser's `/favicon.ico` request finds one. */
+export const FAVICON_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#111827"/>' +
+  '<path d="M7 24V14a5 5 0 0 1 5-5h11" fill="none" stroke="#60a5fa" stroke-width="3.2" stroke-linecap="round"/>' +
+  '<path d="M19 4.5 24.5 9 19 13.5" fill="none" stroke="#60a5fa" stroke-width="3.2" stroke-linecap="round" stroke-linejoin="round"/>' +
+  '<circle cx="7" cy="24" r="2.6" fill="#34d399"/></svg>';
 
 function chainOf(config: DetourConfig, agentId: string): string[] {
   const selection = agentSettings(config, agentId).model;
@@ -46,12 +56,25 @@ export function registerDashboardRoutes(app: FastifyInstance, context: GatewayCo
     }
     return known;
   };
-  const activity = new ActivityWindow({
-    now: () => context.clock.now(),
-    modelLabel: (ref) => (knownModels().has(ref) ? ref : OTHER_MODEL),
-  });
+  // Bounded by count, so a client naming many models cannot grow the chart's labels without limit.
+  const namedOthers = new Set<string>();
+  const modelLabel = (ref: string): string => {
+    if (knownModels().has(ref) || namedOthers.has(ref)) return ref;
+    if (namedOthers.size >= NAMED_UNCONFIGURED_MODELS) return OTHER_MODELS;
+    namedOthers.add(ref);
+    return ref;
+  };
+  const activity = new ActivityWindow({ now: () => context.clock.now(), modelLabel });
   const unsubscribe = context.detour.on("*", activity.onEvent);
-  app.addHook("onClose", async () => unsubscribe());
+  const unobserve = context.metrics.observeAnswers(activity);
+  app.addHook("onClose", async () => {
+    unsubscribe();
+    unobserve();
+  });
+
+  app.get("/favicon.ico", async (_request, reply) =>
+    reply.type("image/svg+xml").header("cache-control", "public, max-age=86400").send(FAVICON_SVG),
+  );
 
   app.get("/dashboard/activity", async (_request, reply) => reply.header("cache-control", "no-store").send(activity.snapshot()));
 
@@ -72,9 +95,11 @@ export function registerDashboardRoutes(app: FastifyInstance, context: GatewayCo
         type: profile.type ?? "",
         usageStats: profile.stats,
         ...(profile.headroom ? { headroom: headroomText(profile.headroom) } : {}),
+        spendUsd24h: profile.spendUsd24h,
       })),
       refreshMs: REFRESH_MS,
       nonce,
+      favicon: FAVICON_SVG,
     });
     return reply
       .type("text/html; charset=utf-8")

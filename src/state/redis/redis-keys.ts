@@ -5,6 +5,11 @@
 export interface RedisKeys {
   /** `keyCheck` (R-SB-4) and `epoch` (detects a Redis that lost its data, R-SB-3). */
   meta: string;
+  /**
+   * The key check of the whole prefix, shared by every agent: a replica whose key differs is refused when its
+   * first store connects, whichever agents the other replicas used.
+   */
+  sharedKeyCheck: string;
   /** id → `{ provider, type, secret }` with the credential sealed by AES-256-GCM. */
   profiles: string;
   /** provider → JSON array of profile ids. */
@@ -33,6 +38,7 @@ export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
   const namespace = `${keyPrefix}:{${agentId}}`;
   return {
     meta: `${namespace}:meta`,
+    sharedKeyCheck: `${keyPrefix}:key-check`,
     profiles: `${namespace}:profiles`,
     order: `${namespace}:order`,
     lastGood: `${namespace}:last-good`,

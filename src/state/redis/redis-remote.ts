@@ -143,11 +143,18 @@ export class RemoteRedisState implements StateStore {
 
   // --- identity of the data set ---
 
-  /** Writes the key check once and verifies it (R-SB-4): a wrong key fails here, never later. */
+  /**
+   * Writes the key checks once and verifies them (R-SB-4): a wrong key fails here, never later. The agent's
+   * own check comes first, so a replica with a wrong key never writes the prefix-wide one of a Redis that
+   * predates it.
+   */
   async verifySecretKey(): Promise<void> {
     await this.#client.hSetNX(this.#keys.meta, "keyCheck", this.#secrets.makeKeyCheck());
     const stored = await this.#client.hGet(this.#keys.meta, "keyCheck");
     if (stored) this.#secrets.verifyKeyCheck(stored);
+    await this.#client.set(this.#keys.sharedKeyCheck, this.#secrets.makeKeyCheck(), { NX: true });
+    const shared = await this.#client.get(this.#keys.sharedKeyCheck);
+    if (shared) this.#secrets.verifyKeyCheck(shared);
   }
 
   /** The data-set epoch: it disappears when Redis loses its data, and changes when a replica re-seeds it. */

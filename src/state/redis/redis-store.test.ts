@@ -10,7 +10,7 @@ import {
 } from "../../../test/state/helpers/redis.js";
 import { openStateStore } from "../open-store.js";
 import type { SecretKey } from "../secrets.js";
-import { SecretKeyMismatchError } from "../state-errors.js";
+import { SecretKeyNotSharedError } from "../state-errors.js";
 import { CONTRACT_COOLDOWNS, runStoreContract } from "../store-contract.js";
 import { RedisStateStore } from "./redis-store.js";
 
@@ -65,7 +65,7 @@ if (availability === "available") {
       for (const created of prefixes.splice(0)) await deleteKeysWithPrefix(SHARED_REDIS_URL, created);
     });
 
-    it("R-SB-1: keys are namespaced by prefix and agent, and agents do not see each other", async () => {
+    it("R-SB-1: keys are namespaced by prefix and agent (beside the prefix's one key check), and agents do not see each other", async () => {
       const keyPrefix = prefix();
       const key = newKey();
       const main = await open(keyPrefix, key, "main");
@@ -77,7 +77,7 @@ if (availability === "available") {
       await ops.patchSession("s1", { modelOverride: "other" });
       const keys = Object.keys(await dumpKeysWithPrefix(SHARED_REDIS_URL, keyPrefix));
       expect(keys.length).toBeGreaterThan(4);
-      for (const name of keys) expect(name).toMatch(new RegExp(`^${keyPrefix}:\\{(main|ops)\\}:`));
+      for (const name of keys) expect(name).toMatch(new RegExp(`^${keyPrefix}:(\\{(main|ops)\\}:|key-check$)`));
       expect(await ops.getProfile("openai:default")).toBeUndefined();
       expect(await ops.getUsageStats("openai:default")).toBeUndefined();
       expect((await main.getSession("s1"))?.modelOverride).toBe("gpt-4o");
@@ -99,15 +99,15 @@ if (availability === "available") {
       }
     });
 
-    it("R-SB-4: connecting with another key fails with a typed error naming the cause", async () => {
+    it("R-SB-4: connecting with another key fails with a typed error saying every replica needs the same key", async () => {
       const keyPrefix = prefix();
       const first = await open(keyPrefix, newKey());
       await first.upsertProfile({ id: "openai:default", credential: { type: "api_key", provider: "openai", key: "sk-1" } });
       await expect(connect(keyPrefix, { key: randomBytes(32), source: "DETOUR_SECRET_KEY" })).rejects.toSatisfy(
         (error: unknown) =>
-          error instanceof SecretKeyMismatchError &&
-          error.code === "DETOUR_SECRET_KEY_MISMATCH" &&
-          error.message.includes("DETOUR_SECRET_KEY"),
+          error instanceof SecretKeyNotSharedError &&
+          error.code === "DETOUR_SECRET_KEY_NOT_SHARED" &&
+          error.message.includes("the same value on every replica"),
       );
     });
 

@@ -30,7 +30,7 @@ import { MemoryStateStore } from "../memory/memory-store.js";
 import { type SecretKey, SecretBox } from "../secrets.js";
 import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
 import { type SessionRetention, SessionPruner } from "../session-retention.js";
-import { StoreUnavailableError } from "../state-errors.js";
+import { SecretKeyNotSharedError, StoreUnavailableError } from "../state-errors.js";
 import { captureView, mirrorSession, seedMemory } from "./local-view.js";
 import { errorText, isRedisOutage, redactUrl, RedisUnansweredError } from "./outage.js";
 import { redisKeys } from "./redis-keys.js";
@@ -126,7 +126,11 @@ export class RedisStateStore implements StateStore {
         reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
       },
     });
-    const secrets = new SecretBox(options.secretKey, `Redis ${redactUrl(options.url)} (${keys.pattern})`);
+    const secrets = new SecretBox(
+      options.secretKey,
+      `Redis ${redactUrl(options.url)} (${keys.pattern})`,
+      (...args) => new SecretKeyNotSharedError(...args),
+    );
     const store = new RedisStateStore(client, new RemoteRedisState(client, keys, secrets, options.now), options);
     // A dropped connection switches to the local view at once, even if no operation is running: the
     // Redis that answers after the reconnect may have lost its data, so the store must resynchronise

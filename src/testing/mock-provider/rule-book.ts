@@ -1,7 +1,9 @@
 /**
  * Decides which step answers a request: the first rule whose `match` fits, each rule consuming its own
- * step list in order (one cursor per rule, shared by every request the rule matches).
+ * step list in order (one cursor per rule, shared by every request the rule matches) — or, for a rule with
+ * `random`, drawing one of its steps per request from the rule's own seeded generator.
  */
+import { SeededRandom } from "../seeded-random.js";
 import type { MockRule, MockStep, MockWireApi } from "./scenario-schema.js";
 
 export interface MockRequestIdentity {
@@ -38,13 +40,14 @@ function ruleMatches(rule: MockRule, request: MockRequestIdentity): boolean {
 export class RuleBook {
   private readonly rules: readonly MockRule[];
   /** Per rule: the steps with `times` unrolled, and how many were consumed. */
-  private readonly cursors: { steps: MockStep[]; used: number }[];
+  private readonly cursors: { steps: MockStep[]; used: number; random?: SeededRandom }[];
 
   constructor(rules: readonly MockRule[]) {
     this.rules = rules;
     this.cursors = rules.map((rule) => ({
       steps: rule.steps.flatMap((step) => Array.from({ length: step.times ?? 1 }, () => step)),
       used: 0,
+      ...(rule.random ? { random: new SeededRandom(rule.random.seed) } : {}),
     }));
   }
 
@@ -57,6 +60,11 @@ export class RuleBook {
       ...(rule.name === undefined ? {} : { ruleName: rule.name }),
       ...(rule.answer === undefined ? {} : { answer: { answer: rule.answer, ...(rule.continuation ? { continuation: rule.continuation } : {}) } }),
     };
+    if (cursor.random) {
+      const drawn = cursor.steps[Math.floor(cursor.random.next() * cursor.steps.length)] ?? HEALTHY;
+      cursor.used += 1;
+      return { step: drawn, ruleIndex, ...named };
+    }
     const step = cursor.steps[cursor.used];
     if (step) {
       cursor.used += 1;
@@ -67,8 +75,13 @@ export class RuleBook {
     return { step: HEALTHY, ruleIndex, ...named };
   }
 
-  /** Rewinds every rule to its first step. */
+  /** Rewinds every rule to its first step (a random rule to the start of its seeded sequence). */
   rewind(): void {
-    for (const cursor of this.cursors) cursor.used = 0;
+    this.rules.forEach((rule, index) => {
+      const cursor = this.cursors[index];
+      if (!cursor) return;
+      cursor.used = 0;
+      if (rule.random) cursor.random = new SeededRandom(rule.random.seed);
+    });
   }
 }

@@ -130,6 +130,12 @@ export const mockRuleSchema = z.strictObject({
     .optional(),
   /** After the last step: answer healthily (`ok`, default) or keep repeating the last step (sticky). */
   then: z.enum(["ok", "repeat-last"]).optional(),
+  /**
+   * Draw each request's step at random from `steps` (each weighted by its `times`) instead of in order, from a
+   * generator seeded with `seed`: the same seed gives the same sequence of answers, so a "half the requests
+   * fail" run is reproducible. `then` does not apply: the steps never run out.
+   */
+  random: z.strictObject({ seed: z.number().int().min(0).max(4_294_967_295) }).optional(),
 });
 
 export const mockScenarioSchema = z.strictObject({
