@@ -65,3 +65,15 @@ describe("detour config check for a newcomer's mistakes", () => {
     expect(result.stderr).not.toContain(secret);
   });
 });
+
+describe("detour run --agent", () => {
+  it("R-GW-8 an agent that is not configured is refused with exit 2, and no store or folder is created for it", async () => {
+    const { existsSync, readdirSync } = await import("node:fs");
+    const file = sandbox.writeConfig({ agents: { defaults: { model: "openai/gpt-5" }, list: [{ id: "work" }] } }, "agents.json5");
+    const result = await sandbox.run(["--config", file, "run", "hello", "--agent", "ghost"], { env: { OPENAI_API_KEY: "sk-agent-test-0123456789" } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('no agent "ghost" is configured; known agents: main, work');
+    const agentsDir = `${sandbox.detourHome}/agents`;
+    expect(existsSync(agentsDir) ? readdirSync(agentsDir) : []).not.toContain("ghost");
+  });
+});
