@@ -75,6 +75,31 @@ describe("R-LB-1 generateText through createDetourModel", () => {
     expect(notices).toEqual([detour.notice]);
   });
 
+  it("R-LB-1 usage reaches the app unchanged, and the answer is priced and charged to the key that gave it", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", ["ok"])] });
+    const model = env.track(
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt")],
+        config: { ...fast, models: { providers: { openai: { models: [{ id: "mock-gpt", cost: { input: 2, output: 10 } }] } } } },
+      }),
+    );
+    const generated = await generateText({ model, prompt: "hello" });
+    const { inputTokens, outputTokens } = generated.usage;
+    expect(inputTokens).toBeGreaterThan(0);
+    expect(outputTokens).toBeGreaterThan(0);
+    const expectedCost = ((inputTokens ?? 0) * 2 + (outputTokens ?? 0) * 10) / 1_000_000;
+    expect((generated.providerMetadata?.detour as { costUsd: number }).costUsd).toBeCloseTo(expectedCost, 12);
+
+    const streamed = streamText({ model, prompt: "hello" });
+    await readText(streamed);
+    const streamedUsage = await streamed.usage;
+    expect(streamedUsage.outputTokens).toBeGreaterThan(0);
+    expect(((await streamed.providerMetadata)?.detour as { costUsd: number }).costUsd).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (await (await model.detour()).profiles.list()).find((profile) => profile.id === "openai:1")?.spendUsd24h ?? 0)
+      .toBeGreaterThan(expectedCost);
+  });
+
   it("R-LB-1 the AI SDK's retries never multiply Detour's: with maxRetries left at its default, each key is called once and Detour's error surfaces", async () => {
     const mock = await env.start({
       rules: [keyRule("sk-a", ["unavailable"], { then: "repeat-last" }), keyRule("sk-ant", ["overloaded"], { then: "repeat-last" })],
@@ -168,6 +193,26 @@ describe("R-LB-1 streamText through createDetourModel", () => {
     });
     const continuation = mock.requests().find((request) => request.ruleName === "sk-ant")?.body as { messages: { role: string }[] };
     expect(continuation.messages.at(-1)?.role).toBe("assistant");
+  });
+
+  it("R-LB-1 a stream that stalls after its commit is cut after streamStallSeconds and continued on the next key", async () => {
+    const mock = await env.start({
+      rules: [
+        keyRule("sk-a", [{ fault: "stall", afterTokens: 4 }], { answer: ANSWER, then: "repeat-last" }),
+        keyRule("sk-b", ["ok"], { answer: ANSWER, continuation: { style: "restart" } }),
+      ],
+    });
+    const model = env.track(
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+        config: { ...fast, gateway: { streamStallSeconds: 0.3 } },
+      }),
+    );
+    const result = streamText({ model, prompt: "tell me" });
+    expect(await readText(result)).toBe(ANSWER);
+    expect(await result.providerMetadata).toMatchObject({ detour: { profileId: "openai:1", continuations: [{ profileId: "openai:2" }] } });
+    const profiles = await (await model.detour()).profiles.list();
+    expect(profiles.find((profile) => profile.id === "openai:1")).toMatchObject({ usable: false, unusableReason: "timeout" });
   });
 
   it("R-LB-1 a cut that cannot be continued ends the app's stream with Detour's error, never a silent short answer", async () => {

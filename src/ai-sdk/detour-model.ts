@@ -16,6 +16,7 @@ import type {
   LanguageModelV3GenerateResult,
   LanguageModelV3Prompt,
   LanguageModelV3StreamResult,
+  LanguageModelV3Usage,
   SharedV3ProviderMetadata,
   SharedV3ProviderOptions,
 } from "@ai-sdk/provider";
@@ -82,6 +83,11 @@ export type DetourRunMetadata = {
   /** Every failed call of the run, per profile, then the candidates skipped without a call. */
   attempts: DetourAttemptMetadata[];
   notice?: string;
+  /**
+   * What the answer cost in US dollars (config `cost`, else the model catalogue), charged to the answering
+   * profile's 24-hour spend; absent when the model's prices are unknown.
+   */
+  costUsd?: number;
   /** Streams only: continuations that completed a cut answer, each on the profile and model that answered it. */
   continuations?: { provider: string; model: string; profileId?: string }[];
 };
@@ -112,6 +118,7 @@ class FailedCalls {
   readonly list: DetourAttemptMetadata[] = [];
   constructor(private readonly clock: Clock) {}
 
+  /** Callers skip this for their own abort (never a failure); a watchdog's abort of the attempt is one. */
   add(context: AttemptContext, error: unknown): void {
     const { reason, status } = classifyAttemptError(error, context.provider, this.clock.now());
     this.list.push({
@@ -140,6 +147,21 @@ function metadataOf(outcome: Omit<RunOutcome<unknown>, "result">, failed: Failed
     ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}),
     attempts: [...failed.list, ...skipped],
     ...(outcome.notice !== undefined ? { notice: outcome.notice } : {}),
+  };
+}
+
+/** The AI SDK's usage in the shape Detour prices; undefined when the provider reported no token counts. */
+function pricedUsageOf(usage: LanguageModelV3Usage | undefined) {
+  const input = usage?.inputTokens.total;
+  const output = usage?.outputTokens.total;
+  if (input === undefined && output === undefined) return undefined;
+  return {
+    // Like the AI SDK's total, Detour's input count includes cache reads and writes, which it prices apart.
+    inputTokens: input ?? 0,
+    outputTokens: output ?? 0,
+    ...(usage?.inputTokens.cacheRead !== undefined ? { cacheReadTokens: usage.inputTokens.cacheRead } : {}),
+    ...(usage?.inputTokens.cacheWrite !== undefined ? { cacheWriteTokens: usage.inputTokens.cacheWrite } : {}),
+    ...(usage?.outputTokens.reasoning !== undefined ? { reasoningTokens: usage.outputTokens.reasoning } : {}),
   };
 }
 
@@ -251,6 +273,19 @@ class DetourModel implements DetourLanguageModel {
     };
   }
 
+  /** R-GW-7: prices the answer and charges the profile that gave it; the cost goes into the metadata. */
+  #charge(detour: Detour, answeredBy: { provider: string; model: string; profileId?: string }, usage: LanguageModelV3Usage | undefined): number | undefined {
+    const priced = pricedUsageOf(usage);
+    if (!priced) return undefined;
+    return detour.recordUsage({
+      ...(this.#options.agentId !== undefined ? { agentId: this.#options.agentId } : {}),
+      provider: answeredBy.provider,
+      model: answeredBy.model,
+      ...(answeredBy.profileId !== undefined ? { profileId: answeredBy.profileId } : {}),
+      usage: priced,
+    });
+  }
+
   #announce(run: DetourRunMetadata): void {
     if (run.notice !== undefined) this.#options.onNotice?.(run.notice, run);
   }
@@ -275,7 +310,7 @@ class DetourModel implements DetourLanguageModel {
             const answered = failureHeadersOf(error);
             if (onHeaders && answered) onHeaders(answered.status, answered.headers);
             const failure = toUpstreamFailure(error, context.provider);
-            if (!context.signal.aborted) failed.add(context, failure);
+            if (!options.abortSignal?.aborted) failed.add(context, failure);
             throw failure;
           }
         },
@@ -284,6 +319,8 @@ class DetourModel implements DetourLanguageModel {
       throw normalizeRunError(error, this.#clock, lastAttempt);
     }
     const run = metadataOf(outcome, failed);
+    const costUsd = this.#charge(detour, outcome, outcome.result.usage);
+    if (costUsd !== undefined) run.costUsd = costUsd;
     this.#announce(run);
     return { ...outcome.result, providerMetadata: withDetourMetadata(outcome.result.providerMetadata, run) };
   }
@@ -313,8 +350,10 @@ class DetourModel implements DetourLanguageModel {
         },
         signal: context.signal,
         provider: context.provider,
+        model: context.model,
+        stallMs: detour.config.gateway.streamStallSeconds * 1000,
       }).catch((error: unknown) => {
-        if (!context.signal.aborted) failed.add(context, error);
+        if (!options.abortSignal?.aborted) failed.add(context, error);
         throw error;
       });
     };
@@ -371,7 +410,10 @@ class DetourModel implements DetourLanguageModel {
             controller.enqueue(part);
             return;
           }
-          const run = continued.length > 0 ? { ...head, continuations: [...continued] } : head;
+          const run: DetourRunMetadata = continued.length > 0 ? { ...head, continuations: [...continued] } : { ...head };
+          // The finish part's usage is its own call's: the continuation's when the answer was continued.
+          const costUsd = this.#charge(detour, continued.at(-1) ?? head, part.usage);
+          if (costUsd !== undefined) run.costUsd = costUsd;
           controller.enqueue({ ...part, providerMetadata: withDetourMetadata(part.providerMetadata, run) });
         } catch (error) {
           // R-ST-2: a cut that could not be continued ends the stream with an explicit error.

@@ -8,6 +8,7 @@
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
 import { SeamTrimmer } from "../core/stream-seam.js";
+import { cutFailure, stallTimeout } from "../engine/stream-commit.js";
 import type { StreamSegment } from "../engine/stream-relay.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 import { toUpstreamFailure } from "./ai-sdk-errors.js";
@@ -56,6 +57,9 @@ export async function commitParts(options: {
   open(signal: AbortSignal): PromiseLike<LanguageModelV3StreamResult>;
   signal: AbortSignal;
   provider: string;
+  model: string;
+  /** `gateway.streamStallSeconds`: a committed stream silent this long is cut (and continued). */
+  stallMs: number;
 }): Promise<CommittedParts> {
   const controller = new AbortController();
   const onAbort = () => controller.abort(options.signal.reason);
@@ -79,20 +83,38 @@ export async function commitParts(options: {
 
   const head: Part[] = [];
   let ended = false;
+  let finished = false;
+  /** A stream that closes without its `finish` part was cut, whatever the provider package made of it. */
+  const closed = () => cutFailure(options.provider, options.model, head.some(isContent) ? "stream closed before it finished" : "stream closed before any content");
   try {
     for (;;) {
       const read = await reader.read();
       if (read.done) {
         ended = true;
+        if (!finished) throw closed();
         break;
       }
       if (read.value.type === "error") throw streamFailure(read.value.error, options.provider);
+      if (read.value.type === "finish") finished = true;
       head.push(read.value);
       if (isContent(read.value)) break;
     }
   } catch (error) {
     stop(error);
     throw streamFailure(error, options.provider);
+  }
+
+  /** One read of the committed stream, bounded by the stall budget (the attempt's watchdog stopped at the commit). */
+  async function readWithin(): Promise<Awaited<ReturnType<typeof reader.read>>> {
+    let timer: NodeJS.Timeout | undefined;
+    const stalled = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(stallTimeout(options.provider, options.model, options.stallMs)), options.stallMs);
+    });
+    try {
+      return await Promise.race([reader.read(), stalled]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async function* rest(): AsyncGenerator<Part> {
@@ -102,9 +124,13 @@ export async function commitParts(options: {
     }
     try {
       for (;;) {
-        const read = await reader.read();
-        if (read.done) return;
+        const read = await readWithin();
+        if (read.done) {
+          if (!finished) throw closed();
+          return;
+        }
         if (read.value.type === "error") throw streamFailure(read.value.error, options.provider);
+        if (read.value.type === "finish") finished = true;
         yield read.value;
       }
     } catch (error) {

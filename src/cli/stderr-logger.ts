@@ -65,8 +65,46 @@ function mayNeedRedaction(fields: Record<string, unknown>): boolean {
 
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-export function createStderrLogger(stderr: OutputStream, minLevel: LogLevel, format: "text" | "json" = "text"): Logger {
+/**
+ * The gateway's log for a person at a terminal: `12:04:05 INFO  message key=value …`, one line per entry,
+ * every field kept (an access line's status, model and duration are what a person looks for) and the same
+ * names censored as in JSON.
+ */
+function createPrettyLogger(stderr: OutputStream, minLevel: LogLevel, now: () => Date): Logger {
+  return {
+    isLevelEnabled: (level) => RANK[level] >= RANK[minLevel],
+    log(level, message, fields) {
+      if (RANK[level] < RANK[minLevel]) return;
+      const time = now().toISOString().slice(11, 19);
+      stderr.write(`${time} ${level.toUpperCase().padEnd(5)} ${readableMessage(message, fields)}${prettyFields(fields)}\n`);
+    },
+  };
+}
+
+function prettyValue(value: unknown): string {
+  if (typeof value === "string") return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  return JSON.stringify(value, (name, inner: unknown) => (REDACTED_TOP_LEVEL.has(name) ? "[redacted]" : inner)) ?? String(value);
+}
+
+function prettyFields(fields: Record<string, unknown> | undefined): string {
+  if (!fields) return "";
+  let text = "";
+  for (const name in fields) {
+    const value = fields[name];
+    if (value === undefined) continue;
+    text += ` ${name}=${REDACTED_TOP_LEVEL.has(name) ? "[redacted]" : prettyValue(value)}`;
+  }
+  return text;
+}
+
+export function createStderrLogger(
+  stderr: OutputStream,
+  minLevel: LogLevel,
+  format: "text" | "json" | "pretty" = "text",
+  now: () => Date = () => new Date(),
+): Logger {
   if (format === "json") return createJsonLogger(stderr, minLevel);
+  if (format === "pretty") return createPrettyLogger(stderr, minLevel, now);
   return {
     isLevelEnabled: (level) => RANK[level] >= RANK[minLevel],
     log(level, message, fields) {

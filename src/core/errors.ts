@@ -138,8 +138,9 @@ export class ModelSelectionError extends DetourError {
   constructor(details: { input?: string; origin: string }) {
     const message =
       details.input === undefined
-        ? `No model is selected (${details.origin}): set agents.defaults.model.primary or name a model ` +
-          `as "provider/model".`
+        ? `No model is selected (${details.origin}): name one as "provider/model" (for example ` +
+          `"openai/gpt-5"), or set agents.defaults.model.primary (and fallbacks) in detour.json5: ` +
+          `agents: { defaults: { model: { primary: "openai/gpt-5", fallbacks: ["anthropic/claude-sonnet-4-6"] } } }.`
         : `Cannot resolve model ${JSON.stringify(details.input)} (${details.origin}): write it as ` +
           `"provider/model" (e.g. "anthropic/claude-sonnet-4-6") or use an alias from agents.defaults.models.`;
     super(message);

@@ -59,6 +59,7 @@ export async function runCandidate<T>(
       guard: state.guard,
       timeoutRetries: state.timeoutRetries,
       shortWaited: state.shortWaited,
+      unreachable: state.unreachable,
       commit: options.commit,
       stream: state.stream,
     });

@@ -53,6 +53,8 @@ export async function cooldownWait<T>(state: RunState<T>): Promise<CooldownWait 
   const profiles = chainProfiles(views);
   let soonest: CooldownWait | undefined;
   state.chain.forEach((ref, index) => {
+    // R-TT-2: a cooldown of a provider this run could not reach is not worth waiting for.
+    if (state.unreachable.has(ref.provider)) return;
     const view = views[index] as ProviderView;
     const recovery = soonestCooldownExpiry({ chain: [ref], profiles, now });
     const opening = statedResetOpening(profilesWithStats(view), ref.model, now);

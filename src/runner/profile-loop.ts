@@ -3,6 +3,7 @@
  * is `done`. Entering a profile, one attempt, the decision after a failure (R-RN-4 retry gate, R-RN-6 short
  * wait) and recording + rotating (§5, R-RN-2, R-RN-3) are one function each.
  */
+import { unreachableKind } from "../core/unreachable.js";
 import { activeWindows, isStatedResetTrusted } from "../core/cooldown.js";
 import { LiveSessionModelSwitchError } from "../core/errors.js";
 import { FAILOVER_REASONS, REASON_POLICY, type FailoverReason } from "../core/reasons.js";
@@ -15,6 +16,9 @@ import { decideRotation, decideSameProfileRetry, statedWaitMs } from "./retry-de
 import type { RunnerDeps } from "./runner-deps.js";
 import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
 import { allUnusable } from "./unavailable-outcomes.js";
+
+/** How a refusal that arrived as an answer is reported (R-GW-11): a content filter, with the answer's 200. */
+const REFUSAL: Classification = { reason: "content_filter", status: 200, preview: "the provider refused to answer" };
 
 /** Stands in for the profile id of a provider that runs without a credential (R-RN-1). */
 export const KEYLESS = "(keyless)";
@@ -124,6 +128,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const continuation = input.stream.committed !== undefined && input.stream.continuations > 0 ? input.stream.continuations : undefined;
   if (continuation !== undefined) input.stream.continuationsAttempted = Math.max(input.stream.continuationsAttempted, continuation);
   let committedAt: number | undefined;
+  let refused = false;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
   const settlement = await input.guard.attempt(
     async (signal, release) => {
@@ -143,6 +148,9 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
           release();
           return input.commit(profileId);
         },
+        refused: () => {
+          refused = true;
+        },
       });
     },
     input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
@@ -152,6 +160,12 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const durationMs = (committedAt ?? finishedAt) - startedAt;
   const streamed = { committed: committedAt !== undefined, continuation };
 
+  if (settlement.kind === "ok" && refused) {
+    // R-GW-11: a refusal is a content_filter outcome: the run stops with the answer as sent (R-FB-5), nothing
+    // is recorded on the profile (R-CD-5), and no success clears its failures or retry counters.
+    emitAttemptFinished(loop, profileId, "failed", REFUSAL, durationMs, streamed);
+    return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId, refused: true } };
+  }
   if (settlement.kind === "ok") {
     emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs, streamed);
     clearGateCounters(loop, profileId);
@@ -206,6 +220,12 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
   const { deps, input, list } = loop;
   const { classification } = failure;
   const { reason } = classification;
+  // R-TT-2: a host that does not resolve, refuses or fails TLS is not slow: retrying or waiting on the same
+  // profile cannot help, so the failure is recorded and the run moves on at once.
+  if (unreachableKind(classification.code) !== undefined) {
+    input.unreachable?.add(input.candidate.provider);
+    return recordAndRotate(loop, on, failure);
+  }
   const policy = REASON_POLICY[reason];
   const counterKey = gateCounterKey(reason, on.profileId);
   const retry = decideSameProfileRetry({

@@ -63,7 +63,7 @@ describe("retry decisions", () => {
 
   it("R-CD-6: a stated reset that is no longer trusted is not waited out", () => {
     const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 1_000 };
-    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: jittered(1_000) });
+    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: 1_000 });
     expect(retry("rate_limit", { classification: stated, statedResetTrusted: false })).toEqual({ kind: "none" });
   });
 
@@ -96,8 +96,10 @@ describe("retry decisions", () => {
 
   it("R-RN-6: a short stated wait on the last profile, once; not with other profiles left, not too long", () => {
     const stated = { reason: "rate_limit" as const, preview: "", retryAfterMs: 2_000 };
-    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: jittered(2_000) });
-    expect(retry("rate_limit", { classification: { ...stated, resetAt: 1_500 } })).toEqual({ kind: "short_wait", waitMs: jittered(1_500) });
+    expect(retry("rate_limit", { classification: stated })).toEqual({ kind: "short_wait", waitMs: 2_000 });
+    expect(retry("rate_limit", { classification: { ...stated, resetAt: 1_500 } })).toEqual({ kind: "short_wait", waitMs: 1_500 });
+    // With no fallback, concurrent requests wait for the same moment: the wait is jittered.
+    expect(retry("rate_limit", { classification: stated, hasFallback: false })).toEqual({ kind: "short_wait", waitMs: jittered(2_000) });
     expect(retry("rate_limit", { classification: stated, laterProfiles: 1 })).toEqual({ kind: "none" });
     expect(retry("rate_limit", { classification: stated, alreadyShortWaited: true })).toEqual({ kind: "none" });
     expect(retry("rate_limit", { classification: { ...stated, retryAfterMs: 3_001 } })).toEqual({ kind: "none" });

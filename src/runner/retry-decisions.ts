@@ -13,7 +13,7 @@ import type { ModelFailoverSettings } from "./runner-deps.js";
 export type SameProfileRetry =
   /** R-RN-4: the same profile again after a jittered pause, nothing recorded. */
   | { kind: "gate_retry"; retry: number; maxRetries: number; delayMs: number }
-  /** R-RN-6: the stated wait plus a jitter (`waitMs` in all), then the same profile once more. */
+  /** R-RN-6: the stated wait (plus a jitter when there is no fallback), then the same profile once more. */
   | { kind: "short_wait"; waitMs: number }
   /** `retriesExhausted`: the retry gate was open and is now used up (its retry count). */
   | { kind: "none"; retriesExhausted?: number };
@@ -64,7 +64,10 @@ export function decideSameProfileRetry(input: {
     waitMs > 0 &&
     waitMs <= limitMs
   ) {
-    return { kind: "short_wait", waitMs: waitMs + statedWaitJitterMs(waitMs, input.random) };
+    // Jittered only with nowhere else to go: then concurrent requests wait for the same moment too. With a
+    // fallback they go there instead, and a jitter would only leave the profile open, unblocked and untried.
+    const jitterMs = input.hasFallback ? 0 : statedWaitJitterMs(waitMs, input.random);
+    return { kind: "short_wait", waitMs: waitMs + jitterMs };
   }
   return { kind: "none" };
 }

@@ -55,6 +55,8 @@ export interface RunState<T> {
   timeoutRetries: Map<string, number>;
   /** R-RN-6: profiles whose short stated wait this run already waited out (once per run). */
   shortWaited: Set<string | undefined>;
+  /** R-TT-2: providers this run could not reach at all (DNS, refused, TLS): never waited for. */
+  unreachable: Set<string>;
   stream: StreamRunState;
 }
 
@@ -74,6 +76,8 @@ export type PassResult<T> =
       failures: Failure[];
       /** The user's live switch (R-FB-7) led here: their choice, not a fallback, so no notice. */
       viaLiveSwitch: boolean;
+      /** R-GW-11: the answer is a refusal. */
+      refused?: true;
     }
   | {
       kind: "exhausted";

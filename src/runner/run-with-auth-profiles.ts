@@ -44,6 +44,8 @@ export interface AuthProfilesRunInput<T> {
    * run (after an R-RA-2 wait) retries at once instead of waiting again. Absent = per candidate run.
    */
   shortWaited?: Set<string | undefined>;
+  /** R-TT-2: where a provider that cannot be reached is noted, so the run never waits for it. */
+  unreachable?: Set<string>;
   /** R-ST-1: an attempt's stream reached the client on `profileId`: the run's outcome so far. */
   commit(profileId: string | undefined): Promise<CommittedRun>;
   /** R-ST-4: the run's stream, shared by every candidate (continuations made, the policy). */
@@ -51,7 +53,13 @@ export interface AuthProfilesRunInput<T> {
 }
 
 export type AuthProfilesOutcome<T> =
-  | { kind: "succeeded"; result: T; profileId?: string }
+  | {
+      kind: "succeeded";
+      result: T;
+      profileId?: string;
+      /** R-GW-11: the answer is a refusal: returned, but counted as `content_filter`. */
+      refused?: true;
+    }
   | {
       kind: "failed";
       /** The error as thrown by the attempt (or the runner's own when no attempt could run). */

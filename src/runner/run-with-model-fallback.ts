@@ -55,7 +55,8 @@ export async function runWithModelFallback<T>(deps: RunnerDeps, input: ModelFall
       runId: input.runId,
       agentId: deps.agentId,
       sessionId: sessionKey ?? null,
-      outcome: finished ? "succeeded" : guard.callerAborted ? "aborted" : "failed",
+      // R-GW-11: a refusal that arrived as an answer is returned, but it is no success.
+      outcome: finished ? (finished.refused ? "content_filter" : "succeeded") : guard.callerAborted ? "aborted" : "failed",
       provider: finished?.provider ?? null,
       model: finished?.model ?? null,
       profileId: finished?.profileId ?? null,
@@ -110,6 +111,7 @@ async function prepareRun<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>, 
     slots: new RunProbeSlots(),
     timeoutRetries: new Map(),
     shortWaited: new Set(),
+    unreachable: new Set(),
     stream: { continuations: 0, continuationsAttempted: 0, ...(input.continuations ? { policy: input.continuations } : {}) },
   };
 }
@@ -143,7 +145,7 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
 
     const budget = called ? "afterCall" : "beforeCall";
     const wait = waited[budget] ? undefined : await cooldownWait(state);
-    const waitMs = wait ? Math.max(0, wait.until - deps.clock.now()) + statedWaitJitterMs(wait.until - deps.clock.now(), deps.random) : 0;
+    const waitMs = wait ? jitteredWaitMs(state, wait.until) : 0;
     if (!wait || !guard.leavesTimeAfter(waitMs)) throw await exhaustionError(state, failures);
     waited[budget] = true;
     waitedFor = wait.index;
@@ -151,4 +153,10 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
     deps.events.emit({ type: "cooldown_wait", runId: state.input.runId, agentId: deps.agentId, waitMs, until: wait.until });
     await guard.sleep(waitMs);
   }
+}
+
+/** Until `until`, plus a random part of that time, so that runs waiting for the same moment spread out. */
+function jitteredWaitMs<T>(state: RunState<T>, until: number): number {
+  const remainingMs = Math.max(0, until - state.deps.clock.now());
+  return remainingMs + statedWaitJitterMs(remainingMs, state.deps.random);
 }

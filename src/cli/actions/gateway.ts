@@ -1,7 +1,8 @@
 /**
  * What `detour gateway` does: the OpenAI/Anthropic-compatible HTTP gateway (SPEC §14) plus the `cron.jobs`
  * scheduler, in one process over one engine, so cron runs and client requests share cooldowns, pins and probe
- * throttles. Logs are JSON lines on stderr; the URL is printed on stdout. SIGINT/SIGTERM stop the scheduler
+ * throttles. Logs go to stderr (JSON lines, or one readable line each with `--log-format pretty`, the default
+ * on a terminal); the start-up banner is printed on stdout. SIGINT/SIGTERM stop the scheduler
  * (aborting runs in flight), close the listener and the store, and exit 0. SIGHUP and a change to the config
  * file reload the config (gateway-reloader.ts).
  */
@@ -15,18 +16,21 @@ import { commandContext, loadCliConfig } from "../command-context.js";
 import { startCronJobs } from "../cron-jobs.js";
 import { GatewayReloader } from "../gateway-reloader.js";
 import { createStderrLogger } from "../stderr-logger.js";
+import { gatewayBanner } from "../views/gateway-banner.js";
 
 export interface GatewayFlags {
   host?: string;
   port?: number;
   json?: boolean;
+  logFormat?: "json" | "pretty";
 }
 
 export async function serveGateway(deps: CliDeps, command: Command, options: GatewayFlags): Promise<void> {
   const context = commandContext(deps, command);
   const knobs = readEnvKnobs(deps.env, { cwd: deps.cwd });
-  // A server's log is for machines: JSON lines on stderr at DETOUR_LOG_LEVEL (default info).
-  const logger = createStderrLogger(deps.stderr, knobs.logLevel, "json");
+  // Log lines at DETOUR_LOG_LEVEL (default info): JSON for machines, unless a person watches the terminal.
+  const logFormat = options.logFormat ?? (deps.stderr.isTTY ? "pretty" : "json");
+  const logger = createStderrLogger(deps.stderr, knobs.logLevel, logFormat);
   const loaded = await loadCliConfig(context);
   const config = loaded.config;
   const detour = await createDetour({ config, env: deps.env, logger, discoverEnvCredentials: true });
@@ -70,16 +74,15 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
         })}\n`,
       );
     } else {
-      context.out.line(`Detour gateway listening on ${running.url}`);
-      context.out.line(`  OpenAI clients:    base URL ${running.url}/v1`);
-      context.out.line(`  Anthropic clients: base URL ${running.url}`);
-      context.out.line(`  Dashboard:         ${running.url}/`);
-      if (discovered) {
-        for (const found of discovered.envProfiles) context.out.line(`  Using ${found.profileId} from $${found.variable}`);
-        if (discovered.ollama) context.out.line(`  Using the local Ollama at ${discovered.ollama.baseUrl}`);
-      }
-      for (const job of cron.nextRuns()) context.out.line(`  Cron job ${job.id}: next run ${job.nextRun ?? "never"}`);
-      context.out.line("Press Ctrl+C to stop.");
+      const banner = gatewayBanner({
+        url: running.url,
+        config,
+        ...(loaded.path !== undefined ? { configFile: loaded.path } : {}),
+        detourHome: knobs.detourHome,
+        discovery,
+        cronJobs: cron.nextRuns(),
+      });
+      for (const line of banner) context.out.line(line);
     }
     const signal = await deps.waitForShutdown();
     logger.log("info", `Received ${signal}; shutting down`, { event: "gateway_stopping", signal });
