@@ -20,7 +20,7 @@ import type {
   StoredProfile,
 } from "../../ports/state-store.js";
 import { statsAfterFailure } from "../failure-stats.js";
-import { applySessionCas } from "../session-writes.js";
+import { applySessionCas, withWriteTime } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
 import { MemoryHeadroomReadings } from "./headroom-readings.js";
@@ -202,7 +202,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async listSessions(): Promise<SessionEntry[]> {
-    return [...this.#sessions.values()].map(clone);
+    return [...this.#sessions.values()].map((entry) => withWriteTime(clone(entry), this.#sessionTouched.get(entry.sessionKey)));
   }
 
   async patchSession(

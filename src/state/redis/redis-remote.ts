@@ -29,6 +29,7 @@ import {
   type StoredProfile,
 } from "../../ports/state-store.js";
 import { statsAfterFailure } from "../failure-stats.js";
+import { withWriteTime } from "../session-writes.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import {
   ADOPT_UNTIMED_SESSIONS,
@@ -437,7 +438,10 @@ export class RemoteRedisState implements StateStore {
   }
 
   async listSessions(): Promise<SessionEntry[]> {
-    return this.#readSessions(await this.#client.sMembers(this.#keys.sessionIndex));
+    const entries = await this.#readSessions(await this.#client.sMembers(this.#keys.sessionIndex));
+    if (entries.length === 0) return entries;
+    const writtenAt = await this.#client.zmScore(this.#keys.sessionTouched, entries.map((entry) => entry.sessionKey));
+    return entries.map((entry, index) => withWriteTime(entry, writtenAt[index]));
   }
 
   async patchSession(

@@ -32,7 +32,7 @@ import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
 import { withLockRetry } from "./sqlite-retry.js";
 import { type SessionRetention, SessionPruner } from "../session-retention.js";
 import { statsAfterFailure } from "../failure-stats.js";
-import { applySessionCas, applySessionPatch } from "../session-writes.js";
+import { applySessionCas, applySessionPatch, withWriteTime } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { SqliteHeadroomTable } from "./headroom-table.js";
 import { SqliteSpendTable } from "./spend-table.js";
@@ -412,7 +412,7 @@ export class SqliteStateStore implements StateStore {
   async listSessions(): Promise<SessionEntry[]> {
     return this.#sql.listSessions
       .all()
-      .map((row) => ({ ...(JSON.parse(row.entry) as Omit<SessionEntry, "sessionKey">), sessionKey: row.session_key }));
+      .map((row) => withWriteTime({ ...(JSON.parse(row.entry) as Omit<SessionEntry, "sessionKey">), sessionKey: row.session_key }, row.touched_at));
   }
 
   async patchSession(

@@ -64,8 +64,8 @@ export function prepareStatements(db: Database.Database) {
     ),
     deleteStats: prepare(db, "DELETE FROM usage_stats WHERE profile_id = ?"),
     getSession: prepare<[string], { entry: string }>(db, "SELECT entry FROM sessions WHERE session_key = ?"),
-    listSessions: prepare<[], { session_key: string; entry: string }>(db, 
-      "SELECT session_key, entry FROM sessions ORDER BY session_key",
+    listSessions: prepare<[], { session_key: string; entry: string; touched_at: number | null }>(db, 
+      "SELECT session_key, entry, touched_at FROM sessions ORDER BY session_key",
     ),
     upsertSession: prepare<[string, string, number]>(db,
       `INSERT INTO sessions (session_key, entry, touched_at) VALUES (?, ?, ?)

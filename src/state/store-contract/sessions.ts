@@ -168,7 +168,21 @@ export function sessionsContract(context: ContractContext): void {
       expect(await store.deleteSession("s1")).toBe(true);
       expect(await store.deleteSession("s1")).toBe(false);
       expect(await store.getSession("s1")).toBeUndefined();
-      expect(await store.listSessions()).toEqual([{ sessionKey: "s2", modelOverride: "b" }]);
+      expect(await store.listSessions()).toEqual([{ sessionKey: "s2", modelOverride: "b", updatedAt: expect.any(Number) }]);
+    });
+
+    it("R-GW-8: listed sessions say when they were last written (updatedAt), a write moving it forward", async () => {
+      const before = Date.now();
+      await store.patchSession("s1", { modelOverride: "a" });
+      await store.compareAndSetSession("s2", [{ field: "modelOverride", expected: undefined, value: "b" }]);
+      const first = new Map((await store.listSessions()).map((entry) => [entry.sessionKey, entry.updatedAt]));
+      expect(first.get("s1")).toBeGreaterThanOrEqual(before);
+      expect(first.get("s2")).toBeGreaterThanOrEqual(first.get("s1")!);
+      await new Promise((done) => setTimeout(done, 5));
+      await store.patchSession("s1", { modelOverride: "a2" });
+      const second = new Map((await store.listSessions()).map((entry) => [entry.sessionKey, entry.updatedAt]));
+      expect(second.get("s1")).toBeGreaterThan(first.get("s1")!);
+      expect(second.get("s2")).toBe(first.get("s2"));
     });
   });
 
