@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../core/errors.js";
-import { resolveAwsCredentials, resolveAwsRegion } from "./aws-credentials.js";
+import { parseAwsCredentialsFile, resolveAwsCredentials, resolveAwsRegion } from "./aws-credentials.js";
 
 describe("AWS credentials", () => {
   it("R-GW-12 keys in the config win over the environment", () => {
@@ -53,5 +53,48 @@ describe("AWS credentials", () => {
 
   it("R-GW-12 no region anywhere is a config error", () => {
     expect(() => resolveAwsRegion(undefined, {})).toThrow(/AWS_REGION/);
+  });
+
+  const sharedFile = [
+    "# written by aws configure",
+    "[default]",
+    "aws_access_key_id = AKIA_DEFAULT",
+    "aws_secret_access_key = default-secret",
+    "",
+    "[work]",
+    "; temporary keys",
+    "AWS_ACCESS_KEY_ID=AKIA_WORK",
+    "aws_secret_access_key=work/secret+",
+    "aws_session_token = work-token",
+    "[empty]",
+  ].join("\r\n");
+
+  it.each([
+    ["default", { accessKeyId: "AKIA_DEFAULT", secretAccessKey: "default-secret" }],
+    ["work", { accessKeyId: "AKIA_WORK", secretAccessKey: "work/secret+", sessionToken: "work-token" }],
+    ["empty", undefined],
+    ["missing", undefined],
+  ])("R-GW-12 the shared credentials file's %s profile is read", (profile, expected) => {
+    expect(parseAwsCredentialsFile(sharedFile, profile)).toEqual(expected);
+  });
+
+  it("R-GW-12 a named profile beats the environment, and the default profile comes after it", () => {
+    const env = { AWS_ACCESS_KEY_ID: "AKIA_ENV", AWS_SECRET_ACCESS_KEY: "env-secret" };
+    expect(resolveAwsCredentials({ env, profile: "work", sharedCredentialsFile: sharedFile }).accessKeyId).toBe("AKIA_WORK");
+    expect(resolveAwsCredentials({ env: { ...env, AWS_PROFILE: "work" }, sharedCredentialsFile: sharedFile }).accessKeyId).toBe(
+      "AKIA_WORK",
+    );
+    expect(resolveAwsCredentials({ env, sharedCredentialsFile: sharedFile }).accessKeyId).toBe("AKIA_ENV");
+    expect(resolveAwsCredentials({ env: {}, sharedCredentialsFile: sharedFile }).accessKeyId).toBe("AKIA_DEFAULT");
+  });
+
+  it("R-GW-12 a named profile without keys is a config error, not a silent fall back to the environment", () => {
+    expect(() =>
+      resolveAwsCredentials({
+        env: { AWS_ACCESS_KEY_ID: "AKIA_ENV", AWS_SECRET_ACCESS_KEY: "env-secret" },
+        profile: "empty",
+        sharedCredentialsFile: sharedFile,
+      }),
+    ).toThrow(/"empty"/);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Where Bedrock's AWS keys come from: keys written in the config win, otherwise the standard AWS
- * environment variables. The environment is passed in (never read here) so the lookup stays pure.
+ * Where Bedrock's AWS keys come from, in the AWS SDKs' order: keys written in the config; a named profile
+ * (config or AWS_PROFILE) from the shared credentials file; the standard AWS environment variables; the
+ * file's `default` profile. The environment and the file's text are passed in so the lookup stays pure.
  */
 import { ConfigError } from "../../core/errors.js";
 
@@ -18,6 +19,32 @@ export interface AwsCredentialSources {
   env: Readonly<Record<string, string | undefined>>;
   /** Config path named in the error, e.g. `providers.bedrock`. */
   configPath?: string;
+  /** Profile named in the config; AWS_PROFILE otherwise. */
+  profile?: string;
+  /** Text of the shared credentials file (`~/.aws/credentials`), when it exists. */
+  sharedCredentialsFile?: string;
+}
+
+/** Reads one profile's keys from the INI text of an AWS shared credentials file. */
+export function parseAwsCredentialsFile(text: string, profile: string): AwsCredentials | undefined {
+  let section: string | undefined;
+  const values: Record<string, string> = {};
+  for (const rawLine of text.split(/\r?\n/)) {
+    const line = rawLine.trim();
+    if (line === "" || line.startsWith("#") || line.startsWith(";")) continue;
+    const header = /^\[\s*(?:profile\s+)?([^\]]+?)\s*\]$/.exec(line);
+    if (header) {
+      section = header[1];
+      continue;
+    }
+    const pair = /^([^=]+?)\s*=\s*(.*)$/.exec(line);
+    if (pair && section === profile) values[pair[1]!.toLowerCase()] = pair[2]!.trim();
+  }
+  const accessKeyId = nonEmpty(values.aws_access_key_id);
+  const secretAccessKey = nonEmpty(values.aws_secret_access_key);
+  if (!accessKeyId || !secretAccessKey) return undefined;
+  const sessionToken = nonEmpty(values.aws_session_token);
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -43,17 +70,32 @@ export function resolveAwsCredentials(sources: AwsCredentialSources): AwsCredent
       },
     ]);
   }
+  const namedProfile = nonEmpty(sources.profile) ?? nonEmpty(sources.env.AWS_PROFILE);
+  if (namedProfile) {
+    // A named profile is an explicit choice: it is used or reported, never silently replaced by the environment.
+    const fromFile = sources.sharedCredentialsFile
+      ? parseAwsCredentialsFile(sources.sharedCredentialsFile, namedProfile)
+      : undefined;
+    if (fromFile) return fromFile;
+    throw new ConfigError([
+      { path, message: `the AWS profile "${namedProfile}" has no aws_access_key_id and aws_secret_access_key in the shared credentials file` },
+    ]);
+  }
   const envId = nonEmpty(sources.env.AWS_ACCESS_KEY_ID);
   const envSecret = nonEmpty(sources.env.AWS_SECRET_ACCESS_KEY);
   if (envId && envSecret) {
     const sessionToken = nonEmpty(sources.env.AWS_SESSION_TOKEN);
     return { accessKeyId: envId, secretAccessKey: envSecret, ...(sessionToken ? { sessionToken } : {}) };
   }
+  const fromDefault = sources.sharedCredentialsFile
+    ? parseAwsCredentialsFile(sources.sharedCredentialsFile, "default")
+    : undefined;
+  if (fromDefault) return fromDefault;
   throw new ConfigError([
     {
       path,
       message:
-        "no AWS credentials: set accessKeyId and secretAccessKey on the provider, or export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY",
+        "no AWS credentials: set accessKeyId and secretAccessKey on the provider, export AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or add a default profile to ~/.aws/credentials",
     },
   ]);
 }
