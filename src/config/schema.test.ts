@@ -62,9 +62,11 @@ describe("config schema", () => {
         maxBodyMb: 32,
         queueTimeoutSeconds: 30,
         queueMax: 1000,
+        allowedHosts: [],
+        allowedOrigins: [],
       },
       state: { backend: "sqlite" },
-      sessions: { idleTtlDays: 30 },
+      sessions: { idleTtlDays: 30, maxCount: 100000 },
     });
   });
 

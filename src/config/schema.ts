@@ -41,6 +41,14 @@ const wholeNumber = () =>
 const positiveInteger = () => wholeNumber().positive();
 const nonNegativeNumber = () => z.number().nonnegative();
 const httpUrl = () => z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+/** A name or address as a Host header carries it: `detour.example.com`, `10.0.0.5:4141`, `[fe80::1]:4141`. */
+const allowedHost = () =>
+  z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/, 'expected a host name with an optional port, like "detour.example.com" or "10.0.0.5:4141"');
+/** An origin as a browser sends it: scheme, host and optional port, no path. */
+const allowedOrigin = () =>
+  z
+    .string()
+    .regex(/^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?\/?$/, 'expected an origin like "https://chat.example.com" (scheme, host, optional port; no path)');
 
 /** Agent ids become directory names (`$DETOUR_HOME/agents/<agentId>/…`), so they must be path-safe. */
 const agentId = () =>
@@ -249,6 +257,9 @@ const GatewayConfigSchema = z.object({
   // R-PO-8: how long, and how many, requests wait for a seat when every usable profile is full (0: none wait).
   queueTimeoutSeconds: nonNegativeNumber().default(DEFAULT_GATEWAY.queueTimeoutSeconds),
   queueMax: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.queueMax),
+  // R-GW-13: names (with or without a port) and origins answered besides the gateway's own loopback ones.
+  allowedHosts: z.array(allowedHost()).default(() => []),
+  allowedOrigins: z.array(allowedOrigin()).default(() => []),
 });
 
 const StateConfigSchema = z.object({
@@ -270,7 +281,11 @@ export const DetourConfigSchema = z
     gateway: GatewayConfigSchema.prefault({}),
     state: StateConfigSchema.prefault({}),
     sessions: z
-      .object({ idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays) })
+      .object({
+        idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays),
+        // R-GW-8: per agent, the least recently used evicted first.
+        maxCount: positiveInteger().default(DEFAULT_SESSIONS.maxCount),
+      })
       .prefault({}),
   })
   // Cross-field rules run even when single fields failed, so every problem is listed at once (R-CF-2).
