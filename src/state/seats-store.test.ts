@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createClient } from "@redis/client";
@@ -7,7 +7,9 @@ import { deleteKeysWithPrefix, requireSharedRedis, SHARED_REDIS_URL, uniquePrefi
 import { MemorySeats } from "./memory/memory-seats.js";
 import { redisKeys } from "./redis/redis-keys.js";
 import { RedisSeats } from "./redis/redis-seats.js";
+import { openSeatsStore } from "./open-seats.js";
 import { runSeatsContract } from "./seats-contract.js";
+import { sqliteStatePath } from "./sqlite/sqlite-file.js";
 import { SqliteSeats } from "./sqlite/sqlite-seats.js";
 import { SqliteStateStore } from "./sqlite/sqlite-store.js";
 import { SecretBox } from "./secrets.js";
@@ -109,3 +111,29 @@ if (availability === "available") {
     });
   });
 }
+
+describe("openSeatsStore", () => {
+  it("R-PO-8 the sqlite backend counts seats in the agent's own state file, shared by a second opening", async () => {
+    const detourHome = mkdtempSync(join(tmpdir(), "detour-seats-home-"));
+    try {
+      const first = await openSeatsStore({ backend: "sqlite", detourHome, agentId: "main" });
+      const second = await openSeatsStore({ backend: "sqlite", detourHome, agentId: "main" });
+      const otherAgent = await openSeatsStore({ backend: "sqlite", detourHome, agentId: "night" });
+      expect(await first.tryAcquire({ profileId: "acct-a", limit: 1, now: 1000, leaseMs: 20_000 })).toBeDefined();
+      expect(await second.tryAcquire({ profileId: "acct-a", limit: 1, now: 1000, leaseMs: 20_000 })).toBeUndefined();
+      expect(await otherAgent.inFlight(["acct-a"], 1000)).toEqual({ "acct-a": 0 });
+      expect(existsSync(sqliteStatePath(detourHome, "main"))).toBe(true);
+      for (const seats of [first, second, otherAgent]) await seats.close();
+    } finally {
+      rmSync(detourHome, { recursive: true, force: true });
+    }
+  });
+
+  it("R-PO-8 the memory backend counts in the process only, and redis without a url is refused with advice", async () => {
+    const one = await openSeatsStore({ backend: "memory" });
+    const two = await openSeatsStore({ backend: "memory" });
+    await one.tryAcquire({ profileId: "acct-a", limit: 1, now: 1000, leaseMs: 20_000 });
+    expect(await two.inFlight(["acct-a"], 1000)).toEqual({ "acct-a": 0 });
+    await expect(openSeatsStore({ backend: "redis" })).rejects.toThrow(/state\.redis\.url is not set/);
+  });
+});
