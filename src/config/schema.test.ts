@@ -324,11 +324,18 @@ describe("config schema", () => {
   });
 
   it("R-PO-8 seat limits and the queue parse: whole numbers, at least 1 seat, a queue of 0 means no waiting", () => {
-    const { config } = parseConfig({
+    const { config, warnings } = parseConfig({
       models: { providers: { anthropic: { maxConcurrentPerProfile: 3 } } },
       auth: { profiles: { "anthropic:max": { provider: "anthropic", mode: "oauth", maxConcurrent: 2 } } },
       gateway: { queueTimeoutSeconds: 0, queueMax: 0 },
     });
+    // Until the runner holds requests to them, a set limit is named in a warning rather than silently ignored.
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        'auth.profiles["anthropic:max"].maxConcurrent: seat limits are not enforced by this version yet; requests on this profile are not limited',
+        "models.providers.anthropic.maxConcurrentPerProfile: seat limits are not enforced by this version yet; requests on this profile are not limited",
+      ]),
+    );
     expect(config.models.providers.anthropic?.maxConcurrentPerProfile).toBe(3);
     expect(config.auth.profiles["anthropic:max"]?.maxConcurrent).toBe(2);
     expect(config.gateway).toMatchObject({ queueTimeoutSeconds: 0, queueMax: 0 });
