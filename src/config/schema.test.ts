@@ -63,6 +63,7 @@ describe("config schema", () => {
       },
       state: { backend: "sqlite" },
       sessions: { idleTtlDays: 30 },
+      trace: { keepRuns: 10000, keepHours: 24 },
     });
   });
 

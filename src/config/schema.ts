@@ -15,6 +15,7 @@ import {
   DEFAULT_GATEWAY,
   DEFAULT_HEADROOM,
   DEFAULT_SESSIONS,
+  DEFAULT_TRACE,
   DEFAULT_MODEL_FAILOVER,
   DEFAULT_REDIS_KEY_PREFIX,
   DEFAULT_STATE_BACKEND,
@@ -264,6 +265,12 @@ export const DetourConfigSchema = z
     state: StateConfigSchema.prefault({}),
     sessions: z
       .object({ idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays) })
+      .prefault({}),
+    trace: z
+      .object({
+        keepRuns: positiveInteger().default(DEFAULT_TRACE.keepRuns),
+        keepHours: positiveNumber().default(DEFAULT_TRACE.keepHours),
+      })
       .prefault({}),
   })
   // Cross-field rules run even when single fields failed, so every problem is listed at once (R-CF-2).
