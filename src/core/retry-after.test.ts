@@ -254,3 +254,18 @@ describe("R-EC-6 duration and date parsing", () => {
     },
   );
 });
+
+describe("R-EC-6 Codex subscription window headers", () => {
+  const now = Date.UTC(2026, 6, 5, 12, 0, 0);
+  const resetAt = now / 1000 + 7200;
+  const rows: [string, Record<string, string>, number | undefined][] = [
+    ["a spent primary window's reset-at", { "x-codex-primary-used-percent": "100", "x-codex-primary-reset-at": String(resetAt), "x-codex-secondary-used-percent": "30", "x-codex-secondary-reset-at": String(resetAt + 86_400) }, resetAt * 1000],
+    ["a spent secondary window's reset-after-seconds", { "x-codex-primary-used-percent": "12", "x-codex-primary-reset-after-seconds": "600", "x-codex-secondary-used-percent": "100", "x-codex-secondary-reset-after-seconds": "90000" }, now + 90_000_000],
+    ["both spent: the later one, every window is needed back", { "x-codex-primary-used-percent": "100", "x-codex-primary-reset-after-seconds": "600", "x-codex-secondary-used-percent": "100.0", "x-codex-secondary-reset-after-seconds": "3600" }, now + 3_600_000],
+    ["no window spent: the headers say nothing about this failure", { "x-codex-primary-used-percent": "40", "x-codex-primary-reset-after-seconds": "600" }, undefined],
+    ["an explicit retry-after wins over the windows", { "retry-after": "30", "x-codex-primary-used-percent": "100", "x-codex-primary-reset-after-seconds": "600" }, now + 30_000],
+  ];
+  it.each(rows)("R-EC-6: %s", (_title, headers, expected) => {
+    expect(parseResetHints(headers, "", now).resetAt).toBe(expected);
+  });
+});

@@ -4,7 +4,7 @@
  * Two kinds of hint exist. *Explicit* hints answer "when may I retry?" directly (`retry-after-ms`,
  * `retry-after`, "try again in/at …", `resets_in_seconds`, `resets_at`, Gemini `retryDelay`). *Bucket*
  * hints say when one quota bucket refills (`x-ratelimit-reset-requests|tokens`,
- * `anthropic-ratelimit-*-reset`); providers send them on every response, so they apply only when no
+ * `anthropic-ratelimit-*-reset`, Codex `x-codex-*-reset-at|after-seconds`); providers send them on every response, so they apply only when no
  * explicit hint exists, and then only the buckets reported empty (`…-remaining: 0`) when any is.
  *
  * Explicit hints all describe the same moment, stated with different precision, so the MOST PRECISE one
@@ -49,7 +49,7 @@ export function parseResetHints(headers: unknown, message: unknown, now?: number
   try {
     const table = headerTable(headers);
     const explicit = [...headerRetryHints(table), ...textHints(typeof message === "string" ? message.slice(0, MAX_TEXT_CHARS) : "")];
-    const chosen = explicit.length > 0 ? mostPrecise(explicit) : applicableBuckets(bucketHints(table));
+    const chosen = explicit.length > 0 ? mostPrecise(explicit) : applicableBuckets([...bucketHints(table), ...codexWindowHints(table)]);
     return combine(chosen, typeof now === "number" && Number.isFinite(now) ? now : undefined);
   } catch {
     return {};
@@ -105,6 +105,25 @@ function bucketHints(table: ReadonlyMap<string, readonly string[]>): BucketHint[
       const hint = bucketValue(value);
       if (hint) hints.push({ ...hint, exhausted: remaining === undefined ? undefined : remaining <= 0 });
     }
+  }
+  return hints;
+}
+
+/**
+ * ChatGPT/Codex subscription windows: `x-codex-{primary,secondary}-reset-at` (epoch seconds) or
+ * `-reset-after-seconds`, with `-used-percent`. Sent on every answer, so a window counts only when it is
+ * spent (100 %) or its use is not stated: a half-used weekly window says nothing about this failure.
+ */
+function codexWindowHints(table: ReadonlyMap<string, readonly string[]>): BucketHint[] {
+  const hints: BucketHint[] = [];
+  for (const window of ["primary", "secondary"] as const) {
+    const used = plainNumber(table.get(`x-codex-${window}-used-percent`)?.[0] ?? "");
+    if (used !== undefined && used < 100) continue;
+    const at = plainNumber(table.get(`x-codex-${window}-reset-at`)?.[0] ?? "");
+    const afterText = table.get(`x-codex-${window}-reset-after-seconds`)?.[0] ?? "";
+    const after = plainNumber(afterText);
+    const hint = at !== undefined && at > 0 ? epochHint(at) : after !== undefined ? afterHint(after * 1000, numberResolution(afterText, 1000)) : undefined;
+    if (hint) hints.push({ ...hint, exhausted: used === undefined ? undefined : true });
   }
   return hints;
 }

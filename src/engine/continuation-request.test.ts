@@ -40,17 +40,13 @@ describe("R-ST-4 continuationRequest", () => {
   });
 });
 
-describe("R-ST-4 firstContinuationMode: declaration, catalogue, then the API's default", () => {
-  const rows: [boolean | undefined, string | undefined, "prefill" | "instructed"][] = [
-    [true, "openai-completions", "prefill"],
-    [false, "anthropic-messages", "instructed"],
-    [undefined, "anthropic-messages", "prefill"],
-    [undefined, "openai-completions", "instructed"],
-    [undefined, "google-generative-ai", "instructed"],
-    [undefined, "ollama", "instructed"],
-    [undefined, undefined, "instructed"],
+describe("R-ST-4 firstContinuationMode: the declaration (config, then catalogue) decides, no API default", () => {
+  const rows: [boolean | undefined, "prefill" | "instructed"][] = [
+    [true, "prefill"],
+    [false, "instructed"],
+    [undefined, "instructed"],
   ];
-  it.each(rows)("declared %s, api %s → %s", (declared, api, mode) => {
-    expect(firstContinuationMode(declared, api)).toBe(mode);
+  it.each(rows)("R-ST-4: declared %s → %s", (declared, mode) => {
+    expect(firstContinuationMode(declared)).toBe(mode);
   });
 });

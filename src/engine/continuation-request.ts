@@ -34,21 +34,10 @@ export function continuationRequest(request: CanonicalRequest, delivered: string
 }
 
 /**
- * Per-provider-API defaults for prefill when neither `models[].supportsPrefill` nor the catalogue says:
- * Anthropic's Messages API continues a trailing assistant message (models that reject it answer 400 and get
- * the instructed form); OpenAI's chat completions answer a trailing assistant message anew instead of
- * continuing it, and so do the Google and Ollama wires as Detour calls them.
+ * The first form to try: a declaration (config, then catalogue) decides. No provider API is assumed to take a
+ * prefill: Claude models from 4.6 on answer one with 400, and the OpenAI, Google and Ollama wires answer a
+ * trailing assistant message anew instead of continuing it. Unknown models get the instructed form.
  */
-export const PREFILL_DEFAULT_BY_API: Readonly<Record<string, boolean>> = Object.freeze({
-  "anthropic-messages": true,
-  "openai-completions": false,
-  "openai-responses": false,
-  "google-generative-ai": false,
-  ollama: false,
-});
-
-/** The first form to try: a declaration (config, then catalogue) wins over the API's default. */
-export function firstContinuationMode(declared: boolean | undefined, api: string | undefined): ContinuationMode {
-  const prefill = declared ?? (api !== undefined ? PREFILL_DEFAULT_BY_API[api] : undefined) ?? false;
-  return prefill ? "prefill" : "instructed";
+export function firstContinuationMode(declared: boolean | undefined): ContinuationMode {
+  return declared === true ? "prefill" : "instructed";
 }

@@ -47,7 +47,8 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
         if (context.continuation !== undefined && committed) {
           const segment = await options.continuation(context, relay.delivered());
           await context.commit();
-          return played(relay.play(segment), options.run.signal);
+          await played(relay.play(segment), options.run.signal);
+          return reportRefusal(segment, context);
         }
         const opened = await options.first(context);
         const head = await context.commit();
@@ -58,7 +59,8 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
           abort: (reason) => relay.abort(reason),
         };
         resolve({ ...head, result: stream });
-        return played(relay.play(opened.segment), options.run.signal);
+        await played(relay.play(opened.segment), options.run.signal);
+        return reportRefusal(opened.segment, context);
       },
     });
     run.then(
@@ -69,6 +71,11 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
       },
     );
   });
+}
+
+/** R-GW-11: a stream that ended in a refusal reached the client as sent; the run counts it as content_filter. */
+function reportRefusal<Out>(segment: StreamSegment<Out>, context: AttemptContext): void {
+  if (segment.refused?.()) context.refused?.();
 }
 
 /**

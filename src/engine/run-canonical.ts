@@ -144,7 +144,7 @@ export function normalizeRunError(error: unknown, clock: Clock, lastAttempt: Att
  * One non-streamed canonical attempt on the provider the runner picked, made as a stream and assembled
  * (R-ST-6): silence is caught by the first-token watchdog, a steady generation runs to the provider's deadline.
  */
-export function completeCanonicalAttempt(
+export async function completeCanonicalAttempt(
   providers: ProviderLookup,
   request: CanonicalRequest,
   context: AttemptContext,
@@ -153,7 +153,7 @@ export function completeCanonicalAttempt(
 ): Promise<CanonicalResponse> {
   const provider = lookup(providers, context.provider);
   if (!provider) throw missingProvider(context);
-  return completeThroughStream({
+  const response = await completeThroughStream({
     provider,
     request,
     context,
@@ -162,6 +162,9 @@ export function completeCanonicalAttempt(
     callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
     ...(watch.callerSignal ? { callerSignal: watch.callerSignal } : {}),
   });
+  // R-GW-11: a refusal stop reason is the provider's answer, returned as such but counted as content_filter.
+  if (response.finishReason === "content_filter") context.refused?.();
+  return response;
 }
 
 /** One streamed canonical attempt: resolves at the commit point (R-ST-1). */

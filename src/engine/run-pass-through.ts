@@ -25,6 +25,7 @@ import { drainCompleteBody, openPassThrough, type PassThroughResponse, type Pass
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
+import { isRefusalBody, isRefusalFinish, REFUSAL_STREAM_MARKERS } from "../wire/shared/refusal-answer.js";
 import { failureFromNetworkError, failureFromStreamError, type WireErrorDetails } from "../providers/shared/upstream-failure.js";
 import { AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
@@ -167,12 +168,26 @@ export interface PassThroughRunner {
 }
 
 /** A committed same-wire stream as a segment of the client's stream: the scanner knows what was delivered. */
-function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>): StreamSegment<Buffer> {
+function rawSegment(committed: Awaited<ReturnType<typeof commitRawStream>>, api: PassThroughApi): StreamSegment<Buffer> {
+  // R-GW-11: a refusal part in the stream (OpenAI `delta.refusal`, Responses `response.refusal.delta`) counts
+  // even when the finish reason is a plain stop; only wires that have one look at the reads.
+  const marker = REFUSAL_STREAM_MARKERS[api];
+  let refusalPart = false;
+  const observe =
+    marker === undefined
+      ? {}
+      : {
+          observe: (read: Buffer) => {
+            if (!refusalPart && read.includes(marker)) refusalPart = true;
+          },
+        };
   return {
     head: [committed.head],
     rest: committed.rest,
+    ...observe,
     delivered: () => committed.scanner.delivered(),
     complete: () => committed.scanner.complete,
+    refused: () => refusalPart || isRefusalFinish(committed.scanner.finishReason),
     abort: (reason) => committed.abort(reason),
   };
 }
@@ -225,6 +240,8 @@ export function createPassThroughRunner(
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
             : await completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders));
+          // R-GW-11: a refusal goes back as sent, counted as content_filter.
+          if (isRefusalBody(answer.body)) context.refused?.();
           return { lane: "same-wire", ...answer };
         },
       });
@@ -298,7 +315,7 @@ export function createPassThroughRunner(
         }
         const committed = await commitSameWire(target, context, request, options);
         firstLane = "same-wire";
-        return { segment: rawSegment(committed), info: { lane: "same-wire", committed } };
+        return { segment: rawSegment(committed, request.api), info: { lane: "same-wire", committed } };
       },
       continuation: async (context, delivered) => {
         assertPinnedProvider(options.pinnedProvider, context);

@@ -33,7 +33,7 @@ function committed(...events: CanonicalStreamEvent[]): CommittedContinuation {
   return { head: [], rest: eventsOf(...events), abort() {} };
 }
 
-describe("R-ST-4 continuation settings: prefill from config, catalogue, then the provider API", () => {
+describe("R-ST-4 continuation settings: prefill from config, else the catalogue, never from the provider API", () => {
   const { config } = parseConfig({
     models: {
       providers: {
@@ -44,10 +44,13 @@ describe("R-ST-4 continuation settings: prefill from config, catalogue, then the
   });
   const settings = continuationSettingsFromConfig(config);
 
-  it("uses the declaration, else the API default", () => {
+  it("R-ST-4: uses the declaration, else the catalogue; an unknown model is never assumed to take a prefill", () => {
     expect(settings.max).toBe(2);
     expect(settings.modeFor("anthropic", "claude-sonnet-4-5")).toBe("prefill");
+    expect(settings.modeFor("anthropic", "claude-sonnet-4-6")).toBe("instructed");
+    expect(settings.modeFor("anthropic", "claude-opus-4-6")).toBe("instructed");
     expect(settings.modeFor("anthropic", "claude-no-prefill")).toBe("instructed");
+    expect(settings.modeFor("anthropic", "some-unknown-model")).toBe("instructed");
     expect(settings.modeFor("openai", "gpt-4o")).toBe("instructed");
     expect(settings.modeFor("openai", "gpt-prefill")).toBe("prefill");
   });

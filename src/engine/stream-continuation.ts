@@ -4,7 +4,7 @@
  * client already holds is dropped, tool calls go on after the delivered ones — and rendered in the form the
  * client stream already has (canonical events, or the same-wire bytes of its dialect).
  */
-import { modelDeclaration, resolveProviderSettings, type DetourConfig } from "../config/index.js";
+import { modelDeclaration, type DetourConfig } from "../config/index.js";
 import { describeModel } from "../catalogue/model-catalogue.js";
 import { SeamTrimmer } from "../core/stream-seam.js";
 import type { CanonicalRequest, CanonicalStreamEvent } from "../ports/canonical.js";
@@ -26,8 +26,8 @@ export interface ContinuationSettings {
 }
 
 /**
- * Prefill support: `models.providers.<id>.models[].supportsPrefill`, else the catalogue, else the provider
- * API's default (continuation-request.ts). A model that rejects a prefill is remembered for the process.
+ * Prefill support: `models.providers.<id>.models[].supportsPrefill`, else the catalogue; anything else gets
+ * the instructed form (continuation-request.ts). A model that rejects a prefill is remembered for the process.
  */
 export function continuationSettingsFromConfig(config: DetourConfig): ContinuationSettings {
   const rejected = new Set<string>();
@@ -36,7 +36,7 @@ export function continuationSettingsFromConfig(config: DetourConfig): Continuati
     modeFor(provider, model) {
       if (rejected.has(`${provider}/${model}`)) return "instructed";
       const declared = describeModel(provider, model, modelDeclaration(config, provider, model)).supportsPrefill;
-      return firstContinuationMode(declared, resolveProviderSettings(config, provider)?.api);
+      return firstContinuationMode(declared);
     },
     rejectedPrefill(provider, model) {
       rejected.add(`${provider}/${model}`);
@@ -191,9 +191,13 @@ export function canonicalSegment(committed: {
 }): StreamSegment<CanonicalStreamEvent> {
   const delivered: DeliveredAnswer = { text: "", toolCalls: [] };
   let complete = false;
+  let refused = false;
   const track = (event: CanonicalStreamEvent) => {
     if (event.type === "text-delta") delivered.text += event.text;
-    else if (event.type === "finish") complete = true;
+    else if (event.type === "finish") {
+      complete = true;
+      refused = event.reason === "content_filter";
+    }
     else if (event.type === "tool-call-delta") {
       let call = delivered.toolCalls.find((entry) => entry.index === event.index);
       if (!call) {
@@ -211,6 +215,7 @@ export function canonicalSegment(committed: {
     observe: track,
     delivered: () => delivered,
     complete: () => complete,
+    refused: () => refused,
     abort: (reason) => committed.abort(reason),
     release: () => committed.release(),
   };

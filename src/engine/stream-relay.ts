@@ -18,6 +18,8 @@ export interface StreamSegment<Out> {
   delivered(): DeliveredAnswer;
   /** The segment carried the answer's end (a consumer that stops reading after it completed the answer). */
   complete(): boolean;
+  /** R-GW-11: the answer ended with a refusal stop reason (asked once the segment was played). */
+  refused?(): boolean;
   abort(reason?: unknown): void;
   /**
    * A complete segment the consumer is done with lets go of its call without cutting it, so the connection

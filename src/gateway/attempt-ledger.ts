@@ -21,7 +21,8 @@ export class AttemptLedger {
         if (oldest !== undefined) this.#callsByRun.delete(oldest);
       }
       this.#callsByRun.set(event.runId, (previous ?? 0) + 1);
-    } else if (event.type === "run_finished" && event.outcome !== "succeeded") {
+    } else if (event.type === "run_finished" && (event.outcome === "failed" || event.outcome === "aborted")) {
+      // A refusal (content_filter, R-GW-11) is still answered: its headers take the count like a success's.
       this.#callsByRun.delete(event.runId);
     }
   }

@@ -68,7 +68,7 @@ export class GatewayMetrics {
     const registers = [this.registry];
     this.#requests = new Counter({
       name: "detour_requests_total",
-      help: "Runs finished, by agent and outcome (succeeded, failed, aborted).",
+      help: "Runs finished, by agent and outcome (succeeded, failed, aborted, content_filter: a refusal returned as the answer).",
       labelNames: ["agent", "outcome"],
       registers,
     });

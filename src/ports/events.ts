@@ -82,7 +82,8 @@ export interface RunStartedEvent extends RunScoped {
 export interface RunFinishedEvent extends RunScoped {
   type: "run_finished";
   sessionId: string | null;
-  outcome: "succeeded" | "failed" | "aborted";
+  /** `content_filter`: the answer was the provider's refusal, returned as sent (R-GW-11). */
+  outcome: "succeeded" | "failed" | "aborted" | "content_filter";
   provider: string | null;
   model: string | null;
   profileId: string | null;

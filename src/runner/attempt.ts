@@ -45,6 +45,13 @@ export interface AttemptContext {
    * committed and then failed; absent for an ordinary attempt.
    */
   continuation?: number;
+  /**
+   * R-GW-11: the answer this attempt resolves with is the provider's refusal (Anthropic `stop_reason:
+   * "refusal"`, OpenAI `finish_reason: "content_filter"` or a `refusal` message). Call it before resolving:
+   * the answer is still returned as sent, but the run counts it as a `content_filter` outcome — it stops
+   * there (no fallback) and the profile's failures are not cleared as a success would.
+   */
+  refused?(): void;
 }
 
 /** A run's outcome at the commit point of its stream: everything but the result (R-ST-1). */
@@ -74,4 +81,6 @@ export interface RunOutcome<T> {
   runId: string;
   /** R-ST-4: continuations that completed a committed stream after it failed; absent when none. */
   continuations?: number;
+  /** R-GW-11: the answer is the provider's refusal, returned as sent and counted as `content_filter`. */
+  refused?: true;
 }

@@ -79,7 +79,8 @@ function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outco
     state.log.record({ decision: "candidate_succeeded", index, profileId: outcome.profileId, outcome: "succeeded", ...continuationOf(state) });
     const { result, profileId } = outcome;
     const viaLiveSwitch = pass.liveSwitchTarget === index;
-    return { kind: "done", result: { kind: "succeeded", result, index, profileId, failures: pass.failures, viaLiveSwitch } };
+    const refused = outcome.refused ? { refused: true as const } : {};
+    return { kind: "done", result: { kind: "succeeded", result, index, profileId, failures: pass.failures, viaLiveSwitch, ...refused } };
   }
   if (outcome.kind === "live_switch") return liveSwitch(state, pass, index, outcome);
   return failedCandidate(state, pass, index, gate, outcome);

@@ -17,6 +17,9 @@ import type { RunnerDeps } from "./runner-deps.js";
 import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
 import { allUnusable } from "./unavailable-outcomes.js";
 
+/** How a refusal that arrived as an answer is reported (R-GW-11): a content filter, with the answer's 200. */
+const REFUSAL: Classification = { reason: "content_filter", status: 200, preview: "the provider refused to answer" };
+
 /** Stands in for the profile id of a provider that runs without a credential (R-RN-1). */
 export const KEYLESS = "(keyless)";
 
@@ -125,6 +128,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const continuation = input.stream.committed !== undefined && input.stream.continuations > 0 ? input.stream.continuations : undefined;
   if (continuation !== undefined) input.stream.continuationsAttempted = Math.max(input.stream.continuationsAttempted, continuation);
   let committedAt: number | undefined;
+  let refused = false;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
   const settlement = await input.guard.attempt(
     async (signal, release) => {
@@ -144,6 +148,9 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
           release();
           return input.commit(profileId);
         },
+        refused: () => {
+          refused = true;
+        },
       });
     },
     input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
@@ -153,6 +160,12 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const durationMs = (committedAt ?? finishedAt) - startedAt;
   const streamed = { committed: committedAt !== undefined, continuation };
 
+  if (settlement.kind === "ok" && refused) {
+    // R-GW-11: a refusal is a content_filter outcome: the run stops with the answer as sent (R-FB-5), nothing
+    // is recorded on the profile (R-CD-5), and no success clears its failures or retry counters.
+    emitAttemptFinished(loop, profileId, "failed", REFUSAL, durationMs, streamed);
+    return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId, refused: true } };
+  }
   if (settlement.kind === "ok") {
     emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs, streamed);
     clearGateCounters(loop, profileId);

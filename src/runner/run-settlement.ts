@@ -30,6 +30,7 @@ export async function settleSuccess<T>(
   if (pass.profileId !== undefined) outcome.profileId = pass.profileId;
   if (head.notice !== undefined) outcome.notice = head.notice;
   if (continuations > 0) outcome.continuations = continuations;
+  if (pass.refused) outcome.refused = true;
   return outcome;
 }
 

@@ -76,6 +76,8 @@ export type PassResult<T> =
       failures: Failure[];
       /** The user's live switch (R-FB-7) led here: their choice, not a fallback, so no notice. */
       viaLiveSwitch: boolean;
+      /** R-GW-11: the answer is a refusal. */
+      refused?: true;
     }
   | {
       kind: "exhausted";

@@ -53,7 +53,13 @@ export interface AuthProfilesRunInput<T> {
 }
 
 export type AuthProfilesOutcome<T> =
-  | { kind: "succeeded"; result: T; profileId?: string }
+  | {
+      kind: "succeeded";
+      result: T;
+      profileId?: string;
+      /** R-GW-11: the answer is a refusal: returned, but counted as `content_filter`. */
+      refused?: true;
+    }
   | {
       kind: "failed";
       /** The error as thrown by the attempt (or the runner's own when no attempt could run). */

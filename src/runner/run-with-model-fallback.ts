@@ -55,7 +55,8 @@ export async function runWithModelFallback<T>(deps: RunnerDeps, input: ModelFall
       runId: input.runId,
       agentId: deps.agentId,
       sessionId: sessionKey ?? null,
-      outcome: finished ? "succeeded" : guard.callerAborted ? "aborted" : "failed",
+      // R-GW-11: a refusal that arrived as an answer is returned, but it is no success.
+      outcome: finished ? (finished.refused ? "content_filter" : "succeeded") : guard.callerAborted ? "aborted" : "failed",
       provider: finished?.provider ?? null,
       model: finished?.model ?? null,
       profileId: finished?.profileId ?? null,

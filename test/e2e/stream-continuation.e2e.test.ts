@@ -125,6 +125,8 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
 
   it("R-ST-4: a cut whose only fallback rejects prefill is completed by an instructed continuation", async () => {
     const { h } = await start({
+      // A catalogue model that takes a prefill (Claude before 4.6), so the prefill goes first.
+      model: { primary: "openai/mock-gpt", fallbacks: ["anthropic/claude-sonnet-4-5"] },
       scenario: [
         { match: { key: KEYS.openaiA }, answer: ANSWER, steps: [{ fault: "stream-cut", afterTokens: 10 }] },
         { match: { key: KEYS.openaiB }, steps: ["reset"], then: "repeat-last" },
@@ -139,8 +141,27 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
     expect(messagesOf(anthropicCalls[1]?.body).at(-1)?.role).toBe("user");
   });
 
+  it("R-ST-4: a continuation on a catalogue Claude 4.6 model sends no prefill: the instructed form first, no 400 eaten", async () => {
+    const { h } = await start({
+      model: { primary: "openai/mock-gpt", fallbacks: ["anthropic/claude-sonnet-4-6"] },
+      scenario: [
+        { match: { key: KEYS.openaiA }, answer: ANSWER, steps: [{ fault: "stream-cut", afterTokens: 10 }] },
+        { match: { key: KEYS.openaiB }, steps: ["reset"], then: "repeat-last" },
+        { match: { api: "anthropic" }, answer: ANSWER, continuation: { prefill: "reject" }, steps: ["ok"], then: "repeat-last" },
+      ],
+    });
+    expect((await openAIText(h)).text).toBe(ANSWER);
+    const anthropicCalls = h.mock.requests().filter((request) => request.api === "anthropic");
+    expect(anthropicCalls).toHaveLength(1);
+    const messages = messagesOf(anthropicCalls[0]?.body);
+    // The trailing-user-message pattern: the delivered text as an assistant turn, then the user's instruction.
+    expect(messages.at(-1)?.role).toBe("user");
+    expect(messages.at(-2)?.role).toBe("assistant");
+  });
+
   it("R-ST-4: an in-band error after commit is continued by a fallback that accepts prefill (OpenAI client, Anthropic continuation)", async () => {
     const { h } = await start({
+      model: { primary: "openai/mock-gpt", fallbacks: ["anthropic/claude-sonnet-4-5"] },
       // Tokens apart, so the error comes after the first content reached the client (the commit).
       tokenDelayMs: 5,
       scenario: [

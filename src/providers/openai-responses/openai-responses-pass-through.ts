@@ -4,6 +4,7 @@ import { joinUrl } from "../shared/http-client.js";
 import type { PassThroughTarget } from "../shared/pass-through-call.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
+import { withBodyResets } from "../shared/body-reset-hints.js";
 import { openAiPassThroughTarget } from "../openai/openai-pass-through.js";
 
 export function openAiResponsesPassThroughTarget(settings: ProviderSettings, credential: Credential | undefined, stream: boolean): PassThroughTarget {
@@ -16,8 +17,10 @@ export function describeResponsesStreamError(raw: unknown): WireErrorDetails {
   if (typeof raw === "string") return { message: raw };
   if (typeof raw !== "object" || raw === null) return { message: "The response failed." };
   const { message, code } = raw as { message?: unknown; code?: unknown };
-  return {
+  const details: WireErrorDetails = {
     message: typeof message === "string" && message !== "" ? message : JSON.stringify(raw),
     ...(typeof code === "string" ? { code } : {}),
   };
+  // R-EC-6: a usage limit stated in the stream's `error` event (`resets_at`, `resets_in_seconds`).
+  return withBodyResets(details, raw);
 }

@@ -21,6 +21,7 @@ import {
   responsesStreamEventSchema,
   ResponsesStreamTranslator,
 } from "../../wire/openai-responses/index.js";
+import { withBodyResets } from "../shared/body-reset-hints.js";
 import { describeOpenAiError } from "../openai/map-openai-error.js";
 
 export class OpenAiResponsesProvider implements Provider {
@@ -41,7 +42,7 @@ export class OpenAiResponsesProvider implements Provider {
     const { response, rawStatus } = decodeResponsesResponse(parsed.value);
     if (response.finishReason === "error") {
       const error = parsed.value.error;
-      if (error?.message) throw streamErrorFailure(call, { message: error.message, ...(error.code ? { code: error.code } : {}) });
+      if (error?.message) throw streamErrorFailure(call, withBodyResets({ message: error.message, ...(error.code ? { code: error.code } : {}) }, parsed.value));
       throw errorStopReasonFailure(this.id, rawStatus ?? "failed");
     }
     const answered = response.model === "" ? { ...response, model: context.model } : response;
@@ -67,7 +68,8 @@ export class OpenAiResponsesProvider implements Provider {
       }
       const step = translator.accept(parsed.value);
       yield* step.events;
-      if (step.failure) throw streamErrorFailure(call, step.failure, response.headers);
+      // R-EC-6: a reset the `error` event states is read like a header's.
+      if (step.failure) throw streamErrorFailure(call, withBodyResets(step.failure, parsed.value), response.headers);
       // `response.completed` is the last event; leaving the loop closes the upstream body.
       if (step.complete) return;
     }

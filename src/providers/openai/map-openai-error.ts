@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import type { WireErrorDetails } from "../shared/upstream-failure.js";
+import { withBodyResets } from "../shared/body-reset-hints.js";
 import { parseJsonText, validateWire } from "../../wire/shared/wire-json.js";
 import { openAiErrorBodySchema, type openAiErrorObjectSchema } from "../../wire/openai-chat/schemas.js";
 
@@ -20,7 +21,8 @@ export function describeOpenAiError(bodyText: string): WireErrorDetails {
     const error = body.value.error;
     if (typeof error === "string") return { message: error };
     const { status: _inBodyStatus, ...details } = describeOpenAiErrorObject(error);
-    return details;
+    // R-EC-6: a reset stated beside the error object (at the body's root) counts too.
+    return withBodyResets(details, json.value);
   }
   return { message: looseMessageOf(json.value) ?? bodyText.trim() };
 }
@@ -37,12 +39,14 @@ export function describeOpenAiErrorObject(error: OpenAiErrorObject): WireErrorDe
   const message = rawText && !base.includes(rawText) ? `${base} (${rawText})`.trim() : base;
   const code = typeof error.code === "string" ? error.code : undefined;
   const status = typeof error.code === "number" && error.code >= 400 && error.code <= 599 ? error.code : undefined;
-  return {
+  const details: WireErrorDetails = {
     message,
     ...(code !== undefined ? { code } : {}),
     ...(error.type ? { errorType: error.type } : {}),
     ...(status !== undefined ? { status } : {}),
   };
+  // R-EC-6: ChatGPT/Codex `usage_limit_reached` states its reset in the error object (`resets_at`, `resets_in_seconds`).
+  return withBodyResets(details, error);
 }
 
 function looseMessageOf(value: unknown): string | undefined {
