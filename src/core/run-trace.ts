@@ -12,6 +12,8 @@ import type { FailoverReason } from "./reasons.js";
 export const RUN_TRACE_VERSION = 1;
 
 export type TraceOutcome = "succeeded" | "failed" | "aborted";
+/** `content_filter`: the answer was the provider's refusal, returned as sent. */
+export type RunTraceOutcome = TraceOutcome | "content_filter";
 
 export interface TraceAttempt {
   /** Milliseconds after the run started. */
@@ -88,9 +90,9 @@ export interface RunTraceV1 {
   };
   chain: string[];
   selectionSource: string;
-  outcome: TraceOutcome;
+  outcome: RunTraceOutcome;
   durationMs: number;
-  /** Where the answer came from; `null` when the run failed. */
+  /** Where the answer came from; `null` when the run failed or was aborted. */
   answeredBy: { provider: string; model: string; profileId: string | null } | null;
   attempts: TraceAttempt[];
   skips: TraceSkip[];

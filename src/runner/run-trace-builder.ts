@@ -127,7 +127,7 @@ export class RunTraceBuilder {
         trace.outcome = event.outcome;
         trace.durationMs = event.durationMs;
         trace.answeredBy =
-          event.outcome === "succeeded" && event.provider && event.model
+          (event.outcome === "succeeded" || event.outcome === "content_filter") && event.provider && event.model
             ? { provider: event.provider, model: event.model, profileId: event.profileId }
             : null;
         trace.continuations = event.continuations ?? trace.attempts.filter((a) => a.continuation !== null).length;
