@@ -4,7 +4,10 @@
  * knowledge of the layers that raised them.
  */
 import { CommanderError } from "commander";
+import { ConfigFileError } from "../config/index.js";
 import { redactSecrets } from "../core/classify/preview.js";
+import { configErrorMessage } from "../core/config-error-message.js";
+import { ConfigError } from "../core/errors.js";
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_RUNTIME_FAILURE } from "./output.js";
 
 /** Errors the user can fix by changing what they typed, a file they wrote, or an environment variable. */
@@ -58,6 +61,8 @@ export function exitCodeForError(error: unknown): number {
  * a log file (R-OB-2).
  */
 export function describeError(error: unknown): string {
+  // Config paths name secret-looking keys (`headers.Authorization: expected …`): only values are redacted.
+  if (error instanceof ConfigError && !(error instanceof ConfigFileError)) return configErrorMessage(error.issues, error.source, redactSecrets);
   const text = error instanceof Error ? error.message || error.name : String(error);
   return redactSecrets(text);
 }

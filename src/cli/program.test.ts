@@ -37,7 +37,7 @@ describe("the detour command tree", () => {
   it("R-CL-1: has every command of SPEC §15", () => {
     expect(paths.map((path) => path.join(" "))).toEqual(
       expect.arrayContaining([
-        "gateway", "run", "status", "auth add", "auth list", "auth remove", "auth order set", "auth reset",
+        "gateway", "run", "status", "auth add", "auth list", "auth remove", "auth order set", "auth order show", "auth reset",
         "sessions list", "sessions show", "sessions reset", "sessions patch", "doctor", "config check", "config schema",
         "demo", "mock-provider",
       ]),
@@ -55,7 +55,7 @@ describe("the detour command tree", () => {
   });
 
   it("R-CL-1: every command that prints data offers --json", async () => {
-    const printsData = ["run", "status", "auth add", "auth list", "auth remove", "auth order set", "auth reset", "sessions list", "sessions show", "sessions reset", "sessions patch", "doctor", "config check", "mock-provider", "gateway", "demo"];
+    const printsData = ["run", "status", "auth add", "auth list", "auth remove", "auth order set", "auth order show", "auth reset", "sessions list", "sessions show", "sessions reset", "sessions patch", "doctor", "config check", "mock-provider", "gateway", "demo"];
     for (const name of printsData) {
       const deps = fakeDeps();
       await runCli([...name.split(" "), "--help"], deps);

@@ -57,6 +57,7 @@ export const DEFAULT_HEADROOM = Object.freeze({
 /** `sessions` (R-GW-8): sessions idle longer than this are pruned by the store. */
 export const DEFAULT_SESSIONS = Object.freeze({
   idleTtlDays: 30,
+  maxCount: 100_000,
 });
 
 /** Run traces kept per agent: a ring bounded by count and by age, whichever bites first. */

@@ -52,6 +52,7 @@ export {
   requireModelName,
   knownProviderIds,
   isKnownProvider,
+  unknownProviderMessage,
   configuredModelRefs,
   ModelNameError,
   type ModelNameResolution,

@@ -15,6 +15,7 @@ import { DetourError, ERROR_CODES } from "../core/errors.js";
 import { declaredModelRefs, visitModelRefs } from "./model-ref-paths.js";
 import { isProviderModelRef } from "./model-ref-syntax.js";
 import { DATED_TAIL, nearModelRefs } from "./model-suggestions.js";
+import { closestKnownKey } from "./near-miss-keys.js";
 import { BUILT_IN_PROVIDERS } from "./provider-defaults.js";
 import type { DetourConfig } from "./schema.js";
 
@@ -88,8 +89,16 @@ export function isKnownProvider(config: DetourConfig, provider: string): boolean
   return Object.hasOwn(BUILT_IN_PROVIDERS, provider) || Object.hasOwn(config.models.providers, provider);
 }
 
-export function unknownProviderMessage(provider: string, known: readonly string[]): string {
-  return `unknown provider "${provider}"; known providers: ${known.join(", ")} (add models.providers.${provider} to use another)`;
+/** The known provider id `provider` is most likely a typo of (`anthropc` → `anthropic`). */
+export function nearProviderId(provider: string, known: readonly string[]): string | undefined {
+  return closestKnownKey(provider, known);
+}
+
+/** `model` is the rest of the reference, so the suggestion is the whole `provider/model` that was meant. */
+export function unknownProviderMessage(provider: string, known: readonly string[], model?: string): string {
+  const near = nearProviderId(provider, known);
+  const hint = near === undefined ? "" : `did you mean "${model === undefined ? near : `${near}/${model}`}"? `;
+  return `unknown provider "${provider}"; ${hint}known providers: ${known.join(", ")} (add models.providers.${provider} to use another)`;
 }
 
 /** Every `provider/model` the config names: chains, heartbeats, cron payloads, the allowlist, declarations. */
@@ -138,7 +147,12 @@ export function aliasTarget(aliases: Readonly<Record<string, string>>, text: str
 
 function unknownNameMessage(naming: ModelNaming, name: string): string {
   const offered = [
-    ...naming.configuredRefs,
+    // A configured reference of an unknown provider is offered as the known provider it is a typo of.
+    ...naming.configuredRefs.flatMap((ref) => {
+      if (naming.knownProviders.includes(providerOf(ref))) return [ref];
+      const near = nearProviderId(providerOf(ref), naming.knownProviders);
+      return near === undefined ? [] : [`${near}/${modelOf(ref)}`];
+    }),
     ...naming.knownProviders.flatMap((provider) => catalogueModelIds(provider).map((id) => `${provider}/${id}`)),
   ];
   const near = withoutTwins(nearModelRefs(name, offered, 6)).slice(0, 3);
@@ -155,7 +169,9 @@ function unknownNameMessage(naming: ModelNaming, name: string): string {
  * the winning tier make the name ambiguous.
  */
 function resolveBareName(naming: ModelNaming, name: string): ModelNameResolution {
-  const configured = naming.configuredRefs.filter((ref) => sameModelName(modelOf(ref), name)).map((ref) => `${providerOf(ref)}/${name}`);
+  const configured = naming.configuredRefs
+    .filter((ref) => naming.knownProviders.includes(providerOf(ref)) && sameModelName(modelOf(ref), name))
+    .map((ref) => `${providerOf(ref)}/${name}`);
   const known = naming.knownProviders;
   const tiers = [
     configured,
@@ -188,7 +204,7 @@ export function resolveModelNameWith(naming: ModelNaming, text: string): ModelNa
   }
   const provider = target.slice(0, slash);
   if (!naming.knownProviders.includes(provider)) {
-    return { ok: false, candidates: [], message: unknownProviderMessage(provider, naming.knownProviders) };
+    return { ok: false, candidates: [], message: unknownProviderMessage(provider, naming.knownProviders, target.slice(slash + 1)) };
   }
   return { ok: true, ref: target };
 }

@@ -1,6 +1,7 @@
 /**
  * Validation happens here, once (SPEC R-CF-2): invalid cooldown numbers fall back with a warning,
- * everything else invalid is collected into one ConfigError, unknown keys become warnings, bare model
+ * everything else invalid is collected into one ConfigError, unknown keys become warnings (a typo of a
+ * known key is an error, see near-miss-keys.ts), bare model
  * names are read as their `provider/model` (with a note), and the result is deep-frozen.
  */
 import { ConfigError } from "../core/errors.js";
@@ -11,6 +12,7 @@ import { sanitizeCooldowns } from "./cooldown-settings.js";
 import { deepFreeze } from "./deep-freeze.js";
 import { DEFAULT_AGENT_ID } from "./defaults.js";
 import { DetourConfigSchema, type DetourConfig } from "./schema.js";
+import { findNearMissKeys, formatNearMissPath, nearMissMessage } from "./near-miss-keys.js";
 import { unknownKeyWarnings } from "./unknown-keys.js";
 import { dropUnsupportedProviderApis } from "./unsupported-apis.js";
 
@@ -28,12 +30,25 @@ export function parseConfig(raw: unknown, source?: string): ParsedConfig {
   const supported = dropUnsupportedProviderApis(raw === undefined ? {} : raw);
   const sanitized = sanitizeCooldowns(supported.value);
   const result = DetourConfigSchema.safeParse(sanitized.value, { reportInput: true });
-  if (!result.success) throw new ConfigError(configIssuesFromZod(result.error.issues), source);
+  // A typo of a known key would silently switch its feature off, so it is refused like an invalid value.
+  const nearMisses = findNearMissKeys(sanitized.value);
+  const typos = nearMisses
+    .filter((nearMiss) => !nearMiss.openClawKey)
+    .map((nearMiss) => ({ path: formatNearMissPath(nearMiss), message: nearMissMessage(nearMiss) }));
+  if (!result.success || typos.length > 0) {
+    throw new ConfigError([...(result.success ? [] : configIssuesFromZod(result.error.issues)), ...typos], source);
+  }
+  const hints = new Map(nearMisses.map((nearMiss) => [formatNearMissPath(nearMiss), nearMissMessage(nearMiss)]));
+  const unknownKeys = unknownKeyWarnings(sanitized.value, result.data).map((warning) => {
+    const path = warning.slice(0, warning.lastIndexOf(": unknown key"));
+    const hint = hints.get(path);
+    return hint === undefined ? warning : `${path}: ${hint}`;
+  });
 
   const warnings = [
     ...supported.warnings,
     ...sanitized.warnings,
-    ...unknownKeyWarnings(sanitized.value, result.data),
+    ...unknownKeys,
     ...consistencyWarnings(result.data),
     ...resolveBareModelNames(result.data),
   ];

@@ -60,9 +60,11 @@ describe("config schema", () => {
         streamStallSeconds: 30,
         streamContinuations: 2,
         maxBodyMb: 32,
+        allowedHosts: [],
+        allowedOrigins: [],
       },
       state: { backend: "sqlite" },
-      sessions: { idleTtlDays: 30 },
+      sessions: { idleTtlDays: 30, maxCount: 100000 },
       trace: { keepRuns: 10000, keepHours: 24 },
     });
   });

@@ -42,6 +42,14 @@ const wholeNumber = () =>
 const positiveInteger = () => wholeNumber().positive();
 const nonNegativeNumber = () => z.number().nonnegative();
 const httpUrl = () => z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
+/** A name or address as a Host header carries it: `detour.example.com`, `10.0.0.5:4141`, `[fe80::1]:4141`. */
+const allowedHost = () =>
+  z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/, 'expected a host name with an optional port, like "detour.example.com" or "10.0.0.5:4141"');
+/** An origin as a browser sends it: scheme, host and optional port, no path. */
+const allowedOrigin = () =>
+  z
+    .string()
+    .regex(/^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?\/?$/, 'expected an origin like "https://chat.example.com" (scheme, host, optional port; no path)');
 
 /** Agent ids become directory names (`$DETOUR_HOME/agents/<agentId>/…`), so they must be path-safe. */
 const agentId = () =>
@@ -243,6 +251,9 @@ const GatewayConfigSchema = z.object({
   streamStallSeconds: positiveNumber().default(DEFAULT_GATEWAY.streamStallSeconds),
   streamContinuations: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.streamContinuations),
   maxBodyMb: positiveNumber().default(DEFAULT_GATEWAY.maxBodyMb),
+  // R-GW-13: names (with or without a port) and origins answered besides the gateway's own loopback ones.
+  allowedHosts: z.array(allowedHost()).default(() => []),
+  allowedOrigins: z.array(allowedOrigin()).default(() => []),
 });
 
 const StateConfigSchema = z.object({
@@ -264,7 +275,11 @@ export const DetourConfigSchema = z
     gateway: GatewayConfigSchema.prefault({}),
     state: StateConfigSchema.prefault({}),
     sessions: z
-      .object({ idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays) })
+      .object({
+        idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays),
+        // R-GW-8: per agent, the least recently used evicted first.
+        maxCount: positiveInteger().default(DEFAULT_SESSIONS.maxCount),
+      })
       .prefault({}),
     trace: z
       .object({

@@ -3,6 +3,9 @@
  * The codes are a contract (docs/errors.md lists them, checked by a test).
  */
 import type { FailoverReason } from "./reasons.js";
+import { configErrorMessage, type ConfigIssue } from "./config-error-message.js";
+
+export type { ConfigIssue } from "./config-error-message.js";
 
 export const ERROR_CODES = {
   failover: "DETOUR_FAILOVER",
@@ -107,12 +110,6 @@ export class LiveSessionModelSwitchError extends DetourError {
   }
 }
 
-/** One problem found in a config file: where, and what was expected. */
-export interface ConfigIssue {
-  /** Dotted path with array indexes, e.g. `agents.defaults.model.fallbacks[2]`. */
-  path: string;
-  message: string;
-}
 
 /** The config file is invalid; lists every problem at once (R-CF-2). */
 export class ConfigError extends DetourError {
@@ -121,12 +118,7 @@ export class ConfigError extends DetourError {
   readonly source?: string;
 
   constructor(issues: readonly ConfigIssue[], source?: string) {
-    const where = source ? ` in ${source}` : "";
-    const lines = issues.map((issue) => `  ${issue.path || "(root)"}: ${issue.message}`);
-    super(
-      `Invalid configuration${where} (${issues.length} problem${issues.length === 1 ? "" : "s"}):\n` +
-        `${lines.join("\n")}\nFix these keys and start again; nothing was started.`,
-    );
+    super(configErrorMessage(issues, source));
     this.issues = issues;
     this.source = source;
   }

@@ -134,3 +134,54 @@ describe("R-PO-6 user pin", () => {
     expect(resolve(autoPin("openai:b")).strict).toBe(false);
   });
 });
+
+describe("R-PO-5 one pin per provider", () => {
+  it("R-PO-5 a turn on another provider parks the current pin instead of replacing it", () => {
+    const result = resolve(autoPin("anthropic:x", 1), { usable: ["openai:b", "openai:a"], ordered: ["openai:b", "openai:a"] });
+    expect(result.pinnedProfileId).toBe("openai:b");
+    expect(result.write).toEqual({
+      ...autoPin("openai:b", 0),
+      authProfilePinsByProvider: { anthropic: { profileId: "anthropic:x", source: "auto", compactionCount: 1 } },
+    });
+  });
+
+  it("R-PO-5 the provider's parked pin comes back as the current one, the other provider's pin parked in turn", () => {
+    const session = {
+      ...autoPin("anthropic:x"),
+      authProfilePinsByProvider: { openai: { profileId: "openai:c", source: "auto" as const, compactionCount: 0 } },
+    };
+    const result = resolve(session);
+    expect(result).toMatchObject({ pinnedProfileId: "openai:c", strict: false });
+    expect(result.write).toEqual({
+      ...autoPin("openai:c"),
+      authProfilePinsByProvider: { anthropic: { profileId: "anthropic:x", source: "auto", compactionCount: 0 } },
+    });
+  });
+
+  it("R-PO-6 a parked user pin comes back strict", () => {
+    const session = {
+      ...autoPin("anthropic:x"),
+      authProfilePinsByProvider: { openai: { profileId: "openai:b", source: "user" as const } },
+    };
+    const result = resolve(session);
+    expect(result).toMatchObject({ pinnedProfileId: "openai:b", strict: true });
+    expect(result.write).toMatchObject({ authProfileOverride: "openai:b", authProfileOverrideSource: "user" });
+  });
+
+  it("R-PO-5 a parked auto pin that became unusable moves on to the next usable profile after it", () => {
+    const session = {
+      ...autoPin("anthropic:x"),
+      authProfilePinsByProvider: { openai: { profileId: "openai:a", source: "auto" as const, compactionCount: 0 } },
+    };
+    const result = resolve(session, { usable: ["openai:b", "openai:c"] });
+    expect(result.pinnedProfileId).toBe("openai:b");
+  });
+
+  it("R-PO-5 with nothing usable on this provider the other provider's pin stays as it is", () => {
+    expect(resolve(autoPin("anthropic:x"), { usable: [] })).toEqual({ strict: false });
+  });
+
+  it("R-PO-5 a session without parked pins (written before they existed) resolves as before", () => {
+    expect(resolve(autoPin("openai:b"))).toEqual({ pinnedProfileId: "openai:b", strict: false });
+  });
+});

@@ -114,6 +114,19 @@ export interface SessionOverrides {
   authProfileOverride?: string;
   authProfileOverrideSource?: "auto" | "user";
   authProfileOverrideCompactionCount?: number;
+  /**
+   * R-PO-5 per provider: the pins of the providers other than the one `authProfileOverride` belongs to,
+   * keyed by provider, so a turn on another provider does not end a pin's stickiness. Keys are kept sorted
+   * (the stores compare the value as JSON). Absent in sessions written before it existed.
+   */
+  authProfilePinsByProvider?: Readonly<Record<string, StoredProfilePin>>;
+}
+
+/** A session's pin for one provider, kept while the session runs on another provider. */
+export interface StoredProfilePin {
+  profileId: string;
+  source: "auto" | "user";
+  compactionCount?: number;
 }
 
 export const SESSION_OWNED_FIELDS = [
@@ -125,6 +138,7 @@ export const SESSION_OWNED_FIELDS = [
   "authProfileOverride",
   "authProfileOverrideSource",
   "authProfileOverrideCompactionCount",
+  "authProfilePinsByProvider",
 ] as const satisfies readonly (keyof SessionOverrides)[];
 
 /** A session entry as stored: owned override fields plus the bookkeeping the runner needs. */

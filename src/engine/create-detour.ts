@@ -41,10 +41,19 @@ import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
 import { createHeadroomRecorder } from "./headroom-recorder.js";
 import { resolveBareRunModels, resolveSessionModel } from "./library-model-names.js";
-import { createCanonicalRunner } from "./run-canonical.js";
+import { createCanonicalRunner, type CanonicalRunOptions, type CanonicalRunner } from "./run-canonical.js";
 import { continuationSettingsFromConfig } from "./stream-continuation.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
+import {
+  checkAgentOption,
+  checkCountTokensArguments,
+  checkEmbedArguments,
+  checkRunArguments,
+  checkRunWithArguments,
+  checkedProfilesApi,
+  checkedSessionsApi,
+} from "./argument-checks.js";
 import { agentStatus, type DetourStatus } from "./status.js";
 import { createUsageRecorder } from "./usage-costs.js";
 import { createEmbeddingsRunner } from "./run-embeddings.js";
@@ -136,6 +145,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       logger,
       env: env as NodeJS.ProcessEnv,
       sessionIdleTtlDays: config.sessions.idleTtlDays,
+      sessionMaxCount: config.sessions.maxCount,
     });
     return { store, owns: true };
   }
@@ -318,18 +328,35 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
   });
 
   const on: EventHub["on"] = hub.on.bind(hub);
+  // Public entry points check their arguments first: a wrong shape is named, and no provider is called.
+  const checkedRun = ((options: CanonicalRunOptions) => {
+    checkRunArguments(options);
+    return canonicalRunner.run(options);
+  }) as CanonicalRunner["run"];
   return {
     config,
     providers,
-    runWith,
-    run: canonicalRunner.run,
+    runWith: (options) => {
+      checkRunWithArguments(options);
+      return runWith(options);
+    },
+    run: checkedRun,
     reportPostCommitFailure,
-    sessions,
-    profiles,
-    status,
+    sessions: checkedSessionsApi(sessions),
+    profiles: checkedProfilesApi(profiles),
+    status: (options) => {
+      checkAgentOption(options, "detour.status");
+      return status(options);
+    },
     recordUsage,
-    embed,
-    countTokens,
+    embed: (options) => {
+      checkEmbedArguments(options);
+      return embed(options);
+    },
+    countTokens: (options) => {
+      checkCountTokensArguments(options);
+      return countTokens(options);
+    },
     on,
     events: { on },
     store: async (agentId) => (await agent(agentId)).store,

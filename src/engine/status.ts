@@ -70,16 +70,20 @@ export async function agentStatus(input: {
     const until = unusableUntil(stats, undefined, input.now);
     const reason = unusableReason(stats, undefined, input.now);
     const email = profile.credential?.type === "oauth" ? profile.credential.email : configured[profile.id]?.email;
+    const type = profile.credential?.type ?? configured[profile.id]?.mode;
+    // The last profile that answered is not "last good" while it is disabled (billing, revoked key).
+    const disabled = stats.disabledUntil !== undefined && stats.disabledUntil > input.now;
     return {
       id: profile.id,
       ...(provider !== undefined ? { provider } : {}),
-      ...(profile.credential ? { type: profile.credential.type } : {}),
+      // A keyRef profile whose variable is not set here still has the type its config declares.
+      ...(type !== undefined ? { type } : {}),
       ...(email !== undefined ? { email } : {}),
       origin: profile.origin,
       usable: until === undefined,
       ...(until !== undefined ? { unusableUntil: until } : {}),
       ...(reason !== undefined ? { unusableReason: reason } : {}),
-      lastGood: provider !== undefined && lastGood[provider] === profile.id,
+      lastGood: provider !== undefined && lastGood[provider] === profile.id && !disabled,
       stats,
       spendUsd24h: spend[profile.id] ?? 0,
       ...headroomField(headroomStatusOf(readings[profile.id], input.now, input.minRemaining ?? 0.05)),

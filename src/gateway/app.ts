@@ -33,6 +33,7 @@ import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
 import { registerModelRoutes } from "./routes/model-routes.js";
 import { registerEmbeddingsRoute } from "./routes/embeddings-route.js";
 import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
+import { installRequestGuard } from "./request-guard.js";
 
 export interface BuildGatewayAppOptions {
   /** The engine; `run` is its canonical runner (`createDetour` provides it). */
@@ -220,6 +221,15 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   app.removeContentTypeParser("text/plain");
 
   app.addHook("onClose", async () => unsubscribeEngine());
+
+  // R-GW-13: first of all hooks, so a rebinding Host or a foreign Origin reaches no route, token check or engine.
+  installRequestGuard(app, {
+    settings: () => context.config.gateway,
+    boundHost: host,
+    refuse: (request, reply, refusal) => {
+      sendGatewayError(reply, dialectOf(pathOf(request)), { status: 403, kind: "permission", message: refusal.message, code: refusal.code });
+    },
+  });
 
   // One callback-style hook (no promise per request): count the request in its engine generation, then
   // decide access.

@@ -138,6 +138,13 @@ export interface StateStore {
    * returns the keys removed. Explicit: fails loudly when the backend cannot take it (R-SB-5).
    */
   pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]>;
+  /**
+   * Deletes the least recently written sessions beyond `maxCount`, oldest first, at most `limit` of them
+   * (default: all), and returns the keys removed (R-GW-8, `sessions.maxCount`).
+   */
+  evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]>;
+  /** How many sessions the store holds. */
+  countSessions(): Promise<number>;
 
   // --- decision snapshots (DESIGN §1) ---
   /**
@@ -176,11 +183,12 @@ export const SESSION_MODEL_GROUP = [
   "modelOverrideFallbackOriginModel",
 ] as const satisfies readonly (keyof SessionEntry)[];
 
-/** The auth-profile pin and its bookkeeping. */
+/** The auth-profile pin and its bookkeeping, with the pins parked for the session's other providers. */
 export const SESSION_AUTH_PIN_GROUP = [
   "authProfileOverride",
   "authProfileOverrideSource",
   "authProfileOverrideCompactionCount",
+  "authProfilePinsByProvider",
 ] as const satisfies readonly (keyof SessionEntry)[];
 
 const GROUP_OF_FIELD: ReadonlyMap<string, string> = new Map<string, string>([

@@ -104,4 +104,23 @@ describe("session overrides", () => {
     });
     expect(userSelectionPatch({})).toEqual({});
   });
+
+  it("R-PO-5 a reset clears the automatic pins parked for other providers and keeps the user's", async () => {
+    const store = new MemoryStateStore();
+    await store.patchSession("s-parked", {
+      authProfileOverride: "openai:a",
+      authProfileOverrideSource: "user",
+      authProfilePinsByProvider: {
+        anthropic: { profileId: "anthropic:x", source: "auto", compactionCount: 0 },
+        google: { profileId: "google:me", source: "user" },
+      },
+    });
+    await clearAutoOverrides(store, "s-parked", await store.getSession("s-parked"));
+    expect(await store.getSession("s-parked")).toEqual({
+      sessionKey: "s-parked",
+      authProfileOverride: "openai:a",
+      authProfileOverrideSource: "user",
+      authProfilePinsByProvider: { google: { profileId: "google:me", source: "user" } },
+    });
+  });
 });

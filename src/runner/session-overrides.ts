@@ -4,7 +4,7 @@
  * another run is never overwritten (R-SO-2), and a failed candidate rolls back only the groups that still
  * hold what it wrote.
  */
-import type { ModelRef, SessionEntry } from "../core/types.js";
+import type { ModelRef, SessionEntry, StoredProfilePin } from "../core/types.js";
 import type { EventSink } from "../ports/events.js";
 import {
   type SessionCasResult,
@@ -33,6 +33,7 @@ type WritableField =
   | "authProfileOverride"
   | "authProfileOverrideSource"
   | "authProfileOverrideCompactionCount"
+  | "authProfilePinsByProvider"
   | "fallbackProbeAnchorAt";
 
 export type OverrideValues = Partial<{ [K in WritableField]: SessionEntry[K] | undefined }>;
@@ -46,6 +47,7 @@ const MODEL_FIELDS = [
   "fallbackProbeAnchorAt",
 ] as const satisfies readonly WritableField[];
 
+/** The session's pin for the provider it runs on (R-PO-5); the other providers' pins are parked beside it. */
 const AUTH_PIN_FIELDS = [
   "authProfileOverride",
   "authProfileOverrideSource",
@@ -182,9 +184,18 @@ export async function clearAutoOverrides(
   if (entry.authProfileOverrideSource === "auto") {
     for (const field of AUTH_PIN_FIELDS) values[field] = undefined;
   }
+  const parked = entry.authProfilePinsByProvider;
+  if (parked && Object.values(parked).some((pin) => pin.source === "auto")) {
+    values.authProfilePinsByProvider = userPinsOnly(parked);
+  }
   const writes = casWrites(entry, values);
   if (writes.length === 0) return undefined;
   return store.compareAndSetSession(sessionKey, writes, options);
+}
+
+function userPinsOnly(pins: Readonly<Record<string, StoredProfilePin>>): Record<string, StoredProfilePin> | undefined {
+  const kept = Object.entries(pins).filter(([, pin]) => pin.source === "user");
+  return kept.length > 0 ? Object.fromEntries(kept) : undefined;
 }
 
 /**

@@ -32,6 +32,8 @@ export interface OpenStateStoreOptions {
   env?: NodeJS.ProcessEnv;
   /** `sessions.idleTtlDays`: when given, the store prunes idle sessions on open and periodically (R-GW-8). */
   sessionIdleTtlDays?: number;
+  /** `sessions.maxCount`: with `sessionIdleTtlDays`, the same sweeps keep at most this many sessions (R-GW-8). */
+  sessionMaxCount?: number;
 }
 
 export function resolveDetourHome(env: NodeJS.ProcessEnv = process.env): string {
@@ -44,7 +46,10 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
   const agentId = options.agentId ?? DEFAULT_AGENT_ID;
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;
-  const sessionRetention = options.sessionIdleTtlDays !== undefined ? { idleTtlDays: options.sessionIdleTtlDays } : undefined;
+  const sessionRetention =
+    options.sessionIdleTtlDays !== undefined
+      ? { idleTtlDays: options.sessionIdleTtlDays, ...(options.sessionMaxCount !== undefined ? { maxCount: options.sessionMaxCount } : {}) }
+      : undefined;
   if (backend === "memory") return new MemoryStateStore({ logger, ...(sessionRetention ? { sessionRetention } : {}) });
 
   const detourHome = options.detourHome ?? resolveDetourHome(env);

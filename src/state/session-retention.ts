@@ -14,6 +14,8 @@ const CATCH_UP_DELAY_MS = 1000;
 export interface SessionRetention {
   /** `sessions.idleTtlDays` (R-GW-8). */
   idleTtlDays: number;
+  /** `sessions.maxCount` (R-GW-8): each sweep also evicts the least recently used sessions beyond it. */
+  maxCount?: number;
   /** Default one hour. */
   sweepIntervalMs?: number;
   /** Sessions removed per sweep at most (default 500). */
@@ -22,6 +24,8 @@ export interface SessionRetention {
 
 export interface SessionPrunerOptions extends SessionRetention {
   prune: (params: { idleSince: number; limit: number }) => Promise<string[]>;
+  /** The store's evictSessions; with `maxCount`, run after each prune. */
+  evict?: (params: { maxCount: number; limit: number }) => Promise<string[]>;
   now: () => number;
   logger: Logger;
   /** The store, for log lines. */
@@ -76,7 +80,13 @@ export class SessionPruner {
       if (removed.length > 0) {
         logger.log("info", `Pruned ${removed.length} session(s) idle for more than ${idleTtlDays} day(s)`, { store: label });
       }
-      return removed.length;
+      const { maxCount, evict } = this.#options;
+      const evicted = maxCount !== undefined && evict ? await evict({ maxCount, limit: this.#batchSize }) : [];
+      if (evicted.length > 0) {
+        logger.log("info", `Evicted ${evicted.length} least recently used session(s) beyond sessions.maxCount (${maxCount})`, { store: label });
+      }
+      // Either list full means more may be waiting: the caller schedules the next sweep soon.
+      return Math.max(removed.length, evicted.length);
     } catch (error) {
       // A backend outage is reported by the store itself; the next sweep tries again.
       logger.log(error instanceof StoreUnavailableError ? "debug" : "warn", "Pruning idle sessions failed; will retry", {

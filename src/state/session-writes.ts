@@ -74,3 +74,14 @@ export function applySessionCas(
   for (const write of writes) (failedGroups.has(sessionFieldGroup(write.field)) ? conflicted : applied).push(write.field);
   return { applied, conflicted, entry: next as SessionEntry };
 }
+
+/**
+ * A listed session with `updatedAt`: when the store last wrote it (the time it keeps for idle pruning), unless
+ * the writer recorded a time itself. Listings are newest first in `detour sessions list`, status and the
+ * dashboard; without it every session read "updated -".
+ */
+export function withWriteTime(entry: SessionEntry, writtenAt: number | string | null | undefined): SessionEntry {
+  const at = writtenAt === null || writtenAt === undefined ? undefined : Number(writtenAt);
+  if (entry.updatedAt !== undefined || at === undefined || !Number.isFinite(at)) return entry;
+  return { ...entry, updatedAt: at };
+}

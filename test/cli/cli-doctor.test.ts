@@ -105,6 +105,20 @@ describe("detour doctor", () => {
     expect(result.stderr).toMatch(message);
   });
 
+  it("R-GW-13: doctor says which hosts and browser origins the gateway answers, and how to allow more", async () => {
+    const plain = await sandbox.run(["--config", sandbox.writeConfig({ gateway: { port: 4199 } }, "doctor-guard-plain.json5"), "doctor", "--json"]);
+    const plainChecks = (JSON.parse(plain.stdout) as DoctorJson).checks;
+    expect(plainChecks.find((check) => check.name === "gateway hosts")).toMatchObject({ status: "ok", detail: expect.stringContaining("127.0.0.1") });
+    expect(plainChecks.find((check) => check.name === "gateway hosts")?.detail).toContain("port 4199");
+    expect(plainChecks.find((check) => check.name === "gateway hosts")?.detail).toContain("gateway.allowedHosts");
+    expect(plainChecks.find((check) => check.name === "gateway origins")?.detail).toContain("gateway.allowedOrigins");
+
+    const listed = sandbox.writeConfig({ gateway: { allowedHosts: ["detour.example.com"], allowedOrigins: ["https://chat.example.com"] } }, "doctor-guard.json5");
+    const report = await sandbox.run(["--config", listed, "doctor"]);
+    expect(report.stdout).toMatch(/gateway hosts\s+ok\s+.*detour\.example\.com/);
+    expect(report.stdout).toMatch(/gateway origins\s+ok\s+.*https:\/\/chat\.example\.com/);
+  });
+
   it("R-CF-2: doctor with an invalid config exits 2 and names the invalid path", async () => {
     const path = sandbox.writeConfig({ gateway: { port: -1 } }, "doctor-bad.json5");
     const result = await sandbox.run(["--config", path, "doctor"]);

@@ -43,6 +43,11 @@ describe("detour gateway", () => {
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (logs += chunk));
     const started = JSON.parse(await waitForLine(child, /^\{"url":/)) as { url: string; cronJobs: { id: string; nextRun: string }[] };
     expect(started.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // R-GW-13: the start-up output says which hosts and origins are answered and how to allow another.
+    const guard = started as unknown as { allowedHosts: string; allowedOrigins: string };
+    expect(guard.allowedHosts).toContain(`on port ${new URL(started.url).port}`);
+    expect(guard.allowedHosts).toContain("gateway.allowedHosts");
+    expect(guard.allowedOrigins).toContain(`http://localhost:${new URL(started.url).port}`);
     expect(started.cronJobs).toEqual([{ id: "heartbeat-check", nextRun: expect.any(String) }]);
 
     const response = await chat(started.url, "openai/mock-gpt");

@@ -115,7 +115,7 @@ describe("config traps", () => {
     box.writeConfig({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["opnai/gpt-4o"] } } } });
     const check = await box.run(["config", "check"]);
     expect(check.code).toBe(2);
-    expect(check.stderr).toContain('agents.defaults.model.fallbacks[0]: unknown provider "opnai"; known providers: anthropic');
+    expect(check.stderr).toContain('agents.defaults.model.fallbacks[0]: unknown provider "opnai"; did you mean "openai/gpt-4o"? known providers: anthropic');
   });
 
   it("R-GW-3: bare model names in the config are read as the provider that offers them, and ambiguous ones are refused", async () => {

@@ -80,6 +80,8 @@ describe("docs/errors.md against what the gateway emits", () => {
       { name: "route", request: { method: "GET", url: "/v1/nothing" } },
       { name: "ghost pin", request: { method: "PATCH", url: "/admin/sessions/s1", payload: { model: "openai/gpt-a", profile: "openai:ghost" } } },
       { name: "ghost profile", request: { method: "POST", url: "/admin/profiles/openai:ghost/reset" } },
+      { name: "rebinding host", request: { method: "GET", url: "/status", headers: { host: "evil.example:4141" } } },
+      { name: "foreign origin", request: { method: "POST", url: "/v1/chat/completions", headers: { origin: "http://evil.example" }, payload: openAIBody("hi") } },
     ];
     const raisers = documentedRaisers();
     for (const { name, request } of cases) {

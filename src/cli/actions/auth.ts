@@ -4,12 +4,12 @@
  * fingerprints (R-OB-2).
  */
 import type { Command } from "commander";
-import { BUILT_IN_PROVIDERS, type DetourConfig } from "../../config/index.js";
+import { BUILT_IN_PROVIDERS, knownProviderIds, unknownProviderMessage, type DetourConfig } from "../../config/index.js";
 import type { Credential, CredentialType } from "../../core/types.js";
 import type { ProfileStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
-import { credentialFingerprint } from "../fingerprint.js";
+import { credentialFingerprint, secretFingerprint } from "../fingerprint.js";
 import { CliUsageError } from "../output.js";
 import { formatTimestamp, profileStateText } from "../views/profile-view.js";
 import { readSecretArgument } from "../read-secret.js";
@@ -35,6 +35,12 @@ function requireProvider(provider: string): string {
     throw new CliUsageError(`Invalid provider "${provider}": use a provider id such as openai, anthropic or openrouter.`);
   }
   return provider;
+}
+
+/** The environment variable the config names as this profile's key (R-AP-2), if any. */
+function keyRefOf(config: DetourConfig, profileId: string): string | undefined {
+  const profile = Object.hasOwn(config.auth.profiles, profileId) ? config.auth.profiles[profileId] : undefined;
+  return profile?.keyRef?.env;
 }
 
 function providerIsKnown(config: DetourConfig, provider: string): boolean {
@@ -152,11 +158,17 @@ export async function addProfile(deps: CliDeps, command: Command, provider: stri
   }
   const credential = buildCredential(options.type, provider, secret, options.email);
   const profileId = options.id ?? defaultProfileId(credential);
-  await withDetour(context, {}, async ({ detour, config }) => {
+  await withDetour(context, {}, async ({ detour, config, configFile }) => {
     if (!providerIsKnown(config, provider)) {
-      context.out.error(
-        `detour: warning: provider "${provider}" is neither built in nor in models.providers; add ` +
-          `models.providers.${provider} (api, baseUrl) before using this profile.`,
+      // A profile of a provider nobody serves would be stored and never used.
+      throw new CliUsageError(`${unknownProviderMessage(provider, knownProviderIds(config))}. Nothing was stored.`);
+    }
+    const keyRef = keyRefOf(config, profileId);
+    if (keyRef !== undefined && !options.force) {
+      throw new CliUsageError(
+        `Profile ${profileId} takes its key from $${keyRef} (auth.profiles["${profileId}"].keyRef in ${configFile ?? "the config"}); ` +
+          `a stored key would not be used while $${keyRef} is set. Nothing was stored. Put the new key in $${keyRef}, store it ` +
+          `under another id (--id ${provider}:<name>), or pass --force to store it as the key used only when $${keyRef} is unset.`,
       );
     }
     const store = await detour.store(options.agent);
@@ -172,24 +184,42 @@ export async function addProfile(deps: CliDeps, command: Command, provider: stri
     await store.upsertProfile({ id: profileId, credential });
     const fingerprint = credentialFingerprint(credential);
     if (options.json) {
-      context.out.json({ profileId, provider, type: credential.type, fingerprint, agentId: options.agent, replaced });
+      context.out.json({
+        profileId,
+        provider,
+        type: credential.type,
+        fingerprint,
+        agentId: options.agent,
+        replaced,
+        ...(keyRef !== undefined ? { keyRefEnv: keyRef, usedWhileEnvSet: false } : {}),
+      });
       return;
     }
     context.out.line(
       `${replaced ? "Replaced" : "Stored"} ${profileId} (${credential.type}, ${fingerprint ?? "no secret"}) for agent ${options.agent}.`,
     );
+    if (keyRef !== undefined) {
+      const inUse = deps.env[keyRef]?.trim() ? `$${keyRef} is set here, so its key is the one used` : `$${keyRef} is not set here, so this stored key is used`;
+      context.out.line(`Note: ${profileId} takes its key from $${keyRef} whenever that variable is set; ${inUse}.`);
+    }
   });
 }
 
 export async function listProfiles(deps: CliDeps, command: Command, options: AgentFlags & { provider?: string }): Promise<void> {
   const context = commandContext(deps, command);
-  await withDetour(context, { discoverEnvCredentials: true, readOnly: true }, async ({ detour }) => {
+  await withDetour(context, { discoverEnvCredentials: true, readOnly: true }, async ({ detour, config }) => {
     const store = await detour.store(options.agent);
     const [statuses, stored] = await Promise.all([
       detour.profiles.list({ agentId: options.agent, ...(options.provider ? { provider: options.provider } : {}) }),
       store.listProfiles(),
     ]);
     const fingerprints = new Map(stored.map((profile) => [profile.id, credentialFingerprint(profile.credential)]));
+    // An env-backed profile shows the fingerprint of the key actually used: its variable's, while it is set.
+    for (const profile of statuses) {
+      const variable = profile.origin === "env" ? keyRefOf(config, profile.id) : undefined;
+      const value = variable !== undefined ? deps.env[variable]?.trim() : undefined;
+      if (value) fingerprints.set(profile.id, secretFingerprint(value));
+    }
     const now = Date.now();
     const rows = statuses.map((profile) => ({
       id: profile.id,
@@ -223,7 +253,7 @@ export async function listProfiles(deps: CliDeps, command: Command, options: Age
         formatTimestamp(row.lastUsed ?? undefined, now),
       ]),
     );
-    context.out.line("* last good profile of its provider");
+    if (rows.some((row) => row.lastGood)) context.out.line("* last good profile of its provider");
   });
 }
 
@@ -265,6 +295,48 @@ export async function setOrder(
     await store.setStoredOrder(provider, options.clear ? undefined : [...profileIds]);
     if (options.json) context.out.json({ provider, agentId: options.agent, order: options.clear ? null : profileIds });
     else context.out.line(options.clear ? `Cleared the stored order of ${provider}.` : `Order of ${provider}: ${profileIds.join(" → ")}`);
+  });
+}
+
+/** Where a provider's profile order comes from (R-AP-3): stored wins over auth.order; without either, round robin. */
+type OrderSource = "stored" | "config" | "none";
+
+const ORDER_SOURCE_WORDS: Readonly<Record<OrderSource, string>> = {
+  stored: "stored with `detour auth order set`",
+  config: "auth.order in the config",
+  none: "no order set: profiles are tried round robin",
+};
+
+export async function showOrder(deps: CliDeps, command: Command, provider: string | undefined, options: AgentFlags): Promise<void> {
+  const context = commandContext(deps, command);
+  if (provider !== undefined) requireProvider(provider);
+  await withDetour(context, { discoverEnvCredentials: true, readOnly: true }, async ({ detour, config }) => {
+    const store = await detour.store(options.agent);
+    const statuses = await detour.profiles.list({ agentId: options.agent });
+    const providers =
+      provider !== undefined
+        ? [provider]
+        : [...new Set([...statuses.flatMap((profile) => (profile.provider ? [profile.provider] : [])), ...Object.keys(config.auth.order)])].sort();
+    const orders: { provider: string; profiles: string[] | null; source: OrderSource }[] = [];
+    for (const id of providers) {
+      const stored = await store.getStoredOrder(id);
+      const configured = Object.hasOwn(config.auth.order, id) ? config.auth.order[id] : undefined;
+      if (stored !== undefined) orders.push({ provider: id, profiles: stored, source: "stored" });
+      else if (configured !== undefined) orders.push({ provider: id, profiles: [...configured], source: "config" });
+      else orders.push({ provider: id, profiles: null, source: "none" });
+    }
+    if (options.json) {
+      context.out.json({ agentId: options.agent, orders });
+      return;
+    }
+    if (orders.length === 0) {
+      context.out.line(`No profiles and no order for agent ${options.agent}. Add a profile with \`detour auth add <provider> --key -\`.`);
+      return;
+    }
+    for (const order of orders) {
+      const list = order.profiles === null ? "-" : order.profiles.join(" → ");
+      context.out.line(`${order.provider}: ${list}  ${context.out.colors.dim(`(${ORDER_SOURCE_WORDS[order.source]})`)}`);
+    }
   });
 }
 

@@ -6,6 +6,7 @@
 import type { Command } from "commander";
 import { describeMissingEnvReference, missingEnvReferences, readEnvKnobs } from "../../config/index.js";
 import { ConfigError } from "../../core/errors.js";
+import { describeAllowedClients } from "../../gateway/request-guard.js";
 import type { CliDeps } from "../cli-deps.js";
 import { ReportedFailure } from "../cli-errors.js";
 import { commandContext, loadCliConfig } from "../command-context.js";
@@ -81,6 +82,11 @@ export async function runDoctor(deps: CliDeps, command: Command, flags: DoctorFl
       ? { name: "key variables", status: "ok", detail: "every auth.profiles keyRef.env variable is set" }
       : { name: "key variables", status: "problem", detail: missingEnv.map(describeMissingEnvReference).join("; ") },
   );
+
+  // Not a problem either way: says which Host names and browser origins the gateway will answer.
+  const allowed = describeAllowedClients(loaded.config.gateway, loaded.config.gateway.port);
+  checks.push({ name: "gateway hosts", status: "ok", detail: allowed.hosts });
+  checks.push({ name: "gateway origins", status: "ok", detail: allowed.origins });
 
   const knobs = readEnvKnobs(deps.env, { cwd: deps.cwd });
   progress.step("Checking file modes…");

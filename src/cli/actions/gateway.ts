@@ -9,6 +9,7 @@
 import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
 import { createDetour } from "../../engine/create-detour.js";
+import { describeAllowedClients } from "../../gateway/request-guard.js";
 import { startGateway } from "../../gateway/start-gateway.js";
 import type { CliDeps } from "../cli-deps.js";
 import { prepareCanonicalRunner } from "../canonical-runner.js";
@@ -62,11 +63,15 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
     reloads.watchConfigFile();
     const stopListening = deps.onReloadSignal?.(() => void reloads.reload("signal"));
     const discovered = discovery.kind === "discovered" ? discovery : undefined;
+    // Which names and web pages the gateway answers: behind a proxy, the reason a request gets 403.
+    const allowed = describeAllowedClients(loaded.config.gateway, running.port);
     if (options.json) {
       deps.stdout.write(
         `${JSON.stringify({
           url: running.url,
           configFile: loaded.path ?? null,
+          allowedHosts: allowed.hosts,
+          allowedOrigins: allowed.origins,
           cronJobs: cron.nextRuns(),
           discovered: discovered
             ? { envProfiles: discovered.envProfiles.map((found) => found.profileId), ollama: discovered.ollama?.baseUrl ?? null }
@@ -81,6 +86,7 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
         detourHome: knobs.detourHome,
         discovery,
         cronJobs: cron.nextRuns(),
+        allowed,
       });
       for (const line of banner) context.out.line(line);
     }

@@ -5,7 +5,7 @@
  */
 import type { Command } from "commander";
 import { FailoverError, FallbackSummaryError, type AttemptRecord } from "../../core/errors.js";
-import type { DetourConfig } from "../../config/index.js";
+import { DEFAULT_AGENT_ID, type DetourConfig } from "../../config/index.js";
 import type { CredentialDiscovery } from "../../engine/discover-credentials.js";
 import type { CanonicalResponse } from "../../ports/canonical.js";
 import { attemptLine } from "../views/attempts-view.js";
@@ -79,6 +79,13 @@ export async function runPrompt(deps: CliDeps, command: Command, promptArgument:
   const prompt = promptArgument === "-" ? await readAll(deps.stdin, MAX_PROMPT_BYTES) : promptArgument;
   if (prompt.trim() === "") throw new CliUsageError("The prompt is empty.");
   const loaded = await loadCliConfig(context);
+  // As at the gateway, an agent must be configured (or `main`): a typo must not create a store of its own.
+  const knownAgents = [...new Set([DEFAULT_AGENT_ID, ...loaded.config.agents.list.map((agent) => agent.id)])];
+  if (!knownAgents.includes(flags.agent)) {
+    throw new CliUsageError(
+      `--agent: no agent ${JSON.stringify(flags.agent)} is configured; known agents: ${knownAgents.join(", ")} (add it to agents.list to use it).`,
+    );
+  }
   // Before discovery and the store: a typo in --model is bad input, not an upstream call or a missing key.
   const requestedModel = flags.model !== undefined ? checkedModelText(loaded.config, flags.model, flags.agent) : undefined;
   const config = withRunTimeout(loaded.config, flags.timeoutSeconds);

@@ -7,7 +7,8 @@ import type { Detour } from "../../engine/create-detour.js";
 import type { SessionStatus } from "../../engine/status.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, loadCliConfig, withDetour } from "../command-context.js";
-import { checkSessionPatch, UnknownProfileError } from "../../gateway/session-patch-checks.js";
+import { checkSessionPatch, currentChoice, UnknownProfileError } from "../../gateway/session-patch-checks.js";
+import { sessionsNewestFirst } from "../../gateway/status-page/session-page.js";
 import { checkedModelText } from "../model-flag.js";
 import { CliUsageError, type CliOutput } from "../output.js";
 import { SESSION_TABLE_HEAD, sessionLines, sessionRow } from "../views/session-view.js";
@@ -25,7 +26,10 @@ export interface PatchFlags extends SessionFlags {
 async function requireSession(detour: Detour, agentId: string, key: string): Promise<SessionStatus> {
   const session = await detour.sessions.get(key, { agentId });
   if (!session) throw new CliUsageError(`No session "${key}" in agent "${agentId}". See \`detour sessions list\`.`);
-  return session;
+  if (session.updatedAt !== undefined) return session;
+  // Only a listing carries when the store last wrote a session.
+  const listed = (await detour.sessions.list({ agentId })).find((entry) => entry.sessionKey === key);
+  return listed?.updatedAt !== undefined ? { ...session, updatedAt: listed.updatedAt } : session;
 }
 
 function printSession(out: CliOutput, session: SessionStatus | undefined, json: boolean | undefined, key: string): void {
@@ -45,7 +49,7 @@ function clearable(value: string | undefined): string | null | undefined {
 export async function listSessions(deps: CliDeps, command: Command, options: SessionFlags): Promise<void> {
   const context = commandContext(deps, command);
   await withDetour(context, {}, async ({ detour }) => {
-    const entries = await detour.sessions.list({ agentId: options.agent });
+    const entries = sessionsNewestFirst(await detour.sessions.list({ agentId: options.agent }));
     if (options.json) return context.out.json({ agentId: options.agent, sessions: entries });
     if (entries.length === 0) return context.out.line(`No sessions in agent ${options.agent}.`);
     const now = Date.now();
@@ -83,9 +87,10 @@ export async function patchSession(deps: CliDeps, command: Command, key: string,
   await withDetour(context, { config: loaded, discoverEnvCredentials: true }, async ({ detour, config }) => {
     const profile = clearable(options.profile);
     // R-PO-6: a pin to a profile the agent does not have would be silently ignored on every turn.
+    const current = await currentChoice(detour.sessions, key, options.agent);
     const patch = await checkSessionPatch(
       { ...(model !== undefined ? { model } : {}), ...(profile !== undefined ? { profile } : {}) },
-      { config, profiles: detour.profiles, agentId: options.agent, origin: "--model" },
+      { config, profiles: detour.profiles, agentId: options.agent, origin: "--model", ...(current ? { current } : {}) },
     ).catch((error: unknown) => {
       if (error instanceof UnknownProfileError) throw new CliUsageError(`--profile: ${error.message}`);
       throw error;

@@ -1,5 +1,5 @@
 /**
- * `detour auth add | list | remove | order set | reset`: the command surface. The work is in
+ * `detour auth add | list | remove | order set | order show | reset`: the command surface. The work is in
  * actions/auth.ts, loaded only when a subcommand runs, so `--help` stays instant.
  */
 import { Option, type Command } from "commander";
@@ -56,7 +56,11 @@ function registerRemove(auth: Command, deps: CliDeps): void {
 
 function registerOrder(auth: Command, deps: CliDeps): void {
   const order = auth.command("order").description("the stored profile order of a provider (wins over auth.order)");
-  withExamples(order, ["detour auth order set openai openai:work openai:personal", "detour auth order set openai --clear"]);
+  withExamples(order, [
+    "detour auth order set openai openai:work openai:personal",
+    "detour auth order show openai",
+    "detour auth order set openai --clear",
+  ]);
   const set = order
     .command("set")
     .description("store the order in which a provider's profiles are tried")
@@ -69,6 +73,16 @@ function registerOrder(auth: Command, deps: CliDeps): void {
       (await actions()).setOrder(deps, command, provider, profileIds, options),
     );
   withExamples(set, ["detour auth order set openai openai:work openai:personal", "detour auth order set anthropic --clear"]);
+  const show = order
+    .command("show")
+    .description("print the order in which each provider's profiles are tried, and where it comes from")
+    .argument("[provider]", "only this provider")
+    .addOption(agentOption())
+    .addOption(jsonOption())
+    .action(async (provider: string | undefined, options: AgentFlags, command: Command) =>
+      (await actions()).showOrder(deps, command, provider, options),
+    );
+  withExamples(show, ["detour auth order show", "detour auth order show openai --json"]);
 }
 
 function registerReset(auth: Command, deps: CliDeps): void {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { catalogueModelIds } from "../../catalogue/model-catalogue.js";
 import { parseConfig } from "../../config/index.js";
 import type { CredentialDiscovery } from "../../engine/discover-credentials.js";
+import { describeAllowedClients } from "../../gateway/request-guard.js";
 import { gatewayBanner, STARTER_MODELS } from "./gateway-banner.js";
 
 const URL = "http://127.0.0.1:4141";
@@ -55,6 +56,20 @@ describe("the gateway's start-up banner", () => {
     expect(text).toContain("Agent writer:      openai/gpt-5 → google/gemini-2.5-pro");
     expect(text).toContain("Agent helper:      openai/gpt-5 → anthropic/claude-sonnet-4-6");
     expect(text).not.toContain("No model chain");
+  });
+
+  it("R-GW-13 says which hosts and browser origins the gateway answers, and the keys that allow more", () => {
+    const { config } = parseConfig({ gateway: { allowedHosts: ["detour.example.com"] } }, "test");
+    const text = gatewayBanner({
+      url: URL,
+      config,
+      detourHome: "/srv/detour",
+      discovery: { kind: "configured" },
+      cronJobs: [],
+      allowed: describeAllowedClients(config.gateway, 4141),
+    }).join("\n");
+    expect(text).toMatch(/Answers hosts: +localhost, \*\.localhost, 127\.0\.0\.1, \[::1\] on port 4141; detour\.example\.com/);
+    expect(text).toMatch(/Browser origins: +http:\/\/127\.0\.0\.1:4141, .*gateway\.allowedOrigins/);
   });
 
   it("says when no config file was found, and names a Redis store without its password", () => {

@@ -25,6 +25,8 @@ export interface GatewayBannerInput {
   detourHome: string;
   discovery: CredentialDiscovery;
   cronJobs: ReadonlyArray<{ id: string; nextRun?: string | null }>;
+  /** Which Host names and browser origins the gateway answers (describeAllowedClients). */
+  allowed?: { hosts: string; origins: string };
 }
 
 const LABEL_WIDTH = 19;
@@ -86,6 +88,7 @@ export function gatewayBanner(input: GatewayBannerInput): string[] {
     row("OpenAI clients", `base URL ${url}/v1`),
     row("Anthropic clients", `base URL ${url}`),
     row("Dashboard", `${url}/`),
+    ...(input.allowed ? [row("Answers hosts", input.allowed.hosts), row("Browser origins", input.allowed.origins)] : []),
     row("Config file", input.configFile ?? "none found (./detour.json5 or $DETOUR_HOME/detour.json5); built-in defaults"),
     row("Store", storeOf(config, input.detourHome)),
   ];

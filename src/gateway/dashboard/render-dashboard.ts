@@ -100,7 +100,7 @@ function profileRow(profile: DashboardProfile, now: number): string {
 }
 
 function head(columns: readonly string[]): string {
-  return `<thead><tr>${columns.map((column) => `<th scope="col">${escapeHtml(column)}</th>`).join("")}</tr></thead>`;
+  return `<thead><tr>${columns.map((column) => `<th>${escapeHtml(column)}</th>`).join("")}</tr></thead>`;
 }
 
 const CARDS: readonly [id: string, label: string][] = [

@@ -48,13 +48,16 @@ export function parseSessionPage(
   };
 }
 
+/** Most recently written first; sessions written at the same moment by key. */
+export function sessionsNewestFirst<T extends { updatedAt?: number; sessionKey: string }>(sessions: readonly T[]): T[] {
+  return [...sessions].sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || a.sessionKey.localeCompare(b.sessionKey));
+}
+
 export function pageOfSessions<T extends { updatedAt?: number; sessionKey: string }>(
   sessions: readonly T[],
   page: SessionPageRequest,
 ): SessionPage<T> {
-  const ordered = [...sessions].sort(
-    (a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0) || a.sessionKey.localeCompare(b.sessionKey),
-  );
+  const ordered = sessionsNewestFirst(sessions);
   return {
     sessions: ordered.slice(page.offset, page.offset + page.limit),
     sessionsTotal: ordered.length,

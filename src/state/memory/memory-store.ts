@@ -20,7 +20,7 @@ import type {
   StoredProfile,
 } from "../../ports/state-store.js";
 import { statsAfterFailure } from "../failure-stats.js";
-import { applySessionCas } from "../session-writes.js";
+import { applySessionCas, withWriteTime } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";
 import { MemoryHeadroomReadings } from "./headroom-readings.js";
@@ -76,6 +76,7 @@ export class MemoryStateStore implements StateStore {
       this.#pruner = new SessionPruner({
         ...options.sessionRetention,
         prune: (params) => this.pruneSessions(params),
+        evict: (params) => this.evictSessions(params),
         now: this.#now,
         logger: options.logger ?? silentLogger,
         label: "memory",
@@ -201,7 +202,7 @@ export class MemoryStateStore implements StateStore {
   }
 
   async listSessions(): Promise<SessionEntry[]> {
-    return [...this.#sessions.values()].map(clone);
+    return [...this.#sessions.values()].map((entry) => withWriteTime(clone(entry), this.#sessionTouched.get(entry.sessionKey)));
   }
 
   async patchSession(
@@ -234,6 +235,26 @@ export class MemoryStateStore implements StateStore {
   async deleteSession(sessionKey: string): Promise<boolean> {
     this.#sessionTouched.delete(sessionKey);
     return this.#sessions.delete(sessionKey);
+  }
+
+  async evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
+    const excess = Math.min(this.#sessionTouched.size - params.maxCount, params.limit ?? Number.POSITIVE_INFINITY);
+    if (excess <= 0) return [];
+    // A touch deletes and re-inserts its key, so the map is in write order: the first keys are the least recent.
+    const removed: string[] = [];
+    for (const sessionKey of this.#sessionTouched.keys()) {
+      if (removed.length >= excess) break;
+      removed.push(sessionKey);
+    }
+    for (const sessionKey of removed) {
+      this.#sessionTouched.delete(sessionKey);
+      this.#sessions.delete(sessionKey);
+    }
+    return removed;
+  }
+
+  async countSessions(): Promise<number> {
+    return this.#sessionTouched.size;
   }
 
   async pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {

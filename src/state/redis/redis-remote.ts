@@ -29,6 +29,7 @@ import {
   type StoredProfile,
 } from "../../ports/state-store.js";
 import { statsAfterFailure } from "../failure-stats.js";
+import { withWriteTime } from "../session-writes.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import {
   ADOPT_UNTIMED_SESSIONS,
@@ -437,7 +438,10 @@ export class RemoteRedisState implements StateStore {
   }
 
   async listSessions(): Promise<SessionEntry[]> {
-    return this.#readSessions(await this.#client.sMembers(this.#keys.sessionIndex));
+    const entries = await this.#readSessions(await this.#client.sMembers(this.#keys.sessionIndex));
+    if (entries.length === 0) return entries;
+    const writtenAt = await this.#client.zmScore(this.#keys.sessionTouched, entries.map((entry) => entry.sessionKey));
+    return entries.map((entry, index) => withWriteTime(entry, writtenAt[index]));
   }
 
   async patchSession(
@@ -484,6 +488,23 @@ export class RemoteRedisState implements StateStore {
       if (Number(deleted) === 1) removed.push(sessionKey);
     }
     return removed;
+  }
+
+  async evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
+    const excess = Math.min((await this.countSessions()) - params.maxCount, params.limit ?? Number.MAX_SAFE_INTEGER, 1_000_000);
+    if (excess <= 0) return [];
+    const oldest = await this.#client.zRangeWithScores(this.#keys.sessionTouched, 0, excess - 1);
+    const removed: string[] = [];
+    for (const { value: sessionKey, score } of oldest) {
+      // Deleted only if not written since it was listed: a session refreshed meanwhile is no longer the oldest.
+      const deleted = await this.#run(DELETE_IDLE_SESSION, this.#sessionKeys(sessionKey), [sessionKey, score + 1]);
+      if (Number(deleted) === 1) removed.push(sessionKey);
+    }
+    return removed;
+  }
+
+  async countSessions(): Promise<number> {
+    return Number(await this.#client.zCard(this.#keys.sessionTouched));
   }
 
   /** Gives sessions stored before write times were kept a write time of now (see ADOPT_UNTIMED_SESSIONS). */

@@ -148,6 +148,7 @@ export class RedisStateStore implements StateStore {
         ...options.sessionRetention,
         // Skipped during an outage: pruning is not journaled, the next sweep after recovery does it.
         prune: (params) => (store.#mode === "shared" ? store.pruneSessions(params) : Promise.resolve([])),
+        evict: (params) => (store.#mode === "shared" ? store.evictSessions(params) : Promise.resolve([])),
         now: options.now ?? Date.now,
         logger: store.#logger,
         label: `Redis at ${store.#url}`,
@@ -574,6 +575,20 @@ export class RedisStateStore implements StateStore {
       },
       durability: "required",
     });
+  }
+
+  /** R-GW-8 `sessions.maxCount`; explicit like pruneSessions. */
+  evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
+    return this.#run((r) => r.evictSessions(params), (v) => v.evictSessions(params), {
+      mirror: async (view, removed) => {
+        for (const sessionKey of removed) await view.deleteSession(sessionKey);
+      },
+      durability: "required",
+    });
+  }
+
+  countSessions(): Promise<number> {
+    return this.#run((r) => r.countSessions(), (v) => v.countSessions(), {});
   }
 
   async checkAvailable(): Promise<void> {

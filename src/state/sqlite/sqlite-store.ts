@@ -32,7 +32,7 @@ import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
 import { withLockRetry } from "./sqlite-retry.js";
 import { type SessionRetention, SessionPruner } from "../session-retention.js";
 import { statsAfterFailure } from "../failure-stats.js";
-import { applySessionCas, applySessionPatch } from "../session-writes.js";
+import { applySessionCas, applySessionPatch, withWriteTime } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { SqliteHeadroomTable } from "./headroom-table.js";
 import { SqliteSpendTable } from "./spend-table.js";
@@ -123,6 +123,7 @@ export class SqliteStateStore implements StateStore {
     this.#pruner = new SessionPruner({
       ...retention,
       prune: (params) => this.pruneSessions(params),
+      evict: (params) => this.evictSessions(params),
       now: this.#now,
       logger: this.#logger,
       label: this.path,
@@ -411,7 +412,7 @@ export class SqliteStateStore implements StateStore {
   async listSessions(): Promise<SessionEntry[]> {
     return this.#sql.listSessions
       .all()
-      .map((row) => ({ ...(JSON.parse(row.entry) as Omit<SessionEntry, "sessionKey">), sessionKey: row.session_key }));
+      .map((row) => withWriteTime({ ...(JSON.parse(row.entry) as Omit<SessionEntry, "sessionKey">), sessionKey: row.session_key }, row.touched_at));
   }
 
   async patchSession(
@@ -448,6 +449,18 @@ export class SqliteStateStore implements StateStore {
     if (limit === 0) return [];
     const rows = await this.#write(() => this.#sql.pruneSessions.all(params.idleSince, limit));
     return rows.map((row) => row.session_key);
+  }
+
+  async evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
+    const rows = await this.#write(() => {
+      const excess = Math.min(this.#sql.countSessions.get()!.count - params.maxCount, params.limit ?? Number.MAX_SAFE_INTEGER);
+      return excess > 0 ? this.#sql.evictOldestSessions.all(excess) : [];
+    });
+    return rows.map((row) => row.session_key);
+  }
+
+  async countSessions(): Promise<number> {
+    return this.#sql.countSessions.get()!.count;
   }
 
   /** The file is local: opening it proved it is there; a write that fails later says so itself. */

@@ -64,8 +64,8 @@ export function prepareStatements(db: Database.Database) {
     ),
     deleteStats: prepare(db, "DELETE FROM usage_stats WHERE profile_id = ?"),
     getSession: prepare<[string], { entry: string }>(db, "SELECT entry FROM sessions WHERE session_key = ?"),
-    listSessions: prepare<[], { session_key: string; entry: string }>(db, 
-      "SELECT session_key, entry FROM sessions ORDER BY session_key",
+    listSessions: prepare<[], { session_key: string; entry: string; touched_at: number | null }>(db, 
+      "SELECT session_key, entry, touched_at FROM sessions ORDER BY session_key",
     ),
     upsertSession: prepare<[string, string, number]>(db,
       `INSERT INTO sessions (session_key, entry, touched_at) VALUES (?, ?, ?)
@@ -76,6 +76,13 @@ export function prepareStatements(db: Database.Database) {
     pruneSessions: prepare<[number, number], { session_key: string }>(db,
       `DELETE FROM sessions WHERE session_key IN (
          SELECT session_key FROM sessions WHERE touched_at IS NULL OR touched_at < ? ORDER BY touched_at LIMIT ?
+       ) RETURNING session_key`,
+    ),
+    countSessions: prepare<[], { count: number }>(db, "SELECT count(*) AS count FROM sessions"),
+    // R-GW-8 sessions.maxCount: the least recently written first (untimed ones, NULL, sort before all).
+    evictOldestSessions: prepare<[number], { session_key: string }>(db,
+      `DELETE FROM sessions WHERE session_key IN (
+         SELECT session_key FROM sessions ORDER BY touched_at LIMIT ?
        ) RETURNING session_key`,
     ),
     getProbe: prepare<[string], { claimed_at: number }>(db, "SELECT claimed_at FROM probe_claims WHERE probe_key = ?"),

@@ -57,6 +57,34 @@ export function sessionRetentionContract(context: ContractContext): void {
       expect(await store.pruneSessions({ idleSince: cutoff })).toEqual([]);
     });
 
+    it("R-GW-8: evicting past sessions.maxCount keeps exactly the most recently used sessions", async () => {
+      const keys = Array.from({ length: 12 }, (_, index) => `s${index}`);
+      for (const key of keys) {
+        await store.patchSession(key, { modelOverride: key });
+        await sleep(2);
+      }
+      // s0 is used again: now the most recent, so s1 and s2 are the least recently used.
+      await store.compareAndSetSession("s0", [{ field: "modelOverride", expected: "s0", value: "s0-again" }]);
+      expect(await store.countSessions()).toBe(12);
+      expect(await store.evictSessions({ maxCount: 10 })).toEqual(["s1", "s2"]);
+      expect(await store.countSessions()).toBe(10);
+      expect((await store.listSessions()).map((entry) => entry.sessionKey).sort()).toEqual(["s0", ...keys.slice(3)].sort());
+      expect(await store.getSession("s1")).toBeUndefined();
+      expect(await store.evictSessions({ maxCount: 10 })).toEqual([]);
+    });
+
+    it("R-GW-8: eviction is bounded by its limit, least recently used first", async () => {
+      for (const key of ["k1", "k2", "k3", "k4"]) {
+        await store.patchSession(key, { modelOverride: key });
+        await sleep(2);
+      }
+      expect(await store.evictSessions({ maxCount: 1, limit: 2 })).toEqual(["k1", "k2"]);
+      expect(await store.evictSessions({ maxCount: 1, limit: 0 })).toEqual([]);
+      expect(await store.evictSessions({ maxCount: 1 })).toEqual(["k3"]);
+      expect((await store.listSessions()).map((entry) => entry.sessionKey)).toEqual(["k4"]);
+      expect(await store.countSessions()).toBe(1);
+    });
+
     it("R-SB-5: checkAvailable resolves while the backend answers", async () => {
       await expect(store.checkAvailable()).resolves.toBeUndefined();
     });

@@ -83,6 +83,38 @@ export function sessionsContract(context: ContractContext): void {
       });
     });
 
+    it("R-PO-5 the pins parked per provider round-trip and are compared and set with the auth pin, as one group", async () => {
+      // A session written before parked pins existed: its pin alone.
+      await store.patchSession("s-pins", { authProfileOverride: "openai:a", authProfileOverrideSource: "auto", authProfileOverrideCompactionCount: 0 });
+      const old = (await store.getSession("s-pins")) as SessionEntry;
+      expect(old.authProfilePinsByProvider).toBeUndefined();
+      const parked = { openai: { profileId: "openai:a", source: "auto" as const, compactionCount: 0 } };
+      const swapped = await store.compareAndSetSession("s-pins", [
+        { field: "authProfileOverride", expected: "openai:a", value: "anthropic:x" },
+        { field: "authProfileOverrideSource", expected: "auto", value: "auto" },
+        { field: "authProfileOverrideCompactionCount", expected: 0, value: 0 },
+        { field: "authProfilePinsByProvider", expected: undefined, value: parked },
+      ]);
+      expect(swapped.conflicted).toEqual([]);
+      const read = (await store.getSession("s-pins")) as SessionEntry;
+      expect(read.authProfileOverride).toBe("anthropic:x");
+      expect(read.authProfilePinsByProvider).toEqual(parked);
+
+      // A writer that read another map loses the whole group; the one that read this map wins it.
+      const stale = await store.compareAndSetSession("s-pins", [
+        { field: "authProfileOverride", expected: "anthropic:x", value: "openai:a" },
+        { field: "authProfilePinsByProvider", expected: { openai: { profileId: "openai:b", source: "auto" } }, value: undefined },
+      ]);
+      expect(stale.applied).toEqual([]);
+      expect((await store.getSession("s-pins"))?.authProfileOverride).toBe("anthropic:x");
+      const back = await store.compareAndSetSession("s-pins", [
+        { field: "authProfileOverride", expected: "anthropic:x", value: "openai:a" },
+        { field: "authProfilePinsByProvider", expected: read.authProfilePinsByProvider, value: { anthropic: { profileId: "anthropic:x", source: "auto" } } },
+      ]);
+      expect(back.conflicted).toEqual([]);
+      expect((await store.getSession("s-pins"))?.authProfilePinsByProvider).toEqual({ anthropic: { profileId: "anthropic:x", source: "auto" } });
+    });
+
     it("R-SO-2: numbers and booleans compare by value", async () => {
       await store.patchSession("s1", { authProfileOverrideCompactionCount: 3, pendingLiveSwitch: false });
       const result = await store.compareAndSetSession("s1", [
@@ -136,7 +168,21 @@ export function sessionsContract(context: ContractContext): void {
       expect(await store.deleteSession("s1")).toBe(true);
       expect(await store.deleteSession("s1")).toBe(false);
       expect(await store.getSession("s1")).toBeUndefined();
-      expect(await store.listSessions()).toEqual([{ sessionKey: "s2", modelOverride: "b" }]);
+      expect(await store.listSessions()).toEqual([{ sessionKey: "s2", modelOverride: "b", updatedAt: expect.any(Number) }]);
+    });
+
+    it("R-GW-8: listed sessions say when they were last written (updatedAt), a write moving it forward", async () => {
+      const before = Date.now();
+      await store.patchSession("s1", { modelOverride: "a" });
+      await store.compareAndSetSession("s2", [{ field: "modelOverride", expected: undefined, value: "b" }]);
+      const first = new Map((await store.listSessions()).map((entry) => [entry.sessionKey, entry.updatedAt]));
+      expect(first.get("s1")).toBeGreaterThanOrEqual(before);
+      expect(first.get("s2")).toBeGreaterThanOrEqual(first.get("s1")!);
+      await new Promise((done) => setTimeout(done, 5));
+      await store.patchSession("s1", { modelOverride: "a2" });
+      const second = new Map((await store.listSessions()).map((entry) => [entry.sessionKey, entry.updatedAt]));
+      expect(second.get("s1")).toBeGreaterThan(first.get("s1")!);
+      expect(second.get("s2")).toBe(first.get("s2"));
     });
   });
 
