@@ -6,7 +6,10 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "../../src/cli/run-cli.js";
 import { createDetour } from "../../src/engine/create-detour.js";
 import { sqliteStatePath } from "../../src/state/sqlite/sqlite-file.js";
 import { SqliteTraceStore } from "../../src/state/sqlite/sqlite-trace-store.js";
@@ -81,5 +84,47 @@ describe("run traces recorded by createDetour", () => {
     const after = await readTraces();
     expect(after).toHaveLength(3);
     expect(after.map((trace) => trace.runId)).not.toContain(first.runId);
+  });
+});
+
+describe("detour trace export", () => {
+  it("R-OB-4 prints the kept runs as JSON Lines, one run per line with v 1, filtered by --session and --since", async () => {
+    const home = mkdtempSync(join(tmpdir(), "detour-trace-export-"));
+    directories.push(home);
+    const env = { DETOUR_HOME: home, DETOUR_SECRET_KEY: randomBytes(32).toString("base64"), NO_COLOR: "1" };
+    writeFileSync(join(home, "detour.json5"), JSON.stringify(CONFIG));
+    const openai = new ScriptedProvider({ id: "openai" });
+    openai.always({}, success("hello"));
+    const attempt = ScriptedProvider.route([openai]);
+    const detour = await createDetour({ config: CONFIG, env });
+    await (await detour.store()).upsertProfile({ id: "openai:a", credential: { type: "api_key", provider: "openai", key: "sk-x" } });
+    const inSession = await detour.runWith({ sessionKey: "chat-42", attempt });
+    const other = await detour.runWith({ sessionKey: "chat-7", attempt });
+    await detour.close();
+
+    const exportWith = async (...flags: string[]) => {
+      let stdout = "";
+      let stderr = "";
+      const code = await runCli(["trace", "export", ...flags], {
+        stdout: { write: (chunk: string) => (stdout += chunk) },
+        stderr: { write: (chunk: string) => (stderr += chunk) },
+        stdin: new PassThrough(),
+        env,
+        cwd: home,
+        waitForShutdown: () => new Promise(() => undefined),
+      });
+      return { code, lines: stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line)), stderr };
+    };
+    const all = await exportWith();
+    expect(all.code).toBe(0);
+    expect(all.lines.map((line) => [line.v, line.runId])).toEqual([
+      [1, inSession.runId],
+      [1, other.runId],
+    ]);
+    expect((await exportWith("--session", "chat-42")).lines.map((line) => line.runId)).toEqual([inSession.runId]);
+    expect((await exportWith("--since", "2999-01-01T00:00:00Z")).lines).toEqual([]);
+    const bad = await exportWith("--since", "yesterday-ish");
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--since");
   });
 });
