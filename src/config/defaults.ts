@@ -40,6 +40,8 @@ export const DEFAULT_GATEWAY = Object.freeze({
   streamStallSeconds: 30,
   streamContinuations: 2,
   maxBodyMb: 32,
+  queueTimeoutSeconds: 30,
+  queueMax: 1000,
 });
 
 /**

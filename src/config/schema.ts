@@ -108,6 +108,8 @@ export const ProviderConfigSchema = z.object({
   cooldowns: z.boolean().optional(),
   oauth: z.object({ tokenUrl: httpUrl().optional(), clientId: z.string().min(1).optional() }).optional(),
   models: z.array(ProviderModelDeclarationSchema).optional(),
+  /** R-PO-8: the in-flight limit of each profile of this provider that sets none of its own. */
+  maxConcurrentPerProfile: positiveInteger().optional(),
 });
 
 export const ProfileConfigSchema = z.object({
@@ -119,6 +121,8 @@ export const ProfileConfigSchema = z.object({
       env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"),
     })
     .optional(),
+  /** R-PO-8: the most attempts in flight on this profile at once (subscription accounts cap parallel sessions). */
+  maxConcurrent: positiveInteger().optional(),
 });
 
 /**
@@ -251,6 +255,9 @@ const GatewayConfigSchema = z.object({
   streamStallSeconds: positiveNumber().default(DEFAULT_GATEWAY.streamStallSeconds),
   streamContinuations: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.streamContinuations),
   maxBodyMb: positiveNumber().default(DEFAULT_GATEWAY.maxBodyMb),
+  // R-PO-8: how long, and how many, requests wait for a seat when every usable profile is full (0: none wait).
+  queueTimeoutSeconds: nonNegativeNumber().default(DEFAULT_GATEWAY.queueTimeoutSeconds),
+  queueMax: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.queueMax),
   // R-GW-13: names (with or without a port) and origins answered besides the gateway's own loopback ones.
   allowedHosts: z.array(allowedHost()).default(() => []),
   allowedOrigins: z.array(allowedOrigin()).default(() => []),
