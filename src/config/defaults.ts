@@ -62,6 +62,12 @@ export const DEFAULT_SESSIONS = Object.freeze({
   maxCount: 100_000,
 });
 
+/** Run traces kept per agent: a ring bounded by count and by age, whichever bites first. */
+export const DEFAULT_TRACE = Object.freeze({
+  keepRuns: 10_000,
+  keepHours: 24,
+});
+
 export const DEFAULT_STATE_BACKEND = "sqlite" as const;
 export const DEFAULT_REDIS_KEY_PREFIX = "detour";
 

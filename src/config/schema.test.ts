@@ -67,6 +67,7 @@ describe("config schema", () => {
       },
       state: { backend: "sqlite" },
       sessions: { idleTtlDays: 30, maxCount: 100000 },
+      trace: { keepRuns: 10000, keepHours: 24 },
     });
   });
 

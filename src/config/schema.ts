@@ -15,6 +15,7 @@ import {
   DEFAULT_GATEWAY,
   DEFAULT_HEADROOM,
   DEFAULT_SESSIONS,
+  DEFAULT_TRACE,
   DEFAULT_MODEL_FAILOVER,
   DEFAULT_REDIS_KEY_PREFIX,
   DEFAULT_STATE_BACKEND,
@@ -285,6 +286,12 @@ export const DetourConfigSchema = z
         idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays),
         // R-GW-8: per agent, the least recently used evicted first.
         maxCount: positiveInteger().default(DEFAULT_SESSIONS.maxCount),
+      })
+      .prefault({}),
+    trace: z
+      .object({
+        keepRuns: positiveInteger().default(DEFAULT_TRACE.keepRuns),
+        keepHours: positiveNumber().default(DEFAULT_TRACE.keepHours),
       })
       .prefault({}),
   })

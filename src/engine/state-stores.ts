@@ -8,3 +8,4 @@ export { MemoryStateStore } from "../state/memory/memory-store.js";
 export { SECRET_KEY_ENV, SECRET_KEY_FILE_NAME } from "../state/secrets.js";
 export { sqliteStatePath } from "../state/sqlite/sqlite-file.js";
 export { SecretKeyMissingError } from "../state/state-errors.js";
+export { openTraceStore } from "../state/traces/open-trace-store.js";
