@@ -184,7 +184,11 @@ describe("R-LB-1 streamText through createDetourModel", () => {
       ],
     });
     const model = env.track(
-      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")], config: fast }),
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")],
+        // No API is assumed to take a prefill: the model says it does.
+        config: { ...fast, models: { providers: { anthropic: { models: [{ id: "mock-claude", supportsPrefill: true }] } } } },
+      }),
     );
     const result = streamText({ model, prompt: "tell me" });
     expect(await readText(result)).toBe(ANSWER);

@@ -18,11 +18,12 @@ import { registerMockProviderCommand } from "./commands/mock-provider.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerSessionsCommand } from "./commands/sessions.js";
 import { registerStatusCommand } from "./commands/status.js";
+import { registerTraceCommand } from "./commands/trace.js";
 import { withExamples } from "./help.js";
 
 export const DETOUR_VERSION = "0.1.0";
 
-const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "catalogue", "mock-provider"]);
+const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "catalogue", "mock-provider", "trace"]);
 /** Root options that take a value, so the value is not mistaken for the command name. */
 const ROOT_OPTIONS_WITH_VALUE = new Set(["--config"]);
 
@@ -63,6 +64,7 @@ export async function createProgram(deps: CliDeps, argv: readonly string[] = [])
   registerDoctorCommand(program, deps);
   registerConfigCommand(program, deps);
   registerCatalogueCommand(program, deps);
+  registerTraceCommand(program, deps);
   const named = commandNameOf(argv);
   if (named === undefined || !REGISTERED_EAGERLY.has(named)) {
     const { registerDemoCommand } = await import("./commands/demo.js");

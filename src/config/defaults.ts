@@ -40,6 +40,8 @@ export const DEFAULT_GATEWAY = Object.freeze({
   streamStallSeconds: 30,
   streamContinuations: 2,
   maxBodyMb: 32,
+  queueTimeoutSeconds: 30,
+  queueMax: 1000,
 });
 
 /**
@@ -58,6 +60,12 @@ export const DEFAULT_HEADROOM = Object.freeze({
 export const DEFAULT_SESSIONS = Object.freeze({
   idleTtlDays: 30,
   maxCount: 100_000,
+});
+
+/** Run traces kept per agent: a ring bounded by count and by age, whichever bites first. */
+export const DEFAULT_TRACE = Object.freeze({
+  keepRuns: 10_000,
+  keepHours: 24,
 });
 
 export const DEFAULT_STATE_BACKEND = "sqlite" as const;

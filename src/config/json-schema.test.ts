@@ -18,7 +18,7 @@ describe("toJsonSchema", () => {
 
   it("R-CF-2: is a draft 2020-12 JSON Schema of every top-level section", () => {
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
-    expect(Object.keys(schema.properties ?? {})).toEqual(["models", "auth", "agents", "cron", "gateway", "state", "sessions"]);
+    expect(Object.keys(schema.properties ?? {})).toEqual(["models", "auth", "agents", "cron", "gateway", "state", "sessions", "trace"]);
     expect(schema.required).toBeUndefined();
   });
 

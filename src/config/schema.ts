@@ -15,6 +15,7 @@ import {
   DEFAULT_GATEWAY,
   DEFAULT_HEADROOM,
   DEFAULT_SESSIONS,
+  DEFAULT_TRACE,
   DEFAULT_MODEL_FAILOVER,
   DEFAULT_REDIS_KEY_PREFIX,
   DEFAULT_STATE_BACKEND,
@@ -112,6 +113,8 @@ export const ProviderConfigSchema = z.object({
   cooldowns: z.boolean().optional(),
   oauth: z.object({ tokenUrl: httpUrl().optional(), clientId: z.string().min(1).optional() }).optional(),
   models: z.array(ProviderModelDeclarationSchema).optional(),
+  /** R-PO-8: the in-flight limit of each profile of this provider that sets none of its own. */
+  maxConcurrentPerProfile: positiveInteger().optional(),
 });
 
 export const ProfileConfigSchema = z.object({
@@ -123,6 +126,8 @@ export const ProfileConfigSchema = z.object({
       env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name"),
     })
     .optional(),
+  /** R-PO-8: the most attempts in flight on this profile at once (subscription accounts cap parallel sessions). */
+  maxConcurrent: positiveInteger().optional(),
 });
 
 /**
@@ -255,6 +260,9 @@ const GatewayConfigSchema = z.object({
   streamStallSeconds: positiveNumber().default(DEFAULT_GATEWAY.streamStallSeconds),
   streamContinuations: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.streamContinuations),
   maxBodyMb: positiveNumber().default(DEFAULT_GATEWAY.maxBodyMb),
+  // R-PO-8: how long, and how many, requests wait for a seat when every usable profile is full (0: none wait).
+  queueTimeoutSeconds: nonNegativeNumber().default(DEFAULT_GATEWAY.queueTimeoutSeconds),
+  queueMax: wholeNumber().nonnegative().default(DEFAULT_GATEWAY.queueMax),
   // R-GW-13: names (with or without a port) and origins answered besides the gateway's own loopback ones.
   allowedHosts: z.array(allowedHost()).default(() => []),
   allowedOrigins: z.array(allowedOrigin()).default(() => []),
@@ -283,6 +291,12 @@ export const DetourConfigSchema = z
         idleTtlDays: positiveNumber().default(DEFAULT_SESSIONS.idleTtlDays),
         // R-GW-8: per agent, the least recently used evicted first.
         maxCount: positiveInteger().default(DEFAULT_SESSIONS.maxCount),
+      })
+      .prefault({}),
+    trace: z
+      .object({
+        keepRuns: positiveInteger().default(DEFAULT_TRACE.keepRuns),
+        keepHours: positiveNumber().default(DEFAULT_TRACE.keepHours),
       })
       .prefault({}),
   })

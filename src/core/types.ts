@@ -60,6 +60,8 @@ export interface ProfileConfig {
   mode: "api_key" | "oauth" | "token";
   email?: string;
   keyRef?: { env: string };
+  /** R-PO-8: the most attempts in flight on this profile at once. */
+  maxConcurrent?: number;
 }
 
 /** Resolved `auth.cooldowns` with every default applied (R-CF-3). */

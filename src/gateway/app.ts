@@ -48,6 +48,8 @@ export interface BuildGatewayAppOptions {
 }
 
 const MEGABYTE = 1024 * 1024;
+/** A scrape reads the status once for all its gauges; a second scrape within this long reuses it. */
+const SCRAPE_STATUS_REUSE_MS = 1000;
 
 type AccessNeed = "client" | "admin" | "observer" | "open";
 
@@ -197,7 +199,18 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? silentLogger;
   const host = options.host ?? config.gateway.host;
-  const metrics = new GatewayMetrics({ profileStates: () => profileStatesOf(context), config });
+  // One status read serves every gauge of a scrape: it lists each agent's profiles and sessions.
+  let scrape: { at: number; status: ReturnType<GatewayContext["detour"]["status"]> } | undefined;
+  const scrapeStatus = () => {
+    const now = clock.now();
+    if (!scrape || now - scrape.at > SCRAPE_STATUS_REUSE_MS) scrape = { at: now, status: context.detour.status() };
+    return scrape.status;
+  };
+  const metrics = new GatewayMetrics({
+    profileStates: async () => profileStatesOf(await scrapeStatus()),
+    sessionCounts: async () => (await scrapeStatus()).agents.map((agent) => ({ agent: agent.agentId, count: agent.sessions.length })),
+    config,
+  });
   const ledger = new AttemptLedger();
   // The relay's own logger stays silent: each engine already logs its events once.
   const events = new EventHub(silentLogger);

@@ -1,10 +1,29 @@
 import { describe, expect, it } from "vitest";
 import type { DetourEvent } from "../ports/events.js";
+import { parseConfig } from "../config/index.js";
 import { GatewayMetrics, profileStateOf } from "./metrics.js";
 
 const NOW = 1_000_000;
 
 describe("GatewayMetrics", () => {
+  it("R-GW-8 detour_sessions counts the sessions each agent's store holds, read at every scrape", async () => {
+    let counts = [
+      { agent: "main", count: 3 },
+      { agent: "coder", count: 1 },
+    ];
+    const metrics = new GatewayMetrics({
+      sessionCounts: async () => counts,
+      config: parseConfig({ agents: { list: [{ id: "coder" }] } }).config,
+    });
+    let text = await metrics.registry.metrics();
+    expect(text).toContain('detour_sessions{agent="main"} 3');
+    expect(text).toContain('detour_sessions{agent="coder"} 1');
+    counts = [{ agent: "main", count: 2 }];
+    text = await metrics.registry.metrics();
+    expect(text).toContain('detour_sessions{agent="main"} 2');
+    expect(text).not.toContain('agent="coder"');
+  });
+
   it("R-OB-3: gateway overhead excludes the run's upstream attempts", async () => {
     const metrics = new GatewayMetrics();
     const attempt = (runId: string, durationMs: number): DetourEvent => ({

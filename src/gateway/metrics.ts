@@ -24,6 +24,8 @@ export interface ProfileStateSample {
 export interface GatewayMetricsOptions {
   /** Read at every scrape, so the gauges show the store's current view (several replicas share it). */
   profileStates?: () => Promise<readonly ProfileStateSample[]>;
+  /** Sessions stored per agent, read at every scrape (bounded by `sessions.maxCount` each). */
+  sessionCounts?: () => Promise<readonly { agent: string; count: number }[]>;
   /** Bounds label values to the configured providers, models and agents (R-GW-8). */
   config?: DetourConfig;
 }
@@ -160,6 +162,19 @@ export class GatewayMetrics {
       registers,
     });
     const profileStates = options.profileStates;
+    const sessionCounts = options.sessionCounts;
+    const agentLabel = (name: string) => this.#labels.agent(name);
+    new Gauge({
+      name: "detour_sessions",
+      help: "Sessions the store holds per agent; sessions.maxCount bounds each agent's count.",
+      labelNames: ["agent"],
+      registers,
+      async collect() {
+        this.reset();
+        if (!sessionCounts) return;
+        for (const { agent, count } of await sessionCounts()) this.inc({ agent: agentLabel(agent) }, count);
+      },
+    });
     new Gauge({
       name: "detour_profiles",
       help: "Auth profiles by provider and state (usable, cooldown, disabled).",

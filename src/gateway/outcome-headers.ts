@@ -16,16 +16,19 @@ function headerSafe(text: string): string {
   return /^[\x20-\x7e]*$/.test(text) ? text : encodeURIComponent(text);
 }
 
-export function outcomeHeaders(outcome: GatewayRunOutcome<unknown>): Record<string, string> {
+/** The attempts of an answered run, as `x-detour-attempts` and the access line both report them. */
+export function attemptCount(outcome: GatewayRunOutcome<unknown>): number {
   const skipped = outcome.attempts.filter((attempt) => attempt.skipped).length;
-  const attempts =
-    outcome.upstreamAttempts !== undefined
-      ? outcome.upstreamAttempts + skipped
-      : // Without the run's events: every candidate that failed or was skipped, plus the one that answered.
-        outcome.attempts.length + 1;
+  return outcome.upstreamAttempts !== undefined
+    ? outcome.upstreamAttempts + skipped
+    : // Without the run's events: every candidate that failed or was skipped, plus the one that answered.
+      outcome.attempts.length + 1;
+}
+
+export function outcomeHeaders(outcome: GatewayRunOutcome<unknown>): Record<string, string> {
   return {
     "x-detour-model": `${outcome.provider}/${outcome.model}`,
-    "x-detour-attempts": String(attempts),
+    "x-detour-attempts": String(attemptCount(outcome)),
     ...(outcome.profileId !== undefined ? { "x-detour-profile": headerSafe(outcome.profileId) } : {}),
     ...(outcome.notice ? { "x-detour-notice": encodeNoticeHeader(outcome.notice) } : {}),
   };

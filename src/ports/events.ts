@@ -73,6 +73,10 @@ export interface RunStartedEvent extends RunScoped {
   requestedModel: string;
   chain: string[];
   selectionSource: string;
+  /** Request facts for run traces (R-OB-4), when the caller knows them. */
+  dialect?: string;
+  stream?: boolean;
+  estimatedInputTokens?: number;
 }
 
 export interface RunFinishedEvent extends RunScoped {
@@ -111,6 +115,15 @@ export interface AttemptFinishedEvent extends RunScoped {
   committed?: true;
   /** R-ST-4: the attempt continued a committed stream that failed (1-based). */
   continuation?: number;
+  /** Measured facts for run traces (R-OB-4), present when the attempt learned them. */
+  firstTokenMs?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  /** Epoch ms the provider said the limit resets (Retry-After, reset headers, error body). */
+  statedResetAt?: number;
+  /** The attempt was a hedge raced beside a slow first attempt. */
+  hedge?: true;
 }
 
 /** A failure was written to a profile's usage stats (§5). */

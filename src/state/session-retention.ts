@@ -37,6 +37,9 @@ export class SessionPruner {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
   #stopped = false;
+  /** Session writes since the last sweep began; enough of them bring the next sweep forward. */
+  #writesSinceSweep = 0;
+  #sweepSoon = false;
 
   constructor(options: SessionPrunerOptions) {
     this.#options = options;
@@ -54,10 +57,25 @@ export class SessionPruner {
     await this.#running?.catch(() => undefined);
   }
 
+  /**
+   * A session was written. A batch's worth of writes since the last sweep may have created as many new
+   * sessions, so the next sweep comes within a second instead of within the hour: one client sending new
+   * session keys cannot take the store far past `sessions.maxCount`.
+   */
+  noteSessionWrite(): void {
+    if (this.#options.maxCount === undefined) return;
+    this.#writesSinceSweep += 1;
+    if (this.#writesSinceSweep < this.#batchSize || this.#running || this.#sweepSoon || this.#stopped) return;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#schedule(CATCH_UP_DELAY_MS);
+  }
+
   #schedule(delayMs: number): void {
     if (this.#stopped) return;
+    this.#sweepSoon = delayMs <= CATCH_UP_DELAY_MS;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
+      this.#sweepSoon = false;
       this.#running = this.sweep().finally(() => {
         this.#running = undefined;
       });
@@ -75,6 +93,7 @@ export class SessionPruner {
   /** One bounded sweep; returns how many sessions it removed. Failures are logged, never thrown. */
   async sweep(): Promise<number> {
     const { idleTtlDays, now, logger, label } = this.#options;
+    this.#writesSinceSweep = 0;
     try {
       const removed = await this.#options.prune({ idleSince: now() - idleTtlDays * DAY_MS, limit: this.#batchSize });
       if (removed.length > 0) {

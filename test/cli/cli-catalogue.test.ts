@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort } from "../e2e/fixtures/closed-port.js";
 import { ensureBuilt } from "./helpers/build.js";
 import { createSandbox, type Sandbox } from "./helpers/run-detour.js";
 
@@ -25,15 +26,6 @@ const API_JSON = {
   },
   openai: { id: "openai", models: { "gpt-5.2": { id: "gpt-5.2", cost: { input: 1.75, output: 14 }, limit: { context: 400_000, output: 128_000 } } } },
 };
-
-/** A loopback port nothing listens on: one the system just handed out and took back. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 let sandbox: Sandbox;
 let server: Server;

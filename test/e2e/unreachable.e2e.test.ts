@@ -4,22 +4,12 @@
  * client gets its error in well under a second, request after request, instead of waiting for retries and
  * for the cooldown of a host that cannot answer.
  */
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { closedPort } from "./fixtures/closed-port.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 
 const CLIENT_TOKEN = "e2e-unreachable-client-token-7f31";
-
-/** A loopback port nothing listens on: one the system just handed out and took back. */
-async function closedPort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 let gateway: RunningGateway;
 beforeAll(async () => {

@@ -6,8 +6,7 @@
 import type { DetourConfig } from "../../config/index.js";
 import { agentSettings } from "../../config/index.js";
 import type { CredentialDiscovery } from "../../engine/discover-credentials.js";
-import { redactUrl } from "../../state/redis/outage.js";
-import { sqliteStatePath } from "../../state/sqlite/sqlite-file.js";
+import { redactUrl, sqliteStatePath } from "../../engine/state-stores.js";
 
 /** A model worth starting with for each provider whose key the environment holds (all in the catalogue). */
 export const STARTER_MODELS: Readonly<Record<string, string>> = Object.freeze({

@@ -166,7 +166,9 @@ export class ActivityWindow {
 
   #finishRun(outcome: string, provider: string | null, model: string | null, durationMs: number): void {
     if (outcome === "aborted") return;
-    if (outcome !== "succeeded" || provider === null || model === null) {
+    // A refusal (content_filter) was answered and returned as sent: its reason is counted with the failed
+    // attempts, the run with the model that answered, not with the runs nobody answered.
+    if ((outcome !== "succeeded" && outcome !== "content_filter") || provider === null || model === null) {
       this.#current().failed += 1;
       return;
     }

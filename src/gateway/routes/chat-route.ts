@@ -24,7 +24,7 @@ import { accountUsage, costHeader } from "../usage-accounting.js";
 import type { GatewayDialect, ParsedChatRequest, StreamContext } from "../dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { badRequest, badRouting, describeRunError, type GatewayError } from "../http-errors.js";
-import { outcomeHeaders } from "../outcome-headers.js";
+import { attemptCount, outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js";
 import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
 import { SseWriter } from "../sse-writer.js";
@@ -109,6 +109,8 @@ class ChatExchange {
 
   /** Who answered, for the access line. */
   #answered: { model: string; attempts: number } | undefined;
+  /** A failed run's attempts, as its error body lists them, for the access line. */
+  #failedAttempts = 0;
   /** The agent the request runs for (R-GW-3), for the spend of the answering profile (R-GW-7). */
   #agentId: string | undefined;
 
@@ -133,7 +135,7 @@ class ChatExchange {
       path: this.request.routeOptions.url ?? this.request.url,
       status: this.reply.raw.statusCode,
       model: this.#answered?.model ?? null,
-      attempts: this.#answered?.attempts ?? 0,
+      attempts: this.#answered?.attempts ?? this.#failedAttempts,
       durationMs: clock.now() - this.#receivedAt,
     });
     logger.log("info", line.message, line.fields);
@@ -209,7 +211,7 @@ class ChatExchange {
 
   #respond(outcome: RunOutcome<CanonicalResponse>) {
     const model = `${outcome.provider}/${outcome.model}`;
-    this.#answered = { model, attempts: outcome.attempts.length + 1 };
+    this.#answered = { model, attempts: attemptCount(outcome) };
     // R-ST-3: the answer names the model that actually answered, not the one requested.
     const response: CanonicalResponse = { ...outcome.result, model };
     const notice = this.#notice(outcome);
@@ -231,7 +233,7 @@ class ChatExchange {
    */
   #beginStream(outcome: RunOutcome<{ timeToFirstTokenMs: number; abort(reason?: unknown): void }>, model: string): boolean {
     const { metrics, clock } = this.context;
-    this.#answered = { model, attempts: outcome.attempts.length + 1 };
+    this.#answered = { model, attempts: attemptCount(outcome) };
     metrics.observeTimeToFirstToken(outcome.provider, outcome.model, outcome.result.timeToFirstTokenMs);
     // The committed attempt is still running (R-ST-5): its time to first content is upstream time, not ours.
     const totalMs = clock.now() - this.#receivedAt - outcome.result.timeToFirstTokenMs;
@@ -368,6 +370,7 @@ class ChatExchange {
   #runFailed(error: unknown, pinned: ProviderPin | undefined) {
     if (this.#clientGone) return this.#dropClient();
     const described = describeRunError(error, this.context.clock.now());
+    this.#failedAttempts = described.attempts?.length ?? 0;
     if (described.kind === "internal") {
       this.context.logger.log("error", "Gateway request failed internally", { error: described.message });
     }
@@ -411,7 +414,7 @@ class ChatExchange {
 
   #respondRaw(outcome: RunOutcome<Extract<LaneResponse, { lane: "same-wire" }>>) {
     const model = `${outcome.provider}/${outcome.model}`;
-    this.#answered = { model, attempts: outcome.attempts.length + 1 };
+    this.#answered = { model, attempts: attemptCount(outcome) };
     const answer = outcome.result;
     let body: Buffer;
     let wireUsage: unknown;

@@ -108,8 +108,7 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
 }
 
 /** Profile states for the metrics gauges, across every agent the process has opened. */
-export async function profileStatesOf(context: Pick<GatewayContext, "detour">) {
-  const status = await context.detour.status();
+export function profileStatesOf(status: Awaited<ReturnType<GatewayContext["detour"]["status"]>>) {
   return status.agents.flatMap((agent) =>
     agent.profiles.map((profile) => ({
       provider: profile.provider ?? "unknown",

@@ -230,6 +230,7 @@ export class MemoryStateStore implements StateStore {
   #touch(sessionKey: string): void {
     this.#sessionTouched.delete(sessionKey);
     this.#sessionTouched.set(sessionKey, this.#now());
+    this.#pruner?.noteSessionWrite();
   }
 
   async deleteSession(sessionKey: string): Promise<boolean> {

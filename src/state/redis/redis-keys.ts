@@ -30,6 +30,8 @@ export interface RedisKeys {
   headroom(profileId: string): string;
   /** Hash of one hour's spend (R-GW-7): profile id → dollars; expires when the hour leaves the 24-hour window. */
   spend(hour: number): string;
+  /** Sorted set of one profile's seats (R-PO-8): seat id scored by when its lease runs out. */
+  seats(profileId: string): string;
   /** Every key of this namespace matches this pattern (tests and `detour doctor`). */
   pattern: string;
 }
@@ -50,6 +52,7 @@ export function redisKeys(keyPrefix: string, agentId: string): RedisKeys {
     probe: (probeKey) => `${namespace}:probe:${probeKey}`,
     headroom: (profileId) => `${namespace}:headroom:${profileId}`,
     spend: (hour) => `${namespace}:spend:${hour}`,
+    seats: (profileId) => `${namespace}:seats:${profileId}`,
     pattern: `${namespace}:*`,
   };
 }

@@ -538,6 +538,7 @@ export class RedisStateStore implements StateStore {
     patch: Partial<Omit<SessionEntry, "sessionKey">>,
     options?: WriteOptions,
   ): Promise<SessionEntry> {
+    this.#pruner?.noteSessionWrite();
     return this.#run((r) => r.patchSession(sessionKey, patch), (v) => v.patchSession(sessionKey, patch), {
       mirror: (view, entry) => mirrorSession(view, sessionKey, entry),
       replay: (r) => r.patchSession(sessionKey, patch),
@@ -546,6 +547,7 @@ export class RedisStateStore implements StateStore {
   }
 
   compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], options?: WriteOptions): Promise<SessionCasResult> {
+    this.#pruner?.noteSessionWrite();
     return this.#run(
       (r) => r.compareAndSetSession(sessionKey, writes),
       (v) => v.compareAndSetSession(sessionKey, writes),

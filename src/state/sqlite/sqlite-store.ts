@@ -400,6 +400,7 @@ export class SqliteStateStore implements StateStore {
   #writeSession(entry: SessionEntry): void {
     const { sessionKey, ...fields } = entry;
     this.#sql.upsertSession.run(sessionKey, JSON.stringify(fields), this.#now());
+    this.#pruner?.noteSessionWrite();
   }
 
   async getSession(sessionKey: string): Promise<SessionEntry | undefined> {

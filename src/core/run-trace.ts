@@ -1,0 +1,111 @@
+/**
+ * Run trace format v1 (R-OB-4): what one run went through, as plain data, rebuilt from the runner's events.
+ *
+ * A trace holds timings, outcomes, classified reasons and counts — never prompt or answer text, never an
+ * upstream error message (it can quote the prompt), never a secret. The session key is hashed so runs of one
+ * session can be linked without the key itself being stored.
+ *
+ * `runner/run-trace-builder.ts` assembles traces from the runner's events.
+ */
+import type { FailoverReason } from "./reasons.js";
+
+export const RUN_TRACE_VERSION = 1;
+
+export type TraceOutcome = "succeeded" | "failed" | "aborted";
+/** `content_filter`: the answer was the provider's refusal, returned as sent. */
+export type RunTraceOutcome = TraceOutcome | "content_filter";
+
+export interface TraceAttempt {
+  /** Milliseconds after the run started. */
+  offsetMs: number;
+  provider: string;
+  model: string;
+  profileId: string | null;
+  /** `null` while the run ended before the attempt reported (an aborted run). */
+  outcome: TraceOutcome | null;
+  status: number | null;
+  reason: FailoverReason | null;
+  /** Epoch ms the provider said its limit resets; `null` when it did not say. */
+  statedResetAt: number | null;
+  /** Milliseconds from the attempt's start to its first content; `null` when none arrived or unmeasured. */
+  firstTokenMs: number | null;
+  durationMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  costUsd: number | null;
+  /** The stream reached the client before the outcome. */
+  committed: boolean;
+  /** 1-based continuation of a committed stream that failed; `null` for an ordinary attempt. */
+  continuation: number | null;
+  hedge: boolean;
+}
+
+/** A candidate the run passed over without calling it (cooldown, no profile, …). */
+export interface TraceSkip {
+  offsetMs: number;
+  model: string;
+  profileId: string | null;
+  reason: FailoverReason | null;
+}
+
+export type TraceWaitKind = "short_wait" | "overloaded_backoff" | "cooldown_wait" | "timeout_retry" | "server_error_retry";
+
+/** Time the run spent waiting on purpose (not upstream time). */
+export interface TraceWait {
+  offsetMs: number;
+  kind: TraceWaitKind;
+  waitMs: number;
+}
+
+/** A headroom reading that moved the run off a nearly spent profile (R-PO-7). */
+export interface TraceHeadroom {
+  offsetMs: number;
+  provider: string;
+  model: string;
+  profileId: string;
+  window: string;
+  remainingShare: number | null;
+  resetAt: number;
+}
+
+export interface TraceNotice {
+  offsetMs: number;
+  kind: "fallback" | "cleared";
+  activeModel: string;
+}
+
+export interface RunTraceV1 {
+  v: typeof RUN_TRACE_VERSION;
+  runId: string;
+  agentId: string;
+  /** Epoch ms. */
+  startedAt: number;
+  /** `hashSessionKey` (ports/trace-store.ts) of the session key; `null` for a run without a session. */
+  sessionHash: string | null;
+  request: {
+    requestedModel: string;
+    dialect: string | null;
+    stream: boolean | null;
+    estimatedInputTokens: number | null;
+  };
+  chain: string[];
+  selectionSource: string;
+  outcome: RunTraceOutcome;
+  durationMs: number;
+  /** Where the answer came from; `null` when the run failed or was aborted. */
+  answeredBy: { provider: string; model: string; profileId: string | null } | null;
+  attempts: TraceAttempt[];
+  skips: TraceSkip[];
+  waits: TraceWait[];
+  headroom: TraceHeadroom[];
+  notices: TraceNotice[];
+  continuations: number;
+  hedges: number;
+  /** Sum of the attempts' known costs. */
+  costUsd: number;
+}
+
+/** One JSON Lines record of `detour trace export`. */
+export function runTraceLine(trace: RunTraceV1): string {
+  return JSON.stringify(trace);
+}

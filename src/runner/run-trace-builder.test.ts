@@ -1,0 +1,86 @@
+import { describe, expect, it } from "vitest";
+import type { DetourEvent } from "../ports/events.js";
+import { runTraceLine } from "../core/run-trace.js";
+import { hashSessionKey } from "../ports/trace-store.js";
+import { RunTraceBuilder } from "./run-trace-builder.js";
+
+const T0 = 1_760_000_000_000;
+const run = { runId: "run-7", agentId: "main" };
+
+/** A run whose primary answers 429 with a stated reset, then a fallback streams the answer. */
+function fallbackRunEvents(): [DetourEvent, number][] {
+  return [
+    [{ type: "run_started", ...run, sessionId: "user-42:chat", requestedModel: "anthropic/claude-sonnet-4-6", chain: ["anthropic/claude-sonnet-4-6", "openai/gpt-5"], selectionSource: "config", dialect: "anthropic", stream: true, estimatedInputTokens: 900 }, T0],
+    [{ type: "attempt_started", ...run, provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:work" }, T0 + 5],
+    [{ type: "attempt_finished", ...run, provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:work", outcome: "failed", reason: "rate_limit", status: 429, durationMs: 95, statedResetAt: T0 + 60_000 }, T0 + 100],
+    [{ type: "model_fallback_decision", decision: "candidate_failed", ...run, sessionId: "user-42:chat", requestedModel: "anthropic/claude-sonnet-4-6", candidateModel: "anthropic/claude-sonnet-4-6", attemptIndex: 1, attemptTotal: 2, profileId: "anthropic:work", reason: "rate_limit", status: 429, code: null, errorPreview: "SECRET PROMPT QUOTED: tell me about sk-live-123", nextCandidate: "openai/gpt-5", isPrimary: true, fallbackStepFromModel: "anthropic/claude-sonnet-4-6", fallbackStepToModel: "openai/gpt-5", fallbackStepFromFailureReason: "rate_limit", fallbackStepFromFailureDetail: "SECRET PROMPT QUOTED", fallbackStepChainPosition: 1, fallbackStepFinalOutcome: "next_fallback", continuation: null }, T0 + 101],
+    [{ type: "short_wait", ...run, provider: "openai", model: "gpt-5", profileId: "openai:default", reason: "rate_limit", waitMs: 250 }, T0 + 110],
+    [{ type: "attempt_started", ...run, provider: "openai", model: "gpt-5", profileId: "openai:default" }, T0 + 360],
+    [{ type: "attempt_started", ...run, provider: "openai", model: "gpt-5", profileId: "openai:spare" }, T0 + 900],
+    [{ type: "attempt_finished", ...run, provider: "openai", model: "gpt-5", profileId: "openai:spare", outcome: "aborted", reason: null, status: null, durationMs: 40, hedge: true }, T0 + 940],
+    [{ type: "attempt_finished", ...run, provider: "openai", model: "gpt-5", profileId: "openai:default", outcome: "succeeded", reason: null, status: 200, durationMs: 1400, committed: true, firstTokenMs: 420, inputTokens: 880, outputTokens: 300, costUsd: 0.0061 }, T0 + 1760],
+    [{ type: "notice", ...run, sessionId: "user-42:chat", kind: "fallback", text: "Answer text never belongs here", selectedModel: "anthropic/claude-sonnet-4-6", activeModel: "openai/gpt-5" }, T0 + 1761],
+    [{ type: "attempt_started", ...{ runId: "other-run", agentId: "main" }, provider: "x", model: "y", profileId: null }, T0 + 1762],
+    [{ type: "run_finished", ...run, sessionId: "user-42:chat", outcome: "succeeded", provider: "openai", model: "gpt-5", profileId: "openai:default", failedCandidates: 1, durationMs: 1770 }, T0 + 1770],
+  ];
+}
+
+function build(events: [DetourEvent, number][]) {
+  const builder = new RunTraceBuilder();
+  for (const [event, at] of events) builder.observe(event, at);
+  return builder;
+}
+
+describe("run trace v1", () => {
+  it("R-OB-4 a run's events become its trace: request facts, attempt offsets, outcomes, reset, first token, tokens, cost, hedges, waits", () => {
+    const trace = build(fallbackRunEvents()).finish();
+    expect(trace).toMatchObject({
+      v: 1,
+      runId: "run-7",
+      agentId: "main",
+      startedAt: T0,
+      sessionHash: hashSessionKey("user-42:chat"),
+      request: { requestedModel: "anthropic/claude-sonnet-4-6", dialect: "anthropic", stream: true, estimatedInputTokens: 900 },
+      chain: ["anthropic/claude-sonnet-4-6", "openai/gpt-5"],
+      outcome: "succeeded",
+      durationMs: 1770,
+      answeredBy: { provider: "openai", model: "gpt-5", profileId: "openai:default" },
+      waits: [{ offsetMs: 110, kind: "short_wait", waitMs: 250 }],
+      notices: [{ offsetMs: 1761, kind: "fallback", activeModel: "openai/gpt-5" }],
+      continuations: 0,
+      hedges: 1,
+      costUsd: 0.0061,
+    });
+    expect(trace!.attempts.map((a) => [a.offsetMs, a.profileId, a.outcome, a.status, a.reason])).toEqual([
+      [5, "anthropic:work", "failed", 429, "rate_limit"],
+      [360, "openai:default", "succeeded", 200, null],
+      [900, "openai:spare", "aborted", null, null],
+    ]);
+    expect(trace!.attempts[0]!.statedResetAt).toBe(T0 + 60_000);
+    expect(trace!.attempts[1]).toMatchObject({ firstTokenMs: 420, durationMs: 1400, inputTokens: 880, outputTokens: 300, costUsd: 0.0061, committed: true });
+    expect(trace!.attempts[2]!.hedge).toBe(true);
+  });
+
+  it("R-OB-4 a trace holds no prompt, answer or error text and not the session key itself", () => {
+    const line = runTraceLine(build(fallbackRunEvents()).finish()!);
+    expect(line).not.toContain("SECRET");
+    expect(line).not.toContain("sk-live");
+    expect(line).not.toContain("Answer text");
+    expect(line).not.toContain("user-42");
+    expect(JSON.parse(line).v).toBe(1);
+  });
+
+  it("R-OB-4 a trace is finished only by its run_finished; a failed run names no answer", () => {
+    const events = fallbackRunEvents().slice(0, 4);
+    const builder = build(events);
+    expect(builder.finish()).toBeUndefined();
+    builder.observe({ type: "run_finished", ...run, sessionId: null, outcome: "failed", provider: null, model: null, profileId: null, failedCandidates: 2, durationMs: 300 }, T0 + 300);
+    expect(builder.finish()).toMatchObject({ outcome: "failed", answeredBy: null, durationMs: 300 });
+  });
+
+  it("R-OB-4 session hashes link runs of one session and differ between sessions", () => {
+    expect(hashSessionKey("a")).toBe(hashSessionKey("a"));
+    expect(hashSessionKey("a")).not.toBe(hashSessionKey("b"));
+    expect(hashSessionKey("a")).toMatch(/^[0-9a-f]{32}$/);
+  });
+});

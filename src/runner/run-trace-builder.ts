@@ -1,0 +1,159 @@
+/**
+ * Assembles a run trace (R-OB-4, format in `core/run-trace.ts`) from the runner's events. Pure: the caller
+ * stamps each event with the time it was seen (`observe(event, at)`); nothing here reads a clock. Only facts
+ * are copied: error previews and notice texts are left out, the session key is hashed.
+ */
+import { RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
+import type { DetourEvent } from "../ports/events.js";
+import { hashSessionKey } from "../ports/trace-store.js";
+
+/** Assembles one run's trace from its events; `finish` returns it once `run_finished` was seen. */
+export class RunTraceBuilder {
+  #trace?: RunTraceV1;
+  #finished = false;
+
+  get runId(): string | undefined {
+    return this.#trace?.runId;
+  }
+
+  get finished(): boolean {
+    return this.#finished;
+  }
+
+  /** Feeds one event seen at `at` (epoch ms). Events of other runs, or before `run_started`, are ignored. */
+  observe(event: DetourEvent, at: number): void {
+    if (event.type === "run_started") {
+      if (this.#trace) return;
+      this.#trace = {
+        v: RUN_TRACE_VERSION,
+        runId: event.runId,
+        agentId: event.agentId,
+        startedAt: at,
+        sessionHash: event.sessionId ? hashSessionKey(event.sessionId) : null,
+        request: {
+          requestedModel: event.requestedModel,
+          dialect: event.dialect ?? null,
+          stream: event.stream ?? null,
+          estimatedInputTokens: event.estimatedInputTokens ?? null,
+        },
+        chain: [...event.chain],
+        selectionSource: event.selectionSource,
+        outcome: "aborted",
+        durationMs: 0,
+        answeredBy: null,
+        attempts: [],
+        skips: [],
+        waits: [],
+        headroom: [],
+        notices: [],
+        continuations: 0,
+        hedges: 0,
+        costUsd: 0,
+      };
+      return;
+    }
+    const trace = this.#trace;
+    if (!trace || this.#finished || !("runId" in event) || event.runId !== trace.runId) return;
+    const offsetMs = Math.max(0, at - trace.startedAt);
+    switch (event.type) {
+      case "attempt_started":
+        trace.attempts.push({
+          offsetMs,
+          provider: event.provider,
+          model: event.model,
+          profileId: event.profileId,
+          outcome: null,
+          status: null,
+          reason: null,
+          statedResetAt: null,
+          firstTokenMs: null,
+          durationMs: null,
+          inputTokens: null,
+          outputTokens: null,
+          costUsd: null,
+          committed: false,
+          continuation: null,
+          hedge: false,
+        });
+        return;
+      case "attempt_finished": {
+        const attempt = this.#openAttempt(event.provider, event.model, event.profileId);
+        if (!attempt) return;
+        attempt.outcome = event.outcome;
+        attempt.status = event.status;
+        attempt.reason = event.reason;
+        attempt.durationMs = event.durationMs;
+        attempt.statedResetAt = event.statedResetAt ?? null;
+        attempt.firstTokenMs = event.firstTokenMs ?? null;
+        attempt.inputTokens = event.inputTokens ?? null;
+        attempt.outputTokens = event.outputTokens ?? null;
+        attempt.costUsd = event.costUsd ?? null;
+        attempt.committed = event.committed === true;
+        attempt.continuation = event.continuation ?? null;
+        attempt.hedge = event.hedge === true;
+        return;
+      }
+      case "model_fallback_decision":
+        if (event.decision === "skip_candidate") {
+          trace.skips.push({ offsetMs, model: event.candidateModel, profileId: event.profileId, reason: event.reason });
+        }
+        return;
+      case "short_wait":
+      case "overloaded_backoff":
+      case "cooldown_wait":
+        trace.waits.push({ offsetMs, kind: event.type, waitMs: event.waitMs });
+        return;
+      case "timeout_retry_scheduled":
+        trace.waits.push({ offsetMs, kind: "timeout_retry", waitMs: event.delayMs });
+        return;
+      case "server_error_retry_scheduled":
+        trace.waits.push({ offsetMs, kind: "server_error_retry", waitMs: event.delayMs });
+        return;
+      case "headroom_passed_over":
+        trace.headroom.push({
+          offsetMs,
+          provider: event.provider,
+          model: event.model,
+          profileId: event.profileId,
+          window: event.window,
+          remainingShare: event.remainingShare,
+          resetAt: event.resetAt,
+        });
+        return;
+      case "notice":
+        trace.notices.push({ offsetMs, kind: event.kind, activeModel: event.activeModel });
+        return;
+      case "run_finished":
+        trace.outcome = event.outcome;
+        trace.durationMs = event.durationMs;
+        trace.answeredBy =
+          (event.outcome === "succeeded" || event.outcome === "content_filter") && event.provider && event.model
+            ? { provider: event.provider, model: event.model, profileId: event.profileId }
+            : null;
+        trace.continuations = event.continuations ?? trace.attempts.filter((a) => a.continuation !== null).length;
+        trace.hedges = trace.attempts.filter((a) => a.hedge).length;
+        trace.costUsd = trace.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
+        this.#finished = true;
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** The finished trace, or `undefined` while the run has not finished. */
+  finish(): RunTraceV1 | undefined {
+    return this.#finished ? this.#trace : undefined;
+  }
+
+  /** The newest attempt of this (provider, model, profile) still waiting for its outcome. */
+  #openAttempt(provider: string, model: string, profileId: string | null): TraceAttempt | undefined {
+    const attempts = this.#trace?.attempts ?? [];
+    for (let index = attempts.length - 1; index >= 0; index -= 1) {
+      const attempt = attempts[index]!;
+      if (attempt.outcome === null && attempt.provider === provider && attempt.model === model && attempt.profileId === profileId) {
+        return attempt;
+      }
+    }
+    return undefined;
+  }
+}

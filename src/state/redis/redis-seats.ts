@@ -1,0 +1,131 @@
+/**
+ * Seats on Redis (R-PO-8), shared by every replica: one sorted set per profile, seat id scored by when its
+ * lease runs out. Claims and renewals are Lua scripts — Redis runs a script with no other command in
+ * between — so replicas claiming at the same moment can never take more seats than the limit. Each script
+ * first drops the profile's expired seats, so a dead replica's seats free themselves; the whole key also
+ * expires once its longest lease has, so an idle profile leaves nothing behind.
+ *
+ * Scores are the caller's clock (a fake one in tests); key lifetimes are relative, in Redis's own time.
+ */
+import { createHash, randomUUID } from "node:crypto";
+import { createClient } from "@redis/client";
+import type { Seat, SeatClaim, SeatsStore } from "../../ports/seats-store.js";
+import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
+import { type LuaScript, runScript } from "./lua-scripts.js";
+import { redisKeys } from "./redis-keys.js";
+import type { RedisClient } from "./redis-remote.js";
+
+function script(name: string, source: string): LuaScript {
+  return { name, source, sha1: createHash("sha1").update(source).digest("hex") };
+}
+
+/** Keeps the key alive at least `ttl` ms more (never shortens it for a longer lease held by someone else). */
+const EXTEND_KEY_LIFE = `
+local function keepFor(key, ttl)
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+end
+`;
+
+/**
+ * KEYS: the profile's seats. ARGV: now, limit, seatId, expiresAt, leaseMs.
+ * Returns 1 when the seat was taken, 0 when the profile is full.
+ */
+const ACQUIRE_SEAT = script(
+  "acquire-seat",
+  `${EXTEND_KEY_LIFE}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+keepFor(KEYS[1], tonumber(ARGV[5]))
+return 1
+`,
+);
+
+/**
+ * KEYS: the profile's seats. ARGV: now, seatId, expiresAt, leaseMs.
+ * Returns 1 when the live seat was extended, 0 when it is gone or its lease had run out.
+ */
+const RENEW_SEAT = script(
+  "renew-seat",
+  `${EXTEND_KEY_LIFE}
+local expiresAt = tonumber(redis.call('ZSCORE', KEYS[1], ARGV[2]) or '')
+if expiresAt == nil then return 0 end
+if expiresAt <= tonumber(ARGV[1]) then
+  redis.call('ZREM', KEYS[1], ARGV[2])
+  return 0
+end
+redis.call('ZADD', KEYS[1], 'XX', ARGV[3], ARGV[2])
+keepFor(KEYS[1], tonumber(ARGV[4]))
+return 1
+`,
+);
+
+export interface RedisSeatsOptions {
+  url: string;
+  keyPrefix: string;
+  agentId: string;
+  connectTimeoutMs?: number;
+}
+
+export class RedisSeats implements SeatsStore {
+  readonly #client: RedisClient;
+  readonly #keyOf: (profileId: string) => string;
+  /** Only a client this object connected is closed by it; a borrowed one belongs to its lender. */
+  readonly #ownsClient: boolean;
+
+  constructor(client: RedisClient, keyPrefix: string, agentId: string, ownsClient = false) {
+    assertSafeAgentId(agentId);
+    this.#client = client;
+    this.#keyOf = redisKeys(keyPrefix, agentId).seats;
+    this.#ownsClient = ownsClient;
+  }
+
+  static async connect(options: RedisSeatsOptions): Promise<RedisSeats> {
+    const client: RedisClient = createClient({
+      url: options.url,
+      socket: { connectTimeout: options.connectTimeoutMs ?? 2000 },
+    });
+    // Failures surface on the commands themselves; without a listener an 'error' event would crash the process.
+    client.on("error", () => {});
+    await client.connect();
+    return new RedisSeats(client, options.keyPrefix, options.agentId, true);
+  }
+
+  async tryAcquire(claim: SeatClaim): Promise<Seat | undefined> {
+    const seatId = randomUUID();
+    const expiresAt = claim.now + claim.leaseMs;
+    const taken = await this.#run(ACQUIRE_SEAT, claim.profileId, [claim.now, claim.limit, seatId, expiresAt, claim.leaseMs]);
+    return Number(taken) === 1 ? { profileId: claim.profileId, seatId, expiresAt } : undefined;
+  }
+
+  async renew(seat: Seat, now: number, leaseMs: number): Promise<Seat | undefined> {
+    const expiresAt = now + leaseMs;
+    const renewed = await this.#run(RENEW_SEAT, seat.profileId, [now, seat.seatId, expiresAt, leaseMs]);
+    return Number(renewed) === 1 ? { ...seat, expiresAt } : undefined;
+  }
+
+  async release(seat: Seat): Promise<void> {
+    await this.#client.zRem(this.#keyOf(seat.profileId), seat.seatId);
+  }
+
+  async inFlight(profileIds: readonly string[], now: number): Promise<Record<string, number>> {
+    const counts: Record<string, number> = {};
+    if (profileIds.length === 0) return counts;
+    const batch = this.#client.multi();
+    // "(" makes the bound exclusive: a seat whose lease ends exactly now is no longer held.
+    for (const id of profileIds) batch.zCount(this.#keyOf(id), `(${now}`, "+inf");
+    const held = (await batch.exec()) as unknown as number[];
+    profileIds.forEach((id, index) => {
+      counts[id] = Number(held[index] ?? 0);
+    });
+    return counts;
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsClient && this.#client.isOpen) await this.#client.close();
+  }
+
+  #run(lua: LuaScript, profileId: string, args: (string | number)[]): Promise<unknown> {
+    return runScript(this.#client as unknown as Parameters<typeof runScript>[0], lua, [this.#keyOf(profileId)], args);
+  }
+}

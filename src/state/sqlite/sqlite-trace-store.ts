@@ -1,0 +1,100 @@
+/**
+ * Run traces in the agent's SQLite file (R-OB-4), through a connection of their own so trace writes never
+ * sit in the state store's transactions. A ring in recording order: `seq` grows with every write, and a
+ * write drops the rows more than `trace.keepRuns` writes old and those older than `trace.keepHours`.
+ */
+import type Database from "better-sqlite3";
+import type { RunTraceV1 } from "../../core/run-trace.js";
+import {
+  matchesTraceQuery,
+  retentionCutoff,
+  type TraceQuery,
+  type TraceRetention,
+  type TraceStore,
+} from "../../ports/trace-store.js";
+import { newestWithinLimit } from "../traces/trace-order.js";
+import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
+
+// A table of its own, created when missing: older files gain it and nothing existing is touched.
+const CREATE_TABLE = `
+  CREATE TABLE IF NOT EXISTS run_traces (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    run_id TEXT NOT NULL UNIQUE,
+    started_at INTEGER NOT NULL,
+    session_hash TEXT,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS run_traces_started ON run_traces (started_at);
+`;
+
+interface BodyRow {
+  body: string;
+}
+
+export interface SqliteTraceStoreOptions {
+  path: string;
+  retention: TraceRetention;
+}
+
+export class SqliteTraceStore implements TraceStore {
+  readonly #db: Database.Database;
+  readonly #retention: TraceRetention;
+  readonly #insert: Database.Statement<[string, number, string | null, string]>;
+  readonly #dropOld: Database.Statement<[number]>;
+  readonly #dropSurplus: Database.Statement<[number]>;
+  readonly #count: Database.Statement<[number], { n: number }>;
+  readonly #select: Database.Statement<[number, number], BodyRow>;
+  readonly #append: (trace: RunTraceV1, now: number) => void;
+
+  private constructor(db: Database.Database, retention: TraceRetention) {
+    this.#db = db;
+    this.#retention = retention;
+    this.#insert = db.prepare(
+      "INSERT OR REPLACE INTO run_traces (run_id, started_at, session_hash, body) VALUES (?, ?, ?, ?)",
+    );
+    this.#dropOld = db.prepare("DELETE FROM run_traces WHERE started_at < ?");
+    this.#dropSurplus = db.prepare("DELETE FROM run_traces WHERE seq <= (SELECT MAX(seq) FROM run_traces) - ?");
+    this.#count = db.prepare("SELECT COUNT(*) AS n FROM run_traces WHERE started_at >= ?");
+    this.#select = db.prepare("SELECT body FROM run_traces WHERE started_at >= ? AND started_at < ?");
+    this.#append = db.transaction((trace: RunTraceV1, now: number) => {
+      this.#insert.run(trace.runId, trace.startedAt, trace.sessionHash, JSON.stringify(trace));
+      this.#dropOld.run(retentionCutoff(this.#retention, now));
+      this.#dropSurplus.run(this.#retention.keepRuns);
+    });
+  }
+
+  static open(options: SqliteTraceStoreOptions): SqliteTraceStore {
+    const db = openDatabaseFile(options.path);
+    try {
+      db.exec(CREATE_TABLE);
+      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+    return new SqliteTraceStore(db, options.retention);
+  }
+
+  async append(trace: RunTraceV1, now: number): Promise<void> {
+    this.#append(trace, now);
+  }
+
+  async list(query: TraceQuery, now: number): Promise<RunTraceV1[]> {
+    const cutoff = retentionCutoff(this.#retention, now);
+    const from = Math.max(cutoff, query.since ?? cutoff);
+    const until = query.until ?? Number.MAX_SAFE_INTEGER;
+    const traces = this.#select
+      .all(from, until)
+      .map((row) => JSON.parse(row.body) as RunTraceV1)
+      .filter((trace) => matchesTraceQuery(trace, query, cutoff));
+    return newestWithinLimit(traces, query.limit);
+  }
+
+  async count(now: number): Promise<number> {
+    return this.#count.get(retentionCutoff(this.#retention, now))?.n ?? 0;
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.open) this.#db.close();
+  }
+}
