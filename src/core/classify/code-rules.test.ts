@@ -58,6 +58,12 @@ const rows = [
   row("R-EC-7: our watchdog's TimeoutError is a timeout, not an abort", { provider: "openai", errorType: "TimeoutError", message: "The operation was aborted due to timeout" }, "timeout", "code/TimeoutError"),
   row("R-EC-4: codes come after the status: ECONNRESET with 401 is auth", { provider: "openai", status: 401, code: "ECONNRESET" }, "auth", "status/401-403"),
   row("R-EC-4: ENOTFOUND (DNS) → timeout", { provider: "anthropic", code: "ENOTFOUND", message: "getaddrinfo ENOTFOUND api.anthropic.com" }, "timeout", "code/ENOTFOUND"),
+  row("R-TT-2: EAI_NONAME (DNS, no such name) → timeout", { provider: "openai", code: "EAI_NONAME", message: "getaddrinfo EAI_NONAME api.example.invalid" }, "timeout", "code/EAI_NONAME"),
+  row("R-TT-2: EAI_NODATA (DNS, no address for the name) → timeout", { provider: "openai", code: "EAI_NODATA", message: "getaddrinfo EAI_NODATA api.example.invalid" }, "timeout", "code/EAI_NODATA"),
+  row("R-TT-2: an expired certificate → timeout (unreachable)", { provider: "openai", code: "CERT_HAS_EXPIRED", message: "certificate has expired" }, "timeout", "code/TLS"),
+  row("R-TT-2: a certificate for another host → timeout (unreachable)", { provider: "openai", code: "ERR_TLS_CERT_ALTNAME_INVALID", message: "Hostname/IP does not match certificate's altnames" }, "timeout", "code/TLS"),
+  row("R-TT-2: a self-signed certificate → timeout (unreachable)", { provider: "ollama", code: "DEPTH_ZERO_SELF_SIGNED_CERT", message: "self-signed certificate" }, "timeout", "code/TLS"),
+  row("R-TT-2: TLS spoken to a plain HTTP port → timeout (unreachable)", { provider: "openai", code: "ERR_SSL_WRONG_VERSION_NUMBER", message: "wrong version number" }, "timeout", "code/TLS"),
   row("R-EC-4: ERR_STREAM_PREMATURE_CLOSE → timeout", { provider: "openai", code: "ERR_STREAM_PREMATURE_CLOSE", message: "Premature close" }, "timeout", "code/ERR_STREAM_PREMATURE_CLOSE"),
 ];
 

@@ -24,6 +24,8 @@ const NETWORK_CODES = [
   "ENETRESET",
   "EPIPE",
   "EAI_AGAIN",
+  "EAI_NONAME",
+  "EAI_NODATA",
   "ENOTFOUND",
   "ERR_STREAM_PREMATURE_CLOSE",
 ] as const;
@@ -43,6 +45,12 @@ export const CODE_RULES: readonly CodeRule[] = [
   row("OVERLOADED", "overloaded", /^OVERLOADED(?:_ERROR)?$/i),
   ...NETWORK_CODES.map((code) => row(code, "timeout")),
   row("UND_ERR", "timeout", /^UND_ERR_/i),
+  // R-TT-2: TLS cannot be set up (certificate, handshake): the provider is unreachable, a model-scoped timeout.
+  row(
+    "TLS",
+    "timeout",
+    /^(?:CERT_[A-Z_]+|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_(?:VERIFY_LEAF_SIGNATURE|GET_ISSUER_CERT(?:_LOCALLY)?)|ERR_TLS_[A-Z_]+|ERR_SSL_[A-Z_]+|EPROTO)$/,
+  ),
   row("DEADLINE_EXCEEDED", "timeout"),
   // R-EC-7: our own watchdog (AbortSignal.timeout and friends) is a timeout, not a caller abort.
   row("TimeoutError", "timeout"),
