@@ -20,6 +20,7 @@ export const BAD_INPUT_ERROR_CODES: ReadonlySet<string> = new Set([
   "DETOUR_STATE_CONFIG_INVALID",
   "DETOUR_SECRET_KEY_INVALID",
   "DETOUR_GATEWAY_UNSAFE_BIND",
+  "DETOUR_GATEWAY_CANNOT_BIND",
 ]);
 
 /** Commander's own outcomes that are not failures. */

@@ -24,6 +24,9 @@ import { continuationSettingsFromConfig } from "../engine/stream-continuation.js
 import { systemClock } from "../ports/system-clock.js";
 import { buildGateway, type BuildGatewayAppOptions } from "./app.js";
 import { assertSafeBinding } from "./auth.js";
+import { checkBindable, GatewayPortInUseError } from "./bind-check.js";
+
+export { GatewayCannotBindError, GatewayPortInUseError } from "./bind-check.js";
 
 export interface StartGatewayOptions {
   /** A config object (validated here); else `configPath` or the usual lookup (R-CF-1). */
@@ -82,23 +85,6 @@ async function resolveConfig(options: StartGatewayOptions, logger: Logger): Prom
   return config;
 }
 
-/** Another process already listens on the port the gateway was asked to bind. */
-export class GatewayPortInUseError extends Error {
-  readonly code = "DETOUR_GATEWAY_PORT_IN_USE";
-  readonly host: string;
-  readonly port: number;
-  constructor(host: string, port: number, cause: unknown) {
-    super(
-      `Port ${port} on ${host} is already in use (another gateway, or another program). Stop it, or start this ` +
-        `one on another port with \`detour gateway --port <port>\` (or set gateway.port in detour.json5).`,
-      { cause },
-    );
-    this.name = "GatewayPortInUseError";
-    this.host = host;
-    this.port = port;
-  }
-}
-
 /**
  * The same-wire lane needs the whole engine (`runWith`, post-commit reporting) and its config-built providers;
  * an engine that is only a canonical `run` (test doubles) is served on the canonical path alone.
@@ -139,6 +125,8 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
   const config = await resolveConfig(options, logger);
   const host = options.host ?? config.gateway.host;
   const port = options.port ?? config.gateway.port;
+  // Where it listens is checked first: a mistyped host or a busy port is reported as such.
+  await checkBindable(host, port);
   assertSafeBinding(host, config.gateway.auth);
   // R-AP-2: said once at start, naming variable and profile, rather than discovered by every request.
   for (const missing of missingEnvReferences(config, options.env ?? process.env)) {

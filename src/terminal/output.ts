@@ -9,6 +9,15 @@ import pc from "picocolors";
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
+  /** A terminal's width; tables wrap long cells to fit it (80 columns when not a terminal). */
+  columns?: number;
+}
+
+/** The width tables are fitted to when the output is not a terminal (a pipe, a file, a CI log). */
+export const DEFAULT_TABLE_WIDTH = 80;
+
+function tableWidth(stream: OutputStream): number {
+  return stream.isTTY && typeof stream.columns === "number" && stream.columns >= 20 ? stream.columns : DEFAULT_TABLE_WIDTH;
 }
 
 export interface CliOutput {
@@ -44,14 +53,89 @@ export function createOutput(
       stderr.write(`${text}\n`);
     },
     table(head, rows) {
-      stdout.write(`${renderTable(head, rows, useColor)}\n`);
+      stdout.write(`${renderTable(head, rows, useColor, tableWidth(stdout))}\n`);
     },
   };
 }
 
-export function renderTable(head: readonly string[], rows: readonly (readonly unknown[])[], color: boolean): string {
+const ANSI = /\u001b\[[0-9;]*m/g;
+const HAS_ANSI = /\u001b\[/;
+/** A column is never narrowed below this many characters. */
+const MIN_COLUMN_WIDTH = 8;
+
+function visibleWidth(text: string): number {
+  return Math.max(0, ...text.replace(ANSI, "").split("\n").map((line) => line.length));
+}
+
+/** Wraps `text` to `width` columns at spaces; a word longer than a line is split. Coloured text is left whole. */
+export function wrapCell(text: string, width: number): string {
+  if (visibleWidth(text) <= width || HAS_ANSI.test(text)) return text;
+  const lines: string[] = [];
+  for (const paragraph of text.split("\n")) {
+    let line = "";
+    for (const word of paragraph.split(" ")) {
+      let rest = word;
+      while (rest.length > 0) {
+        const room = line === "" ? width : width - line.length - 1;
+        if (rest.length <= room) {
+          line = line === "" ? rest : `${line} ${rest}`;
+          rest = "";
+        } else if (line !== "" && rest.length <= width) {
+          lines.push(line);
+          line = "";
+        } else {
+          const take = line === "" ? width : room;
+          if (take <= 0) {
+            lines.push(line);
+            line = "";
+            continue;
+          }
+          lines.push(line === "" ? rest.slice(0, take) : `${line} ${rest.slice(0, take)}`);
+          line = "";
+          rest = rest.slice(take);
+        }
+      }
+    }
+    lines.push(line);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Column widths that fit `maxWidth`: columns that fit their share keep their natural width, and what is left
+ * is shared out among the wider ones (never below MIN_COLUMN_WIDTH).
+ */
+function fittedWidths(natural: readonly number[], available: number): number[] {
+  const widths = [...natural];
+  const order = natural.map((width, index) => ({ width, index })).sort((a, b) => a.width - b.width);
+  let remaining = available;
+  order.forEach(({ width, index }, position) => {
+    const share = Math.floor(remaining / (order.length - position));
+    widths[index] = Math.max(MIN_COLUMN_WIDTH, Math.min(width, share));
+    remaining -= widths[index]!;
+  });
+  return widths;
+}
+
+/** An aligned table; long cells wrap so the table fits `maxWidth` columns (no limit by default). */
+export function renderTable(
+  head: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  color: boolean,
+  maxWidth: number = Number.POSITIVE_INFINITY,
+): string {
+  const cells = rows.map((row) => row.map((cell) => (cell === undefined || cell === null ? "-" : String(cell))));
+  const columns = Math.max(head.length, ...cells.map((row) => row.length));
+  const natural = Array.from({ length: columns }, (_, index) =>
+    Math.max(visibleWidth(head[index] ?? ""), ...cells.map((row) => visibleWidth(row[index] ?? ""))),
+  );
+  // Each column has one space of padding on each side; between columns two spaces (plain) or a border.
+  const overhead = columns * 2 + (color ? columns + 1 : 2 * (columns - 1));
+  const fits = natural.reduce((sum, width) => sum + width, 0) + overhead <= maxWidth;
+  const widths = fits ? natural : fittedWidths(natural, Math.max(columns * MIN_COLUMN_WIDTH, maxWidth - overhead));
   const table = new Table({
-    head: [...head],
+    head: head.map((cell, index) => (fits ? cell : wrapCell(cell, widths[index]!))),
+    ...(fits ? {} : { colWidths: widths.map((width) => width + 2) }),
     style: { head: color ? ["cyan"] : [], border: color ? ["grey"] : [], compact: true },
     chars: color
       ? undefined
@@ -61,7 +145,7 @@ export function renderTable(head: readonly string[], rows: readonly (readonly un
           left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
         },
   });
-  for (const row of rows) table.push(row.map((cell) => (cell === undefined || cell === null ? "-" : String(cell))));
+  for (const row of cells) table.push(fits ? row : row.map((cell, index) => wrapCell(cell, widths[index]!)));
   return table.toString();
 }
 

@@ -203,6 +203,30 @@ describe("gateway start and status pages", () => {
     expect(result.stderr).toContain("--port");
   });
 
+  it("R-GW-1: a busy port is reported before a missing credential", async () => {
+    const box = fresh();
+    blocker = createServer();
+    const port = await new Promise<number>((resolve) => {
+      blocker!.listen(0, "127.0.0.1", () => resolve((blocker!.address() as { port: number }).port));
+    });
+    const result = await box.run(["gateway", "--port", String(port)]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+    expect(result.stderr).not.toMatch(/no credential/i);
+  });
+
+  it.each([
+    ["without a credential", [] as string[]],
+    ["with a credential", ["OPENAI_API_KEY"]],
+  ])("R-GW-1: a host name that does not resolve is reported first, in words (%s)", async (_title, keys) => {
+    const box = fresh();
+    const env = Object.fromEntries(keys.map((key) => [key, "sk-bind-test-0123456789"]));
+    const result = await box.run(["gateway", "--host", "nosuchhost.invalid"], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('Cannot start the gateway on "nosuchhost.invalid": the name does not resolve');
+    expect(result.stderr).not.toMatch(/no credential|anyone on the network|getaddrinfo/i);
+  });
+
   it("R-GW-8: detour status shows a page of sessions with the total", async () => {
     const box = fresh();
     const secretKey = Buffer.alloc(32, 3).toString("base64");

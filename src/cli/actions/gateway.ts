@@ -10,6 +10,8 @@ import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
 import { createDetour } from "../../engine/create-detour.js";
 import { describeAllowedClients } from "../../gateway/request-guard.js";
+import { assertSafeBinding } from "../../gateway/auth.js";
+import { checkBindable } from "../../gateway/bind-check.js";
 import { startGateway } from "../../gateway/start-gateway.js";
 import type { CliDeps } from "../cli-deps.js";
 import { prepareCanonicalRunner } from "../canonical-runner.js";
@@ -34,6 +36,10 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
   const logger = createStderrLogger(deps.stderr, knobs.logLevel, logFormat);
   const loaded = await loadCliConfig(context);
   const config = loaded.config;
+  // Where to listen is checked before the credentials: a bad host or a busy port is reported first, in words.
+  const host = options.host ?? config.gateway.host;
+  await checkBindable(host, options.port ?? config.gateway.port);
+  assertSafeBinding(host, config.gateway.auth);
   const detour = await createDetour({ config, env: deps.env, logger, discoverEnvCredentials: true });
   let stopGateway: (() => Promise<void>) | undefined;
   let reloader: GatewayReloader | undefined;
