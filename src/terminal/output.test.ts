@@ -29,10 +29,13 @@ describe("tables on a terminal", () => {
     expect(renderTable(["a", "b"], [["x", "y"]], false, 80)).toBe(renderTable(["a", "b"], [["x", "y"]], false));
   });
 
-  it("output fits tables to the terminal's width, and to 80 columns when it is not a terminal", () => {
+  it("output fits tables to the terminal's width, or to COLUMNS; a pipe without COLUMNS keeps one line per row", () => {
     const written: string[] = [];
     const pipe = { write: (chunk: string) => written.push(chunk), isTTY: false, columns: 300 };
     createOutput(pipe, pipe, {}).table(["check", "detail"], [["hosts", LONG]]);
+    expect(written.join("").trimEnd().split("\n")).toHaveLength(2);
+    written.length = 0;
+    createOutput(pipe, pipe, { COLUMNS: "80" }).table(["check", "detail"], [["hosts", LONG]]);
     expect(widest(written.join(""))).toBeLessThanOrEqual(80);
     written.length = 0;
     const terminal = { write: (chunk: string) => written.push(chunk), isTTY: true, columns: 60 };

