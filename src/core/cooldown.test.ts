@@ -43,7 +43,7 @@ function fail(
   now: number,
   extra: Partial<RecordFailureParams> = {},
 ): UsageStats {
-  return recordFailure(stats, { reason, provider: "openai", now, config: SETTINGS, ...extra });
+  return recordFailure(stats, { reason, provider: "openai", now, cooldowns: SETTINGS, ...extra });
 }
 
 /** Apply failures in sequence: [reason, time, extra?]. */
@@ -105,8 +105,8 @@ describe("R-CD-1 failure counting", () => {
 
   it("R-CD-1: the failure window follows the configured hours", () => {
     const config = { ...SETTINGS, failureWindowHours: 1 };
-    const first = recordFailure(undefined, { reason: "overloaded", provider: "openai", now: T0, config });
-    const second = recordFailure(first, { reason: "overloaded", provider: "openai", now: T0 + HOUR + 1, config });
+    const first = recordFailure(undefined, { reason: "overloaded", provider: "openai", now: T0, cooldowns: config });
+    const second = recordFailure(first, { reason: "overloaded", provider: "openai", now: T0 + HOUR + 1, cooldowns: config });
     expect(second.errorCount).toBe(1);
   });
 });
@@ -133,9 +133,9 @@ describe("R-CD-2 cooldown ladder", () => {
 
   it("R-CD-2: a configured ladder replaces the default", () => {
     const config = { ...SETTINGS, ladderSeconds: [5, 7] };
-    const first = recordFailure(undefined, { reason: "server_error", provider: "p", now: T0, config });
-    const second = recordFailure(first, { reason: "server_error", provider: "p", now: T0 + MINUTE, config });
-    const third = recordFailure(second, { reason: "server_error", provider: "p", now: T0 + 2 * MINUTE, config });
+    const first = recordFailure(undefined, { reason: "server_error", provider: "p", now: T0, cooldowns: config });
+    const second = recordFailure(first, { reason: "server_error", provider: "p", now: T0 + MINUTE, cooldowns: config });
+    const third = recordFailure(second, { reason: "server_error", provider: "p", now: T0 + 2 * MINUTE, cooldowns: config });
     expect(first.cooldownUntil).toBe(T0 + 5 * SECOND);
     expect(second.cooldownUntil).toBe(T0 + MINUTE + 7 * SECOND);
     expect(third.cooldownUntil).toBe(T0 + 2 * MINUTE + 7 * SECOND);
@@ -160,8 +160,8 @@ describe("R-CD-2 cooldown ladder", () => {
 
   it("R-CD-2: an active window is never shortened by a shorter step", () => {
     const config = { ...SETTINGS, ladderSeconds: [300, 10] };
-    const first = recordFailure(undefined, { reason: "overloaded", provider: "p", now: T0, config });
-    const second = recordFailure(first, { reason: "overloaded", provider: "p", now: T0 + 5 * SECOND, config });
+    const first = recordFailure(undefined, { reason: "overloaded", provider: "p", now: T0, cooldowns: config });
+    const second = recordFailure(first, { reason: "overloaded", provider: "p", now: T0 + 5 * SECOND, cooldowns: config });
     expect(second.cooldownUntil).toBe(T0 + 300 * SECOND);
   });
 
@@ -175,8 +175,8 @@ describe("R-CD-2 cooldown ladder", () => {
 
   it("R-CD-2: cooldownReason is the latest reason even when the window is kept", () => {
     const config = { ...SETTINGS, ladderSeconds: [300, 10] };
-    const first = recordFailure(undefined, { reason: "overloaded", provider: "p", now: T0, config });
-    const second = recordFailure(first, { reason: "server_error", provider: "p", now: T0 + SECOND, config });
+    const first = recordFailure(undefined, { reason: "overloaded", provider: "p", now: T0, cooldowns: config });
+    const second = recordFailure(first, { reason: "server_error", provider: "p", now: T0 + SECOND, cooldowns: config });
     expect(second.cooldownReason).toBe("server_error");
   });
 
@@ -221,18 +221,18 @@ describe("R-CD-3 disabled lane", () => {
 
   it("R-CD-3: billing base comes from billingBackoffHoursByProvider when set for the provider", () => {
     const config = { ...SETTINGS, billingBackoffHoursByProvider: { anthropic: 1 } };
-    const first = recordFailure(undefined, { reason: "billing", provider: "anthropic", now: T0, config });
-    const second = recordFailure(first, { reason: "billing", provider: "anthropic", now: T0 + MINUTE, config });
+    const first = recordFailure(undefined, { reason: "billing", provider: "anthropic", now: T0, cooldowns: config });
+    const second = recordFailure(first, { reason: "billing", provider: "anthropic", now: T0 + MINUTE, cooldowns: config });
     expect(first.disabledUntil).toBe(T0 + HOUR);
     expect(second.disabledUntil).toBe(T0 + MINUTE + 2 * HOUR);
-    const other = recordFailure(undefined, { reason: "billing", provider: "openai", now: T0, config });
+    const other = recordFailure(undefined, { reason: "billing", provider: "openai", now: T0, cooldowns: config });
     expect(other.disabledUntil).toBe(T0 + 5 * HOUR);
   });
 
   it("R-CD-3: billingMaxHours caps the doubling", () => {
     const config = { ...SETTINGS, billingMaxHours: 6 };
     const stats = [0, 1].reduce<UsageStats | undefined>(
-      (s, i) => recordFailure(s, { reason: "billing", provider: "p", now: T0 + i * MINUTE, config }),
+      (s, i) => recordFailure(s, { reason: "billing", provider: "p", now: T0 + i * MINUTE, cooldowns: config }),
       undefined,
     );
     expect(stats?.disabledUntil).toBe(T0 + MINUTE + 6 * HOUR);
@@ -572,13 +572,13 @@ describe("R-CD-6 trust-once", () => {
     const waited = fail(undefined, "rate_limit", T0, { ...RESET(T0), afterStatedWait: true });
     expect(waited.blockedUntil).toBe(T0 + SECOND);
     expect(waited.cooldownUntil).toBe(T0 + 30 * SECOND);
-    expect(isStatedResetTrusted(undefined, { reason: "rate_limit", now: T0, config: SETTINGS })).toBe(true);
+    expect(isStatedResetTrusted(undefined, { reason: "rate_limit", now: T0, cooldowns: SETTINGS })).toBe(true);
   });
 
   it("R-CD-6: isStatedResetTrusted says whether the next stated reset would be trusted", () => {
     const first = fail(undefined, "rate_limit", T0, RESET(T0));
     const ask = (now: number, reason: FailoverReason = "rate_limit") =>
-      isStatedResetTrusted(clearExpired(first, now), { reason, now, config: SETTINGS });
+      isStatedResetTrusted(clearExpired(first, now), { reason, now, cooldowns: SETTINGS });
     expect(ask(T0 + SECOND / 2)).toBe(true); // still inside the stated window
     expect(ask(T0 + 2 * SECOND)).toBe(false); // ran out, refused again
     expect(ask(T0 + 2 * SECOND, "overloaded")).toBe(true); // another reason
@@ -760,7 +760,7 @@ describe("property", () => {
             reason: s.reason,
             provider: s.provider,
             now,
-            config: settings,
+            cooldowns: settings,
             ...(s.model === undefined ? {} : { model: s.model }),
             ...(s.resetOffsetMs === undefined ? {} : { resetAt: now + s.resetOffsetMs }),
           });

@@ -25,7 +25,7 @@ export interface RecordFailureParams {
   now: number;
   /** Absolute provider-stated reset (R-EC-6); replaces the ladder when it lies in the future (R-CD-6). */
   resetAt?: number;
-  config: CooldownSettings;
+  cooldowns: CooldownSettings;
   /**
    * When the failing attempt started (R-CD-1: one incident, one step). An attempt that started before the
    * profile's current window was opened is the same incident: it is counted but moves no window.
@@ -153,7 +153,7 @@ function widenActiveCooldown(stats: UsageStats, failureScopeModel: string | unde
 
 function applyCooldown(stats: UsageStats, p: RecordFailureParams, failureScopeModel: string | undefined): UsageStats {
   const active = isActive(stats.cooldownUntil, p.now);
-  const { ladderSeconds, step } = cooldownLadder(p.reason, stats, p.config);
+  const { ladderSeconds, step } = cooldownLadder(p.reason, stats, p.cooldowns);
   const candidateUntil = p.now + ladderStepMs(ladderSeconds, step);
   const next: UsageStats = {
     ...stats,
@@ -165,7 +165,7 @@ function applyCooldown(stats: UsageStats, p: RecordFailureParams, failureScopeMo
 }
 
 function applyDisable(stats: UsageStats, p: RecordFailureParams & { reason: DisabledReason }): UsageStats {
-  const { baseMs, maxMs } = DISABLE_BACKOFF[p.reason](p.config, p.provider);
+  const { baseMs, maxMs } = DISABLE_BACKOFF[p.reason](p.cooldowns, p.provider);
   const count = stats.failureCounts?.[p.reason] ?? 1;
   const durationMs = Math.min(maxMs, baseMs * 2 ** (count - 1));
   const candidateUntil = p.now + durationMs;
@@ -238,7 +238,7 @@ export interface StatedResetTrustInput {
   reason: FailoverReason;
   model?: string;
   now: number;
-  config: CooldownSettings;
+  cooldowns: CooldownSettings;
 }
 
 /**
@@ -252,9 +252,9 @@ export function isStatedResetTrusted(stats: UsageStats | undefined, input: State
   if (REASON_POLICY[input.reason].lane !== "cooldown") return true;
   if (blockCovers(base, input.model, input.now)) return true;
   if ((base.failureCounts?.[input.reason] ?? 0) < 1 || typeof base.lastFailureAt !== "number") return true;
-  if (isStale(base, input.now, input.config.failureWindowHours)) return true;
-  const counted = countFailure(base, input.reason, input.now, input.config.failureWindowHours);
-  const { ladderSeconds, step } = cooldownLadder(input.reason, counted, input.config);
+  if (isStale(base, input.now, input.cooldowns.failureWindowHours)) return true;
+  const counted = countFailure(base, input.reason, input.now, input.cooldowns.failureWindowHours);
+  const { ladderSeconds, step } = cooldownLadder(input.reason, counted, input.cooldowns);
   return input.now - base.lastFailureAt >= ladderStepMs(ladderSeconds, step);
 }
 
@@ -281,7 +281,7 @@ export function recordFailure(stats: UsageStats | undefined, p: RecordFailurePar
   const failureScopeModel = policy.modelScoped && p.model ? p.model : undefined;
   if (isSameIncident(base, p)) return countSameIncident(base, p, failureScopeModel);
   const trusted = !p.afterStatedWait && isStatedResetTrusted(base, p);
-  const counted = countFailure(base, p.reason, p.now, p.config.failureWindowHours);
+  const counted = countFailure(base, p.reason, p.now, p.cooldowns.failureWindowHours);
 
   const statedUntil = statedResetUntil(p.resetAt, p.now);
   if (statedUntil !== undefined) {

@@ -6,27 +6,16 @@
  * updates apply the pure core math (`core/cooldown.ts`) inside one transaction / server-side script.
  */
 import type { HeadroomReading } from "../core/headroom/reading.js";
-import type { FailoverReason } from "../core/reasons.js";
-import type { CooldownSettings, Credential, SessionEntry, UsageStats } from "../core/types.js";
+import type { RecordFailureParams } from "../core/cooldown.js";
+import type { Credential, SessionEntry, UsageStats } from "../core/types.js";
 
 export interface StoredProfile {
   id: string;
   credential: Credential;
 }
 
-export interface RecordFailureParams {
-  reason: FailoverReason;
-  provider: string;
-  model?: string;
-  now: number;
-  /** Provider-stated reset (R-CD-6). */
-  resetAt?: number;
-  cooldowns: CooldownSettings;
-  /** When the failing attempt started: one incident, one step (R-CD-1). */
-  attemptStartedAt?: number;
-  /** The runner waited out a stated reset on this profile just before the attempt (R-RN-6, R-CD-6 trust-once). */
-  afterStatedWait?: boolean;
-}
+/** One shape for a failure, from the runner through the store to the cooldown math. */
+export type { RecordFailureParams } from "../core/cooldown.js";
 
 /**
  * A compare-and-set on one session field (R-SO-2). Writes to fields of one group (R-SB-6, below) are

@@ -285,7 +285,7 @@ async function statedResetTrusted<T>(loop: Loop<T>, profileId: string | undefine
     reason: classification.reason,
     model: input.candidate.model,
     now: finishedAt,
-    config: deps.settings.cooldowns,
+    cooldowns: deps.settings.cooldowns,
   });
 }
 

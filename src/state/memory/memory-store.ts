@@ -8,6 +8,7 @@
 import {
   clearExpired as clearExpiredWindows,
   markUsed as markUsedStats,
+  recordFailure as statsAfterFailure,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
 } from "../../core/cooldown.js";
@@ -19,7 +20,6 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
-import { statsAfterFailure } from "../failure-stats.js";
 import { applySessionCas, withWriteTime } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { BoundedRecencyMap } from "./bounded-recency-map.js";

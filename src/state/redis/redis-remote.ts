@@ -16,6 +16,7 @@ import type { createClient } from "@redis/client";
 import {
   clearExpired as clearExpiredStats,
   markUsed as markUsedStats,
+  recordFailure as statsAfterFailure,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
 } from "../../core/cooldown.js";
@@ -28,7 +29,6 @@ import {
   type StateStore,
   type StoredProfile,
 } from "../../ports/state-store.js";
-import { statsAfterFailure } from "../failure-stats.js";
 import { withWriteTime } from "../session-writes.js";
 import { openCredential, type SecretBox, sealCredential } from "../secrets.js";
 import {

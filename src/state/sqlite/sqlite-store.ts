@@ -9,6 +9,7 @@
 import type Database from "better-sqlite3";
 import {
   clearExpired as clearExpiredStats,
+  recordFailure as statsAfterFailure,
   recordSuccess as recordSuccessStats,
   resetUsageStats as emptyUsageStats,
   successChangesOnlyLastUsed,
@@ -31,7 +32,6 @@ import { prepareStatements, type Statements, type StatsRow } from "./statements.
 import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
 import { withLockRetry } from "./sqlite-retry.js";
 import { type SessionRetention, SessionPruner } from "../session-retention.js";
-import { statsAfterFailure } from "../failure-stats.js";
 import { applySessionCas, applySessionPatch, withWriteTime } from "../session-writes.js";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import { SqliteHeadroomTable } from "./headroom-table.js";
