@@ -4,8 +4,9 @@
  * rendered, how usage is read, the finish tables. Callers hold a `WireFormat` (looked up once, in
  * `wire/formats.ts`) and never name a wire field themselves.
  *
- * A member that a format does not have is absent, not a stub: Google and Ollama are spoken to as providers
- * only, so they have no client-side decode, render or stream encoder; the same-wire lane serves only the
+ * A member that a format does not have is absent, not a stub: the gateway does not speak Google or Ollama to
+ * its clients, so they have no `lane` and no resumable streams; their server codecs (request decode, answer,
+ * stream and error render) are what the mock provider answers with. The same-wire lane serves only the
  * formats that have `lane`.
  */
 import type { RequestFactsBound } from "../core/fit.js";
@@ -49,12 +50,20 @@ export interface DecodeFallback {
   createToolCallId(): string;
 }
 
+/** What a request's URL says beside its body: Google names the model and the streaming method in the path. */
+export interface RequestRoute {
+  model?: string;
+  stream?: boolean;
+}
+
 /** An error the gateway renders in the client's format. */
 export interface WireErrorInput {
   message: string;
   status: number;
   code?: string | null;
   param?: string | null;
+  /** When to try again; a format that says it in the body (Gemini's RetryInfo) renders it there. */
+  retryAfterSeconds?: number;
 }
 
 export interface StreamEncoderOptions {
@@ -137,8 +146,8 @@ export interface WireFormat {
   readonly request: {
     /** The provider's request body, or the field the format cannot carry (R-GW-6 `incompatible`). */
     encode(request: CanonicalRequest, options: { model: string; stream: boolean }): WireEncoding<unknown>;
-    /** A client's request body (the gateway dialect). */
-    decode?(body: unknown): ClientRequestDecode;
+    /** A client's request body (the gateway dialect, or the mock provider's server side), with what its URL says. */
+    decode?(body: unknown, route?: RequestRoute): ClientRequestDecode;
   };
   readonly response: {
     /** A provider's answer text, validated and decoded. */

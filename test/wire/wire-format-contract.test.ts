@@ -1,9 +1,12 @@
 /**
  * Every WireFormat of the registry through the same cases (DESIGN §1: one contract, hono's `runTest`
  * style): the registry's names, the finish tables, usage, errors, both request and response codecs, the
- * stream encoder against the same format's scanner and assembler, and the same-wire lane's splice. A format
- * lacks a member only where it has no such side (Google and Ollama are spoken to as providers only); the
- * members it has meet the same cases as every other format's.
+ * stream encoder against the same format's scanner and assembler (or, where each stream chunk is an answer,
+ * against the format's answer decoder), and the same-wire lane's splice. The server codecs (request decode,
+ * answer, stream and error render) are what the gateway answers its clients with and what the mock provider
+ * answers with, so every format has them. A format lacks a member only where it has no such side (the
+ * gateway serves no Google or Ollama clients: no lane, no resumed streams); the members it has meet the same
+ * cases as every other format's.
  */
 import { describe, expect, it } from "vitest";
 import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "../../src/config/schema.js";
@@ -14,6 +17,15 @@ import type { UpstreamBody } from "../../src/wire/shared/body-bytes.js";
 import type { WireFormat, WireFormatId } from "../../src/wire/wire-format.js";
 
 const CANONICAL_FINISH_REASONS: readonly CanonicalFinishReason[] = ["stop", "length", "tool_calls", "content_filter", "error"];
+
+/** Reasons a format does not say in its finish field: the answer's content says them, or the wire has no word. */
+const UNSAID_FINISH_REASONS: Readonly<Record<WireFormatId, readonly CanonicalFinishReason[]>> = {
+  "openai-chat": [],
+  "openai-responses": ["tool_calls"],
+  "anthropic-messages": [],
+  "google-generative-ai": ["tool_calls"],
+  ollama: ["tool_calls", "content_filter"],
+};
 
 /**
  * What each format's wire says in its own words, for the members that have no writer to produce it (a
@@ -114,6 +126,34 @@ const events: CanonicalStreamEvent[] = [
   { type: "finish", reason: "stop", usage },
 ];
 
+const WEATHER_PARAMETERS = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
+const FORECAST_SCHEMA = { type: "object", properties: { forecast: { type: "string" } }, required: ["forecast"] };
+
+/** Formats with no JSON mode: a request asking for one is refused rather than answered differently (R-GW-6). */
+const NO_JSON_MODE: readonly WireFormatId[] = ["anthropic-messages"];
+
+/** A second turn after a tool call, asking for JSON with reasoning on. */
+const toolRequest: CanonicalRequest = {
+  messages: [
+    { role: "user", content: [{ type: "text", text: "Weather in Oslo?" }] },
+    { role: "assistant", content: [{ type: "tool-call", id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' }] },
+    { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: "Rain" }] },
+  ],
+  tools: [{ name: "get_weather", parameters: WEATHER_PARAMETERS }],
+  maxTokens: 2048,
+  temperature: 0.5,
+  responseFormat: { type: "json-schema", name: "forecast", schema: FORECAST_SCHEMA },
+  reasoning: { enabled: true, budgetTokens: 1024 },
+};
+
+const toolAnswer: CanonicalResponse = {
+  id: "resp-10",
+  model: "house/model-x",
+  content: [{ type: "tool-call", id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' }],
+  finishReason: "tool_calls",
+  usage,
+};
+
 const fallback = { model: "fallback-model", createResponseId: () => "made-up-id", createToolCallId: () => "call_1" };
 
 function textOf(response: CanonicalResponse): string {
@@ -165,9 +205,10 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it.runIf(format.finish.fromCanonical !== undefined)("finish table: what Detour writes reads back as the same reason", () => {
     const fromCanonical = format.finish.fromCanonical as Readonly<Record<CanonicalFinishReason, string>>;
     for (const reason of CANONICAL_FINISH_REASONS) {
-      // `error` is never written as a finish (the stream ends with an error frame instead, R-ST-2); Responses
-      // says a turn called tools through its output items, not its status.
-      if (reason === "error" || (id === "openai-responses" && reason === "tool_calls")) continue;
+      // `error` is never written as a finish (the stream ends with an error frame instead, R-ST-2); a format
+      // that says a turn called tools through its output (Responses items, Gemini and Ollama parts), or that
+      // has no word for a reason at all, is listed in UNSAID_FINISH_REASONS.
+      if (reason === "error" || UNSAID_FINISH_REASONS[id].includes(reason)) continue;
       expect(format.finish.toCanonical[fromCanonical[reason]], `${reason} → ${fromCanonical[reason]}`).toBe(reason);
     }
   });
@@ -210,7 +251,8 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it.runIf(format.request.decode !== undefined)("request: what is encoded decodes to the same conversation", () => {
     const encoded = format.request.encode(request, { model: "model-x", stream: true });
     if (!encoded.ok) throw new Error(encoded.problem);
-    const decoded = format.request.decode?.(JSON.parse(JSON.stringify(encoded.body)));
+    // Where the format puts the model and the streaming switch in the URL (Gemini), the route says them.
+    const decoded = format.request.decode?.(JSON.parse(JSON.stringify(encoded.body)), { model: "model-x", stream: true });
     if (!decoded?.ok) throw new Error(JSON.stringify(decoded));
     expect(decoded.value.model).toBe("model-x");
     expect(decoded.value.stream).toBe(true);
@@ -234,6 +276,67 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(textOf(decoded.response)).toBe("Rain in Oslo.");
     expect(decoded.response.finishReason).toBe("stop");
     expect(decoded.response.usage).toMatchObject(usage);
+  });
+
+  it.runIf(format.request.decode !== undefined)("request: a tool turn, JSON mode and reasoning decode back the same", () => {
+    const saysJson = !NO_JSON_MODE.includes(id);
+    const { responseFormat: _json, ...withoutJson } = toolRequest;
+    const encoded = format.request.encode(saysJson ? toolRequest : withoutJson, { model: "model-x", stream: false });
+    if (!encoded.ok) throw new Error(encoded.problem);
+    const decoded = format.request.decode?.(JSON.parse(JSON.stringify(encoded.body)), { model: "model-x", stream: false });
+    if (!decoded?.ok) throw new Error(JSON.stringify(decoded));
+    expect(decoded.value.stream).toBe(false);
+    expect(decoded.value.request.messages).toEqual(toolRequest.messages);
+    expect(decoded.value.request.tools?.map((tool) => [tool.name, tool.parameters])).toEqual([["get_weather", WEATHER_PARAMETERS]]);
+    if (saysJson) expect(decoded.value.request.responseFormat).toMatchObject({ type: "json-schema", schema: FORECAST_SCHEMA });
+    expect(decoded.value.request.reasoning).toMatchObject({ enabled: true });
+    expect(decoded.value.request.temperature).toBe(0.5);
+  });
+
+  it.runIf(format.response.render !== undefined)("response: a tool call renders and decodes back, finishing with tool_calls", () => {
+    const rendered = format.response.render?.(toolAnswer, { createdSeconds: 1_700_000_000 });
+    const decoded = format.response.decode(JSON.stringify(rendered), fallback);
+    if (!decoded.ok) throw new Error(decoded.problem);
+    const calls = decoded.response.content.flatMap((part) => (part.type === "tool-call" ? [[part.name, JSON.parse(part.arguments) as unknown]] : []));
+    expect(calls).toEqual([["get_weather", { city: "Oslo" }]]);
+    expect(decoded.response.finishReason).toBe("tool_calls");
+  });
+
+  it.runIf(format.errors.render !== undefined && format.stream.encoder !== undefined)("stream: an error event ends the stream with the format's error, read back with its message", () => {
+    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
+    if (!encoder) throw new Error("checked by runIf");
+    encoder.encode(events[0] as CanonicalStreamEvent);
+    const frames = encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } });
+    expect(encoder.finished).toBe(true);
+    expect(encoder.encode(events[1] as CanonicalStreamEvent)).toEqual([]);
+    expect(frames.join("")).toContain("The model is busy.");
+  });
+
+  it.runIf(format.lane === undefined && format.stream.encoder !== undefined)("stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer", () => {
+    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
+    if (!encoder) throw new Error("checked by runIf");
+    const pieces: CanonicalStreamEvent[] = [
+      ...events.slice(0, 3),
+      // A tool call whose arguments arrive in pieces goes out whole, once.
+      { type: "tool-call-delta", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' },
+      { type: "tool-call-delta", index: 0, argumentsDelta: '"Oslo"}' },
+      { type: "finish", reason: "tool_calls", usage },
+    ];
+    const frames = pieces.flatMap((event) => encoder.encode(event));
+    expect(encoder.finished).toBe(true);
+    const decodedFrames = frames.map((frame) => {
+      // Server-sent events carry the chunk after `data: `; NDJSON is the chunk itself.
+      const decoded = format.response.decode(frame.replace(/^data: /, "").trim(), fallback);
+      if (!decoded.ok) throw new Error(`${decoded.problem}: ${frame}`);
+      return decoded;
+    });
+    const chunks = decodedFrames.map((decoded) => decoded.response);
+    expect(chunks.map(textOf).join("")).toBe("Rain in Oslo.");
+    const calls = chunks.flatMap((chunk) => chunk.content.flatMap((part) => (part.type === "tool-call" ? [[part.name, JSON.parse(part.arguments) as unknown]] : [])));
+    expect(calls).toEqual([["get_weather", { city: "Oslo" }]]);
+    // The last chunk alone has no call in it: it carries the format's own word for a turn that called tools.
+    expect(decodedFrames.at(-1)?.rawFinishReason).toBe(format.finish.fromCanonical?.tool_calls);
+    expect(chunks.at(-1)?.usage).toMatchObject(usage);
   });
 
   it.runIf(format.lane !== undefined)("stream: the encoder's frames pass the same format's scanner, and assemble into the answer", () => {

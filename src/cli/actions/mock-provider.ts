@@ -5,7 +5,7 @@
 import type { Command } from "commander";
 import { BUILTIN_SCENARIOS, resolveScenarioArgument, startMockProvider } from "../../testing/mock-provider/index.js";
 import type { CliDeps } from "../cli-deps.js";
-import { CliUsageError, createOutput } from "../output.js";
+import { CliUsageError, createOutput, type OutputStream } from "../output.js";
 
 const LOOPBACK = new Set(["127.0.0.1", "::1", "localhost"]);
 
@@ -17,7 +17,22 @@ export interface MockProviderFlags {
   json?: boolean;
 }
 
+/**
+ * `detour mock-provider | head -1` closes the output once the reader has its line; Node reports each later
+ * write as an 'error' event (EPIPE) that, unheard, ends the process with a stack. What the mock prints is
+ * only a report: a closed output is ignored and the mock keeps serving until it is stopped.
+ */
+function ignoreClosedOutput(stream: OutputStream): void {
+  const emitter = stream as OutputStream & { on?: (event: "error", listener: (error: NodeJS.ErrnoException) => void) => unknown };
+  if (typeof emitter.on !== "function") return;
+  emitter.on("error", (error) => {
+    if (error.code !== "EPIPE" && error.code !== "ERR_STREAM_DESTROYED") throw error;
+  });
+}
+
 export async function serveMockProvider(deps: CliDeps, _command: Command, options: MockProviderFlags): Promise<void> {
+  ignoreClosedOutput(deps.stdout);
+  ignoreClosedOutput(deps.stderr);
   const out = createOutput(deps.stdout, deps.stderr, deps.env);
   if (options.list) {
     const scenarios = Object.entries(BUILTIN_SCENARIOS).map(([name, scenario]) => ({ name, description: scenario.description ?? "" }));

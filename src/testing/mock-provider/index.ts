@@ -32,6 +32,7 @@ export {
   resolveScenarioName,
   type MockScenarioSet,
 } from "./scenario-file.js";
+export { MockProviderPortInUseError } from "./mock-errors.js";
 export { NO_KEY, type MockCounts, type RecordedRequest } from "./request-log.js";
 export { fingerprintKey } from "./reply.js";
 export { ERROR_PRESET_TABLE } from "./error-presets.js";

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { authHeaders, chatBody, jsonText, post, sseJson, streamText } from "./__fixtures__/http-helpers.js";
+import { MockProviderPortInUseError } from "./mock-errors.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
 import { fingerprintKey } from "./reply.js";
 import { MOCK_WIRE_APIS, type MockWireApi } from "./scenario-schema.js";
@@ -296,5 +297,16 @@ describe("mock provider: embeddings and token counts (R-CL-3)", () => {
     expect(await counted.json()).toEqual({ input_tokens: Math.ceil("count these words please".length / 4) });
     const bad = await post(server.url, "/v1/embeddings", { model: "emb", input: 7 }, authHeaders("openai", "sk-a"));
     expect(bad.status).toBe(400);
+  });
+});
+
+describe("mock provider: a port already in use", () => {
+  it("rejects with MockProviderPortInUseError naming host and port and what to do", async () => {
+    const first = await start();
+    const error = await startMockProvider({ port: first.port }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MockProviderPortInUseError);
+    expect(error).toMatchObject({ code: "DETOUR_MOCK_PORT_IN_USE", host: "127.0.0.1", port: first.port });
+    expect((error as Error).message).toContain(`Port ${first.port} on 127.0.0.1 is already in use`);
+    expect((error as Error).message).toContain("--port <port>");
   });
 });

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { MockProviderPortInUseError } from "./mock-errors.js";
 import { MockScenarioError, describeIssues, resolveScenarioName } from "./scenario-file.js";
 import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
 import { RuleBook } from "./rule-book.js";
@@ -325,10 +326,13 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     socket.on("close", () => sockets.delete(socket));
   });
 
+  const port = options.port ?? 0;
   await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off("error", reject);
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(error.code === "EADDRINUSE" ? new MockProviderPortInUseError(host, port, error) : error);
+    server.once("error", failed);
+    server.listen(port, host, () => {
+      server.off("error", failed);
       resolve();
     });
   });

@@ -24,3 +24,15 @@ export const GOOGLE_FINISH_REASONS: FinishReasonTable = {
 export function mapGoogleFinishReason(raw: string): CanonicalFinishReason {
   return lookupFinishReason(GOOGLE_FINISH_REASONS, raw);
 }
+
+/**
+ * Canonical → Gemini, for answers Detour writes in this format. Gemini says STOP after function calls (the
+ * calls are in the parts) and has no finish word for an error: an error ends a stream with an error chunk.
+ */
+export const CANONICAL_TO_GOOGLE_FINISH_REASON: Readonly<Record<CanonicalFinishReason, string>> = {
+  stop: "STOP",
+  length: "MAX_TOKENS",
+  tool_calls: "STOP",
+  content_filter: "SAFETY",
+  error: "OTHER",
+};

@@ -1,12 +1,17 @@
 /**
- * The Gemini `generateContent` wire format as one `WireFormat` (wire/wire-format.ts). Detour speaks it as a
- * client of providers only: no client-side decode, render, stream encoder or same-wire lane.
+ * The Gemini `generateContent` wire format as one `WireFormat` (wire/wire-format.ts). Detour's provider writes
+ * requests and reads answers with it; its server codecs (request decode, answer, stream and error render)
+ * are what the mock provider answers with. The gateway does not speak it to clients: no same-wire lane.
  */
 import type { WireFormat } from "../wire-format.js";
 import { parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseGoogleRequest } from "./decode-request.js";
 import { fromGoogleResponse, googleUsage, rawFinishReasonOf } from "./decode-response.js";
 import { encodeGoogleRequest } from "./encode-request.js";
-import { GOOGLE_FINISH_REASONS } from "./finish-reasons.js";
+import { renderGoogleResponse, renderGoogleUsage } from "./encode-response.js";
+import { createGoogleStreamEncoder } from "./encode-stream.js";
+import { renderGoogleError } from "./errors.js";
+import { CANONICAL_TO_GOOGLE_FINISH_REASON, GOOGLE_FINISH_REASONS } from "./finish-reasons.js";
 import { describeGoogleError, describeGoogleErrorObject } from "./read-error.js";
 import { googleErrorObjectSchema, googleGenerateContentResponseSchema, googleUsageSchema } from "./schemas.js";
 
@@ -14,13 +19,14 @@ import { googleErrorObjectSchema, googleGenerateContentResponseSchema, googleUsa
 export const googleGenerativeAiWire: WireFormat = {
   id: "google-generative-ai",
   aliases: [],
-  finish: { toCanonical: GOOGLE_FINISH_REASONS },
+  finish: { toCanonical: GOOGLE_FINISH_REASONS, fromCanonical: CANONICAL_TO_GOOGLE_FINISH_REASON },
   usage: {
     read(raw) {
       if (raw === undefined || raw === null) return undefined;
       const usage = validateWire(raw, googleUsageSchema);
       return usage.ok ? googleUsage(usage.value) : undefined;
     },
+    render: renderGoogleUsage,
   },
   errors: {
     read: describeGoogleError,
@@ -28,9 +34,19 @@ export const googleGenerativeAiWire: WireFormat = {
       const error = validateWire(raw, googleErrorObjectSchema);
       return error.ok ? describeGoogleErrorObject(error.value) : { message: JSON.stringify(raw) };
     },
+    render: renderGoogleError,
   },
-  // The model is in the URL, and streaming is a different method: the body says neither.
-  request: { encode: (request) => encodeGoogleRequest(request) },
+  request: {
+    encode: (request) => encodeGoogleRequest(request),
+    // The model is in the URL, and streaming is a different method: the body says neither.
+    decode(body, route) {
+      if (!route?.model) return { ok: false, issues: [{ path: "(url)", message: "Model name is missing from the request path." }] };
+      const parsed = parseGoogleRequest(body);
+      if (!parsed.ok) return parsed;
+      // A stream carries usage on its chunks always.
+      return { ok: true, value: { request: parsed.request, model: route.model, stream: route.stream === true, includeUsage: true } };
+    },
+  },
   response: {
     decode(text, fallback) {
       const parsed = parseWireJson(text, googleGenerateContentResponseSchema);
@@ -39,6 +55,7 @@ export const googleGenerativeAiWire: WireFormat = {
       const rawFinishReason = rawFinishReasonOf(parsed.value);
       return { ok: true, response, ...(rawFinishReason !== undefined ? { rawFinishReason } : {}) };
     },
+    render: (response) => renderGoogleResponse(response),
   },
-  stream: {},
+  stream: { encoder: (options) => createGoogleStreamEncoder(options) },
 };

@@ -13,3 +13,15 @@ export const OLLAMA_FINISH_REASONS: FinishReasonTable = {
 export function mapOllamaFinishReason(raw: string): CanonicalFinishReason {
   return lookupFinishReason(OLLAMA_FINISH_REASONS, raw);
 }
+
+/**
+ * Canonical → Ollama, for answers Detour writes in this format. Ollama says "stop" after tool calls (the calls
+ * are in the message) and has no word for a filtered answer or an error: an error ends a stream with an error line.
+ */
+export const CANONICAL_TO_OLLAMA_FINISH_REASON: Readonly<Record<CanonicalFinishReason, string>> = {
+  stop: "stop",
+  length: "length",
+  tool_calls: "stop",
+  content_filter: "stop",
+  error: "stop",
+};

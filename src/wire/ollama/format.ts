@@ -1,13 +1,18 @@
 /**
- * The Ollama `/api/chat` wire format as one `WireFormat` (wire/wire-format.ts). Detour speaks it as a
- * client of providers only: no client-side decode, render, stream encoder or same-wire lane.
+ * The Ollama `/api/chat` wire format as one `WireFormat` (wire/wire-format.ts). Detour's provider writes
+ * requests and reads answers with it; its server codecs (request decode, answer, stream and error render)
+ * are what the mock provider answers with. The gateway does not speak it to clients: no same-wire lane.
  */
 import type { CanonicalUsage } from "../../ports/canonical.js";
 import type { WireFormat } from "../wire-format.js";
 import { parseWireJson } from "../shared/wire-json.js";
+import { parseOllamaRequest } from "./decode-request.js";
 import { fromOllamaResponse } from "./decode-response.js";
 import { encodeOllamaRequest } from "./encode-request.js";
-import { OLLAMA_FINISH_REASONS } from "./finish-reasons.js";
+import { renderOllamaResponse, renderOllamaUsage } from "./encode-response.js";
+import { createOllamaStreamEncoder } from "./encode-stream.js";
+import { renderOllamaError } from "./errors.js";
+import { CANONICAL_TO_OLLAMA_FINISH_REASON, OLLAMA_FINISH_REASONS } from "./finish-reasons.js";
 import { describeOllamaError } from "./read-error.js";
 import { ollamaChatResponseSchema } from "./schemas.js";
 
@@ -24,14 +29,23 @@ function usageOfLine(raw: unknown): CanonicalUsage | undefined {
 export const ollamaWire: WireFormat = {
   id: "ollama",
   aliases: [],
-  finish: { toCanonical: OLLAMA_FINISH_REASONS },
-  usage: { read: usageOfLine },
+  finish: { toCanonical: OLLAMA_FINISH_REASONS, fromCanonical: CANONICAL_TO_OLLAMA_FINISH_REASON },
+  usage: { read: usageOfLine, render: renderOllamaUsage },
   errors: {
     read: describeOllamaError,
     // A stream line `{"error":"…"}`: the text is all there is.
     readStreamError: (raw) => ({ message: typeof raw === "string" ? raw : JSON.stringify(raw) }),
+    render: renderOllamaError,
   },
-  request: { encode: (request, options) => encodeOllamaRequest(request, options) },
+  request: {
+    encode: (request, options) => encodeOllamaRequest(request, options),
+    decode(body) {
+      const parsed = parseOllamaRequest(body);
+      if (!parsed.ok) return parsed;
+      // The `done` line always carries the counts.
+      return { ok: true, value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: true } };
+    },
+  },
   response: {
     decode(text, fallback) {
       const parsed = parseWireJson(text, ollamaChatResponseSchema);
@@ -39,6 +53,7 @@ export const ollamaWire: WireFormat = {
       const response = fromOllamaResponse(parsed.value, fallback);
       return { ok: true, response, ...(parsed.value.done_reason !== undefined ? { rawFinishReason: parsed.value.done_reason } : {}) };
     },
+    render: (response, options) => renderOllamaResponse(response, options),
   },
-  stream: {},
+  stream: { encoder: (options) => createOllamaStreamEncoder(options) },
 };
