@@ -38,6 +38,18 @@ export interface TraceAttempt {
   /** 1-based continuation of a committed stream that failed; `null` for an ordinary attempt. */
   continuation: number | null;
   hedge: boolean;
+  /**
+   * Added within v1 (readers treat a missing field as `null`): the upstream's or the connection's error code
+   * (`rate_limit_exceeded`, `ECONNREFUSED`) — an identifier, never a message.
+   */
+  code?: string | null;
+  /** Added within v1: milliseconds after the run started when the outcome arrived (a stream's end, not its first token). */
+  finishedOffsetMs?: number | null;
+  /**
+   * Added within v1, filled by the hedging race: the hedge's position in the race (1 = the first extra call), so
+   * a replay can pair a hedge with the attempt it raced; `null` for an attempt that was no hedge.
+   */
+  hedgeIndex?: number | null;
 }
 
 /** A candidate the run passed over without calling it (cooldown, no profile, …). */
@@ -103,6 +115,11 @@ export interface RunTraceV1 {
   hedges: number;
   /** Sum of the attempts' known costs. */
   costUsd: number;
+}
+
+/** An error code kept in a trace: a short identifier; anything else (a message someone put in `code`) is dropped. */
+export function traceableCode(code: string | undefined | null): string | null {
+  return typeof code === "string" && /^[A-Za-z0-9_.:-]{1,64}$/.test(code) ? code : null;
 }
 
 /** One JSON Lines record of `detour trace export`. */
