@@ -126,3 +126,50 @@ export function traceableCode(code: string | undefined | null): string | null {
 export function runTraceLine(trace: RunTraceV1): string {
   return JSON.stringify(trace);
 }
+
+/** A line of a trace file that is not a v1 run trace; `line` is 1-based. */
+export class TraceLineError extends Error {
+  readonly code = "trace_line_invalid";
+  constructor(
+    readonly line: number,
+    problem: string,
+  ) {
+    super(`line ${line}: ${problem}`);
+    this.name = "TraceLineError";
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads one JSON Lines record of `detour trace export` back (for replay). Checks the version and the fields a
+ * replay relies on; fields added within v1 after a file was written are filled in as `null`.
+ */
+export function parseRunTraceLine(text: string, line: number): RunTraceV1 {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TraceLineError(line, "not JSON (a trace file has one run per line, as `detour trace export` writes it)");
+  }
+  if (!isRecord(value)) throw new TraceLineError(line, "not a run trace object");
+  if (value.v !== RUN_TRACE_VERSION) {
+    throw new TraceLineError(line, `trace format "v": ${JSON.stringify(value.v)}; this Detour reads "v": ${RUN_TRACE_VERSION}`);
+  }
+  const missing = (["runId", "startedAt", "durationMs", "outcome", "request", "attempts", "notices"] as const).filter((key) => value[key] === undefined);
+  if (missing.length > 0) throw new TraceLineError(line, `missing ${missing.join(", ")}`);
+  if (typeof value.startedAt !== "number" || !Number.isFinite(value.startedAt)) throw new TraceLineError(line, "startedAt is not a time in epoch milliseconds");
+  if (!Array.isArray(value.attempts) || !value.attempts.every(isRecord)) throw new TraceLineError(line, "attempts is not a list of attempts");
+  const trace = value as unknown as RunTraceV1;
+  for (const attempt of trace.attempts) {
+    attempt.code ??= null;
+    attempt.finishedOffsetMs ??= null;
+    attempt.hedgeIndex ??= null;
+  }
+  trace.skips ??= [];
+  trace.waits ??= [];
+  trace.headroom ??= [];
+  return trace;
+}

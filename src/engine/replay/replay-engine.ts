@@ -16,7 +16,10 @@ import { FakeClock } from "../../testing/fake-clock.js";
 import { SeededRandom } from "../../testing/seeded-random.js";
 import { createDetour } from "../create-detour.js";
 import { ENV_CREDENTIAL_VARIABLES } from "../profile-source.js";
-import { UpstreamModel, type UpstreamBehaviour } from "./upstream-model.js";
+import { describeModel } from "../../catalogue/model-catalogue.js";
+import { costOfUsage } from "../../catalogue/prices.js";
+import { modelDeclaration } from "../../config/index.js";
+import { UpstreamModel, type RunUsage, type UpstreamBehaviour, type UpstreamModelOptions } from "./upstream-model.js";
 import { summarizeRuns, type ReplayConfigReport } from "./replay-report.js";
 
 /** Selections that came from the config itself: the replayed run asks for no model, so config B's default applies. */
@@ -59,8 +62,10 @@ function replayEnv(config: DetourConfig, traces: readonly RunTraceV1[]): Record<
   for (const profile of Object.values(config.auth.profiles)) {
     if (profile.keyRef?.env !== undefined) env[profile.keyRef.env] = REPLAY_KEY;
   }
-  const providers = new Set<string>();
+  const providers = new Set<string>(Object.keys(config.models.providers));
   for (const trace of traces) for (const attempt of trace.attempts) providers.add(attempt.provider);
+  const { primary, fallbacks } = config.agents.defaults.model;
+  for (const ref of [primary, ...fallbacks]) if (ref !== undefined) providers.add(ref.split("/")[0]!);
   for (const { variable, provider } of ENV_CREDENTIAL_VARIABLES) if (providers.has(provider)) env[variable] = REPLAY_KEY;
   return env;
 }
@@ -82,7 +87,24 @@ function flushTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
 }
 
-export async function replayTraces(input: ReplayInput, upstream: UpstreamModel = new UpstreamModel(input.traces)): Promise<ReplayResult> {
+/** What an answer of this model costs under the config's prices (else the catalogue's), as the gateway prices it. */
+export function configPricing(config: DetourConfig): NonNullable<UpstreamModelOptions["costOf"]> {
+  return (provider, model, usage) => {
+    const prices = describeModel(provider, model, modelDeclaration(config, provider, model)).prices;
+    return prices ? costOfUsage(usage, prices) : undefined;
+  };
+}
+
+/** The tokens of the run's answer (or its request's estimate with no answer), to price a fallback's answer. */
+function runUsage(trace: RunTraceV1): RunUsage | undefined {
+  const answer = trace.attempts.find((attempt) => attempt.outcome === "succeeded" && attempt.inputTokens !== null);
+  if (answer) return { inputTokens: answer.inputTokens ?? 0, outputTokens: answer.outputTokens ?? 0 };
+  const estimate = trace.request.estimatedInputTokens;
+  return estimate !== null ? { inputTokens: estimate, outputTokens: 0 } : undefined;
+}
+
+export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel): Promise<ReplayResult> {
+  upstream ??= new UpstreamModel(input.traces, { costOf: configPricing(input.config) });
   const runs = orderedRuns(input.traces);
   const clock = new FakeClock(runs[0]?.startedAt);
   const store = new MemoryStateStore({ now: () => clock.now() });
@@ -123,6 +145,7 @@ export async function replayTraces(input: ReplayInput, upstream: UpstreamModel =
     const identity: { runId?: string } = {};
     starting = identity;
     const streamed = recorded.request.stream === true;
+    const usage = runUsage(recorded);
     const controller = recorded.outcome === "aborted" ? new AbortController() : undefined;
     // The client that left in the recording leaves at the same moment of the replayed run.
     const cancelAbort = controller ? clock.setTimer(recorded.durationMs, () => controller.abort()) : undefined;
@@ -135,6 +158,7 @@ export async function replayTraces(input: ReplayInput, upstream: UpstreamModel =
       const behaviour = upstream.behaviour(
         { runId: recorded.runId, provider: context.provider, model: context.model, profileId: context.profileId ?? null, ordinal, at: clock.now() },
         streamed,
+        usage,
       );
       await play(behaviour, context, clock, (facts) => (costs[slot] = facts));
     };
@@ -164,21 +188,26 @@ export async function replayTraces(input: ReplayInput, upstream: UpstreamModel =
             attemptTrace.outputTokens = facts.outputTokens;
           });
           trace.costUsd = trace.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
-          results[index] = { ...trace, runId: recorded.runId };
+          results[index] = { ...trace, runId: recorded.runId, sessionHash: recorded.sessionHash };
         }
       });
   };
 
+  // Every replayed failure is an Error; their stack traces are never read and cost a third of a replay.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
   try {
     for (let index = 0; index < runs.length; index += 1) {
       const recorded = runs[index]!;
       const aheadMs = recorded.startedAt - clock.now();
+      // Either way the run started before reaches its `run_started` (store reads only) first, so that the
+      // event is known to be its own: advancing the clock lets queued work run before it wakes anyone.
       if (aheadMs > 0) await clock.advanceAsync(aheadMs);
+      else if (starting !== undefined) await flushTurn();
       startRun(recorded, index);
-      // Lets the run reach its `run_started` (store reads only) so that the event is known to be this run's.
-      await flushTurn();
-      starting = undefined;
     }
+    await flushTurn();
+    starting = undefined;
     let idle = 0;
     while (pending > 0) {
       const nextMs = clock.nextSleepInMs;
@@ -191,6 +220,7 @@ export async function replayTraces(input: ReplayInput, upstream: UpstreamModel =
       if ((idle += 1) > MAX_IDLE_TURNS) throw new ReplayStalledError(pending);
     }
   } finally {
+    Error.stackTraceLimit = stackTraceLimit;
     stop();
     await detour.close();
   }

@@ -65,6 +65,17 @@ export interface UpstreamHang {
 
 export type UpstreamBehaviour = UpstreamAnswer | UpstreamFailure | UpstreamHang;
 
+export interface UpstreamModelOptions {
+  /** Prices an answer of a model the recording holds no cost for (config prices, else the catalogue). */
+  costOf?(provider: string, model: string, usage: { inputTokens: number; outputTokens: number }): number | undefined;
+}
+
+/** The tokens a run's answer took, when the recording knows them: a healthy answer of another model costs that much. */
+export interface RunUsage {
+  inputTokens: number;
+  outputTokens: number;
+}
+
 export interface UpstreamCall {
   /** The recorded run the replayed run stands for. */
   runId: string;
@@ -113,7 +124,10 @@ export class UpstreamModel {
   readonly #healthyByModel = new Map<string, { latencyMs: number; costUsd: number | null; streamMs: number }>();
   readonly #healthyLatencyMs: number;
 
-  constructor(traces: readonly RunTraceV1[]) {
+  readonly #costOf: UpstreamModelOptions["costOf"];
+
+  constructor(traces: readonly RunTraceV1[], options: UpstreamModelOptions = {}) {
+    this.#costOf = options.costOf;
     const answers = new Map<string, { latency: number[]; cost: number[]; stream: number[] }>();
     const allLatencies: number[] = [];
     for (const trace of traces) {
@@ -152,7 +166,7 @@ export class UpstreamModel {
   }
 
   /** What the upstream does with this call. `streamed`: the replayed run streams (a healthy answer commits). */
-  behaviour(call: UpstreamCall, streamed: boolean): UpstreamBehaviour {
+  behaviour(call: UpstreamCall, streamed: boolean, usage?: RunUsage): UpstreamBehaviour {
     const key = keyOf(call.provider, call.model, call.profileId);
     const same = this.#byRun.get(call.runId)?.get(key)?.[call.ordinal];
     if (same && Math.abs(same.at - call.at) <= SAME_CALL_TOLERANCE_MS) {
@@ -168,19 +182,20 @@ export class UpstreamModel {
         return fromRecorded(seen, undefined, call.at);
       }
     }
-    return this.#healthy(call, streamed);
+    return this.#healthy(call, streamed, usage);
   }
 
-  #healthy(call: UpstreamCall, streamed: boolean): UpstreamAnswer {
+  #healthy(call: UpstreamCall, streamed: boolean, usage: RunUsage | undefined): UpstreamAnswer {
     const known = this.#healthyByModel.get(modelKeyOf(call.provider, call.model));
+    const priced = known?.costUsd ?? (usage ? this.#costOf?.(call.provider, call.model, usage) : undefined);
     return {
       kind: "answer",
       latencyMs: known?.latencyMs ?? this.#healthyLatencyMs,
       committed: streamed,
       streamMs: streamed ? (known?.streamMs ?? 0) : 0,
-      costUsd: known?.costUsd ?? null,
-      inputTokens: null,
-      outputTokens: null,
+      costUsd: priced ?? null,
+      inputTokens: usage?.inputTokens ?? null,
+      outputTokens: usage?.outputTokens ?? null,
       refused: false,
     };
   }
