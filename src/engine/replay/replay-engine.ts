@@ -1,7 +1,7 @@
 /**
  * What-if replay (R-OB-5): runs a recorded trace through one config with the engine the gateway uses —
- * `createDetour` with a memory store, a FakeClock that starts where the recording started and a seeded
- * random — and an upstream rebuilt from the recording (upstream-model.ts). Every recorded run is started at
+ * `createDetour` with a memory store, a replay clock that starts where the recording started and a
+ * seeded random — and an upstream rebuilt from the recording (upstream-model.ts). Every recorded run is started at
  * its recorded moment, with its session and requested model; time moves only from one pending timer to the
  * next, so ten thousand runs over a day replay in seconds, and the same inputs give the same report.
  */
@@ -12,14 +12,13 @@ import { silentLogger } from "../../ports/events.js";
 import type { AttemptContext } from "../../runner/attempt.js";
 import { RunTraceBuilder } from "../../runner/run-trace-builder.js";
 import { MemoryStateStore } from "../../state/memory/memory-store.js";
-import { FakeClock } from "../../testing/fake-clock.js";
-import { SeededRandom } from "../../testing/seeded-random.js";
 import { createDetour } from "../create-detour.js";
 import { ENV_CREDENTIAL_VARIABLES } from "../profile-source.js";
 import { describeModel } from "../../catalogue/model-catalogue.js";
 import { costOfUsage } from "../../catalogue/prices.js";
 import { modelDeclaration } from "../../config/index.js";
 import { UpstreamModel, type RunUsage, type UpstreamBehaviour, type UpstreamModelOptions } from "./upstream-model.js";
+import { ReplayClock, ReplayRandom } from "./replay-clock.js";
 import { summarizeRuns, type ReplayConfigReport } from "./replay-report.js";
 
 /** Selections that came from the config itself: the replayed run asks for no model, so config B's default applies. */
@@ -106,14 +105,14 @@ function runUsage(trace: RunTraceV1): RunUsage | undefined {
 export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel): Promise<ReplayResult> {
   upstream ??= new UpstreamModel(input.traces, { costOf: configPricing(input.config) });
   const runs = orderedRuns(input.traces);
-  const clock = new FakeClock(runs[0]?.startedAt);
+  const clock = new ReplayClock(runs[0]?.startedAt ?? 0);
   const store = new MemoryStateStore({ now: () => clock.now() });
   await seedStoredProfiles(store, input.config, runs);
   const detour = await createDetour({
     config: input.config,
     store,
     clock,
-    random: new SeededRandom(REPLAY_SEED),
+    random: new ReplayRandom(REPLAY_SEED),
     logger: silentLogger,
     env: replayEnv(input.config, runs),
     discoverEnvCredentials: true,
@@ -197,23 +196,24 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
   const stackTraceLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
+    // Each step lets every queued reaction run (one turn of the event loop) before time moves on, so that
+    // code woken by a timer reaches its next wait first. A run started reaches its `run_started` (store reads
+    // only) within the turn after it starts, so that event is known to be its own.
     for (let index = 0; index < runs.length; index += 1) {
       const recorded = runs[index]!;
-      const aheadMs = recorded.startedAt - clock.now();
-      // Either way the run started before reaches its `run_started` (store reads only) first, so that the
-      // event is known to be its own: advancing the clock lets queued work run before it wakes anyone.
-      if (aheadMs > 0) await clock.advanceAsync(aheadMs);
-      else if (starting !== undefined) await flushTurn();
+      await flushTurn();
+      starting = undefined;
+      while (clock.fireNext(recorded.startedAt)) await flushTurn();
+      clock.moveTo(recorded.startedAt);
       startRun(recorded, index);
     }
     await flushTurn();
     starting = undefined;
     let idle = 0;
     while (pending > 0) {
-      const nextMs = clock.nextSleepInMs;
-      if (nextMs !== undefined) {
+      if (clock.fireNext()) {
         idle = 0;
-        await clock.advanceAsync(nextMs);
+        await flushTurn();
         continue;
       }
       await flushTurn();
@@ -232,7 +232,7 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
 async function play(
   behaviour: UpstreamBehaviour,
   context: AttemptContext,
-  clock: FakeClock,
+  clock: ReplayClock,
   report: (facts: { costUsd: number | null; inputTokens: number | null; outputTokens: number | null }) => void,
 ): Promise<void> {
   if (behaviour.kind === "hang") {
@@ -243,7 +243,7 @@ async function play(
     });
     return;
   }
-  await clock.sleep(behaviour.latencyMs, context.signal);
+  await clock.sleep(behaviour.startDelayMs + behaviour.latencyMs, context.signal);
   if (behaviour.committed) {
     await context.commit();
     await clock.sleep(behaviour.streamMs, context.signal);

@@ -34,6 +34,8 @@ const PROVIDER_WIDE: ReadonlySet<FailoverReason> = new Set<FailoverReason>([
 
 export interface UpstreamAnswer {
   kind: "answer";
+  /** The very call the recording made starts when it did (a replay reaches it a few store reads early). */
+  startDelayMs: number;
   /** Time until the answer (non-streamed) or its first content (streamed). */
   latencyMs: number;
   /** A streamed answer that reached the client, and how long its stream then ran. */
@@ -48,6 +50,7 @@ export interface UpstreamAnswer {
 
 export interface UpstreamFailure {
   kind: "failure";
+  startDelayMs: number;
   /** Time until the failure (or until the first content of a stream that was then cut). */
   latencyMs: number;
   committed: boolean;
@@ -190,6 +193,7 @@ export class UpstreamModel {
     const priced = known?.costUsd ?? (usage ? this.#costOf?.(call.provider, call.model, usage) : undefined);
     return {
       kind: "answer",
+      startDelayMs: 0,
       latencyMs: known?.latencyMs ?? this.#healthyLatencyMs,
       committed: streamed,
       streamMs: streamed ? (known?.streamMs ?? 0) : 0,
@@ -234,9 +238,11 @@ function fromRecorded(recorded: RecordedCall, sameCallAt: number | undefined, at
   const { attempt } = recorded;
   const latencyMs = Math.max(0, attempt.durationMs ?? 0);
   const streamMs = Math.max(0, recorded.endAt - recorded.at - latencyMs);
+  const startDelayMs = sameCallAt !== undefined ? Math.max(0, sameCallAt - at) : 0;
   if (attempt.outcome === "succeeded" || attempt.reason === "content_filter") {
     return {
       kind: "answer",
+      startDelayMs,
       latencyMs,
       committed: attempt.committed,
       streamMs,
@@ -252,6 +258,7 @@ function fromRecorded(recorded: RecordedCall, sameCallAt: number | undefined, at
   }
   return {
     kind: "failure",
+    startDelayMs,
     latencyMs,
     committed: attempt.committed,
     streamMs,
