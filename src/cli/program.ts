@@ -15,6 +15,7 @@ import { registerConfigCommand } from "./commands/config.js";
 import { registerDoctorCommand } from "./commands/doctor.js";
 import { registerGatewayCommand } from "./commands/gateway.js";
 import { registerMockProviderCommand } from "./commands/mock-provider.js";
+import { registerReplayCommands } from "./commands/replay.js";
 import { registerRunCommand } from "./commands/run.js";
 import { registerSessionsCommand } from "./commands/sessions.js";
 import { registerStatusCommand } from "./commands/status.js";
@@ -23,7 +24,7 @@ import { withExamples } from "./help.js";
 
 export const DETOUR_VERSION = "0.1.0";
 
-const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "catalogue", "mock-provider", "trace"]);
+const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "catalogue", "mock-provider", "trace", "replay", "drill"]);
 /** Root options that take a value, so the value is not mistaken for the command name. */
 const ROOT_OPTIONS_WITH_VALUE = new Set(["--config"]);
 
@@ -65,6 +66,7 @@ export async function createProgram(deps: CliDeps, argv: readonly string[] = [])
   registerConfigCommand(program, deps);
   registerCatalogueCommand(program, deps);
   registerTraceCommand(program, deps);
+  registerReplayCommands(program, deps);
   const named = commandNameOf(argv);
   if (named === undefined || !REGISTERED_EAGERLY.has(named)) {
     const { registerDemoCommand } = await import("./commands/demo.js");

@@ -38,6 +38,18 @@ export interface TraceAttempt {
   /** 1-based continuation of a committed stream that failed; `null` for an ordinary attempt. */
   continuation: number | null;
   hedge: boolean;
+  /**
+   * Added within v1 (readers treat a missing field as `null`): the upstream's or the connection's error code
+   * (`rate_limit_exceeded`, `ECONNREFUSED`) — an identifier, never a message.
+   */
+  code?: string | null;
+  /** Added within v1: milliseconds after the run started when the outcome arrived (a stream's end, not its first token). */
+  finishedOffsetMs?: number | null;
+  /**
+   * Added within v1, filled by the hedging race: the hedge's position in the race (1 = the first extra call), so
+   * a replay can pair a hedge with the attempt it raced; `null` for an attempt that was no hedge.
+   */
+  hedgeIndex?: number | null;
 }
 
 /** A candidate the run passed over without calling it (cooldown, no profile, …). */
@@ -105,7 +117,59 @@ export interface RunTraceV1 {
   costUsd: number;
 }
 
+/** An error code kept in a trace: a short identifier; anything else (a message someone put in `code`) is dropped. */
+export function traceableCode(code: string | undefined | null): string | null {
+  return typeof code === "string" && /^[A-Za-z0-9_.:-]{1,64}$/.test(code) ? code : null;
+}
+
 /** One JSON Lines record of `detour trace export`. */
 export function runTraceLine(trace: RunTraceV1): string {
   return JSON.stringify(trace);
+}
+
+/** A line of a trace file that is not a v1 run trace; `line` is 1-based. */
+export class TraceLineError extends Error {
+  readonly code = "trace_line_invalid";
+  constructor(
+    readonly line: number,
+    problem: string,
+  ) {
+    super(`line ${line}: ${problem}`);
+    this.name = "TraceLineError";
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads one JSON Lines record of `detour trace export` back (for replay). Checks the version and the fields a
+ * replay relies on; fields added within v1 after a file was written are filled in as `null`.
+ */
+export function parseRunTraceLine(text: string, line: number): RunTraceV1 {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new TraceLineError(line, "not JSON (a trace file has one run per line, as `detour trace export` writes it)");
+  }
+  if (!isRecord(value)) throw new TraceLineError(line, "not a run trace object");
+  if (value.v !== RUN_TRACE_VERSION) {
+    throw new TraceLineError(line, `trace format "v": ${JSON.stringify(value.v)}; this Detour reads "v": ${RUN_TRACE_VERSION}`);
+  }
+  const missing = (["runId", "startedAt", "durationMs", "outcome", "request", "attempts", "notices"] as const).filter((key) => value[key] === undefined);
+  if (missing.length > 0) throw new TraceLineError(line, `missing ${missing.join(", ")}`);
+  if (typeof value.startedAt !== "number" || !Number.isFinite(value.startedAt)) throw new TraceLineError(line, "startedAt is not a time in epoch milliseconds");
+  if (!Array.isArray(value.attempts) || !value.attempts.every(isRecord)) throw new TraceLineError(line, "attempts is not a list of attempts");
+  const trace = value as unknown as RunTraceV1;
+  for (const attempt of trace.attempts) {
+    attempt.code ??= null;
+    attempt.finishedOffsetMs ??= null;
+    attempt.hedgeIndex ??= null;
+  }
+  trace.skips ??= [];
+  trace.waits ??= [];
+  trace.headroom ??= [];
+  return trace;
 }

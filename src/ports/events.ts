@@ -122,6 +122,8 @@ export interface AttemptFinishedEvent extends RunScoped {
   costUsd?: number;
   /** Epoch ms the provider said the limit resets (Retry-After, reset headers, error body). */
   statedResetAt?: number;
+  /** The upstream's error code or the connection's (`ECONNREFUSED`, `rate_limit_exceeded`); never a message. */
+  code?: string;
   /** The attempt was a hedge raced beside a slow first attempt. */
   hedge?: true;
 }

@@ -163,22 +163,22 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   if (settlement.kind === "ok" && refused) {
     // R-GW-11: a refusal is a content_filter outcome: the run stops with the answer as sent (R-FB-5), nothing
     // is recorded on the profile (R-CD-5), and no success clears its failures or retry counters.
-    emitAttemptFinished(loop, profileId, "failed", REFUSAL, durationMs, streamed);
+    emitAttemptFinished(loop, profileId, "failed", REFUSAL, durationMs, streamed, finishedAt);
     return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId, refused: true } };
   }
   if (settlement.kind === "ok") {
-    emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs, streamed);
+    emitAttemptFinished(loop, profileId, "succeeded", undefined, durationMs, streamed, finishedAt);
     clearGateCounters(loop, profileId);
     // R-ST-5: a committed stream's success is recorded when it ends, which is now — off the answer's path.
     if (profileId !== undefined) recordSuccessInBackground(deps, profileId, candidate.provider, finishedAt);
     return { kind: "done", outcome: { kind: "succeeded", result: settlement.value, profileId } };
   }
   if (settlement.error instanceof LiveSessionModelSwitchError) {
-    emitAttemptFinished(loop, profileId, "failed", undefined, durationMs, streamed);
+    emitAttemptFinished(loop, profileId, "failed", undefined, durationMs, streamed, finishedAt);
     return { kind: "done", outcome: { kind: "live_switch", error: settlement.error, profileId } };
   }
   const classification = classifyAttemptError(settlement.error, candidate.provider, finishedAt);
-  emitAttemptFinished(loop, profileId, "failed", classification, durationMs, streamed);
+  emitAttemptFinished(loop, profileId, "failed", classification, durationMs, streamed, finishedAt);
   const failure = { error: settlement.error, classification, finishedAt, committed: committedAt !== undefined };
   return { kind: "failed", on: { ...on, firstStartedAt: on.firstStartedAt ?? startedAt }, failure };
 }
@@ -400,7 +400,11 @@ function emitAttemptFinished<T>(
   classification: Classification | undefined,
   durationMs: number,
   streamed: { committed: boolean; continuation: number | undefined },
+  finishedAt: number,
 ): void {
+  // Run traces (R-OB-4) keep the stated reset as an instant, so a replay can tell when the limit lifted.
+  const statedResetAt =
+    classification?.resetAt ?? (classification?.retryAfterMs !== undefined ? finishedAt + classification.retryAfterMs : undefined);
   loop.deps.events.emit({
     type: "attempt_finished",
     ...where(loop),
@@ -409,7 +413,9 @@ function emitAttemptFinished<T>(
     reason: classification?.reason ?? null,
     status: classification?.status ?? null,
     durationMs,
-    ...(streamed.committed ? { committed: true } : {}),
+    ...(streamed.committed ? { committed: true, firstTokenMs: durationMs } : {}),
     ...(streamed.continuation !== undefined ? { continuation: streamed.continuation } : {}),
+    ...(statedResetAt !== undefined ? { statedResetAt } : {}),
+    ...(classification?.code !== undefined ? { code: classification.code } : {}),
   });
 }

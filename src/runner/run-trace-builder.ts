@@ -3,7 +3,7 @@
  * stamps each event with the time it was seen (`observe(event, at)`); nothing here reads a clock. Only facts
  * are copied: error previews and notice texts are left out, the session key is hashed.
  */
-import { RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
+import { RUN_TRACE_VERSION, traceableCode, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
 import type { DetourEvent } from "../ports/events.js";
 import { hashSessionKey } from "../ports/trace-store.js";
 
@@ -74,6 +74,9 @@ export class RunTraceBuilder {
           committed: false,
           continuation: null,
           hedge: false,
+          code: null,
+          finishedOffsetMs: null,
+          hedgeIndex: null,
         });
         return;
       case "attempt_finished": {
@@ -91,6 +94,8 @@ export class RunTraceBuilder {
         attempt.committed = event.committed === true;
         attempt.continuation = event.continuation ?? null;
         attempt.hedge = event.hedge === true;
+        attempt.code = traceableCode(event.code);
+        attempt.finishedOffsetMs = offsetMs;
         return;
       }
       case "model_fallback_decision":

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { parseConfig } from "../../config/index.js";
+import { RECORD_START_MS, recordRuns, type World } from "./__fixtures__/record-runs.js";
+import { replayTraces } from "./replay-engine.js";
+import { summarizeRuns } from "./replay-report.js";
+
+const STORM_FROM = RECORD_START_MS + 60_000;
+const STORM_UNTIL = RECORD_START_MS + 8 * 60_000;
+
+/** Anthropic's only key answers 429 (Retry-After 30 s) for seven minutes; OpenAI is healthy throughout. */
+const storm: World = ({ provider, at }) => {
+  if (provider === "anthropic" && at >= STORM_FROM && at < STORM_UNTIL) return { ok: false, latencyMs: 120, status: 429, reason: "rate_limit", retryAfterMs: 30_000 };
+  return { ok: true, latencyMs: provider === "anthropic" ? 800 : 600 };
+};
+
+const ONE_KEY = {
+  agents: {
+    defaults: {
+      model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: [] as string[] },
+      modelFailover: { waitForCooldownMaxSeconds: 0, shortWaitSeconds: 0 },
+    },
+  },
+  state: { backend: "memory" },
+} as const;
+const PROFILES = [
+  { id: "anthropic:work", provider: "anthropic" },
+  { id: "openai:work", provider: "openai" },
+];
+
+describe("what-if replay", () => {
+  it("R-OB-5 replaying a trace with the config that recorded it reproduces the recorded counts exactly", async () => {
+    const recorded = await recordRuns({ config: ONE_KEY, world: storm, runs: 90, everyMs: 7_000, profiles: PROFILES });
+    expect(recorded.traces).toHaveLength(90);
+    const before = summarizeRuns("recorded", recorded.traces);
+    expect(before.failed).toBeGreaterThan(10);
+    expect(before.upstream429).toBeGreaterThan(0);
+    const replayed = await replayTraces({ name: "A", config: recorded.config, traces: recorded.traces });
+    const { addedWaitMsP50: _p50, addedWaitMsP99: _p99, ...counts } = replayed.report;
+    const { addedWaitMsP50: _r50, addedWaitMsP99: _r99, ...recordedCounts } = before;
+    expect(counts).toEqual({ ...recordedCounts, name: "A" });
+    const again = await replayTraces({ name: "A", config: recorded.config, traces: recorded.traces });
+    expect(again.report).toEqual(replayed.report);
+  });
+
+  it("R-OB-5 a config that adds a fallback answers the runs that failed in the recording", async () => {
+    const recorded = await recordRuns({ config: ONE_KEY, world: storm, runs: 90, everyMs: 7_000, profiles: PROFILES });
+    const failedBefore = recorded.traces.filter((trace) => trace.outcome === "failed").map((trace) => trace.runId);
+    expect(failedBefore.length).toBeGreaterThan(10);
+    const { config: withFallback } = parseConfig(
+      { ...ONE_KEY, agents: { defaults: { ...ONE_KEY.agents.defaults, model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } } },
+      "B",
+    );
+    const replayed = await replayTraces({ name: "B", config: withFallback, traces: recorded.traces });
+    expect(replayed.report.failed).toBe(0);
+    expect(replayed.report.answered).toBe(90);
+    expect(replayed.report.notices).toBeGreaterThan(0);
+    const answeredNow = new Map(replayed.traces.map((trace) => [trace.runId, trace]));
+    for (const runId of failedBefore) {
+      expect(answeredNow.get(runId)?.outcome).toBe("succeeded");
+      expect(answeredNow.get(runId)?.answeredBy?.provider).toBe("openai");
+    }
+  });
+});

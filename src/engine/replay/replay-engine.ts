@@ -1,0 +1,265 @@
+/**
+ * What-if replay (R-OB-5): runs a recorded trace through one config with the engine the gateway uses —
+ * `createDetour` with a memory store, a replay clock that starts where the recording started and a
+ * seeded random — and an upstream rebuilt from the recording (upstream-model.ts). Every recorded run is started at
+ * its recorded moment, with its session and requested model; time moves only from one pending timer to the
+ * next, so ten thousand runs over a day replay in seconds, and the same inputs give the same report.
+ */
+import type { DetourConfig } from "../../config/index.js";
+import { FailoverError } from "../../core/errors.js";
+import type { RunTraceV1 } from "../../core/run-trace.js";
+import { silentLogger } from "../../ports/events.js";
+import type { AttemptContext } from "../../runner/attempt.js";
+import { RunTraceBuilder } from "../../runner/run-trace-builder.js";
+import { MemoryStateStore } from "../../state/memory/memory-store.js";
+import { createDetour } from "../create-detour.js";
+import { ENV_CREDENTIAL_VARIABLES } from "../profile-source.js";
+import { describeModel } from "../../catalogue/model-catalogue.js";
+import { costOfUsage } from "../../catalogue/prices.js";
+import { modelDeclaration } from "../../config/index.js";
+import { UpstreamModel, type RunUsage, type UpstreamBehaviour, type UpstreamModelOptions } from "./upstream-model.js";
+import { ReplayClock, ReplayRandom } from "./replay-clock.js";
+import { summarizeRuns, type ReplayConfigReport } from "./replay-report.js";
+
+/** Selections that came from the config itself: the replayed run asks for no model, so config B's default applies. */
+const CONFIG_SOURCES = new Set(["configured_default", "agent_primary"]);
+/** The same seed for every replay: jittered waits come out the same each time (R-OB-5 determinism). */
+const REPLAY_SEED = 20_260_105;
+/** Turns of the event loop a replay may spend with runs pending and no timer due before it gives up. */
+const MAX_IDLE_TURNS = 1_000;
+/** Stands in for every key: the replay calls no provider, but profiles need a credential to be tried. */
+const REPLAY_KEY = "replay-not-a-key";
+
+export class ReplayStalledError extends Error {
+  readonly code = "replay_stalled";
+  constructor(pending: number) {
+    super(`The replay stopped with ${pending} run(s) still waiting on something other than its clock; this is a bug in Detour's replay, please report it with the trace.`);
+    this.name = "ReplayStalledError";
+  }
+}
+
+export interface ReplayInput {
+  /** The name the report shows (a file name). */
+  name: string;
+  config: DetourConfig;
+  traces: readonly RunTraceV1[];
+}
+
+export interface ReplayResult {
+  report: ReplayConfigReport;
+  /** The replayed runs as traces (format v1), in the order the recorded runs started; `runId` is the recorded run's. */
+  traces: RunTraceV1[];
+}
+
+/** Recorded runs oldest first (ties by run id, so that the order never depends on how the file was written). */
+export function orderedRuns(traces: readonly RunTraceV1[]): RunTraceV1[] {
+  return [...traces].sort((a, b) => a.startedAt - b.startedAt || (a.runId < b.runId ? -1 : a.runId > b.runId ? 1 : 0));
+}
+
+function replayEnv(config: DetourConfig, traces: readonly RunTraceV1[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const profile of Object.values(config.auth.profiles)) {
+    if (profile.keyRef?.env !== undefined) env[profile.keyRef.env] = REPLAY_KEY;
+  }
+  const providers = new Set<string>(Object.keys(config.models.providers));
+  for (const trace of traces) for (const attempt of trace.attempts) providers.add(attempt.provider);
+  const { primary, fallbacks } = config.agents.defaults.model;
+  for (const ref of [primary, ...fallbacks]) if (ref !== undefined) providers.add(ref.split("/")[0]!);
+  for (const { variable, provider } of ENV_CREDENTIAL_VARIABLES) if (providers.has(provider)) env[variable] = REPLAY_KEY;
+  return env;
+}
+
+/** Profiles the recording used that neither the config nor the environment names: they were stored ones. */
+async function seedStoredProfiles(store: MemoryStateStore, config: DetourConfig, traces: readonly RunTraceV1[]): Promise<void> {
+  const seeded = new Set<string>();
+  for (const trace of traces) {
+    for (const attempt of trace.attempts) {
+      const id = attempt.profileId;
+      if (id === null || seeded.has(id) || id in config.auth.profiles || id === `${attempt.provider}:env`) continue;
+      seeded.add(id);
+      await store.upsertProfile({ id, credential: { type: "api_key", provider: attempt.provider, key: REPLAY_KEY } });
+    }
+  }
+}
+
+function flushTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+/** What an answer of this model costs under the config's prices (else the catalogue's), as the gateway prices it. */
+export function configPricing(config: DetourConfig): NonNullable<UpstreamModelOptions["costOf"]> {
+  return (provider, model, usage) => {
+    const prices = describeModel(provider, model, modelDeclaration(config, provider, model)).prices;
+    return prices ? costOfUsage(usage, prices) : undefined;
+  };
+}
+
+/** The tokens of the run's answer (or its request's estimate with no answer), to price a fallback's answer. */
+function runUsage(trace: RunTraceV1): RunUsage | undefined {
+  const answer = trace.attempts.find((attempt) => attempt.outcome === "succeeded" && attempt.inputTokens !== null);
+  if (answer) return { inputTokens: answer.inputTokens ?? 0, outputTokens: answer.outputTokens ?? 0 };
+  const estimate = trace.request.estimatedInputTokens;
+  return estimate !== null ? { inputTokens: estimate, outputTokens: 0 } : undefined;
+}
+
+export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel): Promise<ReplayResult> {
+  upstream ??= new UpstreamModel(input.traces, { costOf: configPricing(input.config) });
+  const runs = orderedRuns(input.traces);
+  const clock = new ReplayClock(runs[0]?.startedAt ?? 0);
+  const store = new MemoryStateStore({ now: () => clock.now() });
+  await seedStoredProfiles(store, input.config, runs);
+  const detour = await createDetour({
+    config: input.config,
+    store,
+    clock,
+    random: new ReplayRandom(REPLAY_SEED),
+    logger: silentLogger,
+    env: replayEnv(input.config, runs),
+    discoverEnvCredentials: true,
+    providers: [],
+  });
+  const builders = new Map<string, RunTraceBuilder>();
+  const results: (RunTraceV1 | undefined)[] = new Array(runs.length);
+  const stop = detour.on("*", (event) => {
+    if (!("runId" in event) || event.runId === null) return;
+    let builder = builders.get(event.runId);
+    if (!builder) {
+      if (event.type !== "run_started" || starting === undefined) return;
+      builder = new RunTraceBuilder();
+      builders.set(event.runId, builder);
+      starting.runId = event.runId;
+    }
+    builder.observe(event, clock.now());
+  });
+  /** The run being started: its `run_started` comes before the replay starts the next one. */
+  let starting: { runId?: string } | undefined;
+  const continuations = input.config.gateway.streamContinuations;
+  const ttftMs = input.config.gateway.ttftTimeoutSeconds !== undefined ? input.config.gateway.ttftTimeoutSeconds * 1000 : undefined;
+  let pending = 0;
+
+  const startRun = (recorded: RunTraceV1, index: number): void => {
+    pending += 1;
+    const ordinals = new Map<string, number>();
+    const costs: { costUsd: number | null; inputTokens: number | null; outputTokens: number | null }[] = [];
+    const identity: { runId?: string } = {};
+    starting = identity;
+    const streamed = recorded.request.stream === true;
+    const usage = runUsage(recorded);
+    const controller = recorded.outcome === "aborted" ? new AbortController() : undefined;
+    // The client that left in the recording leaves at the same moment of the replayed run.
+    const cancelAbort = controller ? clock.setTimer(recorded.durationMs, () => controller.abort()) : undefined;
+    const attempt = async (context: AttemptContext): Promise<void> => {
+      const key = `${context.provider}\u0000${context.model}\u0000${context.profileId ?? ""}`;
+      const ordinal = ordinals.get(key) ?? 0;
+      ordinals.set(key, ordinal + 1);
+      const slot = costs.length;
+      costs.push({ costUsd: null, inputTokens: null, outputTokens: null });
+      const behaviour = upstream.behaviour(
+        { runId: recorded.runId, provider: context.provider, model: context.model, profileId: context.profileId ?? null, ordinal, at: clock.now() },
+        streamed,
+        usage,
+      );
+      await play(behaviour, context, clock, (facts) => (costs[slot] = facts));
+    };
+    const model = CONFIG_SOURCES.has(recorded.selectionSource) ? undefined : recorded.request.requestedModel;
+    detour
+      .runWith({
+        ...(model !== undefined ? { model } : {}),
+        ...(recorded.sessionHash !== null ? { sessionKey: recorded.sessionHash } : {}),
+        ...(controller ? { signal: controller.signal } : {}),
+        ...(streamed && ttftMs !== undefined ? { attemptTimeoutMs: ttftMs } : {}),
+        ...(streamed && continuations > 0 ? { continuations: { max: continuations, canContinue: () => true } } : {}),
+        attempt,
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        cancelAbort?.();
+        pending -= 1;
+        const builder = identity.runId !== undefined ? builders.get(identity.runId) : undefined;
+        const trace = builder?.finish();
+        if (trace) {
+          builders.delete(trace.runId);
+          trace.attempts.forEach((attemptTrace, position) => {
+            const facts = costs[position];
+            if (!facts) return;
+            attemptTrace.costUsd = facts.costUsd;
+            attemptTrace.inputTokens = facts.inputTokens;
+            attemptTrace.outputTokens = facts.outputTokens;
+          });
+          trace.costUsd = trace.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
+          results[index] = { ...trace, runId: recorded.runId, sessionHash: recorded.sessionHash };
+        }
+      });
+  };
+
+  // Every replayed failure is an Error; their stack traces are never read and cost a third of a replay.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    // Each step lets every queued reaction run (one turn of the event loop) before time moves on, so that
+    // code woken by a timer reaches its next wait first. A run started reaches its `run_started` (store reads
+    // only) within the turn after it starts, so that event is known to be its own.
+    for (let index = 0; index < runs.length; index += 1) {
+      const recorded = runs[index]!;
+      await flushTurn();
+      starting = undefined;
+      while (clock.fireNext(recorded.startedAt)) await flushTurn();
+      clock.moveTo(recorded.startedAt);
+      startRun(recorded, index);
+    }
+    await flushTurn();
+    starting = undefined;
+    let idle = 0;
+    while (pending > 0) {
+      if (clock.fireNext()) {
+        idle = 0;
+        await flushTurn();
+        continue;
+      }
+      await flushTurn();
+      if ((idle += 1) > MAX_IDLE_TURNS) throw new ReplayStalledError(pending);
+    }
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+    stop();
+    await detour.close();
+  }
+  const traces = results.filter((trace): trace is RunTraceV1 => trace !== undefined);
+  return { report: summarizeRuns(input.name, traces), traces };
+}
+
+/** Plays one upstream behaviour against an attempt: waits on the fake clock, commits, answers or fails. */
+async function play(
+  behaviour: UpstreamBehaviour,
+  context: AttemptContext,
+  clock: ReplayClock,
+  report: (facts: { costUsd: number | null; inputTokens: number | null; outputTokens: number | null }) => void,
+): Promise<void> {
+  if (behaviour.kind === "hang") {
+    await new Promise<never>((_, reject) => {
+      const fail = () => reject(context.signal.reason ?? new DOMException("The operation was aborted.", "AbortError"));
+      if (context.signal.aborted) fail();
+      else context.signal.addEventListener("abort", fail, { once: true });
+    });
+    return;
+  }
+  await clock.sleep(behaviour.startDelayMs + behaviour.latencyMs, context.signal);
+  if (behaviour.committed) {
+    await context.commit();
+    await clock.sleep(behaviour.streamMs, context.signal);
+  }
+  if (behaviour.kind === "answer") {
+    report({ costUsd: behaviour.costUsd, inputTokens: behaviour.inputTokens, outputTokens: behaviour.outputTokens });
+    if (behaviour.refused) context.refused?.();
+    return;
+  }
+  throw new FailoverError(`replayed upstream failure (${behaviour.reason})`, {
+    reason: behaviour.reason,
+    provider: context.provider,
+    model: context.model,
+    ...(context.profileId !== undefined ? { profileId: context.profileId } : {}),
+    ...(behaviour.status !== null ? { status: behaviour.status } : {}),
+    ...(behaviour.code !== null ? { code: behaviour.code } : {}),
+    ...(behaviour.resetAt !== null ? { resetAt: behaviour.resetAt } : {}),
+  });
+}
