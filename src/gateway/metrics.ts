@@ -170,7 +170,7 @@ export class GatewayMetrics {
     new Counter({
       name: "detour_trace_writes_total",
       help:
-        "Run traces (R-OB-4) by result: written, or dropped (the write queue was full or the trace store failed; " +
+        "Run traces by result: written, or dropped (the write queue was full or the trace store failed; " +
         "the runs still answered). Counted since the engine started: a config reload starts a new count.",
       labelNames: ["result"],
       registers,
