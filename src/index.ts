@@ -83,6 +83,10 @@ export type { CanonicalRunOptions, CanonicalStreamResult } from "./engine/run-ca
 export type { EmbedOptions, EmbeddingsAnswer } from "./engine/run-embeddings.js";
 export type { CountTokensOptions, CountTokensAnswer } from "./engine/run-count-tokens.js";
 export type { UsageReport } from "./engine/usage-costs.js";
+export type { DetourTraces, TraceWriteStats } from "./engine/run-traces.js";
+export type { RunTraceV1, RunTraceOutcome, TraceAttempt } from "./core/run-trace.js";
+export { hashSessionKey } from "./ports/trace-store.js";
+export type { TraceQuery } from "./ports/trace-store.js";
 export { runWithModelFallback } from "./runner/run-with-model-fallback.js";
 export type { AttemptContext, AttemptFn, RunOutcome } from "./runner/attempt.js";
 export type { DetourEvent, DetourEventType, Logger, LogLevel, ModelFallbackDecisionEvent } from "./ports/events.js";

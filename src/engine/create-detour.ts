@@ -21,8 +21,6 @@ import { runWithModelFallback } from "../runner/run-with-model-fallback.js";
 import type { RunnerDeps, RunnerSettings } from "../runner/runner-deps.js";
 import { SkipCache } from "../runner/skip-cache.js";
 import { openStateStore } from "../state/open-store.js";
-import { openTraceStore } from "../state/traces/open-trace-store.js";
-import type { TraceStore } from "../ports/trace-store.js";
 import type {
   AgentOption,
   CreateDetourOptions,
@@ -35,7 +33,7 @@ import { DetourArgumentError, DetourClosedError, requireAgentId } from "./engine
 import { withBestEffortBookkeeping } from "./best-effort-bookkeeping.js";
 import { EventHub } from "./event-hub.js";
 import { RunTracer } from "./tracing.js";
-import { TraceRecorder } from "./trace-recorder.js";
+import { createRunTraces } from "./run-traces.js";
 import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
@@ -109,23 +107,16 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
   for (const warning of knobs.warnings) logger.log("warn", warning);
   const hub = new EventHub(logger);
   hub.on("*", new RunTracer(options.tracerProvider).onEvent);
-  const traceStores = new Map<string, Promise<TraceStore>>();
-  const traceRecorder = new TraceRecorder({
+  const traces = createRunTraces({
+    hub,
     clock,
     logger,
-    storeFor: (agentId) => {
-      let store = traceStores.get(agentId);
-      if (!store) {
-        // A store handed in by the caller keeps its traces in memory: Detour opens no file or connection of its own.
-        const backend = options.store ? "memory" : config.state.backend;
-        store = openTraceStore({ backend, agentId, detourHome: knobs.detourHome, redis: config.state.redis, retention: config.trace });
-        traceStores.set(agentId, store);
-        store.catch(() => traceStores.delete(agentId));
-      }
-      return store;
-    },
+    config,
+    detourHome: knobs.detourHome,
+    // A store handed in by the caller keeps its traces in memory: Detour opens no file or connection of its own.
+    inMemory: options.store !== undefined,
+    record: options.recordTraces !== false,
   });
-  hub.on("*", traceRecorder.onEvent);
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
   const providers = providerMap(options.providers ?? providersFromConfig(config));
   const aliases = modelAliases(config);
@@ -297,10 +288,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     closed = true;
     const contexts = await Promise.allSettled(agents.values());
     agents.clear();
-    await traceRecorder.flush();
-    const traces = await Promise.allSettled(traceStores.values());
-    traceStores.clear();
-    await Promise.allSettled(traces.flatMap((settled) => (settled.status === "fulfilled" ? [settled.value.close()] : [])));
+    await traces.close();
     await Promise.all(
       contexts.flatMap((settled) =>
         settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [],
@@ -360,6 +348,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     on,
     events: { on },
     store: async (agentId) => (await agent(agentId)).store,
+    traces: traces.api,
     close,
   };
 }

@@ -15,6 +15,7 @@ import type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
 import type { UsageReport } from "./usage-costs.js";
 import type { EmbeddingsRunner } from "./run-embeddings.js";
 import type { CountTokensRunner } from "./run-count-tokens.js";
+import type { DetourTraces } from "./run-traces.js";
 
 /** The runner's attempt and outcome shapes, for front ends that must not import runner/ (DESIGN §1). */
 export type { AttemptContext, AttemptFn, AttemptProfile, CommittedRun, ContinuationPolicy, RunOutcome } from "../runner/attempt.js";
@@ -42,6 +43,11 @@ export interface CreateDetourOptions {
    * registered, tracing costs nothing.
    */
   tracerProvider?: TracerProvider;
+  /**
+   * Record every run as a trace in the agent's store (R-OB-4, bounded by `trace.keepRuns` / `trace.keepHours`).
+   * Default true; `false` records nothing (for measuring what recording costs, or an embedder keeping its own).
+   */
+  recordTraces?: boolean;
 }
 
 export interface RunWithOptions<T> {
@@ -164,5 +170,7 @@ export interface Detour {
   readonly events: Pick<EventHub, "on">;
   /** The state store of an agent, opened on first use (for front ends that manage credentials). */
   store(agentId?: string): Promise<StateStore>;
+  /** R-OB-4: the recorded run traces (recent runs, the request log). */
+  readonly traces: DetourTraces;
   close(): Promise<void>;
 }

@@ -1,31 +1,68 @@
 /**
  * Records every run as a trace (R-OB-4): listens to the event hub, assembles each run's trace, and writes it
- * to the agent's trace store after the run, off the response's path. Best effort: a store that fails costs
- * the trace, never the answer, and says so once in the log.
+ * to the agent's trace store after the run, off the response's path.
+ *
+ * Writes are batched: a finished run only joins a queue; the queue is written once the current turn of the
+ * event loop is over (the answer goes out first), every run that finished meanwhile in one store call (one
+ * SQLite transaction, one Redis script). While a write is under way the next runs wait in the queue, so a
+ * slow store gets bigger batches, not more writes. The queue is bounded: past its bound the oldest waiting
+ * trace is dropped and counted, so a store that is down or slow costs traces, never memory or answers.
+ * A failed write drops its batch (counted) and is reported once in the log; runs still answer.
  */
 import type { DetourEvent, Logger } from "../ports/events.js";
 import type { Clock } from "../ports/clock.js";
+import type { RunTraceV1 } from "../core/run-trace.js";
 import type { TraceStore } from "../ports/trace-store.js";
 import { RunTraceBuilder } from "../runner/run-trace-builder.js";
 
 /** Runs in flight that are followed at once; past it the oldest is given up (a run that never reported its end). */
 const MAX_OPEN_RUNS = 10_000;
+/** Finished runs waiting for their write, at most; past it the oldest waiting one is dropped. */
+export const DEFAULT_MAX_QUEUED_TRACES = 2_000;
+/** Runs written in one store call, at most: a long queue is written in several bounded batches. */
+export const DEFAULT_MAX_TRACE_BATCH = 500;
+
+/** What the recorder did since it started; read by `/metrics`. */
+export interface TraceWriteStats {
+  /** Traces the store accepted. */
+  written: number;
+  /** Traces given up: the queue was full, or their write failed. */
+  dropped: number;
+  /** Traces waiting for their write right now. */
+  queued: number;
+}
 
 export interface TraceRecorderOptions {
   clock: Clock;
   logger: Logger;
   /** The trace store of an agent, opened on first use. */
   storeFor(agentId: string): Promise<TraceStore>;
+  maxQueued?: number;
+  maxBatch?: number;
+  /** Runs `write` once the current turn of the event loop is over. Default: `setImmediate`. */
+  defer?: (write: () => void) => void;
 }
 
 export class TraceRecorder {
   readonly #options: TraceRecorderOptions;
+  readonly #maxQueued: number;
+  readonly #maxBatch: number;
+  readonly #defer: (write: () => void) => void;
   readonly #open = new Map<string, RunTraceBuilder>();
-  readonly #pending = new Set<Promise<void>>();
+  /** Finished traces in finishing order; `#head` is the first not yet taken (a ring without shifting). */
+  #queue: (RunTraceV1 | undefined)[] = [];
+  #head = 0;
+  #scheduled = false;
+  #writing: Promise<void> | undefined;
+  #written = 0;
+  #dropped = 0;
   #warned = false;
 
   constructor(options: TraceRecorderOptions) {
     this.#options = options;
+    this.#maxQueued = Math.max(1, options.maxQueued ?? DEFAULT_MAX_QUEUED_TRACES);
+    this.#maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_TRACE_BATCH);
+    this.#defer = options.defer ?? ((write) => void setImmediate(write));
   }
 
   readonly onEvent = (event: DetourEvent): void => {
@@ -47,18 +84,88 @@ export class TraceRecorder {
     if (event.type !== "run_finished") return;
     this.#open.delete(event.runId);
     const trace = builder.finish();
-    if (!trace) return;
-    // After the current turn of the event loop: the answer goes out first, the trace is written behind it.
-    const write = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(async () => (await this.#options.storeFor(trace.agentId)).append(trace, this.#options.clock.now()))
-      .catch((error: unknown) => this.#warnOnce(error))
-      .finally(() => this.#pending.delete(write));
-    this.#pending.add(write);
+    if (trace) this.#enqueue(trace);
   };
 
-  /** Waits for the writes already queued (close, tests). */
+  stats(): TraceWriteStats {
+    return { written: this.#written, dropped: this.#dropped, queued: this.#queued() };
+  }
+
+  /** Writes everything queued and waits for it (close, tests). */
   async flush(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all([...this.#pending]);
+    for (;;) {
+      if (this.#writing) await this.#writing;
+      else if (this.#queued() > 0) await this.#startWrite();
+      else return;
+    }
+  }
+
+  #queued(): number {
+    return this.#queue.length - this.#head;
+  }
+
+  #enqueue(trace: RunTraceV1): void {
+    if (this.#queued() >= this.#maxQueued) {
+      this.#queue[this.#head] = undefined;
+      this.#head += 1;
+      this.#dropped += 1;
+    }
+    this.#queue.push(trace);
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#writing) return;
+    this.#scheduled = true;
+    this.#defer(() => {
+      this.#scheduled = false;
+      if (!this.#writing && this.#queued() > 0) void this.#startWrite();
+    });
+  }
+
+  #take(): RunTraceV1[] {
+    const end = Math.min(this.#queue.length, this.#head + this.#maxBatch);
+    const batch = this.#queue.slice(this.#head, end) as RunTraceV1[];
+    this.#head = end;
+    // Compact once the taken part dominates, so the array does not grow for ever.
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
+    } else if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    return batch;
+  }
+
+  #startWrite(): Promise<void> {
+    const batch = this.#take();
+    const write = this.#write(batch).finally(() => {
+      this.#writing = undefined;
+      // Runs that finished during the write go in the next batch.
+      if (this.#queued() > 0) this.#schedule();
+    });
+    this.#writing = write;
+    return write;
+  }
+
+  async #write(batch: RunTraceV1[]): Promise<void> {
+    const byAgent = new Map<string, RunTraceV1[]>();
+    for (const trace of batch) {
+      const traces = byAgent.get(trace.agentId);
+      if (traces) traces.push(trace);
+      else byAgent.set(trace.agentId, [trace]);
+    }
+    for (const [agentId, traces] of byAgent) {
+      try {
+        const store = await this.#options.storeFor(agentId);
+        await store.appendMany(traces, this.#options.clock.now());
+        this.#written += traces.length;
+      } catch (error) {
+        this.#dropped += traces.length;
+        this.#warnOnce(error);
+      }
+    }
   }
 
   #warnOnce(error: unknown): void {

@@ -182,6 +182,8 @@ function engineParts(
     on: events.on.bind(events),
     // R-GW-7: an engine that prices answers (createDetour's does) gives them a cost and a 24-hour spend.
     ...(typeof detour.recordUsage === "function" ? { recordUsage: detour.recordUsage.bind(detour) } : {}),
+    // R-OB-4: the request log reads the engine's recorded runs.
+    ...(detour.traces ? { traces: detour.traces } : {}),
     ...embeddingParts(detour, config, ledger),
   };
   return {
@@ -209,6 +211,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   const metrics = new GatewayMetrics({
     profileStates: async () => profileStatesOf(await scrapeStatus()),
     sessionCounts: async () => (await scrapeStatus()).agents.map((agent) => ({ agent: agent.agentId, count: agent.sessions.length })),
+    traceWrites: () => context.detour.traces?.writes(),
     config,
   });
   const ledger = new AttemptLedger();

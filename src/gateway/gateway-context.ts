@@ -8,7 +8,7 @@ import type { Logger } from "../ports/events.js";
 import type { GatewayMetrics } from "./metrics.js";
 
 /** The parts of a Detour the gateway uses. */
-export type GatewayDetour = Pick<Detour, "sessions" | "profiles" | "status" | "on"> & Partial<Pick<Detour, "recordUsage" | "embed" | "countTokens">>;
+export type GatewayDetour = Pick<Detour, "sessions" | "profiles" | "status" | "on"> & Partial<Pick<Detour, "recordUsage" | "embed" | "countTokens" | "traces">>;
 
 export interface GatewayContext {
   detour: GatewayDetour;

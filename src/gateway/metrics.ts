@@ -8,6 +8,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { DetourConfig } from "../config/index.js";
 import type { CanonicalUsage } from "../ports/canonical.js";
 import type { DetourEvent } from "../ports/events.js";
+import type { TraceWriteStats } from "../engine/trace-recorder.js";
 import { configuredMetricLabels, PASS_THROUGH_LABELS, type MetricLabels } from "./metric-labels.js";
 import { isFallbackMove } from "./fallback-moves.js";
 
@@ -26,6 +27,8 @@ export interface GatewayMetricsOptions {
   profileStates?: () => Promise<readonly ProfileStateSample[]>;
   /** Sessions stored per agent, read at every scrape (bounded by `sessions.maxCount` each). */
   sessionCounts?: () => Promise<readonly { agent: string; count: number }[]>;
+  /** Run traces written and dropped by the engine in use (R-OB-4), read at every scrape. */
+  traceWrites?: () => TraceWriteStats | undefined;
   /** Bounds label values to the configured providers, models and agents (R-GW-8). */
   config?: DetourConfig;
 }
@@ -163,6 +166,30 @@ export class GatewayMetrics {
     });
     const profileStates = options.profileStates;
     const sessionCounts = options.sessionCounts;
+    const traceWrites = options.traceWrites;
+    new Counter({
+      name: "detour_trace_writes_total",
+      help:
+        "Run traces by result: written, or dropped (the write queue was full or the trace store failed; " +
+        "the runs still answered). Counted since the engine started: a config reload starts a new count.",
+      labelNames: ["result"],
+      registers,
+      collect() {
+        this.reset();
+        const stats = traceWrites?.();
+        if (!stats) return;
+        this.inc({ result: "written" }, stats.written);
+        this.inc({ result: "dropped" }, stats.dropped);
+      },
+    });
+    new Gauge({
+      name: "detour_trace_queue",
+      help: "Finished runs whose trace waits to be written; bounded, the oldest is dropped past the bound.",
+      registers,
+      collect() {
+        this.set(traceWrites?.()?.queued ?? 0);
+      },
+    });
     const agentLabel = (name: string) => this.#labels.agent(name);
     new Gauge({
       name: "detour_sessions",

@@ -3,7 +3,7 @@
  * Stores never read the clock: every call is handed `now` (epoch ms) by the caller.
  */
 import { createHash } from "node:crypto";
-import type { RunTraceV1 } from "../core/run-trace.js";
+import type { RunTraceOutcome, RunTraceV1 } from "../core/run-trace.js";
 
 export interface TraceRetention {
   /** At most this many runs are kept; the oldest go first. */
@@ -19,6 +19,12 @@ export interface TraceQuery {
   until?: number;
   /** Only runs of this hashed session key (`hashSessionKey`). */
   sessionHash?: string;
+  /** Only runs that ended this way. */
+  outcome?: RunTraceOutcome;
+  /**
+   * Only runs that involved this model: asked for it, or called it (`provider/model`, or the bare model id).
+   */
+  model?: string;
   /** At most this many runs: the newest ones. */
   limit?: number;
 }
@@ -26,6 +32,11 @@ export interface TraceQuery {
 export interface TraceStore {
   /** Keeps one finished run's trace and drops what the retention no longer allows. */
   append(trace: RunTraceV1, now: number): Promise<void>;
+  /**
+   * Keeps several finished runs at once, in the given order, as one write (one transaction, one round trip),
+   * so a busy gateway pays the write's fixed cost once per batch instead of once per run.
+   */
+  appendMany(traces: readonly RunTraceV1[], now: number): Promise<void>;
   /** Kept traces matching `query`, oldest first; runs older than `keepHours` before `now` are never listed. */
   list(query: TraceQuery, now: number): Promise<RunTraceV1[]>;
   /** How many traces are kept right now (after pruning to `now`). */
@@ -43,7 +54,15 @@ export function matchesTraceQuery(trace: RunTraceV1, query: TraceQuery, cutoff: 
   if (query.since !== undefined && trace.startedAt < query.since) return false;
   if (query.until !== undefined && trace.startedAt >= query.until) return false;
   if (query.sessionHash !== undefined && trace.sessionHash !== query.sessionHash) return false;
+  if (query.outcome !== undefined && trace.outcome !== query.outcome) return false;
+  if (query.model !== undefined && !involvesModel(trace, query.model)) return false;
   return true;
+}
+
+/** The run asked for `model` or called it, named `provider/model` or by the bare model id. */
+export function involvesModel(trace: RunTraceV1, model: string): boolean {
+  if (trace.request.requestedModel === model) return true;
+  return trace.attempts.some((attempt) => attempt.model === model || `${attempt.provider}/${attempt.model}` === model);
 }
 
 /** Stable, one-way: the same session key always links to the same hash, and the hash does not give the key back. */

@@ -9,6 +9,9 @@
 import type { UsageStats } from "../../core/types.js";
 import { DASHBOARD_SCRIPT } from "./dashboard-script.js";
 import { DASHBOARD_STYLE } from "./dashboard-style.js";
+import { renderRequestLog } from "./render-request-log.js";
+import { REQUEST_LOG_SCRIPT } from "./request-log-script.js";
+import { REQUEST_LOG_STYLE } from "./request-log-style.js";
 
 export interface DashboardProfile {
   id: string;
@@ -131,7 +134,7 @@ export function renderDashboard(input: DashboardInput): string {
   const icon = input.favicon ? `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(input.favicon)}">` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Detour</title>${icon}<style>${DASHBOARD_STYLE}</style></head>
+<title>Detour</title>${icon}<style>${DASHBOARD_STYLE}${REQUEST_LOG_STYLE}</style></head>
 <body>
 <header><h1>Detour</h1>
 <label>Agent <select id="agent">${agentOptions}</select></label>
@@ -149,6 +152,7 @@ export function renderDashboard(input: DashboardInput): string {
 <table class="stack" id="models-table">${head(MODEL_COLUMNS)}<tbody id="models-body"></tbody></table>
 <p id="models-empty" class="meta">No answers in the last 15 minutes.</p>
 <p class="meta">Latency: the whole request. First token: streams only, from the upstream call to its first content. Cost: from the model's prices (config <code>cost</code> or the built-in catalogue); models without prices are not counted.</p></section>
+${renderRequestLog()}
 <section><h2>Auth profiles <span id="profile-counts" class="meta"></span></h2>
 <table class="stack" id="profiles-table">${head(PROFILE_COLUMNS)}
 <tbody id="profiles-body">${rows}</tbody></table>
@@ -162,7 +166,7 @@ export function renderDashboard(input: DashboardInput): string {
 <p class="meta">JSON: <a href="/status">/status</a> · <a href="/dashboard/activity">/dashboard/activity</a> · metrics: <a href="/metrics">/metrics</a></p>
 </main>
 <script type="application/json" id="detour-initial">${initial}</script>
-<script nonce="${escapeHtml(input.nonce)}">${DASHBOARD_SCRIPT}</script>
+<script nonce="${escapeHtml(input.nonce)}">${DASHBOARD_SCRIPT}${REQUEST_LOG_SCRIPT}</script>
 </body></html>
 `;
 }

@@ -1,6 +1,7 @@
 /**
  * Admin routes (SPEC R-GW-1, R-GW-5): sessions (`GET|PATCH /admin/sessions/:key`,
- * `POST /admin/sessions/:key/reset`) and profiles (`GET /admin/profiles`, `POST /admin/profiles/:id/reset`).
+ * `POST /admin/sessions/:key/reset`), profiles (`GET /admin/profiles`, `POST /admin/profiles/:id/reset`) and
+ * recent runs (`GET /admin/runs`, runs-route.ts).
  * Access is decided by the auth hook in app.ts before these handlers run. Answers use the OpenAI error
  * shape, the gateway's default for routes outside a dialect.
  */
@@ -15,6 +16,7 @@ import { UnknownProfileError } from "../session-patch-checks.js";
 import { agentOf } from "./agent-of.js";
 import { sendGatewayError } from "./chat-route.js";
 import { publicProfile } from "./info-routes.js";
+import { registerRunsRoute } from "./runs-route.js";
 
 /** `model` / `profile`: a value sets it, `null` removes it, absent leaves it alone. */
 const sessionPatchSchema = z.strictObject({
@@ -28,6 +30,7 @@ function notFound(message: string): GatewayError {
 
 export function registerAdminRoutes(app: FastifyInstance, context: GatewayContext): void {
   const { detour } = context;
+  registerRunsRoute(app, context);
 
   app.get<{ Params: { key: string } }>("/admin/sessions/:key", async (request, reply) => {
     const agentId = agentOf(request, context.knownAgentIds);

@@ -22,10 +22,16 @@ export class MemoryTraceStore implements TraceStore {
   }
 
   async append(trace: RunTraceV1, now: number): Promise<void> {
-    // A copy, so a caller that keeps mutating its object cannot change what was recorded.
-    const stored = structuredClone(trace);
-    this.#traces.delete(stored.runId);
-    this.#traces.set(stored.runId, stored);
+    await this.appendMany([trace], now);
+  }
+
+  async appendMany(traces: readonly RunTraceV1[], now: number): Promise<void> {
+    for (const trace of traces) {
+      // A copy, so a caller that keeps mutating its object cannot change what was recorded.
+      const stored = structuredClone(trace);
+      this.#traces.delete(stored.runId);
+      this.#traces.set(stored.runId, stored);
+    }
     this.#prune(now);
   }
 

@@ -44,7 +44,8 @@ export class SqliteTraceStore implements TraceStore {
   readonly #dropSurplus: Database.Statement<[number]>;
   readonly #count: Database.Statement<[number], { n: number }>;
   readonly #select: Database.Statement<[number, number], BodyRow>;
-  readonly #append: (trace: RunTraceV1, now: number) => void;
+  readonly #selectNewest: Database.Statement<[number, number], BodyRow>;
+  readonly #append: (traces: readonly RunTraceV1[], now: number) => void;
 
   private constructor(db: Database.Database, retention: TraceRetention) {
     this.#db = db;
@@ -56,8 +57,13 @@ export class SqliteTraceStore implements TraceStore {
     this.#dropSurplus = db.prepare("DELETE FROM run_traces WHERE seq <= (SELECT MAX(seq) FROM run_traces) - ?");
     this.#count = db.prepare("SELECT COUNT(*) AS n FROM run_traces WHERE started_at >= ?");
     this.#select = db.prepare("SELECT body FROM run_traces WHERE started_at >= ? AND started_at < ?");
-    this.#append = db.transaction((trace: RunTraceV1, now: number) => {
-      this.#insert.run(trace.runId, trace.startedAt, trace.sessionHash, JSON.stringify(trace));
+    // Newest first, in the reverse of the listing order (start time, then run id), for reads with a limit.
+    this.#selectNewest = db.prepare(
+      "SELECT body FROM run_traces WHERE started_at >= ? AND started_at < ? ORDER BY started_at DESC, run_id DESC",
+    );
+    // One transaction per batch: the commit is most of a write's cost, so a batch of runs pays it once.
+    this.#append = db.transaction((traces: readonly RunTraceV1[], now: number) => {
+      for (const trace of traces) this.#insert.run(trace.runId, trace.startedAt, trace.sessionHash, JSON.stringify(trace));
       this.#dropOld.run(retentionCutoff(this.#retention, now));
       this.#dropSurplus.run(this.#retention.keepRuns);
     });
@@ -76,13 +82,29 @@ export class SqliteTraceStore implements TraceStore {
   }
 
   async append(trace: RunTraceV1, now: number): Promise<void> {
-    this.#append(trace, now);
+    this.#append([trace], now);
+  }
+
+  async appendMany(traces: readonly RunTraceV1[], now: number): Promise<void> {
+    if (traces.length > 0) this.#append(traces, now);
   }
 
   async list(query: TraceQuery, now: number): Promise<RunTraceV1[]> {
     const cutoff = retentionCutoff(this.#retention, now);
     const from = Math.max(cutoff, query.since ?? cutoff);
     const until = query.until ?? Number.MAX_SAFE_INTEGER;
+    if (query.limit !== undefined) {
+      // Read newest first and stop at the limit: a page of recent runs parses only what it shows.
+      const newest: RunTraceV1[] = [];
+      if (query.limit <= 0) return newest;
+      for (const row of this.#selectNewest.iterate(from, until)) {
+        const trace = JSON.parse(row.body) as RunTraceV1;
+        if (!matchesTraceQuery(trace, query, cutoff)) continue;
+        newest.push(trace);
+        if (newest.length >= query.limit) break;
+      }
+      return newest.reverse();
+    }
     const traces = this.#select
       .all(from, until)
       .map((row) => JSON.parse(row.body) as RunTraceV1)

@@ -178,6 +178,51 @@ describe.each([
     expect((await store.list({ limit: 2 }, now)).map((t) => t.runId)).toEqual(["c", "d"]);
   });
 
+  it("R-OB-4 a batch of runs written at once is kept in its order and pruned to the bound once", async () => {
+    const store = await open({ keepRuns: 4, keepHours: 24 });
+    const batch = ["b1", "b2", "b3", "b4", "b5", "b6"].map((runId, index) => traceOf(runId, T0 + index * 10));
+    await store.appendMany(batch, T0 + 100);
+    await store.appendMany([], T0 + 100);
+    expect((await store.list({}, T0 + 200)).map((t) => t.runId)).toEqual(["b3", "b4", "b5", "b6"]);
+    expect(await store.count(T0 + 200)).toBe(4);
+    // A later batch keeps the ring's recording order: the oldest recorded go first.
+    await store.appendMany([traceOf("c1", T0 + 500), traceOf("c2", T0 + 600)], T0 + 700);
+    expect((await store.list({}, T0 + 800)).map((t) => t.runId)).toEqual(["b5", "b6", "c1", "c2"]);
+  });
+
+  it("R-OB-4 lists filter by outcome and by a model the run asked for or called, the limit keeping the newest matches", async () => {
+    const store = await open();
+    const failed = (runId: string, startedAt: number): RunTraceV1 => ({
+      ...traceOf(runId, startedAt),
+      outcome: "failed",
+      answeredBy: null,
+      attempts: [{ ...traceOf(runId, startedAt).attempts[0]! }],
+    });
+    await store.appendMany(
+      [traceOf("ok-1", T0 + 1), failed("bad-1", T0 + 2), traceOf("ok-2", T0 + 3), failed("bad-2", T0 + 4), traceOf("ok-3", T0 + 5)],
+      T0 + 10,
+    );
+    const now = T0 + 20;
+    expect((await store.list({ outcome: "failed" }, now)).map((t) => t.runId)).toEqual(["bad-1", "bad-2"]);
+    expect((await store.list({ outcome: "succeeded", limit: 2 }, now)).map((t) => t.runId)).toEqual(["ok-2", "ok-3"]);
+    // gpt-5 was called only by the runs that moved to it; the failed ones never got there.
+    expect((await store.list({ model: "openai/gpt-5" }, now)).map((t) => t.runId)).toEqual(["ok-1", "ok-2", "ok-3"]);
+    expect((await store.list({ model: "gpt-5", limit: 1 }, now)).map((t) => t.runId)).toEqual(["ok-3"]);
+    expect((await store.list({ model: "anthropic/claude-sonnet-4-6", limit: 10 }, now))).toHaveLength(5);
+    expect(await store.list({ model: "openai/gpt-4o" }, now)).toEqual([]);
+    expect(await store.list({ limit: 0 }, now)).toEqual([]);
+  });
+
+  it("R-OB-4 a limited list of many runs returns the newest ones across pages of the store", async () => {
+    const store = await open({ keepRuns: 2000, keepHours: 24 });
+    const traces = Array.from({ length: 450 }, (_, index) => traceOf(`p-${String(index).padStart(4, "0")}`, T0 + index));
+    await store.appendMany(traces, T0 + 1000);
+    const newest = await store.list({ limit: 300 }, T0 + 2000);
+    expect(newest).toHaveLength(300);
+    expect(newest[0]!.runId).toBe("p-0150");
+    expect(newest.at(-1)!.runId).toBe("p-0449");
+  });
+
   it("R-OB-4 recording the same run again keeps one copy, the latest", async () => {
     const store = await open({ keepRuns: 3, keepHours: 24 });
     await store.append(traceOf("same", T0), T0 + 100);
