@@ -3,7 +3,7 @@
  * stderr, an invalid file → exit 2 through ConfigError), a Detour over the agent's store, and the output.
  */
 import type { Command } from "commander";
-import { createDetour, type Detour } from "../engine/create-detour.js";
+import { createDetour, type DetourEngine } from "../engine/create-detour.js";
 import { loadConfig, readEnvKnobs, type DetourConfig, type LoadedConfig } from "../config/index.js";
 import type { Logger, LogLevel } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
@@ -55,7 +55,7 @@ export async function loadCliConfig(context: CommandContext): Promise<LoadedConf
 }
 
 export interface OpenedDetour {
-  detour: Detour;
+  detour: DetourEngine;
   config: DetourConfig;
   configFile?: string;
 }
@@ -63,7 +63,13 @@ export interface OpenedDetour {
 /** Runs `use` with a Detour over the configured state backend and always closes it (the store's file handles). */
 export async function withDetour<T>(
   context: CommandContext,
-  options: { discoverEnvCredentials?: boolean; config?: LoadedConfig; readOnly?: boolean },
+  options: {
+    discoverEnvCredentials?: boolean;
+    /** R-CF-5 in full (`detour run`): the engine also looks for a local Ollama, or fails saying how to add a key. */
+    discoverCredentials?: { agentId?: string };
+    config?: LoadedConfig;
+    readOnly?: boolean;
+  },
   use: (opened: OpenedDetour) => Promise<T>,
 ): Promise<T> {
   const loaded = options.config ?? (await loadCliConfig(context));
@@ -91,6 +97,7 @@ export async function withDetour<T>(
     env: context.deps.env,
     logger: context.logger,
     discoverEnvCredentials: options.discoverEnvCredentials ?? false,
+    ...(options.discoverCredentials ? { discoverCredentials: options.discoverCredentials } : {}),
     ...(store ? { store } : {}),
   });
   try {

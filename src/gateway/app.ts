@@ -36,15 +36,16 @@ import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 import { installRequestGuard } from "./request-guard.js";
 
 export interface BuildGatewayAppOptions {
-  /** The engine; `run` is its canonical runner (`createDetour` provides it). */
+  /**
+   * The engine (`createDetour` builds it): `run` is its canonical lane, `passThrough` its same-wire lane
+   * (R-GW-6); an engine without `passThrough` serves every request on the canonical lane.
+   */
   detour: GatewayDetour & { run: CanonicalRunner["run"] };
   config: DetourConfig;
   /** The host the server is bound to: admin routes without admin tokens answer only on loopback (R-GW-5). */
   host?: string;
   clock?: Clock;
   logger?: Logger;
-  /** The same-wire lane (R-GW-6); without it every request takes the canonical path. */
-  passThrough?: PassThroughRunner;
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -104,8 +105,6 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
 export interface GatewayEngine {
   detour: BuildGatewayAppOptions["detour"];
   config: DetourConfig;
-  /** The new engine's same-wire lane; absent: every request takes the canonical path. */
-  passThrough?: PassThroughRunner;
 }
 
 export interface BuiltGateway {
@@ -166,8 +165,8 @@ function engineParts(
   config: DetourConfig,
   ledger: AttemptLedger,
   events: EventHub,
-  passThrough: PassThroughRunner | undefined,
 ) {
+  const passThrough = detour.passThrough;
   const run = (async (runOptions: Parameters<CanonicalRunner["run"]>[0]) => {
     // R-GW-3: a bare or unknown model is resolved (or refused) here, the same way as in the CLI and /model.
     const outcome = await detour.run(resolveRunModels(config, runOptions));
@@ -215,7 +214,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   // The relay's own logger stays silent: each engine already logs its events once.
   const events = new EventHub(silentLogger);
   const generations = new EngineGenerations();
-  const context: GatewayContext = { ...engineParts(options.detour, config, ledger, events, options.passThrough), clock, metrics, logger };
+  const context: GatewayContext = { ...engineParts(options.detour, config, ledger, events), clock, metrics, logger };
   events.on("*", (event) => {
     metrics.observeEvent(event);
     ledger.observe(event);
@@ -301,7 +300,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   await app.ready();
 
   async function reloadEngine(engine: GatewayEngine): Promise<void> {
-    const parts = engineParts(engine.detour, engine.config, ledger, events, engine.passThrough);
+    const parts = engineParts(engine.detour, engine.config, ledger, events);
     const unsubscribeOld = unsubscribeEngine;
     // Subscribe before the swap so no event of a request on the new engine is missed; the old engine stays
     // subscribed until its requests are done, so their attempts and outcomes still reach metrics and the ledger.
