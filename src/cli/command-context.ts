@@ -6,8 +6,6 @@ import type { Command } from "commander";
 import { createDetour, type DetourEngine } from "../engine/create-detour.js";
 import { loadConfig, readEnvKnobs, type DetourConfig, type LoadedConfig } from "../config/index.js";
 import type { Logger, LogLevel } from "../ports/events.js";
-import type { StateStore } from "../ports/state-store.js";
-import { openReadOnlyStore } from "./read-only-store.js";
 import type { CliDeps } from "./cli-deps.js";
 import { createOutput, type CliOutput } from "./output.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -73,37 +71,18 @@ export async function withDetour<T>(
   use: (opened: OpenedDetour) => Promise<T>,
 ): Promise<T> {
   const loaded = options.config ?? (await loadCliConfig(context));
-  // Read-only commands open stores themselves so that looking never creates state (and close them below).
-  const opened: StateStore[] = [];
-  const knobs = options.readOnly ? readEnvKnobs(context.deps.env, { cwd: context.deps.cwd }) : undefined;
-  const store = knobs
-    ? async (agentId: string) => {
-        const agentStore = await openReadOnlyStore(
-          {
-            config: loaded.config,
-            detourHome: knobs.detourHome,
-            env: context.deps.env,
-            logger: context.logger,
-            ...(typeof knobs.secretKey === "string" ? { secretKey: knobs.secretKey } : {}),
-          },
-          agentId,
-        );
-        opened.push(agentStore);
-        return agentStore;
-      }
-    : undefined;
+  // Read-only commands get stores that never create state; the engine closes whatever it opened.
   const detour = await createDetour({
     config: loaded.config,
     env: context.deps.env,
     logger: context.logger,
     discoverEnvCredentials: options.discoverEnvCredentials ?? false,
     ...(options.discoverCredentials ? { discoverCredentials: options.discoverCredentials } : {}),
-    ...(store ? { store } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
   });
   try {
     return await use({ detour, config: loaded.config, ...(loaded.path !== undefined ? { configFile: loaded.path } : {}) });
   } finally {
     await detour.close();
-    await Promise.all(opened.map((agentStore) => agentStore.close()));
   }
 }

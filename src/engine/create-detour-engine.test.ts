@@ -3,6 +3,9 @@
  * becomes the provider every lane calls), the same-wire lane, and the engine for a reloaded config over the
  * same stores. Real loopback HTTP against the mock provider.
  */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMockProvider, type MockProvider } from "../testing/mock-provider/index.js";
 import { ScriptedProvider } from "../testing/scripted-provider.js";
@@ -77,5 +80,24 @@ describe("createDetour for the front ends", () => {
       await base.close();
     }
     await expect(base.reload(base.config)).rejects.toBeInstanceOf(DetourClosedError);
+  });
+
+  it("readOnly: looking at an agent with no state creates no folder, file or key, and writes no trace", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "detour-read-only-"));
+    const home = join(parent, "home");
+    try {
+      const detour = await createDetour({ config: { state: { backend: "sqlite" } }, env: { DETOUR_HOME: home }, readOnly: true });
+      expect((await detour.status()).agents.map((agent) => agent.agentId)).toEqual(["main"]);
+      await detour.runWith({ attempt: async () => "looked" }).catch(() => undefined);
+      await detour.close();
+      expect(existsSync(home)).toBe(false);
+
+      const writing = await createDetour({ config: { state: { backend: "sqlite" } }, env: { DETOUR_HOME: home } });
+      await writing.status();
+      await writing.close();
+      expect(readdirSync(home).length).toBeGreaterThan(0);
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });

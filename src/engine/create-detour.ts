@@ -44,6 +44,7 @@ import { resolveBareRunModels, resolveSessionModel } from "./library-model-names
 import type { CanonicalRunOptions, CanonicalRunner } from "./run-canonical.js";
 import { discoverCredentials, withDiscoveredOllama, type CredentialDiscovery } from "./discover-credentials.js";
 import { createLanes } from "./lanes.js";
+import { openReadOnlyStore } from "./read-only-store.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import {
@@ -129,7 +130,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     let store = traceStores.get(agentId);
     if (!store) {
       // A store handed in by the caller keeps its traces in memory: Detour opens no file or connection of its own.
-      const backend = options.store ? "memory" : config.state.backend;
+      const backend = options.store || options.readOnly ? "memory" : config.state.backend;
       store = openTraceStore({ backend, agentId, detourHome: knobs.detourHome, redis: config.state.redis, retention: config.trace });
       traceStores.set(agentId, store);
       store.catch(() => traceStores.delete(agentId));
@@ -148,6 +149,10 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     const given = options.store;
     if (typeof given === "function") return { store: await given(agentId), owns: false };
     if (given) return { store: given, owns: false };
+    if (options.readOnly) {
+      const view = { config, detourHome: knobs.detourHome, env, logger, ...(knobs.secretKey !== undefined ? { secretKey: knobs.secretKey } : {}) };
+      return { store: await openReadOnlyStore(view, agentId), owns: true };
+    }
     const store = await openStateStore({
       backend: config.state.backend,
       agentId,

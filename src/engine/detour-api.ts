@@ -48,6 +48,11 @@ export interface CreateDetourOptions {
    */
   discoverCredentials?: { agentId?: string };
   /**
+   * For callers that only look (`detour status`, `detour auth list`): stores are opened without creating
+   * state — an agent with no SQLite file is an empty in-memory view — and run traces are not written.
+   */
+  readOnly?: boolean;
+  /**
    * Where run and attempt spans go. Default: the globally registered OpenTelemetry provider; with no SDK
    * registered, tracing costs nothing.
    */
