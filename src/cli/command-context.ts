@@ -3,7 +3,7 @@
  * stderr, an invalid file → exit 2 through ConfigError), a Detour over the agent's store, and the output.
  */
 import type { Command } from "commander";
-import { createDetour, type DetourEngine } from "../engine/create-detour.js";
+import { createDetour, type DetourEngine } from "../engine/index.js";
 import { loadConfig, readEnvKnobs, type DetourConfig, type LoadedConfig } from "../config/index.js";
 import type { Logger, LogLevel } from "../ports/events.js";
 import type { CliDeps } from "./cli-deps.js";

@@ -9,7 +9,7 @@
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { loadConfig, type DetourConfig } from "../config/index.js";
-import type { DetourEngine } from "../engine/create-detour.js";
+import type { DetourEngine } from "../engine/index.js";
 import type { RunningGateway } from "../gateway/start-gateway.js";
 import type { Logger } from "../ports/events.js";
 import { describeError } from "./cli-errors.js";

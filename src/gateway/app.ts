@@ -7,8 +7,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { lazySchemaCompilers } from "./lazy-schema-compilers.js";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
-import type { CanonicalRunner } from "../engine/run-canonical.js";
-import type { PassThroughRunner } from "../engine/run-pass-through.js";
+import { EventHub, type CanonicalRunner, type PassThroughRunner } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { systemClock } from "../ports/system-clock.js";
@@ -20,7 +19,6 @@ import { openAIResponsesDialect } from "./dialect-adapters/openai-responses-dial
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
 import { AttemptLedger } from "./attempt-ledger.js";
 import { EngineGenerations } from "./engine-generations.js";
-import { EventHub } from "../engine/event-hub.js";
 import { badRequest, badRouting, type GatewayError } from "./http-errors.js";
 import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";

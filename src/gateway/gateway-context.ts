@@ -1,8 +1,6 @@
 /** What every gateway route shares: the engine, the config, the clock, metrics and the logger. */
 import type { DetourConfig } from "../config/index.js";
-import type { Detour, DetourEngine } from "../engine/create-detour.js";
-import type { CanonicalRunner } from "../engine/run-canonical.js";
-import type { PassThroughRunner } from "../engine/run-pass-through.js";
+import type { Detour, DetourEngine, CanonicalRunner, PassThroughRunner } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
 import type { GatewayMetrics } from "./metrics.js";

@@ -13,7 +13,7 @@ import {
   type DetourConfig,
   type DetourConfigInput,
 } from "../config/index.js";
-import { createDetour, type CreateDetourOptions, type Detour } from "../engine/create-detour.js";
+import { createDetour, type CreateDetourOptions, type Detour } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";

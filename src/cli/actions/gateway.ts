@@ -8,7 +8,7 @@
  */
 import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
-import { createDetour } from "../../engine/create-detour.js";
+import { createDetour } from "../../engine/index.js";
 import { describeAllowedClients } from "../../gateway/request-guard.js";
 import { assertSafeBinding } from "../../gateway/auth.js";
 import { checkBindable } from "../../gateway/bind-check.js";

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { FailoverError, FallbackSummaryError, type AttemptRecord } from "../../core/errors.js";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../../config/index.js";
-import type { CredentialDiscovery } from "../../engine/discover-credentials.js";
+import type { CredentialDiscovery } from "../../engine/index.js";
 import type { CanonicalResponse } from "../../ports/canonical.js";
 import { attemptLine } from "../views/attempts-view.js";
 import type { CliDeps } from "../cli-deps.js";
