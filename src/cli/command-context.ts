@@ -3,11 +3,9 @@
  * stderr, an invalid file → exit 2 through ConfigError), a Detour over the agent's store, and the output.
  */
 import type { Command } from "commander";
-import { createDetour, type Detour } from "../engine/create-detour.js";
+import { createDetour, type DetourEngine } from "../engine/index.js";
 import { loadConfig, readEnvKnobs, type DetourConfig, type LoadedConfig } from "../config/index.js";
 import type { Logger, LogLevel } from "../ports/events.js";
-import type { StateStore } from "../ports/state-store.js";
-import { openReadOnlyStore } from "./read-only-store.js";
 import type { CliDeps } from "./cli-deps.js";
 import { createOutput, type CliOutput } from "./output.js";
 import { createStderrLogger } from "./stderr-logger.js";
@@ -55,7 +53,7 @@ export async function loadCliConfig(context: CommandContext): Promise<LoadedConf
 }
 
 export interface OpenedDetour {
-  detour: Detour;
+  detour: DetourEngine;
   config: DetourConfig;
   configFile?: string;
 }
@@ -63,40 +61,28 @@ export interface OpenedDetour {
 /** Runs `use` with a Detour over the configured state backend and always closes it (the store's file handles). */
 export async function withDetour<T>(
   context: CommandContext,
-  options: { discoverEnvCredentials?: boolean; config?: LoadedConfig; readOnly?: boolean },
+  options: {
+    discoverEnvCredentials?: boolean;
+    /** R-CF-5 in full (`detour run`): the engine also looks for a local Ollama, or fails saying how to add a key. */
+    discoverCredentials?: { agentId?: string };
+    config?: LoadedConfig;
+    readOnly?: boolean;
+  },
   use: (opened: OpenedDetour) => Promise<T>,
 ): Promise<T> {
   const loaded = options.config ?? (await loadCliConfig(context));
-  // Read-only commands open stores themselves so that looking never creates state (and close them below).
-  const opened: StateStore[] = [];
-  const knobs = options.readOnly ? readEnvKnobs(context.deps.env, { cwd: context.deps.cwd }) : undefined;
-  const store = knobs
-    ? async (agentId: string) => {
-        const agentStore = await openReadOnlyStore(
-          {
-            config: loaded.config,
-            detourHome: knobs.detourHome,
-            env: context.deps.env,
-            logger: context.logger,
-            ...(typeof knobs.secretKey === "string" ? { secretKey: knobs.secretKey } : {}),
-          },
-          agentId,
-        );
-        opened.push(agentStore);
-        return agentStore;
-      }
-    : undefined;
+  // Read-only commands get stores that never create state; the engine closes whatever it opened.
   const detour = await createDetour({
     config: loaded.config,
     env: context.deps.env,
     logger: context.logger,
     discoverEnvCredentials: options.discoverEnvCredentials ?? false,
-    ...(store ? { store } : {}),
+    ...(options.discoverCredentials ? { discoverCredentials: options.discoverCredentials } : {}),
+    ...(options.readOnly ? { readOnly: true } : {}),
   });
   try {
     return await use({ detour, config: loaded.config, ...(loaded.path !== undefined ? { configFile: loaded.path } : {}) });
   } finally {
     await detour.close();
-    await Promise.all(opened.map((agentStore) => agentStore.close()));
   }
 }

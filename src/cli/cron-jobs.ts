@@ -6,7 +6,7 @@
  */
 import { Cron } from "croner";
 import type { CronJobConfig } from "../config/index.js";
-import type { CanonicalRunner } from "../engine/run-canonical.js";
+import type { CanonicalRunner } from "../engine/index.js";
 import type { Logger } from "../ports/events.js";
 import { describeError } from "./cli-errors.js";
 

@@ -9,10 +9,9 @@
 import { watch, type FSWatcher } from "node:fs";
 import { basename, dirname } from "node:path";
 import { loadConfig, type DetourConfig } from "../config/index.js";
-import { createDetour, type Detour } from "../engine/create-detour.js";
+import type { DetourEngine } from "../engine/index.js";
 import type { RunningGateway } from "../gateway/start-gateway.js";
 import type { Logger } from "../ports/events.js";
-import { prepareCanonicalRunner } from "./canonical-runner.js";
 import { describeError } from "./cli-errors.js";
 import { startCronJobs, type CronJobsHandle } from "./cron-jobs.js";
 
@@ -22,7 +21,7 @@ export const CONFIG_WATCH_DEBOUNCE_MS = 250;
 export interface GatewayReloaderOptions {
   running: Pick<RunningGateway, "reloadEngine">;
   /** The Detour the gateway started with: it owns the stores and stays open until `close()`. */
-  baseDetour: Detour;
+  baseDetour: DetourEngine;
   config: DetourConfig;
   cron: CronJobsHandle;
   /** The loaded config file; absent when none was found (SIGHUP still looks it up again). */
@@ -62,7 +61,7 @@ export class GatewayReloader {
   #debounce: ReturnType<typeof setTimeout> | undefined;
   /** Engines replaced by a reload, closed once drained; awaited by `close()`. */
   readonly #retiring = new Set<Promise<void>>();
-  #current: Detour;
+  #current: DetourEngine;
 
   constructor(options: GatewayReloaderOptions) {
     this.#options = options;
@@ -147,24 +146,18 @@ export class GatewayReloader {
     }
 
     const base = this.#options.baseDetour;
-    let detour: Detour | undefined;
+    let detour: DetourEngine | undefined;
     try {
-      detour = await createDetour({
-        config: next,
-        env: this.#options.env,
-        logger,
-        discoverEnvCredentials: true,
-        store: (agentId) => base.store(agentId),
-      });
-      const { runner } = await prepareCanonicalRunner(detour, next, { env: this.#options.env });
+      // The engine for the new config shares the base engine's stores, environment, logger and discovery.
+      detour = await base.reload(next);
       const previous = this.#current;
-      const drained = this.#options.running.reloadEngine({ detour: { ...detour, run: runner.run }, config: next });
+      const drained = this.#options.running.reloadEngine({ detour, config: next });
       // reloadEngine swaps before it returns; a refusal (an unsafe binding, R-GW-5) throws before anything changed.
       this.#current = detour;
       this.#config = next;
       const oldCron = this.#cron;
       const cronDone = oldCron.stop({ finishRuns: true });
-      this.#cron = startCronJobs(next.cron.jobs, runner.run, logger);
+      this.#cron = startCronJobs(next.cron.jobs, detour.run, logger);
       logger.log("info", `Config reloaded (${trigger === "signal" ? "SIGHUP" : "file changed"}); new requests use it`, {
         event: "config_reloaded",
         trigger,
@@ -181,7 +174,7 @@ export class GatewayReloader {
     }
   }
 
-  #retire(detour: Detour, drained: Promise<void>): void {
+  #retire(detour: DetourEngine, drained: Promise<void>): void {
     const retiring = drained
       .then(async () => {
         // The base Detour owns the stores every engine uses: it closes last, in close().

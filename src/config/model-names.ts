@@ -15,7 +15,7 @@ import { DetourError, ERROR_CODES } from "../core/errors.js";
 import { declaredModelRefs, visitModelRefs } from "./model-ref-paths.js";
 import { isProviderModelRef } from "./model-ref-syntax.js";
 import { DATED_TAIL, nearModelRefs } from "./model-suggestions.js";
-import { closestKnownKey } from "./near-miss-keys.js";
+import { closestKnownKey } from "./key-distance.js";
 import { BUILT_IN_PROVIDERS } from "./provider-defaults.js";
 import type { DetourConfig } from "./schema.js";
 

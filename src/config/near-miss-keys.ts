@@ -9,7 +9,10 @@
  * (`session`, `gateway.auth.token`) stay warnings, with the hint.
  */
 import { formatConfigPath } from "./config-path.js";
+import { closestKnownKey } from "./key-distance.js";
 import { toJsonSchema } from "./json-schema.js";
+
+export { closestKnownKey, keyEditDistance } from "./key-distance.js";
 
 type JsonSchemaNode = Record<string, unknown>;
 
@@ -20,42 +23,11 @@ export interface NearMissKey {
   readonly openClawKey: boolean;
 }
 
-const LONG_KEY_CHARS = 12;
-
 /** Key paths (`*` = any map key or list index) that OpenClaw configs carry and Detour ignores. */
 const OPENCLAW_KEY_PATHS: readonly string[] = ["session", "gateway.auth.token"];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** Edits between `a` and `b` (adjacent swaps count once), stopping early once it exceeds `limit`. */
-export function keyEditDistance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, index) => index)];
-  for (let i = 1; i <= a.length; i += 1) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j += 1) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(rows[i - 1]![j]! + 1, row[j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, rows[i - 2]![j - 2]! + 1);
-      row.push(value);
-    }
-    if (Math.min(...row) > limit) return limit + 1;
-    rows.push(row);
-  }
-  return rows[a.length]![b.length]!;
-}
-
-/** The known key `typed` most likely meant, if it is that close to one. */
-export function closestKnownKey(typed: string, known: Iterable<string>): string | undefined {
-  let best: { key: string; distance: number } | undefined;
-  for (const key of known) {
-    const limit = typed.length >= LONG_KEY_CHARS && key.length >= LONG_KEY_CHARS ? 2 : 1;
-    const distance = keyEditDistance(typed.toLowerCase(), key.toLowerCase(), limit);
-    if (distance <= limit && (best === undefined || distance < best.distance)) best = { key, distance };
-  }
-  return best?.key;
 }
 
 let configSchema: JsonSchemaNode | undefined;

@@ -6,7 +6,7 @@
  * failing step cannot leave a listener or a file handle behind.
  */
 import { parseConfig, type DetourConfig } from "../config/index.js";
-import { createDetour, type Detour } from "../engine/create-detour.js";
+import { createDetour, type Detour } from "../engine/index.js";
 import { startGateway, type RunningGateway } from "../gateway/start-gateway.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { startMockProvider, type MockProvider } from "../testing/mock-provider/index.js";

@@ -4,7 +4,7 @@
  * this file only resolves inputs and hands them over.
  */
 import { randomUUID } from "node:crypto";
-import { agentSettings, loadConfig, useCatalogueOfHome, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
+import { agentSettings, loadConfig, type DetourConfig, useCatalogueOfHome, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
 import { narrowSelection } from "../core/narrow-selection.js";
 import { resolveSelection } from "../core/selection-source.js";
 import { silentLogger, type Logger } from "../ports/events.js";
@@ -24,7 +24,7 @@ import { openStateStore } from "../state/open-store.js";
 import type {
   AgentOption,
   CreateDetourOptions,
-  Detour,
+  DetourEngine,
   PostCommitFailureReport,
   PostCommitFailureResult,
   RunWithOptions,
@@ -34,13 +34,16 @@ import { withBestEffortBookkeeping } from "./best-effort-bookkeeping.js";
 import { EventHub } from "./event-hub.js";
 import { RunTracer } from "./tracing.js";
 import { createRunTraces } from "./run-traces.js";
+import type { TraceStore } from "../ports/trace-store.js";
 import { OAuthRefresher } from "./oauth-refresh.js";
 import { AgentProfileSource } from "./profile-source.js";
 import { providersFromConfig } from "./providers-from-config.js";
 import { createHeadroomRecorder } from "./headroom-recorder.js";
 import { resolveBareRunModels, resolveSessionModel } from "./library-model-names.js";
-import { createCanonicalRunner, type CanonicalRunOptions, type CanonicalRunner } from "./run-canonical.js";
-import { continuationSettingsFromConfig } from "./stream-continuation.js";
+import type { CanonicalRunOptions, CanonicalRunner } from "./run-canonical.js";
+import { discoverCredentials, withDiscoveredOllama, type CredentialDiscovery } from "./discover-credentials.js";
+import { createLanes } from "./lanes.js";
+import { openReadOnlyStore } from "./read-only-store.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import {
@@ -54,13 +57,12 @@ import {
 } from "./argument-checks.js";
 import { agentStatus, type DetourStatus } from "./status.js";
 import { createUsageRecorder } from "./usage-costs.js";
-import { createEmbeddingsRunner } from "./run-embeddings.js";
-import { createCountTokensRunner } from "./run-count-tokens.js";
 
 export type {
   AgentOption,
   CreateDetourOptions,
   Detour,
+  DetourEngine,
   DetourProfiles,
   DetourSessions,
   PostCommitFailureReport,
@@ -97,12 +99,26 @@ function providerMap(providers: CreateDetourOptions["providers"]): Map<string, P
   return new Map(list.map((provider) => [provider.id, provider]));
 }
 
-export async function createDetour(options: CreateDetourOptions = {}): Promise<Detour> {
+/** The stores of the engine a reloaded one follows: it uses them and leaves closing them to their owner. */
+interface SharedStores {
+  store(agentId: string): Promise<StateStore>;
+  traceStore(agentId: string): Promise<TraceStore>;
+}
+
+/**
+ * The one composition root (DESIGN §1): the library, the gateway and the CLI all take their engine from here —
+ * the canonical and same-wire lanes, embeddings, count_tokens, discovery and the engine for a reloaded config.
+ */
+export async function createDetour(options: CreateDetourOptions = {}): Promise<DetourEngine> {
+  const config = await resolveConfig(options, options.env ?? process.env, options.logger ?? silentLogger);
+  return composeDetour(config, options, undefined);
+}
+
+async function composeDetour(config: DetourConfig, options: CreateDetourOptions, shared: SharedStores | undefined): Promise<DetourEngine> {
   const env = options.env ?? process.env;
   const logger = options.logger ?? silentLogger;
   const clock = options.clock ?? systemClock;
   const random = options.random ?? cryptoRandom;
-  const config = await resolveConfig(options, env, logger);
   const knobs = readEnvKnobs(env);
   for (const warning of knobs.warnings) logger.log("warn", warning);
   const hub = new EventHub(logger);
@@ -113,20 +129,26 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     logger,
     config,
     detourHome: knobs.detourHome,
-    // A store handed in by the caller keeps its traces in memory: Detour opens no file or connection of its own.
-    inMemory: options.store !== undefined,
+    // A store handed in by the caller (or a read-only view) keeps its traces in memory: Detour opens no file
+    // or connection of its own.
+    inMemory: options.store !== undefined || options.readOnly === true,
     record: options.recordTraces !== false,
+    ...(shared ? { sharedStoreFor: shared.traceStore } : {}),
   });
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
-  const providers = providerMap(options.providers ?? providersFromConfig(config));
   const aliases = modelAliases(config);
   const agents = new Map<string, Promise<AgentContext>>();
   let closed = false;
 
   async function openStore(agentId: string): Promise<{ store: StateStore; owns: boolean }> {
+    if (shared) return { store: await shared.store(agentId), owns: false };
     const given = options.store;
     if (typeof given === "function") return { store: await given(agentId), owns: false };
     if (given) return { store: given, owns: false };
+    if (options.readOnly) {
+      const view = { config, detourHome: knobs.detourHome, env, logger, ...(knobs.secretKey !== undefined ? { secretKey: knobs.secretKey } : {}) };
+      return { store: await openReadOnlyStore(view, agentId), owns: true };
+    }
     const store = await openStateStore({
       backend: config.state.backend,
       agentId,
@@ -147,7 +169,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
       store,
       config,
       env,
-      discoverEnvCredentials: options.discoverEnvCredentials ?? false,
+      discoverEnvCredentials: options.discoverEnvCredentials === true || options.discoverCredentials !== undefined,
       oauthRefresher: new OAuthRefresher({
         store,
         clock,
@@ -296,20 +318,27 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     );
   }
 
-  const headroom = createHeadroomRecorder({ store: async (agentId) => (await agent(agentId)).store, clock, logger });
-  const canonicalRunner = createCanonicalRunner({ runWith, reportPostCommitFailure }, providers, {
-    clock,
-    ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
-    streamStallSeconds: config.gateway.streamStallSeconds,
-    continuations: continuationSettingsFromConfig(config),
-    headroom,
-  });
-  const embed = createEmbeddingsRunner({ detour: { runWith }, config, clock, headroom });
-  const countTokens = createCountTokensRunner({ detour: { runWith }, config, clock, headroom });
+  const agentStore = async (agentId?: string) => (await agent(agentId)).store;
+  let discovery: CredentialDiscovery | undefined;
+  if (options.discoverCredentials) {
+    try {
+      discovery = await discoverCredentials({ config, store: await agentStore(options.discoverCredentials.agentId), env });
+    } catch (error) {
+      await close();
+      throw error;
+    }
+  }
+  // The providers (and every lane over them) reach a discovered local Ollama; `detour.config` stays as given.
+  const providerConfig = discovery ? withDiscoveredOllama(config, discovery) : config;
+  const providers = providerMap(options.providers ?? providersFromConfig(providerConfig));
+  const headroom = createHeadroomRecorder({ store: agentStore, clock, logger });
+  const lanes = createLanes({ detour: { runWith, reportPostCommitFailure }, config: providerConfig, providers, clock, headroom });
+  const canonicalRunner = lanes.canonical;
+  const { embed, countTokens } = lanes;
 
   const recordUsage = createUsageRecorder({
     config,
-    store: async (agentId) => (await agent(agentId)).store,
+    store: agentStore,
     clock,
     events: hub,
     defaultAgentId: DEFAULT_AGENT,
@@ -347,8 +376,15 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     },
     on,
     events: { on },
-    store: async (agentId) => (await agent(agentId)).store,
+    store: agentStore,
     traces: traces.api,
     close,
+    passThrough: lanes.passThrough,
+    discovery,
+    reload: (next) => {
+      if (closed) return Promise.reject(new DetourClosedError());
+      // A chain of reloads always follows the engine that owns the stores.
+      return composeDetour(next, options, shared ?? { store: agentStore, traceStore: traces.storeFor });
+    },
   };
 }

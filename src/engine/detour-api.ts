@@ -16,6 +16,8 @@ import type { UsageReport } from "./usage-costs.js";
 import type { EmbeddingsRunner } from "./run-embeddings.js";
 import type { CountTokensRunner } from "./run-count-tokens.js";
 import type { DetourTraces } from "./run-traces.js";
+import type { CredentialDiscovery } from "./discover-credentials.js";
+import type { PassThroughRunner } from "./run-pass-through.js";
 
 /** The runner's attempt and outcome shapes, for front ends that must not import runner/ (DESIGN §1). */
 export type { AttemptContext, AttemptFn, AttemptProfile, CommittedRun, ContinuationPolicy, RunOutcome } from "../runner/attempt.js";
@@ -38,6 +40,19 @@ export interface CreateDetourOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** R-CF-5: with no configured or stored profiles, use OPENAI_API_KEY & co. (gateway, `detour run`). */
   discoverEnvCredentials?: boolean;
+  /**
+   * R-CF-5 in full, as `detour gateway` and `detour run` do it: with no profile configured or stored (in the
+   * store of `agentId`, default `main`), the provider variables become profiles (as `discoverEnvCredentials`)
+   * and a local Ollama that answers at $OLLAMA_HOST or 127.0.0.1:11434 serves as the `ollama` provider (unless
+   * the config sets its URL); with nothing at all createDetour fails with NoCredentialsError. What was found
+   * is `detour.discovery`.
+   */
+  discoverCredentials?: { agentId?: string };
+  /**
+   * For callers that only look (`detour status`, `detour auth list`): stores are opened without creating
+   * state — an agent with no SQLite file is an empty in-memory view — and run traces are not written.
+   */
+  readOnly?: boolean;
   /**
    * Where run and attempt spans go. Default: the globally registered OpenTelemetry provider; with no SDK
    * registered, tracing costs nothing.
@@ -173,4 +188,20 @@ export interface Detour {
   /** R-OB-4: the recorded run traces (recent runs, the request log). */
   readonly traces: DetourTraces;
   close(): Promise<void>;
+}
+
+/**
+ * What `createDetour` builds beyond the library API, for the front ends it serves (the gateway, the CLI):
+ * they take these from the engine and never build them themselves.
+ */
+export interface DetourEngine extends Detour {
+  /** The same-wire byte lane (R-GW-6); undefined when no provider of the config can be called raw. */
+  readonly passThrough: PassThroughRunner | undefined;
+  /** What R-CF-5 discovery found; undefined unless `discoverCredentials` was asked for. */
+  readonly discovery: CredentialDiscovery | undefined;
+  /**
+   * The engine for a reloaded config: the same stores (this engine keeps owning them: close it last), clock,
+   * randomness, logger, environment and discovery; new providers and lanes from `config`.
+   */
+  reload(config: DetourConfig): Promise<DetourEngine>;
 }

@@ -144,3 +144,13 @@ export async function discoverCredentials(input: DiscoverCredentialsInput): Prom
     ...(firstOllamaModel !== undefined ? { suggestedModel: `ollama/${firstOllamaModel}` } : {}),
   };
 }
+
+/** Points the built-in `ollama` provider at the discovered server, unless the user configured its URL. */
+export function withDiscoveredOllama(config: DetourConfig, discovery: CredentialDiscovery): DetourConfig {
+  if (discovery.kind !== "discovered" || !discovery.ollama) return config;
+  const configured = Object.hasOwn(config.models.providers, "ollama") ? config.models.providers.ollama : undefined;
+  if (configured?.baseUrl !== undefined) return config;
+  const copy = structuredClone(config) as { models: { providers: Record<string, Record<string, unknown>> } };
+  copy.models.providers.ollama = { ...configured, baseUrl: discovery.ollama.baseUrl };
+  return copy as unknown as DetourConfig;
+}

@@ -35,10 +35,14 @@ export interface RunTracesOptions {
   inMemory: boolean;
   /** `false`: no run is recorded (nothing listens to the runs, no store is opened). */
   record: boolean;
+  /** The trace stores of the engine a reloaded one follows: used, never opened or closed here. */
+  sharedStoreFor?: (agentId: string) => Promise<TraceStore>;
 }
 
 export interface RunTraces {
   api: DetourTraces;
+  /** The trace store of an agent, opened on first use (shared with the engine of a reloaded config). */
+  storeFor(agentId: string): Promise<TraceStore>;
   /** Writes what is queued and closes the stores (Detour's close). */
   close(): Promise<void>;
 }
@@ -47,6 +51,7 @@ export function createRunTraces(options: RunTracesOptions): RunTraces {
   const { config, clock } = options;
   const stores = new Map<string, Promise<TraceStore>>();
   const storeFor = (agentId: string): Promise<TraceStore> => {
+    if (options.sharedStoreFor) return options.sharedStoreFor(agentId);
     let store = stores.get(agentId);
     if (!store) {
       const backend = options.inMemory ? "memory" : config.state.backend;
@@ -72,6 +77,7 @@ export function createRunTraces(options: RunTracesOptions): RunTraces {
 
   return {
     api,
+    storeFor,
     async close() {
       unsubscribe();
       await recorder.flush();

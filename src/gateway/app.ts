@@ -7,8 +7,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { lazySchemaCompilers } from "./lazy-schema-compilers.js";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
-import type { CanonicalRunner } from "../engine/run-canonical.js";
-import type { PassThroughRunner } from "../engine/run-pass-through.js";
+import { EventHub, type CanonicalRunner, type PassThroughRunner } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { systemClock } from "../ports/system-clock.js";
@@ -20,7 +19,6 @@ import { openAIResponsesDialect } from "./dialect-adapters/openai-responses-dial
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
 import { AttemptLedger } from "./attempt-ledger.js";
 import { EngineGenerations } from "./engine-generations.js";
-import { EventHub } from "../engine/event-hub.js";
 import { badRequest, badRouting, type GatewayError } from "./http-errors.js";
 import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";
@@ -36,15 +34,16 @@ import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
 import { installRequestGuard } from "./request-guard.js";
 
 export interface BuildGatewayAppOptions {
-  /** The engine; `run` is its canonical runner (`createDetour` provides it). */
+  /**
+   * The engine (`createDetour` builds it): `run` is its canonical lane, `passThrough` its same-wire lane
+   * (R-GW-6); an engine without `passThrough` serves every request on the canonical lane.
+   */
   detour: GatewayDetour & { run: CanonicalRunner["run"] };
   config: DetourConfig;
   /** The host the server is bound to: admin routes without admin tokens answer only on loopback (R-GW-5). */
   host?: string;
   clock?: Clock;
   logger?: Logger;
-  /** The same-wire lane (R-GW-6); without it every request takes the canonical path. */
-  passThrough?: PassThroughRunner;
 }
 
 const MEGABYTE = 1024 * 1024;
@@ -104,8 +103,6 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
 export interface GatewayEngine {
   detour: BuildGatewayAppOptions["detour"];
   config: DetourConfig;
-  /** The new engine's same-wire lane; absent: every request takes the canonical path. */
-  passThrough?: PassThroughRunner;
 }
 
 export interface BuiltGateway {
@@ -166,8 +163,8 @@ function engineParts(
   config: DetourConfig,
   ledger: AttemptLedger,
   events: EventHub,
-  passThrough: PassThroughRunner | undefined,
 ) {
+  const passThrough = detour.passThrough;
   const run = (async (runOptions: Parameters<CanonicalRunner["run"]>[0]) => {
     // R-GW-3: a bare or unknown model is resolved (or refused) here, the same way as in the CLI and /model.
     const outcome = await detour.run(resolveRunModels(config, runOptions));
@@ -218,7 +215,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   // The relay's own logger stays silent: each engine already logs its events once.
   const events = new EventHub(silentLogger);
   const generations = new EngineGenerations();
-  const context: GatewayContext = { ...engineParts(options.detour, config, ledger, events, options.passThrough), clock, metrics, logger };
+  const context: GatewayContext = { ...engineParts(options.detour, config, ledger, events), clock, metrics, logger };
   events.on("*", (event) => {
     metrics.observeEvent(event);
     ledger.observe(event);
@@ -304,7 +301,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   await app.ready();
 
   async function reloadEngine(engine: GatewayEngine): Promise<void> {
-    const parts = engineParts(engine.detour, engine.config, ledger, events, engine.passThrough);
+    const parts = engineParts(engine.detour, engine.config, ledger, events);
     const unsubscribeOld = unsubscribeEngine;
     // Subscribe before the swap so no event of a request on the new engine is missed; the old engine stays
     // subscribed until its requests are done, so their attempts and outcomes still reach metrics and the ledger.

@@ -1,14 +1,13 @@
 /** What every gateway route shares: the engine, the config, the clock, metrics and the logger. */
 import type { DetourConfig } from "../config/index.js";
-import type { Detour } from "../engine/create-detour.js";
-import type { CanonicalRunner } from "../engine/run-canonical.js";
-import type { PassThroughRunner } from "../engine/run-pass-through.js";
+import type { Detour, DetourEngine, CanonicalRunner, PassThroughRunner } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
 import type { GatewayMetrics } from "./metrics.js";
 
-/** The parts of a Detour the gateway uses. */
-export type GatewayDetour = Pick<Detour, "sessions" | "profiles" | "status" | "on"> & Partial<Pick<Detour, "recordUsage" | "embed" | "countTokens" | "traces">>;
+/** The parts of a Detour the gateway uses; the optional ones are what `createDetour` builds beyond a bare `run`. */
+export type GatewayDetour = Pick<Detour, "sessions" | "profiles" | "status" | "on"> &
+  Partial<Pick<DetourEngine, "recordUsage" | "embed" | "countTokens" | "passThrough" | "traces">>;
 
 export interface GatewayContext {
   detour: GatewayDetour;

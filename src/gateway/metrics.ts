@@ -8,7 +8,7 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { DetourConfig } from "../config/index.js";
 import type { CanonicalUsage } from "../ports/canonical.js";
 import type { DetourEvent } from "../ports/events.js";
-import type { TraceWriteStats } from "../engine/trace-recorder.js";
+import type { TraceWriteStats } from "../engine/index.js";
 import { configuredMetricLabels, PASS_THROUGH_LABELS, type MetricLabels } from "./metric-labels.js";
 import { isFallbackMove } from "./fallback-moves.js";
 

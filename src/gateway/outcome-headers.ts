@@ -3,7 +3,7 @@
  * answered, how many attempts it took, and the notice. A profile id is `provider:name`, never a secret.
  */
 import { encodeNoticeHeader } from "../core/notices.js";
-import type { RunOutcome } from "../engine/detour-api.js";
+import type { RunOutcome } from "../engine/index.js";
 
 /** A run outcome as the gateway's runner returns it: with the upstream calls counted from the run's events. */
 export type GatewayRunOutcome<T> = RunOutcome<T> & {

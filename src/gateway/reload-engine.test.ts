@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig, type DetourConfigInput } from "../config/index.js";
 import { createDetour, type Detour } from "../engine/create-detour.js";
+import { startMockProvider, type MockProvider } from "../testing/mock-provider/index.js";
 import { GatewayBindError } from "./auth.js";
 import { keepRestartOnlySettings, startGateway, type RunningGateway } from "./start-gateway.js";
 
@@ -10,6 +11,14 @@ afterEach(async () => {
   await running?.close();
   running = undefined;
   for (const detour of detours.splice(0)) await detour.close();
+});
+
+const mocks: MockProvider[] = [];
+beforeAll(async () => {
+  mocks.push(await startMockProvider(), await startMockProvider());
+});
+afterAll(async () => {
+  for (const mock of mocks) await mock.close();
 });
 
 const base = { state: { backend: "memory" as const }, agents: { defaults: { model: "openai/gpt-test" } } };
@@ -49,5 +58,25 @@ describe("RunningGateway.reloadEngine", () => {
     expect(kept.changed).toEqual(["gateway.host", "gateway.port", "gateway.maxBodyMb"]);
     expect(kept.config.gateway).toMatchObject({ host: running.gateway.host, port: running.gateway.port, maxBodyMb: running.gateway.maxBodyMb, notices: "inline" });
     expect(keepRestartOnlySettings(running, running).changed).toEqual([]);
+  });
+
+  it("R-GW-6: the reloaded engine brings its own same-wire lane: the client's bytes reach the new config's provider", async () => {
+    const [first, second] = mocks as [MockProvider, MockProvider];
+    const configFor = (mock: MockProvider) => ({ ...base, models: { providers: { openai: { baseUrl: `${mock.url}/v1` } } } });
+    const detour = await createDetour({ config: configFor(first), env: { OPENAI_API_KEY: "sk-reload-0123456789" }, discoverEnvCredentials: true });
+    detours.push(detour);
+    running = await startGateway({ detour, port: 0, env: {} });
+    // A field no canonical request carries: only the same-wire lane forwards it.
+    const body = JSON.stringify({ model: "openai/gpt-test", messages: [{ role: "user", content: "hi" }], x_only_on_the_wire: "kept" });
+    const post = () => fetch(`${running!.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    expect((await post()).status).toBe(200);
+    expect(JSON.stringify(first.requests().at(-1)?.body)).toContain("x_only_on_the_wire");
+
+    const nextConfig = parseConfig(configFor(second), "next").config;
+    const next = await detour.reload(nextConfig);
+    detours.unshift(next);
+    await running.reloadEngine({ detour: next, config: nextConfig });
+    expect((await post()).status).toBe(200);
+    expect(JSON.stringify(second.requests().at(-1)?.body)).toContain("x_only_on_the_wire");
   });
 });

@@ -6,7 +6,7 @@
  * answer, the client is told so with a stable code instead of an answer from a model that lacks the state.
  */
 import { agentSettings, modelAliases, resolveModelName, resolveProviderSettings, type DetourConfig } from "../config/index.js";
-import type { ProviderPin } from "../engine/provider-pin.js";
+import type { ProviderPin } from "../engine/index.js";
 import type { GatewayError } from "./http-errors.js";
 import type { RoutingOptions } from "./routing.js";
 

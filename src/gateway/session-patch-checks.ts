@@ -6,7 +6,7 @@
  */
 import { agentSettings, modelAliases, requireModelName, resolveModelName, type DetourConfig } from "../config/index.js";
 import { DetourError } from "../core/errors.js";
-import type { DetourProfiles, DetourSessions, SessionPatch } from "../engine/create-detour.js";
+import type { DetourProfiles, DetourSessions, SessionPatch } from "../engine/index.js";
 
 /** A pin names a profile the agent does not have, or one of another provider. */
 export class UnknownProfileError extends DetourError {

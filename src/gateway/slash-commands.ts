@@ -4,8 +4,7 @@
  * dialect, exactly as a chat front end expects; no provider is called.
  */
 import type { CanonicalRequest } from "../ports/canonical.js";
-import type { DetourSessions, DetourProfiles } from "../engine/create-detour.js";
-import type { ProfileStatus, SessionStatus } from "../engine/status.js";
+import type { DetourSessions, DetourProfiles, ProfileStatus, SessionStatus } from "../engine/index.js";
 
 export type SlashCommand =
   | { name: "model"; argument?: string }

@@ -6,7 +6,6 @@
  */
 import type { FastifyInstance } from "fastify";
 import {
-  DEFAULT_AGENT_ID,
   describeMissingEnvReference,
   loadConfig,
   missingEnvReferences,
@@ -14,14 +13,10 @@ import {
   type DetourConfig,
   type DetourConfigInput,
 } from "../config/index.js";
-import { createDetour, type CreateDetourOptions, type Detour } from "../engine/create-detour.js";
+import { createDetour, type CreateDetourOptions, type Detour } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
-import { createPassThroughRunner, passThroughTargetsFromConfig, type PassThroughRunner } from "../engine/run-pass-through.js";
-import { createHeadroomRecorder } from "../engine/headroom-recorder.js";
-import { continuationSettingsFromConfig } from "../engine/stream-continuation.js";
-import { systemClock } from "../ports/system-clock.js";
 import { buildGateway, type BuildGatewayAppOptions } from "./app.js";
 import { assertSafeBinding } from "./auth.js";
 import { checkBindable, GatewayPortInUseError } from "./bind-check.js";
@@ -85,37 +80,6 @@ async function resolveConfig(options: StartGatewayOptions, logger: Logger): Prom
   return config;
 }
 
-/**
- * The same-wire lane needs the whole engine (`runWith`, post-commit reporting) and its config-built providers;
- * an engine that is only a canonical `run` (test doubles) is served on the canonical path alone.
- */
-function passThroughOf(
-  detour: StartGatewayOptions["detour"] | Detour,
-  config: DetourConfig,
-  clock: Clock,
-  logger: Logger,
-): PassThroughRunner | undefined {
-  const full = detour as Partial<Detour>;
-  if (typeof full.runWith !== "function" || typeof full.reportPostCommitFailure !== "function" || !(full.providers instanceof Map)) return undefined;
-  const targets = passThroughTargetsFromConfig(config, full.providers);
-  if (targets.size === 0) return undefined;
-  return createPassThroughRunner(
-    { runWith: full.runWith.bind(full), reportPostCommitFailure: full.reportPostCommitFailure.bind(full) },
-    full.providers,
-    targets,
-    {
-      clock,
-      ttftTimeoutSeconds: config.gateway.ttftTimeoutSeconds,
-      streamStallSeconds: config.gateway.streamStallSeconds,
-      continuations: continuationSettingsFromConfig(config),
-      // R-PO-7: the lane's upstream responses are read for rate-limit headroom too.
-      ...(typeof full.store === "function"
-        ? { headroom: createHeadroomRecorder({ store: (agentId) => full.store!(agentId ?? DEFAULT_AGENT_ID), clock, logger }) }
-        : {}),
-    },
-  );
-}
-
 function urlHost(host: string): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
@@ -149,14 +113,12 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
     }));
 
   try {
-    const clock = options.clock ?? systemClock;
-    const passThrough = passThroughOf(detour, config, clock, logger);
+    // The engine brings its lanes (canonical, same-wire, embeddings, count_tokens): the gateway only serves them.
     const { app, reloadEngine } = await buildGateway({
       detour,
       config,
       host,
       logger,
-      ...(passThrough ? { passThrough } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
     });
     await app.listen({ host, port }).catch((error: unknown) => {
@@ -189,9 +151,7 @@ export async function startGateway(options: StartGatewayOptions = {}): Promise<R
         }
         current = next;
         serving = engine.detour;
-        // The new engine gets its own same-wire lane, over its own providers and runner.
-        const lane = passThroughOf(engine.detour, next, clock, logger);
-        return reloadEngine({ detour: engine.detour, config: next, ...(lane ? { passThrough: lane } : {}) });
+        return reloadEngine({ detour: engine.detour, config: next });
       },
       async close() {
         if (closed) return;

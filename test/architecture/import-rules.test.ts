@@ -4,7 +4,9 @@
  * ports, core and wire; config imports core and catalogue; catalogue imports nothing of ours; engine may
  * import anything below it; gateway imports engine, config, wire, catalogue and the public types (core,
  * ports); cli and demo import engine, gateway, config and the public types — never each other; core never
- * reads the clock, randomness or timers.
+ * reads the clock, randomness or timers. The front ends (gateway, cli, demo) reach the engine only through
+ * engine/index.ts. Every file of every sub-folder is checked under its top folder's row, and no folder depends
+ * on itself through others, nor any file on itself at run time (an import cycle).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
@@ -24,9 +26,35 @@ function topFolder(path: string): string {
   return relative(srcRoot, path).split(sep)[0] ?? "";
 }
 
+const IMPORT_PATTERN = /(?:import|export)\s([^'"]*?)from\s+["']([^"']+)["']|import\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+interface ImportEdge {
+  specifier: string;
+  /** Erased by the compiler: `import type`, `export type`, or only `type` names between the braces. */
+  typeOnly: boolean;
+  /** `import("…")`: loaded on first use, not when the importing file loads. */
+  lazy: boolean;
+}
+
+function isTypeOnly(clause: string): boolean {
+  const trimmed = clause.trim();
+  if (/^type\s/.test(trimmed)) return true;
+  const braces = /^\{([^}]*)\}$/.exec(trimmed);
+  if (!braces) return false;
+  const names = (braces[1] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+  return names.length > 0 && names.every((name) => name.startsWith("type "));
+}
+
+function importEdges(source: string): ImportEdge[] {
+  return [...source.matchAll(IMPORT_PATTERN)].map((match) => ({
+    specifier: match[2] ?? match[3] ?? match[4] ?? "",
+    typeOnly: match[1] !== undefined && isTypeOnly(match[1]),
+    lazy: match[4] !== undefined,
+  }));
+}
+
 function importedSpecifiers(source: string): string[] {
-  const pattern = /(?:import|export)\s[^'"]*?from\s+["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
-  return [...source.matchAll(pattern)].map((match) => match[1] ?? match[2] ?? "");
+  return importEdges(source).map((edge) => edge.specifier);
 }
 
 /**
@@ -34,6 +62,7 @@ function importedSpecifiers(source: string): string[] {
  * or one file of it (`ports/canonical.ts`). Every folder of src/ needs a row: a new one cannot slip by.
  */
 const PUBLIC_TYPES = ["core", "ports"];
+const ENGINE_SURFACE = "engine/index.ts";
 const BELOW_ENGINE = ["core", "ports", "runner", "state", "providers", "wire", "config", "catalogue"];
 const ALLOWED: Record<string, string[]> = {
   core: ["core"],
@@ -45,13 +74,14 @@ const ALLOWED: Record<string, string[]> = {
   providers: ["core", "ports", "providers", "wire"],
   config: ["core", "config", "catalogue"],
   engine: ["engine", ...BELOW_ENGINE],
-  gateway: ["gateway", "engine", "config", "wire", "catalogue", ...PUBLIC_TYPES],
+  // The front ends take the engine from its one surface (engine/index.ts): they render, never compose.
+  gateway: ["gateway", ENGINE_SURFACE, "config", "wire", "catalogue", ...PUBLIC_TYPES],
   // terminal/ is the output both command-line front ends share, so they never import each other for it.
   terminal: ["terminal"],
   // testing/ ships the mock provider that `detour mock-provider` and `detour demo` serve (R-CL-3, R-CL-2).
   // The CLI refreshes and explains the model catalogue (`detour catalogue update | show`).
-  cli: ["cli", "engine", "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
-  demo: ["demo", "engine", "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
+  cli: ["cli", ENGINE_SURFACE, "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
+  demo: ["demo", ENGINE_SURFACE, "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
   testing: ["core", "ports", "testing", "providers", "state", "config", "wire"],
   // ai-sdk/ is a front end over the engine: it reuses the runner's stream relay and the seam of a continuation.
   "ai-sdk": ["ai-sdk", "engine", "config", ...PUBLIC_TYPES, "runner/failure.ts", "wire/shared/sse-bytes.ts"],
@@ -75,7 +105,66 @@ function permitted(file: string, allowed: readonly string[], target: { folder: s
   return EXCEPTIONS.some((exception) => exception.file === name && exception.target === target.folder);
 }
 
+/** The project files `source` (written at `file`) may not import, by the row of `file`'s top folder. */
+function offendingTargets(file: string, source: string): string[] {
+  const allowed = ALLOWED[topFolder(file)] ?? [];
+  return importedSpecifiers(source)
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => targetOf(resolve(dirname(file), specifier)))
+    .filter((target) => !permitted(file, allowed, target))
+    .map((target) => target.file);
+}
+
+/** Every group of nodes that reach each other (Tarjan's strongly connected components), a self-loop included. */
+function findCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next);
+    next += 1;
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) {
+        low.set(node, Math.min(low.get(node)!, index.get(target)!));
+      }
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== node);
+    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return cycles;
+}
+
 const files = listSourceFiles(srcRoot);
+const sources = new Map(files.map((file) => [file, readFileSync(file, "utf8")]));
+
+/** Relative imports of every file, as paths under src/ (`gateway/app.ts`). */
+function projectImports(file: string, keep: (edge: ImportEdge) => boolean): string[] {
+  return importEdges(sources.get(file) ?? "")
+    .filter((edge) => edge.specifier.startsWith(".") && keep(edge))
+    .map((edge) => targetOf(resolve(dirname(file), edge.specifier)).file);
+}
+
+function srcName(file: string): string {
+  return relative(srcRoot, file).split(sep).join("/");
+}
 
 describe("DESIGN §1 import rules", () => {
   it("finds source files to check", () => {
@@ -88,18 +177,54 @@ describe("DESIGN §1 import rules", () => {
   });
 
   for (const file of files) {
-    const folder = topFolder(file);
-    const allowed = ALLOWED[folder] ?? [];
+    const allowed = ALLOWED[topFolder(file)] ?? [];
     it(`${relative(srcRoot, file)} imports only ${allowed.join(", ")}`, () => {
-      const source = readFileSync(file, "utf8");
-      const offending = importedSpecifiers(source)
-        .filter((specifier) => specifier.startsWith("."))
-        .map((specifier) => targetOf(resolve(dirname(file), specifier)))
-        .filter((target) => !permitted(file, allowed, target))
-        .map((target) => target.file);
-      expect(offending).toEqual([]);
+      expect(offendingTargets(file, sources.get(file) ?? "")).toEqual([]);
     });
   }
+
+  it("checks the files of every sub-folder under their top folder's row, and would catch a front end reaching past engine/index.ts", () => {
+    const nested = files.map(srcName).filter((name) => name.split("/").length > 2);
+    expect(nested).toEqual(expect.arrayContaining(["gateway/routes/chat-route.ts", "cli/actions/gateway.ts"]));
+    const route = join(srcRoot, "gateway/routes/some-route.ts");
+    expect(offendingTargets(route, 'import { createLanes } from "../../engine/lanes.js";\nimport "../../state/open-store.js";')).toEqual([
+      "engine/lanes.ts",
+      "state/open-store.ts",
+    ]);
+    expect(offendingTargets(route, 'import { createDetour, type Detour } from "../../engine/index.js";')).toEqual([]);
+    const action = join(srcRoot, "cli/actions/some-action.ts");
+    expect(offendingTargets(action, 'const lazy = () => import("../../engine/run-canonical.js");')).toEqual(["engine/run-canonical.ts"]);
+  });
+
+  it("finds cycles, a self-loop included, and nothing in a graph without one", () => {
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a"]],
+      ["d", ["d"]],
+      ["e", ["a"]],
+    ]);
+    expect(findCycles(graph)).toEqual([["a", "b", "c"], ["d"]]);
+    expect(findCycles(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+    expect(isTypeOnly("type { A }")).toBe(true);
+    expect(isTypeOnly("{ type A, type B }")).toBe(true);
+    expect(isTypeOnly("{ type A, B }")).toBe(false);
+  });
+
+  it("no folder of src/ depends on itself through other folders", () => {
+    const graph = new Map<string, string[]>();
+    for (const file of files) {
+      const folder = topFolder(file);
+      const targets = projectImports(file, () => true).map((target) => target.split("/")[0] ?? "").filter((target) => target !== folder);
+      graph.set(folder, [...new Set([...(graph.get(folder) ?? []), ...targets])]);
+    }
+    expect(findCycles(graph)).toEqual([]);
+  });
+
+  it("no file imports itself back at load time (an import cycle through eager, non-type imports)", () => {
+    const graph = new Map(files.map((file) => [srcName(file), projectImports(file, (edge) => !edge.typeOnly && !edge.lazy)]));
+    expect(findCycles(graph)).toEqual([]);
+  });
 
   it("core never reads the clock, randomness or timers", () => {
     const forbidden = /\bDate\.now\(|\bnew Date\(\)|\bMath\.random\(|\bsetTimeout\(|\bsetInterval\(|\bperformance\.now\(/;

@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { BUILT_IN_PROVIDERS, knownProviderIds, unknownProviderMessage, type DetourConfig } from "../../config/index.js";
 import type { Credential, CredentialType } from "../../core/types.js";
-import type { ProfileStatus } from "../../engine/status.js";
+import type { ProfileStatus } from "../../engine/index.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
 import { credentialFingerprint, secretFingerprint } from "../fingerprint.js";

@@ -8,13 +8,12 @@
  */
 import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
-import { createDetour } from "../../engine/create-detour.js";
+import { createDetour } from "../../engine/index.js";
 import { describeAllowedClients } from "../../gateway/request-guard.js";
 import { assertSafeBinding } from "../../gateway/auth.js";
 import { checkBindable } from "../../gateway/bind-check.js";
 import { startGateway } from "../../gateway/start-gateway.js";
 import type { CliDeps } from "../cli-deps.js";
-import { prepareCanonicalRunner } from "../canonical-runner.js";
 import { commandContext, loadCliConfig } from "../command-context.js";
 import { startCronJobs } from "../cron-jobs.js";
 import { GatewayReloader } from "../gateway-reloader.js";
@@ -40,20 +39,21 @@ export async function serveGateway(deps: CliDeps, command: Command, options: Gat
   const host = options.host ?? config.gateway.host;
   await checkBindable(host, options.port ?? config.gateway.port);
   assertSafeBinding(host, config.gateway.auth);
-  const detour = await createDetour({ config, env: deps.env, logger, discoverEnvCredentials: true });
+  // R-CF-5: with nothing configured, the engine discovers credentials (or fails saying how to add one).
+  const detour = await createDetour({ config, env: deps.env, logger, discoverCredentials: {} });
+  const discovery = detour.discovery ?? { kind: "configured" };
   let stopGateway: (() => Promise<void>) | undefined;
   let reloader: GatewayReloader | undefined;
   try {
-    const { discovery, runner } = await prepareCanonicalRunner(detour, config, { env: deps.env });
     const running = await startGateway({
-      detour: { ...detour, run: runner.run },
+      detour,
       ...(options.host !== undefined ? { host: options.host } : {}),
       ...(options.port !== undefined ? { port: options.port } : {}),
       logger,
       env: deps.env,
     });
     stopGateway = () => running.close();
-    const cron = startCronJobs(config.cron.jobs, runner.run, logger);
+    const cron = startCronJobs(config.cron.jobs, detour.run, logger);
     reloader = new GatewayReloader({
       running,
       baseDetour: detour,

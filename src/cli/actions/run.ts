@@ -6,7 +6,7 @@
 import type { Command } from "commander";
 import { FailoverError, FallbackSummaryError, type AttemptRecord } from "../../core/errors.js";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../../config/index.js";
-import type { CredentialDiscovery } from "../../engine/discover-credentials.js";
+import type { CredentialDiscovery } from "../../engine/index.js";
 import type { CanonicalResponse } from "../../ports/canonical.js";
 import { attemptLine } from "../views/attempts-view.js";
 import type { CliDeps } from "../cli-deps.js";
@@ -14,7 +14,6 @@ import { ReportedFailure, describeError, exitCodeForError } from "../cli-errors.
 import { commandContext, loadCliConfig, withDetour, type CommandContext } from "../command-context.js";
 import { CliUsageError } from "../output.js";
 import { createProgress } from "../progress.js";
-import { prepareCanonicalRunner } from "../canonical-runner.js";
 import { checkedModelText } from "../model-flag.js";
 import { readAll } from "../read-secret.js";
 import { withoutEvents } from "../stderr-logger.js";
@@ -90,8 +89,9 @@ export async function runPrompt(deps: CliDeps, command: Command, promptArgument:
   const requestedModel = flags.model !== undefined ? checkedModelText(loaded.config, flags.model, flags.agent) : undefined;
   const config = withRunTimeout(loaded.config, flags.timeoutSeconds);
   const progress = createProgress(deps.stderr, { quietOffTty: true, env: deps.env });
-  await withDetour(context, { discoverEnvCredentials: true, config: { ...loaded, config } }, async ({ detour }) => {
-    const { discovery, runner } = await prepareCanonicalRunner(detour, config, { env: deps.env, agentId: flags.agent });
+  const discover = { discoverCredentials: { agentId: flags.agent }, config: { ...loaded, config } };
+  await withDetour(context, discover, async ({ detour }) => {
+    const discovery = detour.discovery ?? { kind: "configured" };
     if (flags.verbose && discovery.kind === "discovered") {
       for (const found of discovery.envProfiles) context.out.error(`Using ${found.profileId} from $${found.variable}.`);
       if (discovery.ollama) context.out.error(`Using the local Ollama at ${discovery.ollama.baseUrl}.`);
@@ -102,7 +102,7 @@ export async function runPrompt(deps: CliDeps, command: Command, promptArgument:
     );
     try {
       const model = requestedModel ?? suggestedModel;
-      const outcome = await runner.run({
+      const outcome = await detour.run({
         agentId: flags.agent,
         ...(flags.session !== undefined ? { sessionKey: flags.session } : {}),
         ...(model !== undefined ? { model } : {}),

@@ -3,8 +3,7 @@
  * strict override, pending live switch. `reset` clears auto overrides and keeps user ones, like `/new`.
  */
 import type { Command } from "commander";
-import type { Detour } from "../../engine/create-detour.js";
-import type { SessionStatus } from "../../engine/status.js";
+import type { Detour, SessionStatus } from "../../engine/index.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, loadCliConfig, withDetour } from "../command-context.js";
 import { checkSessionPatch, currentChoice, UnknownProfileError } from "../../gateway/session-patch-checks.js";

@@ -1,9 +1,7 @@
 /** What `detour status` does: profiles with their cooldowns, last good profiles, sessions. */
 import type { Command } from "commander";
 import type { DetourConfig } from "../../config/index.js";
-import type { Detour } from "../../engine/create-detour.js";
-import { headroomText } from "../../engine/headroom-status.js";
-import type { ProfileStatus } from "../../engine/status.js";
+import { headroomText, type Detour, type ProfileStatus } from "../../engine/index.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, withDetour } from "../command-context.js";
 import { CliUsageError, type CliOutput } from "../output.js";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { readEnvKnobs } from "../../config/index.js";
 import { runTraceLine } from "../../core/run-trace.js";
-import { openTraceStore, sqliteStatePath } from "../../engine/state-stores.js";
+import { openTraceStore, sqliteStatePath } from "../../engine/index.js";
 import { hashSessionKey, type TraceQuery } from "../../ports/trace-store.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, loadCliConfig } from "../command-context.js";

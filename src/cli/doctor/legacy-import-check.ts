@@ -5,7 +5,7 @@
  */
 import { existsSync, statSync } from "node:fs";
 import { resolve, sep } from "node:path";
-import { importLegacyOpenClaw, type LegacyImportReport } from "../../engine/state-stores.js";
+import { importLegacyOpenClaw, type LegacyImportReport } from "../../engine/index.js";
 import { CliUsageError } from "../output.js";
 import type { DoctorCheck } from "./doctor-check.js";
 import { openAgentStore, type StoreLocation } from "./store-integrity.js";

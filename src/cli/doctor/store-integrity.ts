@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { DetourConfig } from "../../config/index.js";
 import type { StateStore } from "../../ports/state-store.js";
-import { openStateStore } from "../../engine/state-stores.js";
+import { openStateStore } from "../../engine/index.js";
 import { describeError } from "../cli-errors.js";
 import type { DoctorCheck } from "./doctor-check.js";
 

@@ -5,8 +5,7 @@
  */
 import type { DetourConfig } from "../../config/index.js";
 import { agentSettings } from "../../config/index.js";
-import type { CredentialDiscovery } from "../../engine/discover-credentials.js";
-import { redactUrl, sqliteStatePath } from "../../engine/state-stores.js";
+import { redactUrl, sqliteStatePath, type CredentialDiscovery } from "../../engine/index.js";
 
 /** A model worth starting with for each provider whose key the environment holds (all in the catalogue). */
 export const STARTER_MODELS: Readonly<Record<string, string>> = Object.freeze({

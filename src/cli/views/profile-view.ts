@@ -1,5 +1,5 @@
 /** How a profile's routing state reads in a table: `ok`, `cooldown rate_limit in 25s`, `disabled billing in 4h 59m`. */
-import type { ProfileStatus } from "../../engine/status.js";
+import type { ProfileStatus } from "../../engine/index.js";
 import { formatRemaining } from "../output.js";
 
 export function profileStateText(profile: ProfileStatus, now: number): string {

@@ -1,5 +1,5 @@
 /** Session overrides as a table row and as `key: value` lines (R-SO-4: selected model, active fallback). */
-import type { SessionStatus } from "../../engine/status.js";
+import type { SessionStatus } from "../../engine/index.js";
 import { formatTimestamp } from "./profile-view.js";
 
 export const SESSION_TABLE_HEAD = ["session", "model", "source", "fallback for", "profile pin", "updated"] as const;

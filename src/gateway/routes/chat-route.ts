@@ -9,10 +9,16 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentSettings } from "../../config/index.js";
 import { DetourError, FailoverError } from "../../core/errors.js";
 import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
-import type { RunOutcome } from "../../engine/detour-api.js";
-import type { CanonicalStreamResult } from "../../engine/run-canonical.js";
-import type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "../../engine/run-pass-through.js";
-import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
+import {
+  FORWARDED_RESPONSE_HEADERS,
+  type CanonicalStreamResult,
+  type LaneResponse,
+  type PassThroughRequest,
+  type PassThroughRunner,
+  type ProviderPin,
+  type RawStreamResult,
+  type RunOutcome,
+} from "../../engine/index.js";
 import { silentLogger } from "../../ports/events.js";
 import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";
@@ -29,7 +35,6 @@ import { resolveRouting, RoutingError, type RoutingOptions } from "../routing.js
 import { answerSlashCommand, parseSlashCommand, type SlashCommand } from "../slash-commands.js";
 import { SseWriter } from "../sse-writer.js";
 import { droppedHeader, takeDroppedHints } from "../dropped-hints.js";
-import type { ProviderPin } from "../../engine/provider-pin.js";
 import { explainPinnedFailure, responseStatePin } from "../response-state.js";
 
 /** `x-detour-model` of answers the gateway gives itself (slash commands). */

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { agentSettings, type DetourConfig } from "../../config/index.js";
-import { headroomText } from "../../engine/headroom-status.js";
+import { headroomText } from "../../engine/index.js";
 import { ActivityWindow } from "../dashboard/activity-window.js";
 import { dashboardContentSecurityPolicy, renderDashboard, type DashboardChain } from "../dashboard/render-dashboard.js";
 import type { GatewayContext } from "../gateway-context.js";

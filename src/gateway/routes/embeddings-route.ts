@@ -6,7 +6,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { openAiEmbeddingsRequestSchema } from "../../wire/openai-embeddings/schemas.js";
 import { toDialectIssues } from "../../wire/shared/validation-issues.js";
-import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
+import { FORWARDED_RESPONSE_HEADERS } from "../../engine/index.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import { droppedHeader } from "../dropped-hints.js";
 import type { GatewayContext } from "../gateway-context.js";

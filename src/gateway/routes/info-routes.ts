@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { agentSettings, modelAliases } from "../../config/index.js";
-import type { ProfileStatus } from "../../engine/status.js";
+import type { ProfileStatus } from "../../engine/index.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { profileStateOf } from "../metrics.js";
 import { DETOUR_MODEL_KEYWORD } from "../routing.js";

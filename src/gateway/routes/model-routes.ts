@@ -9,13 +9,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { FailoverError, FallbackSummaryError } from "../../core/errors.js";
 import type { FailoverReason } from "../../core/reasons.js";
-import { requestFacts } from "../../engine/request-facts.js";
+import { requestFacts, FORWARDED_RESPONSE_HEADERS } from "../../engine/index.js";
 import type { GatewayDialect } from "../dialect.js";
 import { anthropicDialect } from "../dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { sendGatewayError } from "./chat-route.js";
-import { FORWARDED_RESPONSE_HEADERS } from "../../engine/run-pass-through.js";
 import { badRouting, describeRunError } from "../http-errors.js";
 import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError } from "../routing.js";

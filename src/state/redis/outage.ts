@@ -41,17 +41,7 @@ export function isRedisOutage(error: unknown): boolean {
   return typeof code === "string" && OUTAGE_ERROR_CODES.has(code);
 }
 
-/** The URL without user or password, for logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    parsed.username = "";
-    parsed.password = "";
-    return parsed.toString();
-  } catch {
-    return "(unparseable Redis URL)";
-  }
-}
+export { redactUrl } from "./redact-url.js";
 
 export function errorText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);

@@ -10,14 +10,11 @@ import { join } from "node:path";
 import type { DetourConfig } from "../config/index.js";
 import type { Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
-import {
-  MemoryStateStore,
-  SECRET_KEY_ENV,
-  SECRET_KEY_FILE_NAME,
-  SecretKeyMissingError,
-  openStateStore,
-  sqliteStatePath,
-} from "../engine/state-stores.js";
+import { MemoryStateStore } from "../state/memory/memory-store.js";
+import { openStateStore } from "../state/open-store.js";
+import { SECRET_KEY_ENV, SECRET_KEY_FILE_NAME } from "../state/secrets.js";
+import { sqliteStatePath } from "../state/sqlite/sqlite-file.js";
+import { SecretKeyMissingError } from "../state/state-errors.js";
 
 export interface ReadOnlyStoreOptions {
   config: DetourConfig;

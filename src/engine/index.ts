@@ -1,0 +1,42 @@
+/**
+ * The engine as the front ends (gateway/, cli/, demo/) see it: the one composition root, the shapes its lanes
+ * hand back, and the few formatting and store tools the commands that inspect state need. The import test
+ * holds the front ends to this file (DESIGN §1: they render; they never compose engines), so everything else
+ * of engine/ can change without touching them. Loading it loads nothing a plain gateway start does not use.
+ */
+
+// --- the composition root and what it builds ---
+export { createDetour } from "./create-detour.js";
+export type {
+  AttemptContext,
+  CreateDetourOptions,
+  Detour,
+  DetourEngine,
+  DetourProfiles,
+  DetourSessions,
+  RunOutcome,
+  SessionPatch,
+} from "./detour-api.js";
+export type { CredentialDiscovery } from "./discover-credentials.js";
+export type { CanonicalRunner, CanonicalStreamResult } from "./run-canonical.js";
+export type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "./run-pass-through.js";
+export { FORWARDED_RESPONSE_HEADERS } from "./run-pass-through.js";
+export type { ProviderPin } from "./provider-pin.js";
+export { EventHub } from "./event-hub.js";
+
+// --- what front ends show and measure ---
+export type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
+export { headroomText } from "./headroom-status.js";
+export { requestFacts } from "./request-facts.js";
+
+// --- store tools for the commands that inspect state (`detour doctor`, `detour trace`, the gateway banner) ---
+export { openStateStore } from "../state/open-store.js";
+export { importLegacyOpenClaw, type LegacyImportReport } from "../state/legacy-import.js";
+export { redactUrl } from "../state/redis/redact-url.js";
+export { sqliteStatePath } from "../state/sqlite/sqlite-file.js";
+export { openTraceStore } from "../state/traces/open-trace-store.js";
+
+// --- traces, replay and drills (`detour replay`, `detour drill`, the request log's metrics) ---
+export type { TraceWriteStats } from "./trace-recorder.js";
+export { DRILLS, DrillTargetError, findDrill, replayTraces, runDrill } from "./replay/index.js";
+export type { DrillOutcome, ReplayConfigReport, ReplayResult } from "./replay/index.js";
