@@ -386,6 +386,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     store: agentStore,
     close,
     passThrough: lanes.passThrough,
+    headroom,
     discovery,
     reload: (next) => {
       if (closed) return Promise.reject(new DetourClosedError());
