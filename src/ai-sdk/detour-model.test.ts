@@ -100,6 +100,15 @@ describe("R-LB-1 generateText through createDetourModel", () => {
       .toBeGreaterThan(expectedCost);
   });
 
+  it("R-PO-7 R-LB-1 the rate-limit headers of the answering key are read into its headroom, as for the gateway", async () => {
+    const mock = await env.start({ rules: [keyRule("sk-a", ["ok"])], budgets: { "sk-a": { requests: 100, usedRequests: 40 } } });
+    const model = env.track(createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }));
+    await generateText({ model, prompt: "hello" });
+    await expect
+      .poll(async () => (await (await model.detour()).profiles.list()).find((profile) => profile.id === "openai:1")?.headroom)
+      .toBeDefined();
+  });
+
   it("R-LB-1 the AI SDK's retries never multiply Detour's: with maxRetries left at its default, each key is called once and Detour's error surfaces", async () => {
     const mock = await env.start({
       rules: [keyRule("sk-a", ["unavailable"], { then: "repeat-last" }), keyRule("sk-ant", ["overloaded"], { then: "repeat-last" })],

@@ -31,7 +31,7 @@ import type { AttemptContext, Detour, RunOutcome } from "../engine/detour-api.js
 import { runContinuedStream } from "../engine/continued-run.js";
 import { CONTINUE_INSTRUCTION, type ContinuationMode } from "../engine/continuation-request.js";
 import { continuationSettingsFromConfig } from "../engine/stream-continuation.js";
-import { createHeadroomRecorder, type HeadroomRecorder } from "../engine/headroom-recorder.js";
+import type { HeadroomRecorder } from "../engine/headroom-recorder.js";
 import { normalizeRunError } from "../engine/run-canonical.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
@@ -221,14 +221,7 @@ class DetourModel implements DetourLanguageModel {
         ...(this.#options.store ? { store: this.#options.store } : {}),
         clock: this.#clock,
         ...(this.#options.logger ? { logger: this.#options.logger } : {}),
-      }).then((detour) => ({
-        detour,
-        headroom: createHeadroomRecorder({
-          store: (agentId) => detour.store(agentId),
-          clock: this.#clock,
-          ...(this.#options.logger ? { logger: this.#options.logger } : {}),
-        }),
-      }));
+      }).then((detour) => ({ detour, headroom: detour.headroom }));
       // A failed start must not poison the model for the next call.
       engine.catch(() => {
         if (this.#engine === engine) this.#engine = undefined;

@@ -380,6 +380,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     traces: traces.api,
     close,
     passThrough: lanes.passThrough,
+    headroom,
     discovery,
     reload: (next) => {
       if (closed) return Promise.reject(new DetourClosedError());

@@ -18,6 +18,7 @@ import type { CountTokensRunner } from "./run-count-tokens.js";
 import type { DetourTraces } from "./run-traces.js";
 import type { CredentialDiscovery } from "./discover-credentials.js";
 import type { PassThroughRunner } from "./run-pass-through.js";
+import type { HeadroomRecorder } from "./headroom-recorder.js";
 
 /** The runner's attempt and outcome shapes, for front ends that must not import runner/ (DESIGN §1). */
 export type { AttemptContext, AttemptFn, AttemptProfile, CommittedRun, ContinuationPolicy, RunOutcome } from "../runner/attempt.js";
@@ -197,6 +198,8 @@ export interface Detour {
 export interface DetourEngine extends Detour {
   /** The same-wire byte lane (R-GW-6); undefined when no provider of the config can be called raw. */
   readonly passThrough: PassThroughRunner | undefined;
+  /** R-PO-7: reads an attempt's upstream headers into headroom, for a front end that calls upstream itself (the AI SDK model). */
+  readonly headroom: HeadroomRecorder;
   /** What R-CF-5 discovery found; undefined unless `discoverCredentials` was asked for. */
   readonly discovery: CredentialDiscovery | undefined;
   /**
