@@ -103,7 +103,7 @@ function candidateChanges(drill: DrillDefinition, config: DetourConfig, target: 
         input.agents.defaults.model.fallbacks = [...fallbacks, suggested];
         const profiles = input.auth.profiles as Record<string, { provider: string }>;
         if (Object.keys(profiles).length > 0 && !Object.values(profiles).some((profile) => profile.provider === suggestedProvider)) {
-          profiles[`${suggestedProvider}:drill`] = { provider: suggestedProvider, mode: "api_key", keyRef: { env: "DETOUR_DRILL_KEY" } } as never;
+          profiles[`${suggestedProvider}:drill`] = { provider: suggestedProvider, mode: "api_key", keyRef: { env: "DRILL_FALLBACK_KEY" } } as never;
         }
       },
     });
@@ -114,8 +114,8 @@ function candidateChanges(drill: DrillDefinition, config: DetourConfig, target: 
       text: (before) => `one key for ${target.provider}: ${percent(before.failed, before.runs)} % failed — add a second key to auth.profiles (from another account for a billing cut-off)`,
       apply(input) {
         const profiles = input.auth.profiles as Record<string, unknown>;
-        if (keys === 0) profiles[`${target.provider}:env`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DETOUR_DRILL_KEY_1" } };
-        profiles[`${target.provider}:second`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DETOUR_DRILL_KEY_2" } };
+        if (keys === 0) profiles[`${target.provider}:env`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DRILL_SPARE_KEY_1" } };
+        profiles[`${target.provider}:second`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DRILL_SPARE_KEY_2" } };
       },
     });
   }
