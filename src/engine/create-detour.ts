@@ -53,6 +53,7 @@ import {
   checkedSessionsApi,
 } from "./argument-checks.js";
 import { agentStatus, type DetourStatus } from "./status.js";
+import { createSeatKeeping } from "./seat-keeping.js";
 import { createUsageRecorder } from "./usage-costs.js";
 import { createEmbeddingsRunner } from "./run-embeddings.js";
 import { createCountTokensRunner } from "./run-count-tokens.js";
@@ -117,6 +118,14 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     inMemory: options.store !== undefined,
     record: options.recordTraces !== false,
   });
+  const seats = createSeatKeeping({
+    config,
+    clock,
+    events: hub,
+    backend: options.store ? "memory" : config.state.backend,
+    detourHome: knobs.detourHome,
+    env: env as NodeJS.ProcessEnv,
+  });
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
   const providers = providerMap(options.providers ?? providersFromConfig(config));
   const aliases = modelAliases(config);
@@ -172,6 +181,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
         skipCache: new SkipCache(knobs.fallbackSkipTtlMs),
         probeThrottle: new ProbeThrottle(store, agentId),
         snapshot,
+        seats: seats.keeperFor(agentId),
       },
     };
   }
@@ -277,10 +287,11 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
           profiles: context.profileSource,
           now,
           minRemaining: config.auth.headroom.minRemaining,
+          seats: (profiles) => seats.seatStatus(context.agentId, profiles),
         });
       }),
     );
-    return { now, agents: statuses };
+    return { now, agents: statuses, queueLength: seats.queue.length };
   }
 
   async function close(): Promise<void> {
@@ -289,6 +300,7 @@ export async function createDetour(options: CreateDetourOptions = {}): Promise<D
     const contexts = await Promise.allSettled(agents.values());
     agents.clear();
     await traces.close();
+    await seats.close();
     await Promise.all(
       contexts.flatMap((settled) =>
         settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [],
