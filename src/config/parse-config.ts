@@ -64,18 +64,6 @@ function consistencyWarnings(config: DetourConfig): string[] {
       warnings.push(`${path}: profile ids are "<provider>:<name>"; expected it to start with "${profile.provider}:"`);
     }
   }
-  // Seat limits are read and checked, but this version does not hold requests to them yet: say so.
-  const seatPaths = [
-    ...Object.entries(config.auth.profiles)
-      .filter(([, profile]) => profile.maxConcurrent !== undefined)
-      .map(([profileId]) => formatConfigPath(["auth", "profiles", profileId, "maxConcurrent"])),
-    ...Object.entries(config.models.providers)
-      .filter(([, provider]) => provider.maxConcurrentPerProfile !== undefined)
-      .map(([providerId]) => formatConfigPath(["models", "providers", providerId, "maxConcurrentPerProfile"])),
-  ];
-  for (const path of seatPaths) {
-    warnings.push(`${path}: seat limits are not enforced by this version yet; requests on this profile are not limited`);
-  }
   const agentIds = new Set([DEFAULT_AGENT_ID, ...config.agents.list.map((agent) => agent.id)]);
   config.cron.jobs.forEach((job, index) => {
     if (job.agentId !== undefined && !agentIds.has(job.agentId)) {

@@ -340,13 +340,8 @@ describe("config schema", () => {
       auth: { profiles: { "anthropic:max": { provider: "anthropic", mode: "oauth", maxConcurrent: 2 } } },
       gateway: { queueTimeoutSeconds: 0, queueMax: 0 },
     });
-    // Until the runner holds requests to them, a set limit is named in a warning rather than silently ignored.
-    expect(warnings).toEqual(
-      expect.arrayContaining([
-        'auth.profiles["anthropic:max"].maxConcurrent: seat limits are not enforced by this version yet; requests on this profile are not limited',
-        "models.providers.anthropic.maxConcurrentPerProfile: seat limits are not enforced by this version yet; requests on this profile are not limited",
-      ]),
-    );
+    // They are enforced now: a limit that is set is no longer named in a warning.
+    expect(warnings.filter((warning) => warning.includes("maxConcurrent"))).toEqual([]);
     expect(config.models.providers.anthropic?.maxConcurrentPerProfile).toBe(3);
     expect(config.auth.profiles["anthropic:max"]?.maxConcurrent).toBe(2);
     expect(config.gateway).toMatchObject({ queueTimeoutSeconds: 0, queueMax: 0 });

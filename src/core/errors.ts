@@ -13,6 +13,7 @@ export const ERROR_CODES = {
   liveSessionModelSwitch: "DETOUR_LIVE_MODEL_SWITCH",
   config: "DETOUR_CONFIG_INVALID",
   modelSelection: "DETOUR_MODEL_SELECTION_INVALID",
+  seatsFull: "DETOUR_SEATS_FULL",
 } as const;
 
 export type DetourErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
@@ -110,6 +111,36 @@ export class LiveSessionModelSwitchError extends DetourError {
   }
 }
 
+
+/**
+ * R-PO-8: every usable profile of every candidate was at its seat limit (`maxConcurrent`) and no seat freed
+ * within `gateway.queueTimeoutSeconds`, or the waiting line already held `gateway.queueMax` requests.
+ * Nothing upstream refused the request: it is Detour holding the accounts to their limits.
+ */
+export class SeatsFullError extends DetourError {
+  readonly code = ERROR_CODES.seatsFull;
+  /** The full profiles the request waited for. */
+  readonly profileIds: readonly string[];
+  /** `timed_out`: waited the whole queue timeout; `queue_full`: the line was full, it never waited. */
+  readonly why: "timed_out" | "queue_full";
+  /** When trying again is worth it (the gateway's `Retry-After`). */
+  readonly retryAfterMs: number;
+
+  constructor(details: { profileIds: readonly string[]; why: "timed_out" | "queue_full"; waitedMs: number; retryAfterMs: number }) {
+    const profiles = details.profileIds.join(", ");
+    const what =
+      details.why === "queue_full"
+        ? `the line of requests waiting for a seat is full (gateway.queueMax)`
+        : `no seat freed within ${Math.round(details.waitedMs / 1000)} s (gateway.queueTimeoutSeconds)`;
+    super(
+      `Every usable profile is at its seat limit (${profiles}) and ${what}. Try again shortly, add a profile, ` +
+        `or raise auth.profiles.<id>.maxConcurrent if the account allows more requests at once.`,
+    );
+    this.profileIds = details.profileIds;
+    this.why = details.why;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
 
 /** The config file is invalid; lists every problem at once (R-CF-2). */
 export class ConfigError extends DetourError {

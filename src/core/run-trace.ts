@@ -57,7 +57,8 @@ export interface TraceSkip {
   offsetMs: number;
   model: string;
   profileId: string | null;
-  reason: FailoverReason | null;
+  /** `concurrency_limited` (R-PO-8): every usable profile of the candidate was at its seat limit. */
+  reason: FailoverReason | "concurrency_limited" | null;
 }
 
 export type TraceWaitKind = "short_wait" | "overloaded_backoff" | "cooldown_wait" | "timeout_retry" | "server_error_retry";

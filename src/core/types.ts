@@ -102,6 +102,8 @@ export interface Classification {
   resetAt?: number;
   /** Relative provider-stated wait, when one was stated. */
   retryAfterMs?: number;
+  /** R-PO-8: a rate limit on requests at once (a concurrency limit), not on requests per window. */
+  concurrencyLimit?: true;
   /** A short, secret-free preview of the raw error text. */
   preview: string;
 }

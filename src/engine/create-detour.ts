@@ -56,6 +56,7 @@ import {
   checkedSessionsApi,
 } from "./argument-checks.js";
 import { agentStatus, type DetourStatus } from "./status.js";
+import { createSeatKeeping } from "./seat-keeping.js";
 import { createUsageRecorder } from "./usage-costs.js";
 
 export type {
@@ -135,6 +136,14 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     record: options.recordTraces !== false,
     ...(shared ? { sharedStoreFor: shared.traceStore } : {}),
   });
+  const seats = createSeatKeeping({
+    config,
+    clock,
+    events: hub,
+    backend: options.store ? "memory" : config.state.backend,
+    detourHome: knobs.detourHome,
+    env: env as NodeJS.ProcessEnv,
+  });
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
   const aliases = modelAliases(config);
   const agents = new Map<string, Promise<AgentContext>>();
@@ -194,6 +203,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
         skipCache: new SkipCache(knobs.fallbackSkipTtlMs),
         probeThrottle: new ProbeThrottle(store, agentId),
         snapshot,
+        seats: seats.keeperFor(agentId),
       },
     };
   }
@@ -299,10 +309,11 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
           profiles: context.profileSource,
           now,
           minRemaining: config.auth.headroom.minRemaining,
+          seats: (profiles) => seats.seatStatus(context.agentId, profiles),
         });
       }),
     );
-    return { now, agents: statuses };
+    return { now, agents: statuses, queueLength: seats.queue.length };
   }
 
   async function close(): Promise<void> {
@@ -311,6 +322,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     const contexts = await Promise.allSettled(agents.values());
     agents.clear();
     await traces.close();
+    await seats.close();
     await Promise.all(
       contexts.flatMap((settled) =>
         settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [],

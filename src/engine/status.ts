@@ -8,6 +8,7 @@ import type { CredentialType, SessionEntry, UsageStats } from "../core/types.js"
 import type { ProfileOrigin, AgentProfileSource } from "./profile-source.js";
 import type { StateStore } from "../ports/state-store.js";
 import { headroomStatusOf, type ProfileHeadroomStatus } from "./headroom-status.js";
+import type { ProfileSeatStatus } from "./seat-keeping.js";
 
 export interface ProfileStatus {
   id: string;
@@ -26,6 +27,11 @@ export interface ProfileStatus {
   headroom?: ProfileHeadroomStatus;
   /** R-GW-7: US dollars this profile's priced answers cost in the last 24 hours (hourly buckets). */
   spendUsd24h: number;
+  /**
+   * R-PO-8: attempts in flight, the seats the profile has and requests waiting in line for it; present when
+   * the profile has a seat limit or something is in flight or waiting on it.
+   */
+  seats?: ProfileSeatStatus;
 }
 
 export interface SessionStatus extends SessionEntry {
@@ -45,6 +51,8 @@ export interface AgentStatus {
 export interface DetourStatus {
   now: number;
   agents: AgentStatus[];
+  /** R-PO-8: requests of this process waiting in line for a seat. */
+  queueLength: number;
 }
 
 export async function agentStatus(input: {
@@ -54,6 +62,8 @@ export async function agentStatus(input: {
   now: number;
   /** `auth.headroom.minRemaining` (R-PO-7), to tell nearly spent profiles. */
   minRemaining?: number;
+  /** R-PO-8: seats per profile; absent = none shown. */
+  seats?: (profiles: { id: string; provider?: string }[]) => Promise<Record<string, ProfileSeatStatus>>;
 }): Promise<AgentStatus> {
   const [known, allStats, lastGood, sessions, spend] = await Promise.all([
     input.profiles.all(),
@@ -64,6 +74,9 @@ export async function agentStatus(input: {
   ]);
   const readings = await input.store.headroomReadings(known.map((profile) => profile.id), input.now);
   const configured = input.profiles.configuredProfiles;
+  const seats = input.seats
+    ? await input.seats(known.map((profile) => ({ id: profile.id, provider: profile.credential?.provider ?? configured[profile.id]?.provider })))
+    : {};
   const profiles = known.map((profile): ProfileStatus => {
     const stats = allStats[profile.id] ?? {};
     const provider = profile.credential?.provider ?? configured[profile.id]?.provider;
@@ -87,9 +100,14 @@ export async function agentStatus(input: {
       stats,
       spendUsd24h: spend[profile.id] ?? 0,
       ...headroomField(headroomStatusOf(readings[profile.id], input.now, input.minRemaining ?? 0.05)),
+      ...seatsField(seats[profile.id]),
     };
   });
   return { agentId: input.agentId, profiles, lastGood, sessions: sessions.map(sessionStatus) };
+}
+
+function seatsField(seats: ProfileSeatStatus | undefined): { seats?: ProfileSeatStatus } {
+  return seats && (seats.limit !== null || seats.inFlight > 0 || seats.queued > 0) ? { seats } : {};
 }
 
 function headroomField(headroom: ProfileHeadroomStatus | undefined): { headroom?: ProfileHeadroomStatus } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FailoverError, FallbackSummaryError, ModelSelectionError, type AttemptRecord } from "../core/errors.js";
+import { FailoverError, FallbackSummaryError, ModelSelectionError, SeatsFullError, type AttemptRecord } from "../core/errors.js";
 import { describeRunError } from "./http-errors.js";
 
 const NOW = 1_735_689_600_000;
@@ -11,6 +11,13 @@ const attempt = (reason: AttemptRecord["reason"], provider = "openai"): AttemptR
 });
 
 describe("describeRunError", () => {
+  it("R-PO-8: a request no seat freed for in time is a 429 with Retry-After and DETOUR_SEATS_FULL", () => {
+    const error = new SeatsFullError({ profileIds: ["anthropic:max"], why: "timed_out", waitedMs: 30_000, retryAfterMs: 5_000 });
+    expect(describeRunError(error, NOW)).toMatchObject({ status: 429, kind: "rate_limit", code: "DETOUR_SEATS_FULL", retryAfterSeconds: 5 });
+    expect(error.message).toContain("anthropic:max");
+    expect(error.message).toContain("gateway.queueTimeoutSeconds");
+  });
+
   it("R-GW-4: exhaustion with only rate limits is a 429 with Retry-After from the soonest expiry", () => {
     const error = new FallbackSummaryError("All models failed (2)", {
       attempts: [attempt("rate_limit"), attempt("rate_limit", "anthropic")],

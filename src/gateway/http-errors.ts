@@ -2,7 +2,7 @@
  * What the gateway answers when a run fails (SPEC R-GW-4, R-RA-2): a dialect-neutral description — HTTP
  * status, error kind, message, `Retry-After`, the attempts — that each dialect renders in its own error shape.
  */
-import { FailoverError, FallbackSummaryError, ModelSelectionError, type AttemptRecord } from "../core/errors.js";
+import { FailoverError, FallbackSummaryError, ModelSelectionError, SeatsFullError, type AttemptRecord } from "../core/errors.js";
 import type { FailoverReason } from "../core/reasons.js";
 import { ModelNameError } from "../config/index.js";
 import type { RoutingError } from "./routing.js";
@@ -193,6 +193,16 @@ function singleFailure(error: FailoverError, now: number): GatewayError {
 /** Describes a failed run. Unknown errors become a 500 whose message says where to look. */
 export function describeRunError(error: unknown, now: number): GatewayError {
   if (error instanceof FallbackSummaryError) return exhaustion(error, now);
+  if (error instanceof SeatsFullError) {
+    // R-PO-8: Detour held the accounts to their seat limits; nothing upstream refused the request.
+    return {
+      status: 429,
+      kind: "rate_limit",
+      message: error.message,
+      code: error.code,
+      retryAfterSeconds: Math.max(1, Math.ceil(error.retryAfterMs / 1000)),
+    };
+  }
   if (error instanceof FailoverError) return singleFailure(error, now);
   if (error instanceof ModelNameError) {
     return { status: 400, kind: "invalid_request", message: error.message, code: error.code, param: error.origin };

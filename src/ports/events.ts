@@ -24,6 +24,9 @@ export type FallbackDecision =
   | "last_resort"
   | "candidate_succeeded";
 
+/** A failover reason, or R-PO-8's: the candidate's profiles were all at their seat limits. */
+export type DecisionReason = FailoverReason | "concurrency_limited";
+
 export type FallbackStepOutcome = "next_fallback" | "succeeded" | "chain_exhausted";
 
 /**
@@ -44,7 +47,8 @@ export interface ModelFallbackDecisionEvent {
   /** Length of the chain. */
   attemptTotal: number;
   profileId: string | null;
-  reason: FailoverReason | null;
+  /** `concurrency_limited` (R-PO-8): skipped because every usable profile of the candidate was at its seat limit. */
+  reason: DecisionReason | null;
   status: number | null;
   code: string | null;
   errorPreview: string | null;
@@ -53,7 +57,7 @@ export interface ModelFallbackDecisionEvent {
   /** The first failed candidate of the run, so the primary failure survives a failing last fallback. */
   fallbackStepFromModel: string | null;
   fallbackStepToModel: string | null;
-  fallbackStepFromFailureReason: FailoverReason | null;
+  fallbackStepFromFailureReason: DecisionReason | null;
   fallbackStepFromFailureDetail: string | null;
   fallbackStepChainPosition: number;
   /** `null` only on a `probe_cooldown_candidate` or `last_resort` decision, whose outcome follows in the next event. */
@@ -271,13 +275,50 @@ export interface HeadroomPassedOverEvent extends RunScoped {
   pinMoved: boolean;
 }
 
+// --- seats (R-PO-8) ---
+
+/** A profile at its seat limit was passed over before any call, like one without headroom. */
+export interface ProfilePassedOverEvent extends RunScoped {
+  type: "profile_passed_over";
+  reason: "concurrency_limited";
+  sessionId: string | null;
+  provider: string;
+  model: string;
+  profileId: string;
+  /** The profile tried instead; null when none was left for this candidate. */
+  toProfileId: string | null;
+  /** The seats the profile has now (its `maxConcurrent`, or a learned cap below it). */
+  limit: number;
+}
+
+/** A 429 naming a concurrency limit lowered the profile's seats for a while, instead of cooling it down. */
+export interface SeatCapLearnedEvent extends RunScoped {
+  type: "seat_cap_learned";
+  provider: string;
+  profileId: string;
+  /** The attempts that were in flight on the profile when it refused one more. */
+  cap: number;
+  until: number;
+}
+
+/** Every usable profile of every candidate was full: the request joined the line for a seat. */
+export interface SeatQueueWaitEvent extends RunScoped {
+  type: "seat_queue_wait";
+  sessionId: string | null;
+  profileIds: string[];
+  /** Requests waiting in this process when it joined, itself included. */
+  queueLength: number;
+  /** When it stops waiting and gets 429 (epoch ms). */
+  deadline: number;
+}
+
 // --- state bookkeeping (R-SB-5) ---
 
 /** Recording a success, a use or a spend failed in the store; the answer was delivered anyway (best effort). */
 export interface StateBookkeepingFailedEvent {
   type: "state_bookkeeping_failed";
   agentId: string;
-  operation: "recordSuccess" | "markUsed" | "recordSpend";
+  operation: "recordSuccess" | "markUsed" | "recordSpend" | "takeSeat" | "renewSeat" | "releaseSeat";
   profileId: string;
   /** The store's error text (store errors name the backend, never a credential). */
   error: string;
@@ -302,6 +343,9 @@ export type DetourEvent =
   | NoticeEvent
   | SessionOverrideEvent
   | HeadroomPassedOverEvent
+  | ProfilePassedOverEvent
+  | SeatCapLearnedEvent
+  | SeatQueueWaitEvent
   | StateBookkeepingFailedEvent;
 
 export type DetourEventType = DetourEvent["type"];

@@ -16,6 +16,8 @@ interface Pass {
   failures: Failure[];
   called: boolean;
   cooldownSkips: number[];
+  /** R-PO-8: profiles passed over because every seat was taken. */
+  seatsFull: string[];
   /** R-FB-7: the user's live switch led to this candidate. */
   liveSwitchTarget?: number;
   /** R-FB-9: this pass runs exactly this candidate, despite its ladder cooldowns, and nothing else. */
@@ -26,7 +28,7 @@ type Step<T> = { kind: "visit"; index: number } | { kind: "done"; result: PassRe
 type Ran = Extract<CandidateGate, { kind: "run" }>;
 
 export async function walkOnce<T>(state: RunState<T>, options: { lastResort?: number } = {}): Promise<PassResult<T>> {
-  const pass: Pass = { failures: [], called: false, cooldownSkips: [], lastResort: options.lastResort };
+  const pass: Pass = { failures: [], called: false, cooldownSkips: [], seatsFull: [], lastResort: options.lastResort };
   let step: Step<T> = { kind: "visit", index: options.lastResort ?? 0 };
   while (step.kind === "visit") step = await visit(state, pass, step.index);
   return step.result;
@@ -53,7 +55,8 @@ async function visit<T>(state: RunState<T>, pass: Pass, index: number): Promise<
   const commit = (profileId: string | undefined) =>
     settleCommit(state, { index, profileId, failures: pass.failures, viaLiveSwitch: pass.liveSwitchTarget === index });
   const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback, commit });
-  if (outcome.kind !== "failed" || !outcome.allInCooldown) pass.called = true;
+  if (outcome.kind === "succeeded" || outcome.kind === "live_switch" || (outcome.kind === "failed" && !outcome.allInCooldown)) pass.called = true;
+  if (outcome.kind === "seats_full" && outcome.last) pass.called = true;
   return next(state, pass, index, gate, outcome);
 }
 
@@ -70,7 +73,7 @@ function advance<T>(state: RunState<T>, pass: Pass, index: number): Step<T> {
   if (following(state, pass, index) !== undefined) return { kind: "visit", index: index + 1 };
   return {
     kind: "done",
-    result: { kind: "exhausted", failures: pass.failures, called: pass.called, cooldownSkips: pass.cooldownSkips },
+    result: { kind: "exhausted", failures: pass.failures, called: pass.called, cooldownSkips: pass.cooldownSkips, seatsFull: pass.seatsFull },
   };
 }
 
@@ -83,7 +86,31 @@ function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outco
     return { kind: "done", result: { kind: "succeeded", result, index, profileId, failures: pass.failures, viaLiveSwitch, ...refused } };
   }
   if (outcome.kind === "live_switch") return liveSwitch(state, pass, index, outcome);
+  if (outcome.kind === "seats_full") return seatsFullCandidate(state, pass, index, outcome);
   return failedCandidate(state, pass, index, gate, outcome);
+}
+
+/**
+ * R-PO-8: every usable profile of the candidate was at its seat limit: the run moves on like after a skip,
+ * and remembers the profiles so that it can wait in line for one when no candidate answers.
+ */
+function seatsFullCandidate<T>(
+  state: RunState<T>,
+  pass: Pass,
+  index: number,
+  outcome: Extract<AuthProfilesOutcome<T>, { kind: "seats_full" }>,
+): Step<T> {
+  const ref = state.chain[index] as ModelRef;
+  for (const id of outcome.profileIds) if (!pass.seatsFull.includes(id)) pass.seatsFull.push(id);
+  const error = `every usable profile is at its seat limit (${outcome.profileIds.join(", ")})`;
+  if (outcome.last) {
+    const { classification, profileId } = outcome.last;
+    const { reason, status, code, preview } = classification;
+    pass.failures.push({ record: { provider: ref.provider, model: ref.model, profileId, reason, status, code, error: preview }, error: outcome.last.error, index });
+  }
+  const next = following(state, pass, index);
+  state.log.record({ decision: "skip_candidate", index, reason: "concurrency_limited", error, next, outcome: outcomeOf(next), ...continuationOf(state) });
+  return advance(state, pass, index);
 }
 
 /** R-FB-7: jump straight to the switch target when it is a later candidate; never an outer retry loop. */

@@ -4,9 +4,9 @@
  * primary failure even when the last fallback fails too.
  */
 import { formatModelRef } from "../core/candidate-chain.js";
-import type { FailoverReason } from "../core/reasons.js";
 import type { ModelRef } from "../core/types.js";
 import type {
+  DecisionReason,
   EventSink,
   FallbackDecision,
   FallbackStepOutcome,
@@ -26,7 +26,7 @@ export interface CandidateDecision {
   /** 0-based index of the candidate in the chain. */
   index: number;
   profileId?: string;
-  reason?: FailoverReason;
+  reason?: DecisionReason;
   status?: number;
   code?: string;
   error?: string;
@@ -41,7 +41,7 @@ export interface CandidateDecision {
 export class DecisionLog {
   readonly #events: EventSink;
   readonly #context: DecisionContext;
-  #firstFailure?: { model: string; reason: FailoverReason | null; detail: string | null };
+  #firstFailure?: { model: string; reason: DecisionReason | null; detail: string | null };
   #failedCandidates = 0;
 
   constructor(events: EventSink, context: DecisionContext) {

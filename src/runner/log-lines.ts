@@ -111,6 +111,26 @@ export function describeEvent(event: DetourEvent): LogLine {
           `${event.pinMoved ? "moving the session pin" : "using"} ${event.toProfileId ?? "another profile"} before the limit`,
         fields,
       };
+    case "profile_passed_over":
+      return {
+        level: "info",
+        message:
+          `Profile ${event.profileId} has all ${event.limit} seats taken (maxConcurrent); ` +
+          (event.toProfileId ? `using ${event.toProfileId}` : `no other profile of ${event.provider} has a free seat`),
+        fields,
+      };
+    case "seat_cap_learned":
+      return {
+        level: "info",
+        message: `Profile ${event.profileId} refused one more request at once; holding it to ${event.cap} in flight for a while instead of cooling it down`,
+        fields,
+      };
+    case "seat_queue_wait":
+      return {
+        level: "info",
+        message: `Every usable profile is at its seat limit (${event.profileIds.join(", ")}); waiting in line (${event.queueLength} waiting)`,
+        fields,
+      };
     case "state_bookkeeping_failed":
       return {
         level: "warn",

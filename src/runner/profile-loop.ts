@@ -15,6 +15,7 @@ import type { ProviderView } from "./provider-view.js";
 import { decideRotation, decideSameProfileRetry, statedWaitMs } from "./retry-decisions.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
+import { learnSeatCap, takeSeat, withSeat } from "./seat-steps.js";
 import { allUnusable } from "./unavailable-outcomes.js";
 
 /** How a refusal that arrived as an answer is reported (R-GW-11): a content filter, with the answer's 200. */
@@ -40,6 +41,8 @@ interface Loop<T> {
   rotations: Map<FailoverReason, number>;
   shortWaited: Set<string | undefined>;
   last?: Failed<T>;
+  /** R-PO-8: profiles passed over in this candidate because every seat was taken. */
+  seatsFull: string[];
 }
 
 /** The profile the loop is on. */
@@ -72,7 +75,7 @@ export async function tryProfiles<T>(
   list: readonly (string | undefined)[],
   mode: ListMode,
 ): Promise<AuthProfilesOutcome<T>> {
-  const loop: Loop<T> = { deps, input, list, mode, rotations: new Map(), shortWaited: input.shortWaited ?? new Set() };
+  const loop: Loop<T> = { deps, input, list, mode, rotations: new Map(), shortWaited: input.shortWaited ?? new Set(), seatsFull: [] };
   let step: Step<T> = { kind: "enter", index: 0 };
   while (step.kind !== "done") step = await next(loop, step);
   return step.outcome;
@@ -123,6 +126,8 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const { candidate } = input;
   const { profileId } = on;
   const profile = attemptProfile(loop.mode, profileId);
+  const seat = await takeSeat(deps, candidate.provider, profileId);
+  if (seat.kind === "full") return passOverFull(loop, on, seat.limit);
   const startedAt = deps.clock.now();
   // R-ST-4: after a committed stream failed, every later attempt of the run continues its answer.
   const continuation = input.stream.committed !== undefined && input.stream.continuations > 0 ? input.stream.continuations : undefined;
@@ -130,7 +135,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   let committedAt: number | undefined;
   let refused = false;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
-  const settlement = await input.guard.attempt(
+  const settlement = await withSeat(seat.hold, () => input.guard.attempt(
     async (signal, release) => {
       const credential = await attemptCredential(deps, input.view, profileId, signal);
       return input.attempt({
@@ -154,7 +159,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
       });
     },
     input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
-  );
+  ));
   const finishedAt = deps.clock.now();
   // For a stream the upstream time is its time to first content; the rest is the answer being read.
   const durationMs = (committedAt ?? finishedAt) - startedAt;
@@ -226,6 +231,9 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
     input.unreachable?.add(input.candidate.provider);
     return recordAndRotate(loop, on, failure);
   }
+  // R-PO-8: "too many concurrent requests" asks for fewer in flight, not for a cooldown.
+  const learnedCap = await learnSeatCap(deps, { runId: input.runId, provider: input.candidate.provider }, on.profileId, classification);
+  if (learnedCap !== undefined) return passOverFull(loop, on, learnedCap);
   const policy = REASON_POLICY[reason];
   const counterKey = gateCounterKey(reason, on.profileId);
   const retry = decideSameProfileRetry({
@@ -347,6 +355,8 @@ async function recordAndRotate<T>(
     cooldowns: settings.cooldowns,
   });
   if (rotation.pauseMs > 0) await pause(loop, on.profileId, rotation.pauseMs);
+  // R-PO-8: a profile passed over for want of a seat is still usable once one frees: wait for it in line.
+  if (nextIndex === undefined && loop.seatsFull.length > 0) return { kind: "done", outcome: { kind: "seats_full", profileIds: [...loop.seatsFull], last } };
   if (rotation.kind === "fail" || nextIndex === undefined) return { kind: "done", outcome: last };
   loop.rotations.set(classification.reason, rotationsDone + 1);
   const toProfileId = loop.list[nextIndex];
@@ -354,6 +364,30 @@ async function recordAndRotate<T>(
     deps.events.emit({ type: "profile_rotated", ...where(loop), fromProfileId: on.profileId, toProfileId, reason: classification.reason });
   }
   return { kind: "attempt", on: { index: nextIndex, profileId: toProfileId } };
+}
+
+/**
+ * R-PO-8: a profile at its seat limit is passed over like one without headroom — no failure is recorded and
+ * no rotation counted. When no usable profile is left the candidate ends `seats_full`, and a run whose
+ * candidates all end so waits in line for a seat. A strict user pin is never passed over for another profile.
+ */
+async function passOverFull<T>(loop: Loop<T>, on: OnProfile, limit: number): Promise<Step<T>> {
+  const { deps, input } = loop;
+  const profileId = on.profileId as string;
+  if (!loop.seatsFull.includes(profileId)) loop.seatsFull.push(profileId);
+  const nextIndex = loop.mode.strict ? undefined : await nextUsableIndex(loop, on.index + 1);
+  const toProfileId = nextIndex === undefined ? null : (loop.list[nextIndex] ?? null);
+  deps.events.emit({
+    type: "profile_passed_over",
+    ...where(loop),
+    reason: "concurrency_limited",
+    sessionId: input.sessionKey ?? null,
+    profileId,
+    toProfileId,
+    limit,
+  });
+  if (nextIndex === undefined) return { kind: "done", outcome: { kind: "seats_full", profileIds: [...loop.seatsFull], last: loop.last } };
+  return { kind: "attempt", on: { index: nextIndex, profileId: loop.list[nextIndex] } };
 }
 
 /** R-RN-4: retry counters are per profile, per reason and per run; the run's map holds them all. */

@@ -111,6 +111,22 @@ export class RunGuard {
   }
 
   /**
+   * Runs `work` under a signal the caller's abort and the run's deadline abort (R-PO-8: waiting in line for a
+   * seat); the run-stopping error is thrown when either fired.
+   */
+  async within<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    this.throwIfStopped();
+    const link = this.#link();
+    try {
+      const value = await work(link.controller.signal);
+      this.throwIfStopped();
+      return value;
+    } finally {
+      link.release();
+    }
+  }
+
+  /**
    * Runs one attempt under its own signal — aborted by the caller, the run's deadline or its watchdog — and
    * the watchdog. A caller abort or the deadline throws the run-stopping error at once, even when the attempt
    * ignores its signal.

@@ -86,6 +86,8 @@ export type PassResult<T> =
       called: boolean;
       /** Candidates skipped because every profile of their provider was unusable (R-FB-3). */
       cooldownSkips: number[];
+      /** R-PO-8: profiles passed over for want of a seat; the run waits in line for one of them. */
+      seatsFull: string[];
     };
 
 /** The common fields of a session event of this run. */

@@ -70,7 +70,13 @@ export type AuthProfilesOutcome<T> =
       /** R-ST-4: a committed stream failed and may not be continued: the run ends with this failure. */
       endsRun?: boolean;
     }
-  | { kind: "live_switch"; error: LiveSessionModelSwitchError; profileId?: string };
+  | { kind: "live_switch"; error: LiveSessionModelSwitchError; profileId?: string }
+  | {
+      /** R-PO-8: no usable profile had a free seat; `last` is an earlier failure of this candidate, if any. */
+      kind: "seats_full";
+      profileIds: string[];
+      last?: Extract<AuthProfilesOutcome<T>, { kind: "failed" }>;
+    };
 
 function onlyLadderCooldown(view: ProviderView, id: string, now: number): boolean {
   return activeWindows(view.stats[id], view.model, now).every((window) => window.kind === "cooldown");

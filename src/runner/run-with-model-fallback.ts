@@ -16,6 +16,7 @@ import { RunProbeSlots } from "./probes.js";
 import { RunGuard } from "./run-guard.js";
 import { statedWaitJitterMs } from "./retry-decisions.js";
 import { settleSuccess } from "./run-settlement.js";
+import { waitForSeat, type SeatLine } from "./seat-wait.js";
 import { sessionBase, type Failure, type ModelFallbackRunInput, type RunState } from "./run-state.js";
 import type { RunnerDeps } from "./runner-deps.js";
 import {
@@ -132,9 +133,15 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
   const waited = { beforeCall: false, afterCall: false };
   let called = false;
   let waitedFor: number | undefined;
+  const line: SeatLine = {};
   for (;;) {
     const pass = await walkOnce(state);
     if (pass.kind === "succeeded") return settleSuccess(state, pass, [...earlier, ...pass.failures]);
+    if (pass.seatsFull.length > 0) {
+      // R-PO-8: a seat frees when any attempt on the account ends: wait in line for one, then walk again.
+      await waitForSeat(state, pass.seatsFull, line);
+      continue;
+    }
     let failures = pass.failures;
     called ||= pass.called;
 

@@ -11,6 +11,7 @@ import type { Random } from "../ports/random.js";
 import type { StateStore } from "../ports/state-store.js";
 import type { DecisionSnapshot } from "./decision-snapshot.js";
 import type { ProbeThrottle } from "./probes.js";
+import type { SeatKeeper } from "./seat-keeper.js";
 import type { SkipCache } from "./skip-cache.js";
 
 /** `agents.defaults.modelFailover` (R-CF-3) with defaults applied. */
@@ -73,4 +74,6 @@ export interface RunnerDeps {
   probeThrottle: ProbeThrottle;
   /** The agent's decision inputs in memory, reused while the store's stamp holds; absent = read every run. */
   snapshot?: DecisionSnapshot;
+  /** R-PO-8: seats per profile and the line for them; absent = attempts are not counted at all. */
+  seats?: SeatKeeper;
 }

@@ -24,10 +24,13 @@ export interface SeatWaitOptions {
   signal?: AbortSignal;
   /** A waiter rejoining after a failed retry keeps its place at the front and its first deadline. */
   rejoin?: { deadline: number };
+  /** The full profiles the request waits for: counted per profile in `/status` and the dashboard. */
+  profileIds?: readonly string[];
 }
 
 interface Waiter {
   deadline: number;
+  profileIds: readonly string[];
   settle: (outcome: SeatWaitOutcome) => void;
 }
 
@@ -53,6 +56,13 @@ export class SeatQueue {
     return this.#waiters.length;
   }
 
+  /** Waiters per profile they wait for (a waiter counts once for each full profile it could use). */
+  waitingFor(): Record<string, number> {
+    const counts: Record<string, number> = {};
+    for (const waiter of this.#waiters) for (const id of waiter.profileIds) counts[id] = (counts[id] ?? 0) + 1;
+    return counts;
+  }
+
   /** The deadline a new waiter gets: callers keep it to rejoin with after a failed retry. */
   deadlineFromNow(): number {
     return this.#clock.now() + this.#timeoutMs;
@@ -69,6 +79,7 @@ export class SeatQueue {
     return new Promise<SeatWaitOutcome>((resolve) => {
       const waiter: Waiter = {
         deadline,
+        profileIds: options.profileIds ?? [],
         settle: (outcome) => {
           cancelDeadline();
           signal?.removeEventListener("abort", onAbort);

@@ -4,6 +4,7 @@
  */
 import { parseResetHints } from "../retry-after.js";
 import type { Classification, FailureInput } from "../types.js";
+import { isConcurrencyLimitText } from "./families/concurrency-limit.js";
 import { decideReason, UNCLASSIFIED_RULE_ID } from "./engine.js";
 import { buildPreview } from "./preview.js";
 import { readFailure } from "./read-failure.js";
@@ -29,6 +30,7 @@ export function explainFailure(input: FailureInput): ExplainedClassification {
     if (facts.code !== undefined) classification.code = facts.code;
     if (hints.resetAt !== undefined) classification.resetAt = hints.resetAt;
     if (hints.retryAfterMs !== undefined) classification.retryAfterMs = hints.retryAfterMs;
+    if (verdict.reason === "rate_limit" && isConcurrencyLimitText(facts.haystack)) classification.concurrencyLimit = true;
     return { classification, ruleId: verdict.ruleId };
   } catch {
     // Defence in depth: readFailure already tolerates odd input, but a classifier that throws would turn
