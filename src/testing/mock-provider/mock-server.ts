@@ -10,7 +10,8 @@ import { MockScenarioError, describeIssues, resolveScenarioName } from "./scenar
 import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
 import { RuleBook } from "./rule-book.js";
 import { RequestLog, withoutKeyParameter, withoutSecretHeaders, type MockCounts, type RecordedRequest } from "./request-log.js";
-import { buildMockReply, continuationOf, fingerprintKey, fixedAnswerReply } from "./reply.js";
+import { buildMockReply, continuationOf, estimateTokens, fingerprintKey, fixedAnswerReply, withThinking, type MockConversation, type MockReply } from "./reply.js";
+import { PromptCache } from "./request-features.js";
 
 /** Anthropic's wording for a model that does not support assistant prefill. */
 export const PREFILL_REJECTED_MESSAGE =
@@ -51,6 +52,8 @@ export interface MockProviderOptions {
   budgets?: MockBudgetsInput;
   /** Time for the budget windows (default: the system clock); a FakeClock runs a minute in milliseconds. */
   clock?: { now(): number };
+  /** How many prompt prefixes the prompt cache remembers (default 256); the oldest is forgotten first. */
+  promptCacheSize?: number;
 }
 
 export interface MockProvider {
@@ -71,6 +74,18 @@ export interface MockProvider {
 }
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
+
+/** As OpenAI and Anthropic do, shorter prefixes are not cached (marked or not). */
+const MIN_CACHED_PREFIX_TOKENS = 1024;
+
+/** Cache reads and writes of the request's prompt prefix (per key and model, as a provider caches per account). */
+function withPromptCache(reply: MockReply, conversation: MockConversation, cache: PromptCache, scope: string): MockReply {
+  const prefix = conversation.features?.cachePrefix;
+  if (!prefix || estimateTokens(prefix.characters) < MIN_CACHED_PREFIX_TOKENS) return reply;
+  const tokens = Math.min(estimateTokens(prefix.characters), reply.usage.inputTokens);
+  const used = cache.use(scope, prefix, tokens);
+  return Object.keys(used).length === 0 ? reply : { ...reply, usage: { ...reply.usage, ...used } };
+}
 const DEFAULT_MODELS = ["mock-gpt", "mock-claude", "mock-gemini", "mock-llama"];
 
 interface Route {
@@ -184,6 +199,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const tokenDelayMs = options.tokenDelayMs ?? 0;
   const maxBodyBytes = options.maxBodyBytes ?? 10 * 1024 * 1024;
   const log = new RequestLog(options.recordLimit ?? 100);
+  const promptCache = new PromptCache(options.promptCacheSize ?? 256);
   const timers = new TimerSet();
   const sockets = new Set<Socket>();
   const closing = new AbortController();
@@ -256,9 +272,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         // R-ST-4: like current Claude models, this one takes no trailing assistant message.
         return sendJson(response, 400, wire.badRequestBody(PREFILL_REJECTED_MESSAGE), { "x-mock-fault": "prefill-rejected" });
       }
-      const reply = fixed?.answer !== undefined
+      const answer = fixed?.answer !== undefined
         ? fixedAnswerReply(info.conversation, fixed.answer, fixed.continuation?.style)
         : buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
+      const reply = withPromptCache(withThinking(answer, info.conversation), info.conversation, promptCache, `${keyFingerprint}\u0000${info.model}`);
       const tokens = reply.usage.inputTokens + reply.usage.outputTokens;
       const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, { ...(key === undefined ? {} : { key }), api: wire.api, tokens, now: now() });
       await serveStep(
@@ -348,6 +365,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     budgets: () => budgetBook.snapshot(),
     reset() {
       log.clear();
+      promptCache.clear();
       ruleBook.rewind();
       budgetBook = new BudgetBook(budgetsInUse, now);
     },

@@ -3,6 +3,7 @@
  * key), or a tool call when the request offers tools and the last user message asks for one.
  */
 import { createHash } from "node:crypto";
+import type { MockRequestFeatures } from "./request-features.js";
 
 /** What the mock needs to know about a request, extracted by each wire module. */
 export interface MockConversation {
@@ -17,6 +18,8 @@ export interface MockConversation {
   trailingAssistantText?: string;
   /** Text of the assistant turn just before the last user turn (an instructed continuation, R-ST-4). */
   previousAssistantText?: string;
+  /** JSON mode, thinking and the cacheable prefix, read from the canonical request. */
+  features?: MockRequestFeatures;
 }
 
 export interface MockToolCall {
@@ -30,8 +33,10 @@ export interface MockReply {
   /** The answer text split into stream tokens (leading whitespace kept, like real tokenizers). */
   textTokens: string[];
   toolCall?: MockToolCall;
+  /** Reasoning before the answer, when the request enables thinking: its tokens and the block's signature. */
+  thinking?: { tokens: string[]; signature: string };
   finishReason: "stop" | "tool_calls";
-  usage: { inputTokens: number; outputTokens: number };
+  usage: { inputTokens: number; outputTokens: number; cacheReadTokens?: number; cacheWriteTokens?: number; reasoningTokens?: number };
 }
 
 export function fingerprintKey(key: string | undefined): string {
@@ -84,6 +89,52 @@ export function sampleArguments(parameters: Record<string, unknown> | undefined)
   return JSON.stringify(args);
 }
 
+/** A value of the schema's shape: every property filled, the first of an enum or a union, one array item. */
+export function sampleJson(schema: unknown, name = "answer", depth = 0): unknown {
+  if (typeof schema !== "object" || schema === null || depth > 8) return `mock-${name}`;
+  const node = schema as Record<string, unknown>;
+  if ("const" in node) return node.const;
+  if (Array.isArray(node.enum) && node.enum.length > 0) return node.enum[0];
+  const union = [node.anyOf, node.oneOf].find((options): options is unknown[] => Array.isArray(options) && options.length > 0);
+  if (union) return sampleJson(union[0], name, depth + 1);
+  const type = Array.isArray(node.type) ? node.type.find((each) => each !== "null") : node.type;
+  switch (type) {
+    case "object": {
+      const properties = typeof node.properties === "object" && node.properties !== null ? (node.properties as Record<string, unknown>) : {};
+      return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sampleJson(value, key, depth + 1)]));
+    }
+    case "array":
+      return [sampleJson(node.items, name, depth + 1)];
+    case "number":
+    case "integer":
+      return 1;
+    case "boolean":
+      return true;
+    case "null":
+      return null;
+    default:
+      return typeof node.properties === "object" ? sampleJson({ ...node, type: "object" }, name, depth + 1) : `mock-${name}`;
+  }
+}
+
+/** The reply text as JSON when the request asks for JSON: the schema's shape, else the text under `answer`. */
+function asRequestedJson(text: string, json: NonNullable<MockRequestFeatures["json"]>): string {
+  return JSON.stringify(json.schema ? sampleJson(json.schema) : { answer: text });
+}
+
+/** Thinking before the answer when the request enables it, counted as output and as reasoning (R-GW-7). */
+export function withThinking(reply: MockReply, conversation: MockConversation): MockReply {
+  if (conversation.features?.thinking !== true || reply.thinking) return reply;
+  const text = `The user said "${preview(conversation.lastUserText ?? conversation.lastToolResultText ?? "", 40)}"; I answer briefly.`;
+  const tokens = splitIntoTokens(text);
+  const signature = `mock-sig-${createHash("sha256").update(text).digest("base64url").slice(0, 24)}`;
+  return {
+    ...reply,
+    thinking: { tokens, signature },
+    usage: { ...reply.usage, outputTokens: reply.usage.outputTokens + tokens.length, reasoningTokens: tokens.length },
+  };
+}
+
 export function estimateTokens(characters: number): number {
   return Math.max(1, Math.ceil(characters / 4));
 }
@@ -103,11 +154,12 @@ export function buildMockReply(
       usage: { inputTokens, outputTokens: estimateTokens(tool.name.length + args.length) },
     };
   }
-  const text =
+  const plain =
     conversation.lastToolResultText !== undefined
       ? `${context.model} (key ${context.keyFingerprint}) got the tool result: "${preview(conversation.lastToolResultText, 40)}".`
       : `Hello from ${context.model} (key ${context.keyFingerprint}). You said: "${preview(conversation.lastUserText ?? "", 60)}".`;
-  const textTokens = splitIntoTokens(text);
+  const json = conversation.features?.json;
+  const textTokens = splitIntoTokens(json ? asRequestedJson(plain, json) : plain);
   return { textTokens, finishReason: "stop", usage: { inputTokens, outputTokens: textTokens.length } };
 }
 

@@ -54,3 +54,8 @@ export function openAiEmbeddingsFromOllama(
     usage: { prompt_tokens: promptTokens, total_tokens: promptTokens },
   };
 }
+
+/** Ollama's `/api/embed` answer, for answers written in this format (the mock provider's). */
+export function renderOllamaEmbedResponse(answer: { model: string; embeddings: number[][]; promptTokens: number }): OllamaEmbedResponse {
+  return { model: answer.model, embeddings: answer.embeddings, prompt_eval_count: answer.promptTokens };
+}

@@ -3,10 +3,10 @@
  * content_block_start/delta/stop, message_delta, message_stop); errors as
  * `{"type":"error","error":{"type","message"}}` and in-band `event: error`.
  */
-import { CANONICAL_TO_ANTHROPIC_STOP_REASON, renderAnthropicMessage, renderAnthropicUsage } from "../../../wire/anthropic-messages/index.js";
+import { anthropicMessagesWire, CANONICAL_TO_ANTHROPIC_STOP_REASON, renderAnthropicMessage, renderAnthropicUsage } from "../../../wire/anthropic-messages/index.js";
 import { messageFor } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
-import { canonicalReply, isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
+import { canonicalReply, featuresOf, isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
 
 const STOP_REASON = CANONICAL_TO_ANTHROPIC_STOP_REASON;
 
@@ -71,7 +71,7 @@ export const anthropicWire: MockWire = {
     if (typeof body.max_tokens !== "number") return { ok: false, message: "max_tokens: Field required" };
     return {
       ok: true,
-      info: { model: body.model, stream: body.stream === true, includeUsage: true, conversation: readConversation(body) },
+      info: { model: body.model, stream: body.stream === true, includeUsage: true, conversation: { ...readConversation(body), ...featuresOf(anthropicMessagesWire, body) } },
     };
   },
 
@@ -94,46 +94,43 @@ export const anthropicWire: MockWire = {
           content: [],
           stop_reason: null,
           stop_sequence: null,
-          usage: { input_tokens: reply.usage.inputTokens, output_tokens: 1 },
+          usage: renderAnthropicUsage({ ...reply.usage, outputTokens: 1 }),
         },
       }),
     ];
     const content: string[] = [];
     const finish: string[] = [];
     let blockIndex = 0;
-    if (reply.textTokens.length > 0) {
-      lead.push(
-        sseEvent("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
-        sseEvent("ping", { type: "ping" }),
-      );
-      for (const token of reply.textTokens) {
-        content.push(
-          sseEvent("content_block_delta", {
-            type: "content_block_delta",
-            index: 0,
-            delta: { type: "text_delta", text: token },
-          }),
-        );
-      }
+    const blockStart = (index: number, block: Record<string, unknown>) =>
+      sseEvent("content_block_start", { type: "content_block_start", index, content_block: block });
+    const delta = (index: number, payload: Record<string, unknown>) =>
+      sseEvent("content_block_delta", { type: "content_block_delta", index, delta: payload });
+    if (reply.thinking) {
+      // Thinking comes first, its signature at the end of the block, as Anthropic streams it.
+      lead.push(blockStart(0, { type: "thinking", thinking: "", signature: "" }));
+      for (const token of reply.thinking.tokens) content.push(delta(0, { type: "thinking_delta", thinking: token }));
+      content[content.length - 1] = `${content.at(-1) ?? ""}${delta(0, { type: "signature_delta", signature: reply.thinking.signature })}`;
       closeLastFrame(content, 0);
       blockIndex = 1;
+    }
+    if (reply.textTokens.length > 0) {
+      const index = blockIndex;
+      const start = [blockStart(index, { type: "text", text: "" }), sseEvent("ping", { type: "ping" })];
+      // With no block before it, the text block opens with the headers; after thinking, with its first token.
+      if (index === 0) lead.push(...start);
+      reply.textTokens.forEach((token, position) => {
+        const frame = delta(index, { type: "text_delta", text: token });
+        content.push(position === 0 && index > 0 ? `${start.join("")}${frame}` : frame);
+      });
+      closeLastFrame(content, index);
+      blockIndex = index + 1;
     }
     if (reply.toolCall) {
       const call = reply.toolCall;
       const index = blockIndex;
       content.push(
-        sseEvent("content_block_start", {
-          type: "content_block_start",
-          index,
-          content_block: { type: "tool_use", id: call.id.replace(/^call_/, "toolu_"), name: call.name, input: {} },
-        }),
-        ...splitArguments(call.arguments).map((piece) =>
-          sseEvent("content_block_delta", {
-            type: "content_block_delta",
-            index,
-            delta: { type: "input_json_delta", partial_json: piece },
-          }),
-        ),
+        blockStart(index, { type: "tool_use", id: call.id.replace(/^call_/, "toolu_"), name: call.name, input: {} }),
+        ...splitArguments(call.arguments).map((piece) => delta(index, { type: "input_json_delta", partial_json: piece })),
       );
       closeLastFrame(content, index);
     }

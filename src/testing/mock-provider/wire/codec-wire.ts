@@ -8,8 +8,9 @@ import { describeDialectIssues } from "../../../wire/shared/validation-issues.js
 import type { WireFormat } from "../../../wire/wire-format.js";
 import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import type { MockConversation, MockReply } from "../reply.js";
+import { requestFeatures } from "../request-features.js";
 import type { MockWireApi } from "../scenario-schema.js";
-import { canonicalReply, type MockWire, type ReplyContext, type StreamFrames, type WireReadResult, type WireRoute } from "./mock-wire.js";
+import { canonicalReply, thinkingEvents, type MockWire, type ReplyContext, type StreamFrames, type WireReadResult, type WireRoute } from "./mock-wire.js";
 
 /** What a mock wire reads from a decoded request: the text the reply is made from. */
 export function conversationOf(request: CanonicalRequest): MockConversation {
@@ -30,12 +31,13 @@ export function conversationOf(request: CanonicalRequest): MockConversation {
     ...(last?.role === "user" && previous?.role === "assistant" ? { previousAssistantText: textOf(previous) } : {}),
     tools: (request.tools ?? []).map((tool) => ({ name: tool.name, parameters: tool.parameters })),
     inputCharacters,
+    features: requestFeatures(request),
   };
 }
 
 /** The reply as canonical stream events, grouped as the fault plan cuts them: one content group per token. */
 export function replyEvents(reply: MockReply, context: ReplyContext): { lead: CanonicalStreamEvent[]; content: CanonicalStreamEvent[][]; finish: CanonicalStreamEvent[] } {
-  const content: CanonicalStreamEvent[][] = reply.textTokens.map((text) => [{ type: "text-delta", text }]);
+  const content: CanonicalStreamEvent[][] = [...thinkingEvents(reply), ...reply.textTokens.map((text): CanonicalStreamEvent[] => [{ type: "text-delta", text }])];
   if (reply.toolCall) {
     const call = reply.toolCall;
     content.push([{ type: "tool-call-delta", index: 0, id: call.id, name: call.name, argumentsDelta: call.arguments }]);

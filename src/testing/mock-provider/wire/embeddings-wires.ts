@@ -4,6 +4,7 @@
  * `POST /v1/messages/count_tokens` (the input tokens the mock would report as usage for the same messages).
  * Stream faults cut or stall the JSON body, as for a non-streamed chat answer.
  */
+import { renderOllamaEmbedResponse } from "../../../wire/ollama/embed.js";
 import { float32Base64 } from "../../../wire/openai-embeddings/vectors.js";
 import { embeddingInputs, embeddingTokens, mockEmbedding, MOCK_EMBEDDING_DIMENSIONS } from "../mock-embeddings.js";
 import { anthropicWire } from "./anthropic-wire.js";
@@ -64,7 +65,7 @@ export const ollamaEmbedWire: MockWire = {
   readRequest: (body) => readEmbeddings(body),
   renderJson(_reply, context) {
     const { vectors, tokens } = vectorsOf(context.payload, context.model);
-    return { model: context.model, embeddings: vectors, total_duration: 25_000_000, load_duration: 1_000_000, prompt_eval_count: tokens };
+    return renderOllamaEmbedResponse({ model: context.model, embeddings: vectors, promptTokens: tokens });
   },
   streamFrames: () => NO_STREAM_FRAMES,
 };

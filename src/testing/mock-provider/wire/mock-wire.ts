@@ -2,7 +2,9 @@
  * What the server needs from each wire format: read a request, render a healthy answer as JSON or as
  * stream frames, and render errors (HTTP bodies and in-band stream events) in the provider's own shape.
  */
-import type { CanonicalResponse } from "../../../ports/canonical.js";
+import type { CanonicalResponse, CanonicalStreamEvent } from "../../../ports/canonical.js";
+import type { WireFormat } from "../../../wire/wire-format.js";
+import { requestFeatures, type MockRequestFeatures } from "../request-features.js";
 import type { ResolvedMockError } from "../error-presets.js";
 import type { MockConversation, MockReply } from "../reply.js";
 import type { MockWireApi } from "../scenario-schema.js";
@@ -91,7 +93,25 @@ export function canonicalReply(reply: MockReply, context: ReplyContext): Canonic
   const content: CanonicalResponse["content"] = [];
   if (reply.textTokens.length > 0) content.push({ type: "text", text: reply.textTokens.join("") });
   if (reply.toolCall) content.push({ type: "tool-call", ...reply.toolCall });
-  return { id: context.id, model: context.model, content, finishReason: reply.finishReason, usage: reply.usage };
+  const thinking = reply.thinking ? [{ type: "thinking" as const, text: reply.thinking.tokens.join(""), signature: reply.thinking.signature }] : undefined;
+  return { id: context.id, model: context.model, content, ...(thinking ? { thinking } : {}), finishReason: reply.finishReason, usage: reply.usage };
+}
+
+/** The reply's thinking as stream events, one per token; the signature rides on the last (as Anthropic signs a block at its end). */
+export function thinkingEvents(reply: MockReply): CanonicalStreamEvent[][] {
+  const thinking = reply.thinking;
+  if (!thinking) return [];
+  return thinking.tokens.map((text, index): CanonicalStreamEvent[] =>
+    index === thinking.tokens.length - 1
+      ? [{ type: "thinking-delta", index: 0, text }, { type: "thinking-delta", index: 0, signature: thinking.signature }]
+      : [{ type: "thinking-delta", index: 0, text }],
+  );
+}
+
+/** JSON mode, thinking and the cacheable prefix of a request, read through the format's own decoder. */
+export function featuresOf(format: WireFormat, body: unknown): { features?: MockRequestFeatures } {
+  const decoded = format.request.decode?.(body);
+  return decoded?.ok ? { features: requestFeatures(decoded.value.request) } : {};
 }
 
 /** Non-chat endpoints never stream: they have no frames. */

@@ -4,10 +4,10 @@
  * `error` event inside a stream. Answers are rendered by the shared wire module (`wire/openai-responses`).
  */
 import type { CanonicalStreamEvent } from "../../../ports/canonical.js";
-import { createResponsesStreamEncoder, renderResponsesResponse, responsesSseEvent } from "../../../wire/openai-responses/index.js";
+import { createResponsesStreamEncoder, openAIResponsesWire as responsesFormat, renderResponsesResponse, responsesSseEvent } from "../../../wire/openai-responses/index.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
 import { openAIWire } from "./openai-wire.js";
-import { canonicalReply, isRecord, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
+import { canonicalReply, featuresOf, isRecord, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
 
 function readConversation(input: unknown, instructions: unknown, tools: unknown): MockConversation {
   const items: unknown[] = typeof input === "string" ? [{ role: "user", content: input }] : Array.isArray(input) ? input : [];
@@ -37,6 +37,7 @@ function readConversation(input: unknown, instructions: unknown, tools: unknown)
 /** The reply as canonical stream events, one token per text delta (so faults can cut between tokens). */
 function replyEvents(reply: MockReply, context: ReplyContext) {
   const start: CanonicalStreamEvent = { type: "message-start", id: context.id, model: context.model };
+  // Responses reasoning items are OpenAI's encrypted state: the mock reports reasoning as usage only.
   const content: CanonicalStreamEvent[][] = reply.textTokens.map((text) => [{ type: "text-delta", text }]);
   if (reply.toolCall) {
     const call = reply.toolCall;
@@ -64,7 +65,7 @@ export const openAIResponsesWire: MockWire = {
         stream: body.stream === true,
         // The Responses API always reports usage, in `response.completed`.
         includeUsage: true,
-        conversation: readConversation(body.input, body.instructions, body.tools),
+        conversation: { ...readConversation(body.input, body.instructions, body.tools), ...featuresOf(responsesFormat, body) },
       },
     };
   },

@@ -2,10 +2,10 @@
  * OpenAI chat completions (`POST /v1/chat/completions`): JSON answers and SSE chunks ending in
  * `data: [DONE]`; errors as `{"error":{"message","type","param","code"}}`.
  */
-import { CANONICAL_TO_OPENAI_FINISH_REASON, renderOpenAIChatCompletion, renderOpenAIUsage } from "../../../wire/openai-chat/index.js";
+import { CANONICAL_TO_OPENAI_FINISH_REASON, openAIChatWire, renderOpenAIChatCompletion, renderOpenAIUsage } from "../../../wire/openai-chat/index.js";
 import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
-import { canonicalReply, isRecord, sseData, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
+import { canonicalReply, featuresOf, isRecord, sseData, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
 
 function readConversation(messages: unknown[], tools: unknown): MockConversation {
   let inputCharacters = 0;
@@ -54,7 +54,7 @@ export const openAIWire: MockWire = {
         model: body.model,
         stream: body.stream === true,
         includeUsage: streamOptions.include_usage === true,
-        conversation: readConversation(body.messages, body.tools),
+        conversation: { ...readConversation(body.messages, body.tools), ...featuresOf(openAIChatWire, body) },
       },
     };
   },
