@@ -5,8 +5,8 @@
  */
 import type Database from "better-sqlite3";
 import { StateSchemaTooNewError } from "../state-errors.js";
-import { HEADROOM_MIGRATION } from "./headroom-table.js";
-import { SPEND_MIGRATION } from "./spend-table.js";
+import { HEADROOM_MIGRATION } from "./headroom.js";
+import { SPEND_MIGRATION } from "./spend.js";
 
 export interface Migration {
   version: number;

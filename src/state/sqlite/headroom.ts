@@ -1,10 +1,13 @@
 /**
  * Headroom readings in the SQLite file (R-PO-7): one row per (profile, model scope, window), replaced by
  * the latest reading. Rows past their reset are never returned and are deleted on the profile's next write.
+ * `SqliteHeadroom` is the store's headroom facet over that table.
  */
 import type Database from "better-sqlite3";
 import { isFresh, mergeReadings, readingSlot, type HeadroomReading } from "../../core/headroom/reading.js";
+import type { HeadroomStore } from "../../ports/state-store.js";
 import type { Migration } from "./schema.js";
+import type { SqliteConnection } from "./sqlite-connection.js";
 
 /** Additive: a new table only; older files gain it, nothing existing is touched. */
 export const HEADROOM_MIGRATION: Migration = {
@@ -60,5 +63,27 @@ export class SqliteHeadroomTable {
       if (fresh.length > 0) found[id] = fresh;
     }
     return found;
+  }
+}
+
+export class SqliteHeadroom implements HeadroomStore {
+  readonly #file: SqliteConnection;
+  #headroomTable: SqliteHeadroomTable | undefined;
+
+  constructor(file: SqliteConnection) {
+    this.#file = file;
+  }
+
+  get #table(): SqliteHeadroomTable {
+    this.#headroomTable ??= new SqliteHeadroomTable(this.#file.db);
+    return this.#headroomTable;
+  }
+
+  async recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    this.#file.immediate(() => this.#table.record(profileId, readings, now));
+  }
+
+  async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
+    return this.#table.read(profileIds, now);
   }
 }

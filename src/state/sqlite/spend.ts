@@ -1,10 +1,13 @@
 /**
  * Spend per profile and hour in the SQLite file (R-GW-7): one row per (profile, hour), at most 24 per
- * profile — each write drops the profile's rows older than that.
+ * profile — each write drops the profile's rows older than that. `SqliteSpend` is the store's spend facet.
  */
 import type Database from "better-sqlite3";
 import { isRecordableCost, oldestSpendHour, spendHourOf } from "../../core/spend.js";
+import type { SpendStore } from "../../ports/state-store.js";
 import type { Migration } from "./schema.js";
+import type { SqliteConnection } from "./sqlite-connection.js";
+import { withLockRetry } from "./sqlite-retry.js";
 
 /** Additive: a new table only; older files gain it, nothing existing is touched. */
 export const SPEND_MIGRATION: Migration = {
@@ -55,5 +58,30 @@ export class SqliteSpendTable {
       if (row.total > 0) totals[row.profile_id] = row.total;
     }
     return totals;
+  }
+}
+
+export class SqliteSpend implements SpendStore {
+  readonly #file: SqliteConnection;
+  #spendTable: SqliteSpendTable | undefined;
+
+  constructor(file: SqliteConnection) {
+    this.#file = file;
+  }
+
+  get #table(): SqliteSpendTable {
+    this.#spendTable ??= new SqliteSpendTable(this.#file.db);
+    return this.#spendTable;
+  }
+
+  async recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
+    // Spend is not in the read cache, so this write leaves the cached profiles and stats alone.
+    const spend = this.#table;
+    const db = this.#file.db;
+    await withLockRetry(this.#file.path, () => db.transaction(() => spend.record(profileId, costUsd, now)).immediate(), this.#file.lockOptions());
+  }
+
+  async spendByProfile(now: number): Promise<Record<string, number>> {
+    return this.#table.byProfile(now);
   }
 }
