@@ -226,6 +226,9 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
     input.unreachable?.add(input.candidate.provider);
     return recordAndRotate(loop, on, failure);
   }
+  // R-GW-10: a continuation's failure while the client holds part of the answer: no same-profile retry or
+  // wait leaves its stream silent — the next usable profile or candidate goes on at once.
+  if (midStream(loop)) return recordAndRotate(loop, on, failure);
   const policy = REASON_POLICY[reason];
   const counterKey = gateCounterKey(reason, on.profileId);
   const retry = decideSameProfileRetry({
@@ -346,7 +349,8 @@ async function recordAndRotate<T>(
     rotationsDone,
     cooldowns: settings.cooldowns,
   });
-  if (rotation.pauseMs > 0) await pause(loop, on.profileId, rotation.pauseMs);
+  // R-GW-10: no overload backoff mid-stream either; the next profile is tried at once.
+  if (rotation.pauseMs > 0 && !midStream(loop)) await pause(loop, on.profileId, rotation.pauseMs);
   if (rotation.kind === "fail" || nextIndex === undefined) return { kind: "done", outcome: last };
   loop.rotations.set(classification.reason, rotationsDone + 1);
   const toProfileId = loop.list[nextIndex];
@@ -354,6 +358,11 @@ async function recordAndRotate<T>(
     deps.events.emit({ type: "profile_rotated", ...where(loop), fromProfileId: on.profileId, toProfileId, reason: classification.reason });
   }
   return { kind: "attempt", on: { index: nextIndex, profileId: toProfileId } };
+}
+
+/** A stream of this run was committed: the client already reads the answer, and waits for nothing (R-GW-10). */
+function midStream<T>(loop: Loop<T>): boolean {
+  return loop.input.stream.committed !== undefined;
 }
 
 /** R-RN-4: retry counters are per profile, per reason and per run; the run's map holds them all. */
