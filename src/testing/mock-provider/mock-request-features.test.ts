@@ -184,6 +184,15 @@ describe("mock provider: prompt caching", () => {
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
   });
 
+  it("a refused request (429) neither reads nor fills the cache", async () => {
+    const server = await start();
+    const body = { model: "mock-gpt", messages: [{ role: "system", content: "Same long system prompt. ".repeat(200) }, { role: "user", content: "one" }] };
+    server.setScenario([{ steps: ["rate-limit", "ok", "ok"] }]);
+    expect((await post(server.url, "/v1/chat/completions", body, OPENAI)).status).toBe(429);
+    expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
+    expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
+  });
+
   it("reset() forgets the cache", async () => {
     const server = await start();
     const body = { model: "mock-gpt", messages: [{ role: "system", content: "Same long system prompt. ".repeat(200) }, { role: "user", content: "one" }] };
