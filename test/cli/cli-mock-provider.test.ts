@@ -44,10 +44,13 @@ describe("detour mock-provider on a busy port", () => {
 });
 
 describe("detour mock-provider | head -1", () => {
-  it("prints its first line, keeps serving with its output closed, and stops quietly on Ctrl+C", async () => {
+  it.each([
+    ["stdout", ""],
+    ["stdout and stderr", "2>&1"],
+  ])("with %s piped: prints its first line, keeps serving with its output closed, and stops quietly on Ctrl+C", async (_piped, redirect) => {
     // The shell notes the mock's pid and, once it ends, its exit status (on stderr, which is not piped).
-    const pidFile = join(sandbox.root, "mock.pid");
-    const script = `{ "${process.execPath}" "${cliPath}" mock-provider & echo $! > "${pidFile}"; wait $!; echo "mock exited $?" >&2; } | head -1`;
+    const pidFile = join(sandbox.root, `mock-${redirect === "" ? "out" : "both"}.pid`);
+    const script = `{ "${process.execPath}" "${cliPath}" mock-provider ${redirect} & echo $! > "${pidFile}"; wait $!; echo "mock exited $?" >&3; } 3>&2 | head -1`;
     const pipeline = spawn("sh", ["-c", script], { cwd: sandbox.root, env: sandbox.env, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
@@ -70,7 +73,8 @@ describe("detour mock-provider | head -1", () => {
       expect(response.status).toBe(200);
       process.kill(mockPid, "SIGINT");
       expect(await exited, stderr).toBe(0);
-      expect(stderr).toContain("Mock provider stopped (SIGINT) after 1 chat request(s).");
+      // With stderr piped too, its last line went to the closed pipe: only the shell's note is seen.
+      if (redirect === "") expect(stderr).toContain("Mock provider stopped (SIGINT) after 1 chat request(s).");
       expect(stderr).toContain("mock exited 0");
       expect(stderr).not.toContain("EPIPE");
       expect(stderr).not.toMatch(/\n\s+at /);

@@ -184,6 +184,15 @@ describe("mock provider: prompt caching", () => {
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
   });
 
+  it("a refused request (429) neither reads nor fills the cache", async () => {
+    const server = await start();
+    const body = { model: "mock-gpt", messages: [{ role: "system", content: "Same long system prompt. ".repeat(200) }, { role: "user", content: "one" }] };
+    server.setScenario([{ steps: ["rate-limit", "ok", "ok"] }]);
+    expect((await post(server.url, "/v1/chat/completions", body, OPENAI)).status).toBe(429);
+    expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
+    expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
+  });
+
   it("reset() forgets the cache", async () => {
     const server = await start();
     const body = { model: "mock-gpt", messages: [{ role: "system", content: "Same long system prompt. ".repeat(200) }, { role: "user", content: "one" }] };
@@ -191,5 +200,22 @@ describe("mock provider: prompt caching", () => {
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details?.cached_tokens).toBeGreaterThan(0);
     server.reset();
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
+  });
+});
+
+describe("mock provider: the OpenAI Responses API", () => {
+  it("JSON mode through text.format, reasoning tokens for a reasoning request, cached tokens for a repeated long prefix", async () => {
+    const server = await start();
+    const instructions = "You report the weather of Norwegian cities, in detail. ".repeat(100);
+    const shaped = await json(
+      await post(server.url, "/v1/responses", { model: "mock-gpt", input: "Weather", text: { format: { type: "json_schema", name: "weather", schema: SCHEMA } } }, OPENAI),
+    );
+    expect(JSON.parse(shaped.output[0].content[0].text)).toEqual(SHAPED);
+    const first = await json(await post(server.url, "/v1/responses", { model: "mock-gpt", instructions, input: "Oslo?", reasoning: { effort: "low" } }, OPENAI));
+    expect(first.usage.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
+    expect(first.usage.input_tokens_details.cached_tokens).toBe(0);
+    const second = await json(await post(server.url, "/v1/responses", { model: "mock-gpt", instructions, input: "Bergen?" }, OPENAI));
+    expect(second.usage.input_tokens_details.cached_tokens).toBeGreaterThan(0);
+    expect(second.usage.output_tokens_details.reasoning_tokens).toBe(0);
   });
 });

@@ -145,3 +145,39 @@ describe("mock provider with the real Anthropic SDK (R-CL-3)", () => {
     await expect(stream.finalMessage()).rejects.toThrow(/Overloaded/);
   });
 });
+
+describe("mock provider: JSON mode, thinking and caching through the real SDKs", () => {
+  it("OpenAI SDK: a json_schema answer parses into the schema's shape, and a repeated long prefix reports cached tokens", async () => {
+    mock = await startMockProvider();
+    const client = openAIClient(mock);
+    const system = { role: "system" as const, content: "You report the weather of Norwegian cities, briefly. ".repeat(100) };
+    const completion = await client.chat.completions.create({
+      model: "gpt-mock",
+      messages: [system, { role: "user", content: "Oslo" }],
+      response_format: {
+        type: "json_schema",
+        json_schema: { name: "weather", schema: { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"] } },
+      },
+    });
+    expect(JSON.parse(completion.choices[0]?.message.content ?? "")).toEqual({ city: "mock-city", celsius: 1 });
+    expect(completion.usage?.prompt_tokens_details?.cached_tokens).toBeUndefined();
+    const again = await client.chat.completions.create({ model: "gpt-mock", messages: [system, { role: "user", content: "Bergen" }] });
+    expect(again.usage?.prompt_tokens_details?.cached_tokens).toBeGreaterThan(0);
+  });
+
+  it("Anthropic SDK: thinking blocks with signatures, streamed and not, and cache writes then reads", async () => {
+    mock = await startMockProvider();
+    const client = anthropicClient(mock);
+    const system = [{ type: "text" as const, text: "You report the weather of Norwegian cities, briefly. ".repeat(100), cache_control: { type: "ephemeral" as const } }];
+    const request = { model: "claude-mock", max_tokens: 2048, thinking: { type: "enabled" as const, budget_tokens: 1024 }, system, messages: [{ role: "user" as const, content: "Oslo?" }] };
+    const message = await client.messages.create(request);
+    expect(message.content.map((block) => block.type)).toEqual(["thinking", "text"]);
+    const thinking = message.content[0];
+    expect(thinking?.type === "thinking" && thinking.signature).toMatch(/^mock-sig-/);
+    expect(message.usage.cache_creation_input_tokens).toBeGreaterThan(0);
+
+    const streamed = await client.messages.stream(request).finalMessage();
+    expect(streamed.content).toEqual(message.content);
+    expect(streamed.usage.cache_read_input_tokens).toBe(message.usage.cache_creation_input_tokens);
+  });
+});

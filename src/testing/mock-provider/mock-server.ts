@@ -75,6 +75,18 @@ export interface MockProvider {
 
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "::1", "localhost"]);
 
+/** Steps whose answer starts being generated: the prompt was read, so its prefix is cached. */
+const PROMPT_READING_FAULTS: ReadonlySet<string> = new Set([
+  "ok",
+  "slow-first-token",
+  "slow-generation",
+  "stream-cut",
+  "stall",
+  "malformed-chunk",
+  "missing-done",
+  "stream-error",
+]);
+
 /** As OpenAI and Anthropic do, shorter prefixes are not cached (marked or not). */
 const MIN_CACHED_PREFIX_TOKENS = 1024;
 
@@ -275,7 +287,11 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       const answer = fixed?.answer !== undefined
         ? fixedAnswerReply(info.conversation, fixed.answer, fixed.continuation?.style)
         : buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
-      const reply = withPromptCache(withThinking(answer, info.conversation), info.conversation, promptCache, `${keyFingerprint}\u0000${info.model}`);
+      const thought = withThinking(answer, info.conversation);
+      // Only a request the model started answering reads or fills the prompt cache; a refused one does not.
+      const reply = PROMPT_READING_FAULTS.has(decision.step.fault)
+        ? withPromptCache(thought, info.conversation, promptCache, `${keyFingerprint}\u0000${info.model}`)
+        : thought;
       const tokens = reply.usage.inputTokens + reply.usage.outputTokens;
       const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, { ...(key === undefined ? {} : { key }), api: wire.api, tokens, now: now() });
       await serveStep(
