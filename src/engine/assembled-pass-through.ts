@@ -12,10 +12,11 @@ import {
   openPassThrough,
   pumpPassThrough,
   readPassThroughBody,
+  type PassThroughResponse,
   type PassThroughTarget,
   type UpstreamBody,
 } from "../providers/shared/pass-through-call.js";
-import type { ResponseHeaders } from "../providers/shared/http-client.js";
+import { answersWithJson, type ResponseHeaders } from "../providers/shared/http-client.js";
 import { failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import type { LaneWireFormat } from "../wire/wire-format.js";
@@ -57,7 +58,11 @@ export async function completePlainSameWire(
   call: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
 ): Promise<SameWireAnswer> {
   const response = await openPassThrough(target, body, call);
-  const bytes = await readPassThroughBody(target, response, call.signal);
+  return jsonAnswerOf(target, response, await readPassThroughBody(target, response, call.signal));
+}
+
+/** A whole JSON answer as the attempt's answer, returned as sent; a 200 whose body is not one fails over. */
+function jsonAnswerOf(target: PassThroughTarget, response: PassThroughResponse, bytes: Buffer): SameWireAnswer {
   if (!looksLikeJsonObject(bytes)) throw unreadableResponseFailure(target.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
   return { status: response.status, headers: response.headers, body: bytes };
 }
@@ -90,7 +95,10 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   const assembled = sseAssembler(call.wire);
   const onEvent = assembled.accept;
   const scanner: RawStreamScanner = call.wire.lane.scanner({ shownModel, forwardUsage: true, keepUpstreamModel: true, onEvent, assembleOnly: true });
+  // R-GW-10: the upstream ignored `stream: true` and sent its whole JSON answer: that answer is the attempt's.
+  let jsonAnswer: { response: PassThroughResponse; body?: Buffer } | undefined;
   const accept = (read: Buffer): WatchedItem => {
+    if (jsonAnswer?.body === read) return "complete";
     const scanned = scanner.push(read);
     if (scanned.failure !== undefined) {
       throw failureFromStreamError({
@@ -107,17 +115,25 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     // Pushed, not pulled: the reads of an assembled answer never reach the client one by one, so they need no
     // promise each (R-ST-6 reads a short answer as ~20 events).
     await readWatchedPushed({
-      open: (signal, push) =>
-        pumpPassThrough(
+      open: async (signal, push) => {
+        await pumpPassThrough(
           streamTarget,
           call.streamedBody,
           call.callContext(signal),
           (response) => {
             headers = response.headers;
             status = response.status;
+            if (!answersWithJson(response.headers)) return true;
+            jsonAnswer = { response };
+            return false;
           },
           push,
-        ),
+        );
+        if (!jsonAnswer) return;
+        // Read under the same watchdogs: a body that never comes is a silence like any other.
+        jsonAnswer.body = await readPassThroughBody(streamTarget, jsonAnswer.response, signal);
+        push(jsonAnswer.body);
+      },
       accept,
       end: () => scanner.end().complete && scanner.committed,
       ...attemptStreamBudgets(settings, context, call.callerSignal),
@@ -127,6 +143,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     call.refusals.add(context.provider, context.model);
     return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
   }
+  if (jsonAnswer?.body) return jsonAnswerOf(streamTarget, jsonAnswer.response, jsonAnswer.body);
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
   return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body(shownModel), assembled: { usage: scanner.usage } };
 }

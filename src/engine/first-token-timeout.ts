@@ -39,16 +39,22 @@ export interface AttemptStreamBudgets {
   model: string;
 }
 
-/** The budgets of one attempt's stream: its first-token budget per model, the stall budget, its signals. */
+/**
+ * The budgets of one attempt's stream: its first-token budget per model, the stall budget, its signals. A
+ * continuation (R-ST-4) goes on with a stream the client is already reading, so it may not keep that stream
+ * silent longer than a stall would (R-GW-10): its first-token budget is at most `streamStallSeconds`.
+ */
 export function attemptStreamBudgets(
   settings: FirstTokenSettings & { clock: Clock; streamStallSeconds: number },
-  context: { provider: string; model: string; signal: AbortSignal },
+  context: { provider: string; model: string; signal: AbortSignal; continuation?: number | undefined },
   callerSignal: AbortSignal | undefined,
 ): AttemptStreamBudgets {
+  const stallTimeoutMs = settings.streamStallSeconds * 1000;
+  const firstTokenMs = firstTokenTimeoutMs(settings, context);
   return {
     clock: settings.clock,
-    ttftTimeoutMs: firstTokenTimeoutMs(settings, context),
-    stallTimeoutMs: settings.streamStallSeconds * 1000,
+    ttftTimeoutMs: context.continuation !== undefined ? Math.min(firstTokenMs, stallTimeoutMs) : firstTokenMs,
+    stallTimeoutMs,
     attemptSignal: context.signal,
     ...(callerSignal ? { callerSignal } : {}),
     provider: context.provider,

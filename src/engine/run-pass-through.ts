@@ -12,12 +12,20 @@ import type { CanonicalRequest, CanonicalResponse } from "../ports/canonical.js"
 import type { Provider } from "../ports/provider.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { sameWireTargetOf, type SameWireTarget } from "../providers/same-wire-targets.js";
-import { drainCompleteBody, openPassThrough, type PassThroughResponse, type PassThroughTarget, type UpstreamBody } from "../providers/shared/pass-through-call.js";
-import type { ResponseHeaders } from "../providers/shared/http-client.js";
+import { Readable } from "node:stream";
+import {
+  drainCompleteBody,
+  openPassThrough,
+  readPassThroughBody,
+  type PassThroughResponse,
+  type PassThroughTarget,
+  type UpstreamBody,
+} from "../providers/shared/pass-through-call.js";
+import { answersWithJson, type ResponseHeaders } from "../providers/shared/http-client.js";
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import { isRefusalBody, isRefusalFinish, REFUSAL_STREAM_MARKERS } from "../wire/shared/refusal-answer.js";
 import type { LaneWireFormat } from "../wire/wire-format.js";
-import { failureFromNetworkError, failureFromStreamError } from "../providers/shared/upstream-failure.js";
+import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import { assertPinnedProvider } from "./provider-pin.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import { commitRawStream } from "./raw-stream-commit.js";
@@ -216,7 +224,13 @@ export function createPassThroughRunner(
       open: async (signal) => {
         const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
         headers = response.headers;
-        return response.body;
+        if (!answersWithJson(response.headers)) return response.body;
+        // R-GW-10: the upstream ignored `stream: true` and sent its whole answer: the client gets that answer
+        // as the stream of its format, scanned like any upstream stream (commit, usage, the shown model).
+        const answer = await readPassThroughBody(target, response, signal);
+        const stream = wire.lane.answerAsStream(answer, { createdSeconds: Math.floor(clock.now() / 1000) });
+        if (!stream) throw unreadableResponseFailure(target.provider, "the JSON body sent for a stream is not an answer", answer.toString("utf8", 0, 500));
+        return Readable.from([stream]);
       },
       // A network failure mid-body is classified like any other (an abort included).
       readFailure: (error, signal) => failureFromNetworkError(error, { provider: target.provider, signal }),

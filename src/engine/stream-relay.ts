@@ -64,6 +64,8 @@ export class StreamRelay<Out> {
       answer.text += part.text;
       answer.toolCalls.push(...part.toolCalls);
       if (part.blocks) answer.blocks = part.blocks;
+      // The answer is the first segment's: every later one goes on under its name (R-GW-10).
+      if (part.identity && !answer.identity) answer.identity = part.identity;
     }
     return answer;
   }

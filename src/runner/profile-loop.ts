@@ -234,6 +234,9 @@ async function afterFailure<T>(loop: Loop<T>, on: OnProfile, failure: AttemptFai
   // R-PO-8: "too many concurrent requests" asks for fewer in flight, not for a cooldown.
   const learnedCap = await learnSeatCap(deps, { runId: input.runId, provider: input.candidate.provider }, on.profileId, classification);
   if (learnedCap !== undefined) return passOverFull(loop, on, learnedCap);
+  // R-GW-10: a continuation's failure while the client holds part of the answer: no same-profile retry or
+  // wait leaves its stream silent — the next usable profile or candidate goes on at once.
+  if (midStream(loop)) return recordAndRotate(loop, on, failure);
   const policy = REASON_POLICY[reason];
   const counterKey = gateCounterKey(reason, on.profileId);
   const retry = decideSameProfileRetry({
@@ -354,7 +357,8 @@ async function recordAndRotate<T>(
     rotationsDone,
     cooldowns: settings.cooldowns,
   });
-  if (rotation.pauseMs > 0) await pause(loop, on.profileId, rotation.pauseMs);
+  // R-GW-10: no overload backoff mid-stream either; the next profile is tried at once.
+  if (rotation.pauseMs > 0 && !midStream(loop)) await pause(loop, on.profileId, rotation.pauseMs);
   // R-PO-8: a profile passed over for want of a seat is still usable once one frees: wait for it in line.
   if (nextIndex === undefined && loop.seatsFull.length > 0) return { kind: "done", outcome: { kind: "seats_full", profileIds: [...loop.seatsFull], last } };
   if (rotation.kind === "fail" || nextIndex === undefined) return { kind: "done", outcome: last };
@@ -388,6 +392,11 @@ async function passOverFull<T>(loop: Loop<T>, on: OnProfile, limit: number): Pro
   });
   if (nextIndex === undefined) return { kind: "done", outcome: { kind: "seats_full", profileIds: [...loop.seatsFull], last: loop.last } };
   return { kind: "attempt", on: { index: nextIndex, profileId: loop.list[nextIndex] } };
+}
+
+/** A stream of this run was committed: the client already reads the answer, and waits for nothing (R-GW-10). */
+function midStream<T>(loop: Loop<T>): boolean {
+  return loop.input.stream.committed !== undefined;
 }
 
 /** R-RN-4: retry counters are per profile, per reason and per run; the run's map holds them all. */

@@ -155,7 +155,8 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
     }
 
     const budget = called ? "afterCall" : "beforeCall";
-    const wait = waited[budget] ? undefined : await cooldownWait(state);
+    // R-GW-10: a committed stream's continuation never waits for a cooldown: the client's stream would be silent.
+    const wait = waited[budget] || state.stream.committed !== undefined ? undefined : await cooldownWait(state);
     const waitMs = wait ? jitteredWaitMs(state, wait.until) : 0;
     if (!wait || !guard.leavesTimeAfter(waitMs)) throw await exhaustionError(state, failures);
     waited[budget] = true;

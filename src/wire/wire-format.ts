@@ -118,6 +118,12 @@ export interface SameWireLane {
   scanner(options: WireScannerOptions): RawStreamScanner;
   /** The non-streamed answer from a stream's events (R-ST-6). */
   assembler(): WireAssembler;
+  /**
+   * R-GW-10: a complete non-streamed answer (an upstream that ignored `stream: true`) as the stream of this
+   * format that carries the same answer — the bytes the stream scanner then reads as if the upstream had
+   * sent them. Undefined when the body is not an answer of this format.
+   */
+  answerAsStream(body: Buffer, options: { createdSeconds: number }): Buffer | undefined;
 }
 
 export interface WireFormat {

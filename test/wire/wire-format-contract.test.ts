@@ -368,6 +368,33 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(decoded.response.usage).toMatchObject(usage);
   });
 
+  it.runIf(format.lane !== undefined)("R-GW-10: lane: a whole JSON answer sent for a stream becomes this format's stream of the same answer", () => {
+    const lane = format.lane;
+    if (!lane) throw new Error("runs for lane formats");
+    const bytes = lane.answerAsStream(Buffer.from(JSON.stringify(samples.answer)), { createdSeconds: 1_700_000_000 });
+    if (!bytes) throw new Error("the sample answer is an answer");
+    const scanned = lane.scanner({ shownModel: "house/model-x", forwardUsage: true });
+    const forward = scanned.push(bytes).forward;
+    scanned.end();
+    expect(scanned.committed).toBe(true);
+    expect(scanned.complete).toBe(true);
+    expect(scanned.malformedChunks).toBe(0);
+    expect(format.usage.read(scanned.usage)).toMatchObject(usage);
+    expect(scanned.delivered().text).toBe("Rain in Oslo.");
+    // The answer's own id travels with it (the scanner renames only the model).
+    expect(forward?.toString()).toContain(JSON.stringify((samples.answer as { id: string }).id));
+    const assembler = lane.assembler();
+    const assembling = lane.scanner({ shownModel: "house/model-x", forwardUsage: true, keepUpstreamModel: true, onEvent: assembler.accept, assembleOnly: true });
+    assembling.push(bytes);
+    assembling.end();
+    const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
+    if (!decoded.ok) throw new Error(decoded.problem);
+    expect(textOf(decoded.response)).toBe("Rain in Oslo.");
+    expect(decoded.response.finishReason).toBe("stop");
+    expect(lane.answerAsStream(Buffer.from("<html>502</html>"), { createdSeconds: 1 })).toBeUndefined();
+    expect(lane.answerAsStream(Buffer.from('{"not":"an answer"}'), { createdSeconds: 1 })).toBeUndefined();
+  });
+
   it.runIf(format.stream.resumeEncoder !== undefined)("stream: a resumed stream goes on without starting a second answer", () => {
     const fresh = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
     const resumed = format.stream.resumeEncoder?.({

@@ -3,15 +3,17 @@ import type { Credential } from "../../core/types.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { Provider, ProviderCallContext } from "../../ports/provider.js";
 import { credentialSecret } from "../shared/credentials.js";
-import { joinUrl } from "../shared/http-client.js";
+import { answersWithJson, joinUrl } from "../shared/http-client.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import type { ResponseHeaders } from "../shared/http-client.js";
 import type { SseEvent } from "../shared/sse.js";
-import { pumpSseCanonical, sseCanonicalEvents, type SseCanonicalDecoder } from "../shared/sse-canonical.js";
+import { pumpSseCanonical, pushAnswer, sseCanonicalEvents, type SseCanonicalDecoder } from "../shared/sse-canonical.js";
+import { answerStreamEvents } from "../../wire/shared/answer-stream-events.js";
 import { streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
 import {
   completeWireCall,
   openWireStream,
+  readJsonAnswer,
   reportMalformedChunk,
   streamErrorFailure,
   type WireCall,
@@ -58,6 +60,11 @@ export class AnthropicProvider implements Provider {
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
     const { call, dropped } = this.wireCall(request, context, false);
     const { text } = await completeWireCall(call);
+    return this.answerOf(text, dropped);
+  }
+
+  /** A non-streamed answer's text, decoded: the answer of `complete`, and of a stream the upstream sent whole. */
+  private answerOf(text: string, dropped: readonly string[]): CanonicalResponse {
     const parsed = parseWireJson(text, anthropicMessageSchema);
     if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
     const response = fromAnthropicResponse(parsed.value);
@@ -69,6 +76,8 @@ export class AnthropicProvider implements Provider {
     return sseCanonicalEvents(async () => {
       const { call, dropped } = this.wireCall(request, context, true);
       const response = await openWireStream(call);
+      // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream.
+      if (answersWithJson(response.headers)) return { answer: answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)) };
       return { body: response.body, decoder: new AnthropicSseDecoder(call, response.headers, dropped) };
     }, { provider: this.id, signal: context.signal });
   }
@@ -80,6 +89,7 @@ export class AnthropicProvider implements Provider {
   async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
+    if (answersWithJson(response.headers)) return pushAnswer(answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)), push);
     await pumpSseCanonical(response.body, new AnthropicSseDecoder(call, response.headers, dropped), { provider: this.id, signal: context.signal }, push);
   }
 

@@ -6,13 +6,14 @@
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { Provider, ProviderCallContext } from "../../ports/provider.js";
 import { bearerHeaders } from "../shared/credentials.js";
-import { joinUrl } from "../shared/http-client.js";
+import { answersWithJson, joinUrl } from "../shared/http-client.js";
+import { answerStreamEvents } from "../../wire/shared/answer-stream-events.js";
 import { responseIdFactory } from "../shared/ids.js";
 import { encodedOrThrow } from "../shared/incompatible.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { readSseEvents } from "../shared/sse.js";
 import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
-import { completeWireCall, drainedWhenLeft, guardTransport, openWireStream, reportMalformedChunk, streamErrorFailure, type WireCall } from "../shared/wire-call.js";
+import { completeWireCall, drainedWhenLeft, guardTransport, openWireStream, readJsonAnswer, reportMalformedChunk, streamErrorFailure, type WireCall } from "../shared/wire-call.js";
 import { parseWireJson, validateWire, parseJsonText } from "../../wire/shared/wire-json.js";
 import {
   decodeResponsesResponse,
@@ -37,6 +38,12 @@ export class OpenAiResponsesProvider implements Provider {
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
     const { call, dropped } = this.wireCall(request, context, false);
     const { text } = await completeWireCall(call);
+    return this.answerOf(text, call, dropped);
+  }
+
+  /** A non-streamed answer's text, decoded: the answer of `complete`, and of a stream the upstream sent whole. */
+  private answerOf(text: string, call: WireCall, dropped: readonly string[]): CanonicalResponse {
+    const context = call.context;
     const parsed = parseWireJson(text, responsesResponseSchema);
     if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
     const { response, rawStatus } = decodeResponsesResponse(parsed.value);
@@ -52,6 +59,11 @@ export class OpenAiResponsesProvider implements Provider {
   async *stream(request: CanonicalRequest, context: ProviderCallContext): AsyncGenerator<CanonicalStreamEvent> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
+    // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream.
+    if (answersWithJson(response.headers)) {
+      yield* answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), call, dropped));
+      return;
+    }
     const translator = new ResponsesStreamTranslator({ model: context.model, createId: responseIdFactory(this.settings), dropped });
     const events = guardTransport(readSseEvents(drainedWhenLeft(response.body)), { provider: this.id, signal: context.signal });
     for await (const event of events) {

@@ -5,15 +5,17 @@
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { Provider, ProviderCallContext } from "../../ports/provider.js";
 import { bearerHeaders } from "../shared/credentials.js";
-import { joinUrl, type ResponseHeaders } from "../shared/http-client.js";
+import { answersWithJson, joinUrl, type ResponseHeaders } from "../shared/http-client.js";
 import { responseIdFactory } from "../shared/ids.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { pumpSseCanonical, sseCanonicalEvents, type SseCanonicalDecoder } from "../shared/sse-canonical.js";
+import { pumpSseCanonical, pushAnswer, sseCanonicalEvents, type SseCanonicalDecoder } from "../shared/sse-canonical.js";
+import { answerStreamEvents } from "../../wire/shared/answer-stream-events.js";
 import { encodedOrThrow } from "../shared/incompatible.js";
 import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "../shared/upstream-failure.js";
 import {
   completeWireCall,
   openWireStream,
+  readJsonAnswer,
   reportMalformedChunk,
   streamErrorFailure,
   type WireCall,
@@ -46,11 +48,7 @@ export class OpenAiProvider implements Provider {
   async complete(request: CanonicalRequest, context: ProviderCallContext): Promise<CanonicalResponse> {
     const { call, dropped } = this.wireCall(request, context, false);
     const { text } = await completeWireCall(call);
-    const parsed = parseWireJson(text, openAiChatCompletionSchema);
-    if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
-    const { response, rawFinishReason } = decodeOpenAiResponse(parsed.value);
-    if (response.finishReason === "error") throw errorStopReasonFailure(this.id, rawFinishReason ?? "error");
-    return dropped.length > 0 ? { ...response, dropped } : response;
+    return this.answerOf(text, dropped);
   }
 
   stream(request: CanonicalRequest, context: ProviderCallContext): AsyncIterableIterator<CanonicalStreamEvent> {
@@ -58,6 +56,8 @@ export class OpenAiProvider implements Provider {
     return sseCanonicalEvents(async () => {
       const { call, dropped } = this.wireCall(request, context, true);
       const response = await openWireStream(call);
+      // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream.
+      if (answersWithJson(response.headers)) return { answer: answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)) };
       return { body: response.body, decoder: this.decoder(call, response.headers, dropped) };
     }, { provider: this.id, signal: context.signal });
   }
@@ -69,7 +69,17 @@ export class OpenAiProvider implements Provider {
   async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
+    if (answersWithJson(response.headers)) return pushAnswer(answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)), push);
     await pumpSseCanonical(response.body, this.decoder(call, response.headers, dropped), { provider: this.id, signal: context.signal }, push);
+  }
+
+  /** A non-streamed answer's text, decoded: the answer of `complete`, and of a stream the upstream sent whole. */
+  private answerOf(text: string, dropped: readonly string[]): CanonicalResponse {
+    const parsed = parseWireJson(text, openAiChatCompletionSchema);
+    if (!parsed.ok) throw unreadableResponseFailure(this.id, parsed.problem, text);
+    const { response, rawFinishReason } = decodeOpenAiResponse(parsed.value);
+    if (response.finishReason === "error") throw errorStopReasonFailure(this.id, rawFinishReason ?? "error");
+    return dropped.length > 0 ? { ...response, dropped } : response;
   }
 
   /** One SSE event → canonical events; malformed chunks skipped and counted, an in-band error thrown. */

@@ -67,3 +67,17 @@ export async function postJson(upstream: UpstreamRequest): Promise<UpstreamRespo
 export function joinUrl(baseUrl: string, path: string): string {
   return `${baseUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
 }
+
+/** `application/json` or a `+json` type, with or without parameters. */
+const JSON_CONTENT_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * R-GW-10: a 2xx answer to a streamed request whose body is a JSON document, not an event stream — the
+ * upstream ignored `stream: true` and sent its complete non-streamed answer. Told by the content type alone:
+ * the body is not read to decide.
+ */
+export function answersWithJson(headers: ResponseHeaders): boolean {
+  const value = headers["content-type"];
+  const type = Array.isArray(value) ? value[0] : value;
+  return typeof type === "string" && JSON_CONTENT_TYPE.test(type);
+}

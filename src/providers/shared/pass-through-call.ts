@@ -138,17 +138,19 @@ export const FORWARDED_RESPONSE_HEADERS = ["content-type", "x-request-id", "requ
  * once and the rest of the body (its terminating chunk, usually in the same or the next read) drains in the
  * background, so the connection goes back to the pool (`drainCompleteBody`).
  * What `onRead` throws (an in-band failure) fails the call and destroys the body. A network failure
- * mid-body (an abort included) is classified like any other.
+ * mid-body (an abort included) is classified like any other. `onResponse` sees the response before its body
+ * is read; returning false, it takes the body itself (a JSON answer where a stream was asked for, R-GW-10) and
+ * the call resolves without reading it.
  */
 export async function pumpPassThrough(
   target: PassThroughTarget,
   body: UpstreamBody,
   context: Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">,
-  onResponse: (response: PassThroughResponse) => void,
+  onResponse: (response: PassThroughResponse) => boolean | void,
   onRead: (chunk: Buffer) => boolean,
 ): Promise<void> {
   const response = await openPassThrough(target, body, context);
-  onResponse(response);
+  if (onResponse(response) === false) return;
   const readable = response.body;
   await new Promise<void>((resolve, reject) => {
     const settle = (error?: unknown) => {

@@ -94,10 +94,18 @@ class SseReads {
   }
 }
 
-/** What `sseCanonicalEvents` reads: a 2xx event-stream body and its wire's decoder. */
-export interface OpenedSse {
-  body: Readable;
-  decoder: SseCanonicalDecoder;
+/**
+ * What `sseCanonicalEvents` reads: a 2xx event-stream body and its wire's decoder — or, when the upstream
+ * ignored `stream: true` and sent its complete JSON answer (R-GW-10), that answer's events, already decoded.
+ */
+export type OpenedSse = { body: Readable; decoder: SseCanonicalDecoder } | { answer: readonly CanonicalStreamEvent[] };
+
+/**
+ * R-GW-10 for a pushed reading: a complete answer's events, pushed until the consumer needs no more — what
+ * `pumpSseCanonical` does for a body, for an answer that came whole.
+ */
+export function pushAnswer(events: readonly CanonicalStreamEvent[], push: (event: CanonicalStreamEvent) => boolean): void {
+  for (const event of events) if (!push(event)) return;
 }
 
 /**
@@ -129,7 +137,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
   #head = 0;
   #body: Readable | undefined;
   #reads: SseReads | undefined;
-  #opening = false;
+  #started = false;
   #waiter: { resolve(result: IteratorResult<CanonicalStreamEvent>): void; reject(error: unknown): void } | undefined;
   #ended = false;
   #transportFailure: { error: unknown } | undefined;
@@ -146,7 +154,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
 
   next(): Promise<IteratorResult<CanonicalStreamEvent>> {
     if (this.#closed) return Promise.resolve(DONE);
-    if (!this.#body && !this.#opening) return this.#start();
+    if (!this.#started) return this.#start();
     const poll = this.#poll();
     if (poll) return "error" in poll ? Promise.reject(poll.error) : Promise.resolve(poll.result);
     return new Promise((resolve, reject) => {
@@ -165,15 +173,20 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
   }
 
   async #start(): Promise<IteratorResult<CanonicalStreamEvent>> {
-    this.#opening = true;
+    this.#started = true;
     let opened: OpenedSse;
     try {
       opened = await this.#open();
     } catch (error) {
       this.#closed = true;
       throw error;
-    } finally {
-      this.#opening = false;
+    }
+    if ("answer" in opened) {
+      // The answer came whole (R-GW-10): its events are the stream, and nothing is left to read.
+      if (this.#closed) return DONE;
+      this.#ready.push(...opened.answer);
+      this.#ended = true;
+      return this.next();
     }
     const { body, decoder } = opened;
     this.#body = body;
@@ -202,13 +215,13 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
       }
       return { result: { done: false, value } };
     }
-    const reads = this.#reads as SseReads;
-    const failure = reads.failure ?? this.#transportFailure;
+    const reads = this.#reads;
+    const failure = reads?.failure ?? this.#transportFailure;
     if (failure) {
       this.#close();
       return { error: failure.error };
     }
-    if (reads.complete || this.#ended) {
+    if (reads?.complete || this.#ended) {
       this.#close();
       return { result: DONE };
     }

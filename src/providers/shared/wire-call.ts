@@ -120,6 +120,18 @@ export async function openWireStream(call: WireCall): Promise<UpstreamResponse> 
 }
 
 /**
+ * R-GW-10: the whole body of a streamed call the upstream answered with its complete JSON answer instead of a
+ * stream (`answersWithJson`). Read in one go; a transport failure while reading is classified as any other.
+ */
+export async function readJsonAnswer(call: WireCall, response: UpstreamResponse): Promise<string> {
+  try {
+    return await readWholeBody(response.body);
+  } catch (error) {
+    throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
+  }
+}
+
+/**
  * The body of a stream as an iterable that, when its reader stops early (the provider returns at the answer's
  * end, before the `[DONE]` or the terminating chunk arrived), drains the rest instead of destroying it: the
  * connection goes back to the pool. A reader that stops because the run really stops aborts the call's

@@ -46,6 +46,7 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
     fault: "malformed-chunk",
     afterTokens: 1,
   }),
+  "ignores-stream": sticky("`stream: true` is ignored: every request gets the complete JSON answer (200, application/json).", "ignores-stream"),
   "missing-done": sticky("Streams finish with a finish reason and usage but no [DONE] / message_stop.", "missing-done"),
   "stream-error": sticky("An in-band overloaded error event after 2 tokens.", {
     fault: "stream-error",

@@ -1,4 +1,7 @@
-/** The mock provider's R-ST-6 faults: a steady slow generation and a model that refuses to stream. */
+/**
+ * The mock provider's R-ST-6 faults: a steady slow generation and a model that refuses to stream; and (R-GW-10)
+ * a server that ignores `stream: true`.
+ */
 import { afterEach, describe, expect, it } from "vitest";
 import { authHeaders, chatBody, jsonText, readAll, streamText } from "./__fixtures__/http-helpers.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
@@ -65,6 +68,16 @@ describe("mock provider slow-generation and stream-unsupported (R-ST-6)", () => 
       const plain = await send(server, api, false);
       expect(plain.status).toBe(200);
       expect(jsonText(api, (await plain.json()) as Json)).not.toBe("");
+    });
+
+    it(`R-GW-10: ignores-stream on ${api} answers a stream with the same 200 JSON answer a plain request gets`, async () => {
+      const server = await start([{ steps: ["ignores-stream"], then: "repeat-last" }]);
+      const streamed = await send(server, api, true);
+      expect(streamed.status).toBe(200);
+      expect(streamed.headers.get("content-type")).toMatch(/^application\/json/);
+      const plain = await send(server, api, false);
+      expect(jsonText(api, (await streamed.json()) as Json)).toBe(jsonText(api, (await plain.json()) as Json));
+      expect(server.requests().map((request) => request.fault)).toEqual(["ignores-stream", "ignores-stream"]);
     });
   }
 });

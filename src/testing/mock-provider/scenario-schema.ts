@@ -66,6 +66,8 @@ const slowGenerationStep = z.strictObject({
 });
 /** A provider that refuses `stream: true` for this model (400) and answers non-streamed requests. */
 const streamUnsupportedStep = z.strictObject({ fault: z.literal("stream-unsupported"), times });
+/** An upstream that ignores `stream: true`: every request gets the complete non-streamed JSON answer (200). */
+const ignoresStreamStep = z.strictObject({ fault: z.literal("ignores-stream"), times });
 const streamCutStep = z.strictObject({ fault: z.literal("stream-cut"), afterTokens: tokenCount, times });
 const stallStep = z.strictObject({ fault: z.literal("stall"), afterTokens: tokenCount, times });
 const malformedChunkStep = z.strictObject({
@@ -92,6 +94,7 @@ const stepObject = z.discriminatedUnion("fault", [
   slowFirstTokenStep,
   slowGenerationStep,
   streamUnsupportedStep,
+  ignoresStreamStep,
   streamCutStep,
   stallStep,
   malformedChunkStep,

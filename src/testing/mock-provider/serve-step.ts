@@ -209,6 +209,9 @@ export async function serveStep(context: StepContext, step: MockStep): Promise<v
           message: "Unsupported value: 'stream' does not support true with this model. Only the default (false) value is supported.",
         }),
       );
+    case "ignores-stream":
+      // As some OpenAI-compatible servers do: `stream` is not read, the answer is always the JSON body.
+      return serveHealthy({ ...context, stream: false });
     case "stream-cut":
       if (!context.stream) return servePartialJson(context, "cut");
       return serveStream(context, { stopAfter: Math.min(step.afterTokens, contentCount(context)), stopHow: "cut" });

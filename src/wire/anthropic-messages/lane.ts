@@ -7,6 +7,12 @@ import { chatFactsBound, chatShapeOk, upstreamBodyFor } from "../shared/lane-bod
 import type { ClientHeaders, SameWireLane } from "../wire-format.js";
 import { AnthropicMessageAssembler } from "./assemble-message.js";
 import { AnthropicStreamScanner } from "./stream-scanner.js";
+import { answerStreamEvents } from "../shared/answer-stream-events.js";
+import { encodeWholeStream } from "../shared/stream-encoder.js";
+import { parseWireJson } from "../shared/wire-json.js";
+import { fromAnthropicResponse } from "./decode-response.js";
+import { createAnthropicStreamEncoder } from "./encode-stream.js";
+import { anthropicMessageSchema } from "./schemas.js";
 
 const ROLES: ReadonlySet<string> = new Set(["user", "assistant"]);
 
@@ -39,5 +45,12 @@ export const anthropicMessagesLane: SameWireLane = {
   assembler() {
     const assembler = new AnthropicMessageAssembler();
     return { accept: (event) => assembler.accept(event), answer: () => assembler.message() };
+  },
+  answerAsStream(body) {
+    const parsed = parseWireJson(body.toString("utf8"), anthropicMessageSchema);
+    if (!parsed.ok) return undefined;
+    const response = fromAnthropicResponse(parsed.value);
+    const encoder = createAnthropicStreamEncoder({ id: response.id, model: response.model, inputTokens: response.usage.inputTokens });
+    return Buffer.from(encodeWholeStream(encoder, answerStreamEvents(response)).join(""));
   },
 };

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { cannedFetch, sseAnswer, UNUSED_BASE_URL } from "../__fixtures__/sdk-fetch.js";
 import { createOpenAIStreamEncoder, encodeOpenAIStream, OPENAI_DONE_FRAME } from "./encode-stream.js";
+import { openAIChatWire } from "./format.js";
 
 type Json = Record<string, any>;
 
@@ -166,5 +167,40 @@ describe("OpenAI SSE encoder: text frames", () => {
     expect(encoder.encode({ type: "text-delta", text: "a" })).toEqual([reference("chatcmpl-detour", "shown", 7, { role: "assistant", content: "a" }, null)]);
     expect(encoder.encode({ type: "message-start", id: "chatcmpl-9", model: "other" })).toEqual([]);
     expect(encoder.encode({ type: "text-delta", text: "b" })).toEqual([reference("chatcmpl-9", "other", 7, { content: "b" }, null)]);
+  });
+});
+
+describe("OpenAI stream encoder: the answer's identity (R-GW-10)", () => {
+  it("R-GW-10: a known system_fingerprint is on every chunk, after model, text chunks included", () => {
+    const frames = createOpenAIStreamEncoder({ includeUsage: true, createdSeconds: 1700000000, systemFingerprint: "fp_x" });
+    const out = textStream.flatMap((event) => frames.encode(event));
+    const chunks = payloads(out).filter((payload): payload is Json => payload !== "[DONE]");
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const chunk of chunks) {
+      expect(chunk.system_fingerprint).toBe("fp_x");
+      expect(Object.keys(chunk).slice(0, 5)).toEqual(["id", "object", "created", "model", "system_fingerprint"]);
+    }
+  });
+
+  it("R-GW-10: without one no chunk carries a fingerprint", () => {
+    const chunks = payloads(encodeOpenAIStream(textStream, { includeUsage: false, createdSeconds: 1 })).filter((payload): payload is Json => payload !== "[DONE]");
+    expect(chunks.every((chunk) => !("system_fingerprint" in chunk))).toBe(true);
+  });
+});
+
+describe("the OpenAI chat resume encoder (R-ST-4 with R-GW-10)", () => {
+  it("R-GW-10: a resumed stream keeps the id, created and system_fingerprint of the answer the client holds", () => {
+    const resumed = openAIChatWire.stream.resumeEncoder?.({
+      model: "openai/gpt-y",
+      createdSeconds: 1_800_000_000,
+      includeUsage: false,
+      delivered: { text: "Hel", toolCalls: [], identity: { id: "chatcmpl-first", createdSeconds: 1_700_000_000, fingerprint: "fp_first" } },
+    });
+    const frames = [{ type: "text-delta", text: "lo" } as const, { type: "finish", reason: "stop" } as const].flatMap((event) => resumed?.encode(event) ?? []);
+    const chunks = payloads(frames).filter((payload): payload is Json => payload !== "[DONE]");
+    expect(chunks).toHaveLength(2);
+    for (const chunk of chunks) expect(chunk).toMatchObject({ id: "chatcmpl-first", created: 1_700_000_000, system_fingerprint: "fp_first", model: "openai/gpt-y" });
+    // No second role delta: the answer already started.
+    expect(chunks[0]?.choices[0].delta).toEqual({ content: "lo" });
   });
 });

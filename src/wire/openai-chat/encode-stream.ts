@@ -17,6 +17,8 @@ export interface OpenAIStreamOptions {
   id?: string;
   model?: string;
   createdSeconds?: number;
+  /** The answer's `system_fingerprint`, on every chunk when known (the upstream's answer had one). */
+  systemFingerprint?: string;
   /** Turns an `error` event's payload into the error chunk's fields. */
   describeError?: (error: unknown) => OpenAIErrorInput;
 }
@@ -38,15 +40,17 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
   let roleSent = false;
   let finished = false;
 
+  const fingerprint = options.systemFingerprint;
   const frame = (payload: Record<string, unknown>) =>
-    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, ...payload })}\n\n`;
+    `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, ...(fingerprint === undefined ? {} : { system_fingerprint: fingerprint }), ...payload })}\n\n`;
+  const fingerprintJson = fingerprint === undefined ? "" : `,"system_fingerprint":${JSON.stringify(fingerprint)}`;
   // A text delta is most of a stream's frames: its JSON is written from a prefix made once per id and model,
   // byte for byte what `frame` would give (key order included), without building and stringifying the chunk.
   let textPrefix: string | undefined;
   const textFrame = (text: string, logprobs: unknown) => {
     const logprobsJson = logprobs === null ? "null" : JSON.stringify(logprobs);
     if (typeof id !== "string" || typeof model !== "string" || logprobsJson === undefined) return deltaFrame({ content: text }, null, logprobs);
-    textPrefix ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(model)},"choices":[{"index":0,"delta":{`;
+    textPrefix ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(model)}${fingerprintJson},"choices":[{"index":0,"delta":{`;
     const role = roleSent ? "" : '"role":"assistant",';
     roleSent = true;
     return `${textPrefix}${role}"content":${JSON.stringify(text)}},"logprobs":${logprobsJson},"finish_reason":null}]}\n\n`;

@@ -52,9 +52,16 @@ export const openAIChatWire: LaneWireFormat = {
   stream: {
     encoder: (options) => createOpenAIStreamEncoder(options),
     resumeEncoder(options) {
-      const encoder = createOpenAIStreamEncoder(options);
+      // R-GW-10: the rest of the answer is the same answer: its id, creation time and fingerprint stay.
+      const identity = options.delivered.identity;
+      const encoder = createOpenAIStreamEncoder({
+        includeUsage: options.includeUsage,
+        model: options.model,
+        createdSeconds: identity?.createdSeconds ?? options.createdSeconds,
+        ...(identity?.fingerprint !== undefined ? { systemFingerprint: identity.fingerprint } : {}),
+      });
       // The role delta went out with the first part of the answer: the resumed stream starts after it.
-      encoder.encode({ type: "message-start", id: "chatcmpl-detour", model: options.model });
+      encoder.encode({ type: "message-start", id: identity?.id ?? "chatcmpl-detour", model: options.model });
       return encoder;
     },
   },

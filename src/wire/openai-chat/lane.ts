@@ -7,6 +7,12 @@ import { chatFactsBound, chatShapeOk, clientWantsUsage, upstreamBodyFor } from "
 import type { SameWireLane } from "../wire-format.js";
 import { OpenAiCompletionAssembler } from "./assemble-completion.js";
 import { OpenAiChatStreamScanner } from "./stream-scanner.js";
+import { answerStreamEvents } from "../shared/answer-stream-events.js";
+import { encodeWholeStream } from "../shared/stream-encoder.js";
+import { parseWireJson } from "../shared/wire-json.js";
+import { decodeOpenAiResponse } from "./decode-response.js";
+import { createOpenAIStreamEncoder } from "./encode-stream.js";
+import { openAiChatCompletionSchema } from "./schemas.js";
 
 const ROLES: ReadonlySet<string> = new Set(["system", "developer", "user", "assistant", "tool", "function"]);
 
@@ -29,5 +35,22 @@ export const openAIChatLane: SameWireLane = {
   assembler() {
     const assembler = new OpenAiCompletionAssembler();
     return { accept: (event) => assembler.accept(event), answer: () => assembler.completion() };
+  },
+  answerAsStream(body, options) {
+    const parsed = parseWireJson(body.toString("utf8"), openAiChatCompletionSchema);
+    if (!parsed.ok) return undefined;
+    const completion = parsed.value;
+    const { response } = decodeOpenAiResponse(completion);
+    const fingerprint = completion.system_fingerprint;
+    // Chunks of the answer's own id, creation time and fingerprint; the usage chunk always (the scanner drops
+    // it for a client that did not ask for it, as it does for an upstream stream).
+    const encoder = createOpenAIStreamEncoder({
+      includeUsage: true,
+      id: response.id,
+      model: response.model,
+      createdSeconds: typeof completion.created === "number" ? completion.created : options.createdSeconds,
+      ...(typeof fingerprint === "string" ? { systemFingerprint: fingerprint } : {}),
+    });
+    return Buffer.from(encodeWholeStream(encoder, answerStreamEvents(response)).join(""));
   },
 };

@@ -77,3 +77,19 @@ describe("an assembling scanner (assembleOnly, R-ST-6)", () => {
     expect(seen).toHaveLength(1);
   });
 });
+
+describe("the OpenAI chat stream scanner's delivered answer (R-GW-10)", () => {
+  it("R-GW-10: names the answer's id, created and system_fingerprint as the client got them, with its text", () => {
+    const scanned = scanner();
+    const chunk = (content: string) =>
+      frame({ id: "chatcmpl-7", object: "chat.completion.chunk", created: 1700000123, model: "gpt-x", system_fingerprint: "fp_7", choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    scanned.push(Buffer.from(chunk("Hel") + chunk("lo")));
+    expect(scanned.delivered()).toMatchObject({ text: "Hello", identity: { id: "chatcmpl-7", createdSeconds: 1700000123, fingerprint: "fp_7" } });
+  });
+
+  it("R-GW-10: an upstream without created or fingerprint gives the id alone", () => {
+    const scanned = scanner();
+    scanned.push(Buffer.from(chunkOf("Hi", null)));
+    expect(scanned.delivered().identity).toEqual({ id: "c" });
+  });
+});

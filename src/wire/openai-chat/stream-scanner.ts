@@ -9,7 +9,7 @@
  * sent to a client that did not ask for it.
  */
 import { SameWireStreamScanner, type EventVerdict, type ScannedEventSink } from "../shared/same-wire-scanner.js";
-import { bytesAsText, forEachEventIn, parseEventJson, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
+import { bytesAsText, forEachEventIn, parseEventJson, type AnswerIdentity, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
@@ -29,6 +29,9 @@ export const OPENAI_DONE_BYTES = Buffer.from("data: [DONE]\n\n");
 const DONE = "[DONE]";
 
 interface OpenAiChunk {
+  id?: unknown;
+  created?: unknown;
+  system_fingerprint?: unknown;
   model?: unknown;
   error?: unknown;
   usage?: unknown;
@@ -125,6 +128,7 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
       const from = dataPayloadStart(event);
       if (from === -1) return;
       const chunk = parseEventJson(bytes.toString("utf8", start + from, start + dataPayloadEnd(event, from))) as OpenAiChunk | undefined;
+      if (chunk && answer.identity === undefined && typeof chunk.id === "string") answer.identity = identityOf(chunk);
       const delta = chunk?.choices?.[0]?.delta;
       if (!delta) return;
       if (typeof delta.content === "string") answer.text += delta.content;
@@ -227,6 +231,15 @@ export class OpenAiChatStreamScanner extends SameWireStreamScanner {
     }
     return this.parsedEvent as OpenAiChunk | undefined;
   }
+}
+
+/** The answer's id, creation time and fingerprint as a chunk names them (R-GW-10: continuations keep them). */
+function identityOf(chunk: OpenAiChunk): AnswerIdentity {
+  return {
+    id: chunk.id as string,
+    ...(typeof chunk.created === "number" ? { createdSeconds: chunk.created } : {}),
+    ...(typeof chunk.system_fingerprint === "string" ? { fingerprint: chunk.system_fingerprint } : {}),
+  };
 }
 
 /** Where the payload of the event's single `data:` line starts in the event's text, or -1. */

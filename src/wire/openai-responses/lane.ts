@@ -8,6 +8,12 @@ import { modalitiesOnlyBound, upstreamBodyFor } from "../shared/lane-body.js";
 import type { SameWireLane } from "../wire-format.js";
 import { ResponsesAssembler } from "./assemble-response.js";
 import { ResponsesStreamScanner } from "./stream-scanner.js";
+import { answerStreamEvents } from "../shared/answer-stream-events.js";
+import { encodeWholeStream } from "../shared/stream-encoder.js";
+import { parseWireJson } from "../shared/wire-json.js";
+import { decodeResponsesResponse } from "./decode-response.js";
+import { createResponsesStreamEncoder } from "./encode-stream.js";
+import { responsesResponseSchema } from "./schemas.js";
 
 export const openAIResponsesLane: SameWireLane = {
   shapeOk: () => false,
@@ -26,5 +32,17 @@ export const openAIResponsesLane: SameWireLane = {
   assembler() {
     const assembler = new ResponsesAssembler();
     return { accept: (event) => assembler.accept(event), answer: () => assembler.response() };
+  },
+  answerAsStream(body, options) {
+    const parsed = parseWireJson(body.toString("utf8"), responsesResponseSchema);
+    if (!parsed.ok) return undefined;
+    const { response } = decodeResponsesResponse(parsed.value);
+    const createdAt = parsed.value.created_at;
+    const encoder = createResponsesStreamEncoder({
+      id: response.id,
+      model: response.model,
+      createdSeconds: typeof createdAt === "number" ? createdAt : options.createdSeconds,
+    });
+    return Buffer.from(encodeWholeStream(encoder, answerStreamEvents(response)).join(""));
   },
 };

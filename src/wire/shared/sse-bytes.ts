@@ -112,6 +112,18 @@ export interface DeliveredAnswer {
    * continuation goes on in the same block (R-ST-4).
    */
   blocks?: { started: number; openText?: number };
+  /**
+   * Who the answer is, as its first part named it (R-GW-10): a continuation's frames keep the same id, creation
+   * time and fingerprint, so the client sees one answer. Absent for a format whose later frames name none.
+   */
+  identity?: AnswerIdentity;
+}
+
+export interface AnswerIdentity {
+  id?: string;
+  createdSeconds?: number;
+  /** OpenAI `system_fingerprint`. */
+  fingerprint?: string;
 }
 
 export interface RawStreamScanner {

@@ -1,0 +1,37 @@
+/**
+ * A complete canonical answer as the canonical stream that would have carried it (SPEC R-GW-10): an upstream
+ * asked for a stream may answer with its whole non-streamed body instead, and that body is still the answer —
+ * a streamed consumer gets it as events. The inverse of `CanonicalResponseAssembler`: assembling these events
+ * gives the answer back (thinking blocks first, then the content in order, then the finish with its usage).
+ */
+import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
+
+export function answerStreamEvents(response: CanonicalResponse): CanonicalStreamEvent[] {
+  const events: CanonicalStreamEvent[] = [
+    { type: "message-start", id: response.id, model: response.model, ...(response.dropped && response.dropped.length > 0 ? { dropped: response.dropped } : {}) },
+  ];
+  (response.thinking ?? []).forEach((block, index) => {
+    events.push({
+      type: "thinking-delta",
+      index,
+      ...(block.text !== "" ? { text: block.text } : {}),
+      ...(block.signature !== undefined ? { signature: block.signature } : {}),
+      ...(block.redactedData !== undefined ? { redactedData: block.redactedData } : {}),
+    });
+  });
+  // The answer's log probabilities travel with its first text (they are the answer's, not one delta's).
+  let logprobs = response.logprobs;
+  let toolIndex = 0;
+  for (const part of response.content) {
+    if (part.type === "text") {
+      if (part.text === "") continue;
+      events.push({ type: "text-delta", text: part.text, ...(logprobs !== undefined && logprobs !== null ? { logprobs } : {}) });
+      logprobs = undefined;
+      continue;
+    }
+    events.push({ type: "tool-call-delta", index: toolIndex, id: part.id, name: part.name, argumentsDelta: part.arguments });
+    toolIndex += 1;
+  }
+  events.push({ type: "finish", reason: response.finishReason, usage: response.usage });
+  return events;
+}
