@@ -3,7 +3,7 @@ import type { Credential } from "../../core/types.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { Provider, ProviderCallContext } from "../../ports/provider.js";
 import { credentialSecret } from "../shared/credentials.js";
-import { joinUrl } from "../shared/http-client.js";
+import { answersWithJson, joinUrl, type ResponseHeaders } from "../shared/http-client.js";
 import { responseIdFactory, toolCallIdFactory } from "../shared/ids.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { readSseEvents } from "../shared/sse.js";
@@ -13,6 +13,7 @@ import {
   guardTransport,
   drainedWhenLeft,
   openWireStream,
+  readJsonAnswer,
   reportMalformedChunk,
   streamErrorFailure,
   type WireCall,
@@ -71,28 +72,50 @@ export class GoogleProvider implements Provider {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
     const translator = new GoogleStreamTranslator({ model: context.model, dropped, ...this.ids() });
-    for await (const sse of guardTransport(readSseEvents(drainedWhenLeft(response.body)), { provider: this.id, signal: context.signal })) {
-      const json = parseJsonText(sse.data);
-      if (!json.ok) {
-        reportMalformedChunk(call, sse.data, json.problem);
-        continue;
+    if (answersWithJson(response.headers)) {
+      // R-GW-10: `alt=sse` was not honoured: the body is the stream's chunks as one JSON array (Gemini without
+      // `alt=sse`), or the whole answer as one object; either way the same chunks, read whole.
+      const text = await readJsonAnswer(call, response);
+      const json = parseJsonText(text);
+      if (!json.ok) throw unreadableResponseFailure(this.id, json.problem, text);
+      for (const value of Array.isArray(json.value) ? (json.value as unknown[]) : [json.value]) {
+        yield* this.chunkEvents(call, response.headers, translator, value, () => JSON.stringify(value));
       }
-      if (typeof json.value === "object" && json.value !== null && "error" in json.value) {
-        const error = validateWire((json.value as { error: unknown }).error, googleErrorObjectSchema);
-        const details = error.ok ? describeGoogleErrorObject(error.value) : { message: sse.data };
-        throw streamErrorFailure(call, details, response.headers);
+    } else {
+      for await (const sse of guardTransport(readSseEvents(drainedWhenLeft(response.body)), { provider: this.id, signal: context.signal })) {
+        const json = parseJsonText(sse.data);
+        if (!json.ok) {
+          reportMalformedChunk(call, sse.data, json.problem);
+          continue;
+        }
+        yield* this.chunkEvents(call, response.headers, translator, json.value, () => sse.data);
       }
-      const chunk = validateWire(json.value, googleGenerateContentResponseSchema);
-      if (!chunk.ok) {
-        reportMalformedChunk(call, sse.data, chunk.problem);
-        continue;
-      }
-      yield* translator.accept(chunk.value);
-      if (translator.failedWith !== undefined) throw errorStopReasonFailure(this.id, translator.failedWith);
     }
     const finish = translator.finishAtEnd();
     if (!finish) throw streamEndedEarlyFailure(this.id);
     yield* finish;
+  }
+
+  /** One streamed chunk's events: an error chunk thrown, a malformed one skipped and counted. */
+  private *chunkEvents(
+    call: WireCall,
+    headers: ResponseHeaders,
+    translator: GoogleStreamTranslator,
+    value: unknown,
+    raw: () => string,
+  ): Generator<CanonicalStreamEvent> {
+    if (typeof value === "object" && value !== null && "error" in value) {
+      const error = validateWire((value as { error: unknown }).error, googleErrorObjectSchema);
+      const details = error.ok ? describeGoogleErrorObject(error.value) : { message: raw() };
+      throw streamErrorFailure(call, details, headers);
+    }
+    const chunk = validateWire(value, googleGenerateContentResponseSchema);
+    if (!chunk.ok) {
+      reportMalformedChunk(call, raw(), chunk.problem);
+      return;
+    }
+    yield* translator.accept(chunk.value);
+    if (translator.failedWith !== undefined) throw errorStopReasonFailure(this.id, translator.failedWith);
   }
 
   private ids(): GoogleIds {

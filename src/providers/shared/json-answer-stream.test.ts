@@ -2,8 +2,10 @@
  * R-GW-10 on the canonical lane's providers: an upstream asked for a stream that answers 200
  * `application/json` with its whole answer (the mock's `ignores-stream`) gives, through `stream()` and through
  * `pushStream()`, the events of exactly the answer its own non-streamed call decodes to — real HTTP on
- * loopback, one upstream call each.
+ * loopback, one upstream call each. Every provider API: Ollama's line-per-chunk reading takes the one JSON
+ * object as it is; Gemini also takes its stream as one JSON array, as it sends it without `alt=sse`.
  */
+import { createServer } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 import type { ProviderApi, ProviderCallContext } from "../../ports/provider.js";
@@ -26,6 +28,8 @@ const APIS: { api: ProviderApi; baseUrl: (url: string) => string; model: string 
   { api: "openai-chat", baseUrl: (url) => `${url}/v1`, model: "gpt-4o-mini" },
   { api: "anthropic-messages", baseUrl: (url) => url, model: "claude-sonnet-4-5" },
   { api: "openai-responses", baseUrl: (url) => `${url}/v1`, model: "gpt-5" },
+  { api: "ollama", baseUrl: (url) => url, model: "llama3.2" },
+  { api: "google-generative-ai", baseUrl: (url) => `${url}/v1beta`, model: "gemini-2.5-flash" },
 ];
 
 const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "Say hello in a few words." }] }], maxTokens: 100 };
@@ -70,7 +74,8 @@ describe("a streamed call answered with the whole JSON answer (R-GW-10)", () => 
       }
       const streamedCalls = mock.requests().slice(before);
       expect(streamedCalls).toHaveLength(pushing.pushStream ? 2 : 1);
-      for (const sent of streamedCalls) expect((sent.body as { stream?: unknown }).stream).toBe(true);
+      // Each asked for a stream (Gemini in its URL, the others in the body), and got the JSON answer.
+      for (const sent of streamedCalls) expect(sent).toMatchObject({ stream: true, fault: "ignores-stream" });
     });
   }
 
@@ -81,6 +86,32 @@ describe("a streamed call answered with the whole JSON answer (R-GW-10)", () => 
     expect(first.value).toMatchObject({ type: "message-start" });
     await iterator.return?.();
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+});
+
+describe("Gemini without alt=sse (R-GW-10)", () => {
+  it("R-GW-10: a stream answered as one JSON array of chunks gives the chunks' events", async () => {
+    const chunk = (text: string, finishReason?: string) => ({
+      candidates: [{ content: { role: "model", parts: [{ text }] }, ...(finishReason ? { finishReason } : {}) }],
+      ...(finishReason ? { usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, totalTokenCount: 6 } } : {}),
+    });
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
+      response.end(JSON.stringify([chunk("Hello"), chunk(" there", "STOP")]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const provider = createProvider({ id: "gemini", api: "google-generative-ai", baseUrl: `http://127.0.0.1:${port}/v1beta`, timeoutSeconds: 5 });
+      const events: CanonicalStreamEvent[] = [];
+      for await (const event of provider.stream({ ...request, model: "gemini-2.5-flash", stream: true }, call("gemini-2.5-flash"))) events.push(event);
+      const answer = assembled(events, "gemini-2.5-flash");
+      expect(answer.content).toEqual([{ type: "text", text: "Hello there" }]);
+      expect(answer.finishReason).toBe("stop");
+      expect(answer.usage).toMatchObject({ inputTokens: 4, outputTokens: 2 });
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
