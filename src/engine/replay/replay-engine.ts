@@ -69,9 +69,21 @@ function replayEnv(config: DetourConfig, traces: readonly RunTraceV1[]): Record<
   return env;
 }
 
-/** Profiles the recording used that neither the config nor the environment names: they were stored ones. */
+/**
+ * Stored keys stand-ins: configured profiles whose key is not in an environment variable (it was stored with
+ * `detour auth add`), and profiles the recording used that neither the config nor the environment names.
+ */
 async function seedStoredProfiles(store: MemoryStateStore, config: DetourConfig, traces: readonly RunTraceV1[]): Promise<void> {
   const seeded = new Set<string>();
+  for (const [id, profile] of Object.entries(config.auth.profiles)) {
+    if (profile.keyRef?.env !== undefined) continue;
+    seeded.add(id);
+    const credential =
+      profile.mode === "api_key"
+        ? { type: "api_key" as const, provider: profile.provider, key: REPLAY_KEY }
+        : { type: "token" as const, provider: profile.provider, token: REPLAY_KEY };
+    await store.upsertProfile({ id, credential });
+  }
   for (const trace of traces) {
     for (const attempt of trace.attempts) {
       const id = attempt.profileId;
