@@ -13,6 +13,7 @@ import type { AttemptContext } from "../../runner/attempt.js";
 import { RunTraceBuilder } from "../../runner/run-trace-builder.js";
 import { MemoryStateStore } from "../../state/memory/memory-store.js";
 import { createDetour } from "../create-detour.js";
+import type { RunWithOptions } from "../detour-api.js";
 import { ENV_CREDENTIAL_VARIABLES } from "../profile-source.js";
 import { describeModel } from "../../catalogue/model-catalogue.js";
 import { costOfUsage } from "../../catalogue/prices.js";
@@ -21,8 +22,6 @@ import { UpstreamModel, type RunUsage, type UpstreamBehaviour, type UpstreamMode
 import { ReplayClock, ReplayRandom } from "./replay-clock.js";
 import { summarizeRuns, type ReplayConfigReport } from "./replay-report.js";
 
-/** Selections that came from the config itself: the replayed run asks for no model, so config B's default applies. */
-const CONFIG_SOURCES = new Set(["configured_default", "agent_primary"]);
 /** The same seed for every replay: jittered waits come out the same each time (R-OB-5 determinism). */
 const REPLAY_SEED = 20_260_105;
 /** Turns of the event loop a replay may spend with runs pending and no timer due before it gives up. */
@@ -173,10 +172,9 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
       );
       await play(behaviour, context, clock, (facts) => (costs[slot] = facts));
     };
-    const model = CONFIG_SOURCES.has(recorded.selectionSource) ? undefined : recorded.request.requestedModel;
     detour
       .runWith({
-        ...(model !== undefined ? { model } : {}),
+        ...selectionOf(recorded),
         ...(recorded.sessionHash !== null ? { sessionKey: recorded.sessionHash } : {}),
         ...(controller ? { signal: controller.signal } : {}),
         ...(streamed && ttftMs !== undefined ? { attemptTimeoutMs: ttftMs } : {}),
@@ -238,6 +236,30 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
   }
   const traces = results.filter((trace): trace is RunTraceV1 => trace !== undefined);
   return { report: summarizeRuns(input.name, traces), traces };
+}
+
+/**
+ * How the recorded run chose its model, asked again of the replayed config: a model named by the request
+ * (or a user's pin, strict) is named again; a run that took the config's own choice asks for none, so the
+ * replayed config's choice applies; cron and heartbeat runs stay what they were.
+ */
+function selectionOf(recorded: RunTraceV1): Pick<RunWithOptions<void>, "model" | "strictModel" | "source" | "agentId"> {
+  const agent = recorded.agentId !== "main" ? { agentId: recorded.agentId } : {};
+  const model = recorded.request.requestedModel;
+  switch (recorded.selectionSource) {
+    case "configured_default":
+    case "agent_primary":
+      return agent;
+    case "user_session_override":
+    case "legacy_override":
+      return { ...agent, model, strictModel: true };
+    case "cron_payload":
+      return { ...agent, model, source: "cron" };
+    case "heartbeat":
+      return { ...agent, source: "heartbeat" };
+    default:
+      return { ...agent, model };
+  }
 }
 
 /** Plays one upstream behaviour against an attempt: waits on the fake clock, commits, answers or fails. */
