@@ -154,7 +154,8 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
     const costs: { costUsd: number | null; inputTokens: number | null; outputTokens: number | null }[] = [];
     const identity: { runId?: string } = {};
     starting = identity;
-    const streamed = recorded.request.stream === true;
+    // Callers that do not state the request's facts still show a stream by its committed attempts.
+    const streamed = recorded.request.stream === true || recorded.attempts.some((attempt) => attempt.committed);
     const usage = runUsage(recorded);
     const controller = recorded.outcome === "aborted" ? new AbortController() : undefined;
     // The client that left in the recording leaves at the same moment of the replayed run.
