@@ -2,7 +2,7 @@
  * The replay's clock and randomness (R-OB-5). Time moves only when the replay moves it, from one due timer to
  * the next, so a day of recorded traffic replays in seconds; timers live in a binary heap because a replay has
  * thousands of them in flight (watchdogs, deadlines, waits), and ties fire in the order they were set, so the
- * same replay always takes the same steps. The random generator is seeded (mulberry32) for the same reason.
+ * same replay always takes the same steps.
  */
 import type { Clock } from "../../ports/clock.js";
 import type { Random } from "../../ports/random.js";
@@ -27,7 +27,21 @@ export class ReplayClock implements Clock {
     return this.#now;
   }
 
-  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * The next `sleep` of exactly `requestedMs` lasts `actualMs` instead. The runner announces each wait with an
+   * event and starts it at once; the replay uses this to wait as long as the recording did, jitter included.
+   * Any other sleep first drops the substitution.
+   */
+  substituteNextSleep(requestedMs: number, actualMs: number): void {
+    this.#substitute = { requestedMs, actualMs };
+  }
+
+  #substitute: { requestedMs: number; actualMs: number } | undefined;
+
+  sleep(requested: number, signal?: AbortSignal): Promise<void> {
+    const substitute = this.#substitute;
+    this.#substitute = undefined;
+    const ms = substitute !== undefined && substitute.requestedMs === requested ? substitute.actualMs : requested;
     if (signal?.aborted) return Promise.reject(abortError());
     if (!(ms > 0)) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
@@ -124,22 +138,12 @@ export class ReplayClock implements Clock {
   }
 }
 
-/** mulberry32: tiny, fast, well spread; the replay needs the same sequence every time, not secrecy. */
-export class ReplayRandom implements Random {
-  #state: number;
-
-  constructor(seed: number) {
-    this.#state = Math.trunc(seed) >>> 0;
-  }
-
-  next(): number {
-    this.#state = (this.#state + 0x6d2b79f5) >>> 0;
-    let t = this.#state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  }
-}
+/**
+ * The replay's randomness: the runner draws only jitter (retry backoff, the spread added to waits for a
+ * stated reset or a cooldown's end). A wait the recording made is waited as long again (the replay substitutes
+ * the recorded length, jitter included); any other wait is the shortest the config allows.
+ */
+export const SHORTEST_JITTER: Random = { next: () => 0 };
 
 function abortError(): DOMException {
   return new DOMException("The operation was aborted.", "AbortError");

@@ -60,4 +60,28 @@ describe("what-if replay", () => {
       expect(answeredNow.get(runId)?.answeredBy?.provider).toBe("openai");
     }
   });
+
+  it("R-OB-5 with jittered retries, waits for stated resets and cooldowns, sticky sessions and overlapping runs, the recording's own config still reproduces the recorded counts exactly", async () => {
+    for (const everyMs of [300, 600, 900]) {
+      const recorded = await recordRuns({
+        config: { agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } }, state: { backend: "memory" } },
+        profiles: [{ id: "anthropic:a", provider: "anthropic" }, { id: "anthropic:b", provider: "anthropic" }, { id: "openai:a", provider: "openai" }],
+        runs: 300,
+        everyMs,
+        sessions: 7,
+        world: ({ provider, profileId, at }) => {
+          const second = Math.floor((at - RECORD_START_MS) / 1000);
+          if (profileId === "anthropic:a" && second % 40 < 12) return { ok: false, latencyMs: 90, status: 429, reason: "rate_limit", retryAfterMs: 2_000 };
+          if (provider === "anthropic" && second % 25 < 5) return { ok: false, latencyMs: 200, status: 500, reason: "server_error" };
+          if (provider === "openai" && second % 60 < 8) return { ok: false, latencyMs: 300, status: 529, reason: "overloaded" };
+          return { ok: true, latencyMs: 800 };
+        },
+      });
+      const kinds = new Set(recorded.traces.flatMap((trace) => trace.waits.map((wait) => wait.kind)));
+      expect([...kinds].sort()).toEqual(["cooldown_wait", "server_error_retry", "short_wait"]);
+      expect(recorded.traces.some((trace) => trace.selectionSource === "auto_fallback_override")).toBe(true);
+      const replayed = await replayTraces({ name: "recorded", config: recorded.config, traces: recorded.traces });
+      expect(replayed.report).toEqual(summarizeRuns("recorded", recorded.traces));
+    }
+  });
 });

@@ -1,30 +1,29 @@
 /**
  * What-if replay (R-OB-5): runs a recorded trace through one config with the engine the gateway uses —
- * `createDetour` with a memory store, a replay clock that starts where the recording started and a
- * seeded random — and an upstream rebuilt from the recording (upstream-model.ts). Every recorded run is started at
+ * `createDetour` with a memory store, a replay clock that starts where the recording started and the
+ * shortest jitter — and an upstream rebuilt from the recording (upstream-model.ts). Every recorded run is started at
  * its recorded moment, with its session and requested model; time moves only from one pending timer to the
  * next, so ten thousand runs over a day replay in seconds, and the same inputs give the same report.
  */
 import type { DetourConfig } from "../../config/index.js";
 import { FailoverError } from "../../core/errors.js";
-import type { RunTraceV1 } from "../../core/run-trace.js";
-import { silentLogger } from "../../ports/events.js";
+import type { RunTraceV1, TraceWaitKind } from "../../core/run-trace.js";
+import { DEFAULT_MODEL_FAILOVER } from "../../config/defaults.js";
+import { silentLogger, type DetourEvent } from "../../ports/events.js";
+import { MAX_STATED_WAIT_JITTER_MS, STATED_WAIT_JITTER_SHARE } from "../../runner/retry-decisions.js";
 import type { AttemptContext } from "../../runner/attempt.js";
 import { RunTraceBuilder } from "../../runner/run-trace-builder.js";
 import { MemoryStateStore } from "../../state/memory/memory-store.js";
 import { createDetour } from "../create-detour.js";
+import type { RunWithOptions } from "../detour-api.js";
 import { ENV_CREDENTIAL_VARIABLES } from "../profile-source.js";
 import { describeModel } from "../../catalogue/model-catalogue.js";
 import { costOfUsage } from "../../catalogue/prices.js";
 import { modelDeclaration } from "../../config/index.js";
 import { UpstreamModel, type RunUsage, type UpstreamBehaviour, type UpstreamModelOptions } from "./upstream-model.js";
-import { ReplayClock, ReplayRandom } from "./replay-clock.js";
+import { ReplayClock, SHORTEST_JITTER } from "./replay-clock.js";
 import { summarizeRuns, type ReplayConfigReport } from "./replay-report.js";
 
-/** Selections that came from the config itself: the replayed run asks for no model, so config B's default applies. */
-const CONFIG_SOURCES = new Set(["configured_default", "agent_primary"]);
-/** The same seed for every replay: jittered waits come out the same each time (R-OB-5 determinism). */
-const REPLAY_SEED = 20_260_105;
 /** Turns of the event loop a replay may spend with runs pending and no timer due before it gives up. */
 const MAX_IDLE_TURNS = 1_000;
 /** Stands in for every key: the replay calls no provider, but profiles need a credential to be tried. */
@@ -69,9 +68,21 @@ function replayEnv(config: DetourConfig, traces: readonly RunTraceV1[]): Record<
   return env;
 }
 
-/** Profiles the recording used that neither the config nor the environment names: they were stored ones. */
+/**
+ * Stored keys stand-ins: configured profiles whose key is not in an environment variable (it was stored with
+ * `detour auth add`), and profiles the recording used that neither the config nor the environment names.
+ */
 async function seedStoredProfiles(store: MemoryStateStore, config: DetourConfig, traces: readonly RunTraceV1[]): Promise<void> {
   const seeded = new Set<string>();
+  for (const [id, profile] of Object.entries(config.auth.profiles)) {
+    if (profile.keyRef?.env !== undefined) continue;
+    seeded.add(id);
+    const credential =
+      profile.mode === "api_key"
+        ? { type: "api_key" as const, provider: profile.provider, key: REPLAY_KEY }
+        : { type: "token" as const, provider: profile.provider, token: REPLAY_KEY };
+    await store.upsertProfile({ id, credential });
+  }
   for (const trace of traces) {
     for (const attempt of trace.attempts) {
       const id = attempt.profileId;
@@ -80,6 +91,23 @@ async function seedStoredProfiles(store: MemoryStateStore, config: DetourConfig,
       await store.upsertProfile({ id, credential: { type: "api_key", provider: attempt.provider, key: REPLAY_KEY } });
     }
   }
+}
+
+/** The waits whose length the runner draws (or computes from the clock), by event, as traces name them. */
+const WAIT_KINDS: ReadonlyMap<string, TraceWaitKind> = new Map<string, TraceWaitKind>([
+  ["short_wait", "short_wait"],
+  ["cooldown_wait", "cooldown_wait"],
+  ["timeout_retry_scheduled", "timeout_retry"],
+  ["server_error_retry_scheduled", "server_error_retry"],
+]);
+/** A recording's waits were computed on a real clock: a few milliseconds either way are the same wait. */
+const WAIT_CLOCK_NOISE_MS = 50;
+
+function backoffRange(config: DetourConfig): [number, number] {
+  const [first, second] = config.agents.defaults.modelFailover.retryBackoffMs;
+  const low = Math.min(first ?? DEFAULT_MODEL_FAILOVER.retryBackoffMs[0], second ?? DEFAULT_MODEL_FAILOVER.retryBackoffMs[1]);
+  const high = Math.max(first ?? DEFAULT_MODEL_FAILOVER.retryBackoffMs[0], second ?? DEFAULT_MODEL_FAILOVER.retryBackoffMs[1]);
+  return [low, high];
 }
 
 function flushTurn(): Promise<void> {
@@ -112,7 +140,7 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
     config: input.config,
     store,
     clock,
-    random: new ReplayRandom(REPLAY_SEED),
+    random: SHORTEST_JITTER,
     logger: silentLogger,
     env: replayEnv(input.config, runs),
     discoverEnvCredentials: true,
@@ -128,11 +156,36 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
       builder = new RunTraceBuilder();
       builders.set(event.runId, builder);
       starting.runId = event.runId;
+      waitsSeen.set(event.runId, { recorded: starting.recorded, counts: new Map() });
     }
     builder.observe(event, clock.now());
+    if (WAIT_KINDS.has(event.type)) waitAsRecorded(event, builder.runId);
   });
+  /** Replayed run id → the recorded run and how many waits of each kind it made so far. */
+  const waitsSeen = new Map<string, { recorded: RunTraceV1; counts: Map<string, number> }>();
+  const [backoffLow, backoffHigh] = backoffRange(input.config);
+  /**
+   * The k-th wait of a kind in a replayed run is the recording's k-th wait of that kind in the same run, when
+   * its length is one the config could have drawn: then it lasts as long as it did (the same jitter).
+   */
+  const waitAsRecorded = (event: DetourEvent, runId: string | undefined): void => {
+    const seen = runId !== undefined ? waitsSeen.get(runId) : undefined;
+    if (!seen) return;
+    const kind = WAIT_KINDS.get(event.type)!;
+    const index = seen.counts.get(kind) ?? 0;
+    seen.counts.set(kind, index + 1);
+    const requestedMs = "waitMs" in event ? event.waitMs : "delayMs" in event ? event.delayMs : undefined;
+    const recordedMs = seen.recorded.waits.filter((wait) => wait.kind === kind)[index]?.waitMs;
+    if (requestedMs === undefined || recordedMs === undefined) return;
+    const plausible =
+      kind === "timeout_retry" || kind === "server_error_retry"
+        ? recordedMs >= backoffLow && recordedMs <= backoffHigh
+        : recordedMs >= requestedMs - WAIT_CLOCK_NOISE_MS &&
+          recordedMs <= requestedMs + Math.min(MAX_STATED_WAIT_JITTER_MS, requestedMs * STATED_WAIT_JITTER_SHARE) + WAIT_CLOCK_NOISE_MS;
+    if (plausible) clock.substituteNextSleep(requestedMs, Math.max(0, recordedMs));
+  };
   /** The run being started: its `run_started` comes before the replay starts the next one. */
-  let starting: { runId?: string } | undefined;
+  let starting: { runId?: string; recorded: RunTraceV1 } | undefined;
   const continuations = input.config.gateway.streamContinuations;
   const ttftMs = input.config.gateway.ttftTimeoutSeconds !== undefined ? input.config.gateway.ttftTimeoutSeconds * 1000 : undefined;
   let pending = 0;
@@ -141,9 +194,10 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
     pending += 1;
     const ordinals = new Map<string, number>();
     const costs: { costUsd: number | null; inputTokens: number | null; outputTokens: number | null }[] = [];
-    const identity: { runId?: string } = {};
+    const identity: { runId?: string; recorded: RunTraceV1 } = { recorded };
     starting = identity;
-    const streamed = recorded.request.stream === true;
+    // Callers that do not state the request's facts still show a stream by its committed attempts.
+    const streamed = recorded.request.stream === true || recorded.attempts.some((attempt) => attempt.committed);
     const usage = runUsage(recorded);
     const controller = recorded.outcome === "aborted" ? new AbortController() : undefined;
     // The client that left in the recording leaves at the same moment of the replayed run.
@@ -161,10 +215,9 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
       );
       await play(behaviour, context, clock, (facts) => (costs[slot] = facts));
     };
-    const model = CONFIG_SOURCES.has(recorded.selectionSource) ? undefined : recorded.request.requestedModel;
     detour
       .runWith({
-        ...(model !== undefined ? { model } : {}),
+        ...selectionOf(recorded),
         ...(recorded.sessionHash !== null ? { sessionKey: recorded.sessionHash } : {}),
         ...(controller ? { signal: controller.signal } : {}),
         ...(streamed && ttftMs !== undefined ? { attemptTimeoutMs: ttftMs } : {}),
@@ -179,6 +232,7 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
         const trace = builder?.finish();
         if (trace) {
           builders.delete(trace.runId);
+          waitsSeen.delete(trace.runId);
           trace.attempts.forEach((attemptTrace, position) => {
             const facts = costs[position];
             if (!facts) return;
@@ -226,6 +280,32 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
   }
   const traces = results.filter((trace): trace is RunTraceV1 => trace !== undefined);
   return { report: summarizeRuns(input.name, traces), traces };
+}
+
+/**
+ * How the recorded run chose its model, asked again of the replayed config: a model named by the request
+ * (or a user's pin, strict) is named again; a run that took the config's own choice or its session's fallback
+ * asks for none, so the replayed config and session choose; cron and heartbeat runs stay what they were.
+ */
+function selectionOf(recorded: RunTraceV1): Pick<RunWithOptions<void>, "model" | "strictModel" | "source" | "agentId"> {
+  const agent = recorded.agentId !== "main" ? { agentId: recorded.agentId } : {};
+  const model = recorded.request.requestedModel;
+  switch (recorded.selectionSource) {
+    case "configured_default":
+    case "agent_primary":
+    // The session's fallback state (rebuilt by the replayed runs before) chooses again, as it did then.
+    case "auto_fallback_override":
+      return agent;
+    case "user_session_override":
+    case "legacy_override":
+      return { ...agent, model, strictModel: true };
+    case "cron_payload":
+      return { ...agent, model, source: "cron" };
+    case "heartbeat":
+      return { ...agent, source: "heartbeat" };
+    default:
+      return { ...agent, model };
+  }
 }
 
 /** Plays one upstream behaviour against an attempt: waits on the fake clock, commits, answers or fails. */
