@@ -18,6 +18,8 @@
  *   npm run bench:traces                                 8 reps of 3 s per mode and request kind
  *   BENCH_SHORT=1 …                                      1 rep of 2 s, for development
  *   BENCH_REPS=<n> BENCH_DURATION_SECONDS=<s>            more reps or longer ones on a noisy machine
+ *   BENCH_ONLY=profile                                   only the profile share (2)
+ *   BENCH_CPU_PROF_DIR=<dir>                             keeps the recording gateway's profile there (gateway.cpuprofile)
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -247,7 +249,8 @@ async function startProfiledGateway(upstreamUrl: string, profilePath: string) {
 }
 
 async function profiledShare(upstreamUrl: string): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "detour-bench-trace-prof-"));
+  const kept = process.env.BENCH_CPU_PROF_DIR;
+  const dir = kept ?? mkdtempSync(join(tmpdir(), "detour-bench-trace-prof-"));
   const path = join(dir, "gateway.cpuprofile");
   try {
     const gateway = await startProfiledGateway(upstreamUrl, path);
@@ -267,7 +270,7 @@ async function profiledShare(upstreamUrl: string): Promise<void> {
         `${(share * 100).toFixed(2)} % of its CPU`,
     );
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -275,9 +278,9 @@ export async function benchTraceWrites(): Promise<void> {
   const [upstreamScript] = plainChildren(["upstream.child.ts"]) as [string];
   const upstream = await startChild(upstreamScript, [], UPSTREAM_CORE);
   try {
-    await gatewayShare(upstream.url);
+    if (process.env.BENCH_ONLY !== "profile") await gatewayShare(upstream.url);
     await profiledShare(upstream.url);
-    await recorderAlone(upstream.url);
+    if (process.env.BENCH_ONLY !== "profile") await recorderAlone(upstream.url);
   } finally {
     await upstream.close();
   }

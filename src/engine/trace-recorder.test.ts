@@ -9,7 +9,7 @@ import { SqliteTraceStore } from "../state/sqlite/sqlite-trace-store.js";
 import { MemoryTraceStore } from "../state/memory/memory-trace-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { EventHub } from "./event-hub.js";
-import { DEFAULT_TRACE_FLUSH_MS, TraceRecorder } from "./trace-recorder.js";
+import { DEFAULT_TRACE_FLUSH_MS, DEFAULT_TRACE_WRITE_TIMEOUT_MS, TraceRecorder } from "./trace-recorder.js";
 
 const run = { runId: "r1", agentId: "main" };
 const started: Extract<DetourEvent, { type: "run_started" }> = { type: "run_started", ...run, sessionId: null, requestedModel: "openai/gpt-5", chain: ["openai/gpt-5"], selectionSource: "config" };
@@ -159,6 +159,24 @@ describe("trace recorder", () => {
     expect((await store.list({}, clock.now())).map((trace) => trace.runId)).toEqual(["kept"]);
     expect(recorder.stats()).toEqual({ written: 1, dropped: 2, queued: 0 });
     expect(warnings).toHaveLength(1);
+  });
+
+  it("R-OB-4 a store that hangs is given up after the write timeout, and the next runs are written when it answers again", async () => {
+    const store = new WatchedStore({ keepRuns: 100, keepHours: 24 });
+    const warnings: string[] = [];
+    const { hub, recorder, clock } = recorderWith(store, { log: (level, message) => level === "warn" && warnings.push(message) }, { flushMs: 0 });
+    store.gate = new Promise<void>(() => {});
+    runOnce(hub, "stuck");
+    await nextTurn();
+    runOnce(hub, "waiting");
+    await nextTurn();
+    expect(recorder.stats()).toEqual({ written: 0, dropped: 0, queued: 1 });
+    store.gate = undefined;
+    clock.advance(DEFAULT_TRACE_WRITE_TIMEOUT_MS);
+    await recorder.flush();
+    expect(store.batches).toEqual([["stuck"], ["waiting"]]);
+    expect(recorder.stats()).toEqual({ written: 1, dropped: 1, queued: 0 });
+    expect(warnings).toEqual(["Run traces could not be written; runs still answer, but are not traced"]);
   });
 
   it("R-OB-4 50 000 runs through the recorder keep memory and the SQLite file bounded by trace.keepRuns and trace.keepHours", async () => {

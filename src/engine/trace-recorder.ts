@@ -27,6 +27,11 @@ export const DEFAULT_MAX_QUEUED_TRACES = 2_000;
 export const DEFAULT_MAX_TRACE_BATCH = 200;
 /** How long a finished run waits, at most, for the runs that finish after it to share its write. */
 export const DEFAULT_TRACE_FLUSH_MS = 200;
+/**
+ * A write not settled after this long is given up (its traces counted as dropped) so the next can start: a
+ * store that hangs (a network partition that never resets the connection) must not stop recording for good.
+ */
+export const DEFAULT_TRACE_WRITE_TIMEOUT_MS = 10_000;
 
 /** What the recorder did since it started; read by `/metrics`. */
 export interface TraceWriteStats {
@@ -47,6 +52,7 @@ export interface TraceRecorderOptions {
   maxBatch?: number;
   /** The longest a trace waits for its write (on `clock`); 0 writes after the current turn of the event loop. */
   flushMs?: number;
+  writeTimeoutMs?: number;
   /** Runs `write` once the current turn of the event loop is over. Default: `setImmediate`. */
   defer?: (write: () => void) => void;
 }
@@ -56,6 +62,7 @@ export class TraceRecorder {
   readonly #maxQueued: number;
   readonly #maxBatch: number;
   readonly #flushMs: number;
+  readonly #writeTimeoutMs: number;
   readonly #defer: (write: () => void) => void;
   readonly #open = new Map<string, RunTraceBuilder>();
   /** Finished traces in finishing order; `#head` is the first not yet taken (a ring without shifting). */
@@ -73,6 +80,7 @@ export class TraceRecorder {
     this.#maxQueued = Math.max(1, options.maxQueued ?? DEFAULT_MAX_QUEUED_TRACES);
     this.#maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_TRACE_BATCH);
     this.#flushMs = Math.max(0, options.flushMs ?? DEFAULT_TRACE_FLUSH_MS);
+    this.#writeTimeoutMs = Math.max(1, options.writeTimeoutMs ?? DEFAULT_TRACE_WRITE_TIMEOUT_MS);
     this.#defer = options.defer ?? ((write) => void setImmediate(write));
   }
 
@@ -186,13 +194,23 @@ export class TraceRecorder {
       else byAgent.set(trace.agentId, [trace]);
     }
     for (const [agentId, traces] of byAgent) {
+      let cancelTimeout: (() => void) | undefined;
       try {
-        const store = await this.#options.storeFor(agentId);
-        await store.appendMany(traces, this.#options.clock.now());
+        const write = (async () => (await this.#options.storeFor(agentId)).appendMany(traces, this.#options.clock.now()))();
+        const timedOut = new Promise<never>((_, reject) => {
+          cancelTimeout = this.#options.clock.setTimer(this.#writeTimeoutMs, () =>
+            reject(new Error(`the trace store did not answer within ${this.#writeTimeoutMs} ms`)),
+          );
+        });
+        // A write that fails after its timeout is already counted: its late rejection is not a second failure.
+        write.catch(() => {});
+        await Promise.race([write, timedOut]);
         this.#written += traces.length;
       } catch (error) {
         this.#dropped += traces.length;
         this.#warnOnce(error);
+      } finally {
+        cancelTimeout?.();
       }
     }
   }
