@@ -43,7 +43,7 @@ interface Child {
   close(): Promise<void>;
 }
 
-async function startChild(script: string, args: string[], core: string, nodeFlags: string[] = []): Promise<Child> {
+export async function startChild(script: string, args: string[], core: string, nodeFlags: string[] = []): Promise<Child> {
   const path = script.startsWith("/") ? script : new URL(script, import.meta.url).pathname;
   // Plain JavaScript (the dist/ gateway, the children of plain-children.ts) runs without tsx, exactly as
   // `detour gateway` does.
@@ -71,7 +71,7 @@ async function startChild(script: string, args: string[], core: string, nodeFlag
   };
 }
 
-function cpuMs(pid: number): number {
+export function cpuMs(pid: number): number {
   const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MS;
@@ -123,7 +123,7 @@ async function send(pool: Pool, request: Request): Promise<{ ok: boolean; latenc
   }
 }
 
-async function closedLoop(url: string, request: Request, connections: number, durationMs: number): Promise<LoadResult> {
+export async function closedLoop(url: string, request: Request, connections: number, durationMs: number): Promise<LoadResult> {
   const pool = new Pool(url, { connections, pipelining: 1 });
   const result: LoadResult = { requests: 0, seconds: durationMs / 1000, latencies: [], ttfbs: [], failures: 0 };
   const until = performance.now() + durationMs;
@@ -167,7 +167,7 @@ async function openLoop(url: string, request: Request, rate: number, durationMs:
   return result;
 }
 
-function median(values: number[]): number {
+export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] as number;

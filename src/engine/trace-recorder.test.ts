@@ -9,13 +9,13 @@ import { SqliteTraceStore } from "../state/sqlite/sqlite-trace-store.js";
 import { MemoryTraceStore } from "../state/memory/memory-trace-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { EventHub } from "./event-hub.js";
-import { TraceRecorder } from "./trace-recorder.js";
+import { DEFAULT_TRACE_FLUSH_MS, DEFAULT_TRACE_WRITE_TIMEOUT_MS, TraceRecorder } from "./trace-recorder.js";
 
 const run = { runId: "r1", agentId: "main" };
 const started: Extract<DetourEvent, { type: "run_started" }> = { type: "run_started", ...run, sessionId: null, requestedModel: "openai/gpt-5", chain: ["openai/gpt-5"], selectionSource: "config" };
 const finished: Extract<DetourEvent, { type: "run_finished" }> = { type: "run_finished", ...run, sessionId: null, outcome: "succeeded", provider: "openai", model: "gpt-5", profileId: "openai:a", failedCandidates: 0, durationMs: 12 };
 
-function recorderWith(store: TraceStore, logger: Logger = { log() {} }, limits: { maxQueued?: number; maxBatch?: number } = {}) {
+function recorderWith(store: TraceStore, logger: Logger = { log() {} }, limits: { maxQueued?: number; maxBatch?: number; flushMs?: number } = {}) {
   const clock = new FakeClock();
   const hub = new EventHub({ log() {} });
   const recorder = new TraceRecorder({ clock, logger, storeFor: async () => store, ...limits });
@@ -43,13 +43,16 @@ class WatchedStore extends MemoryTraceStore {
 }
 
 describe("trace recorder", () => {
-  it("R-OB-4 a finished run is written after the run's own turn, not while its events are emitted", async () => {
+  it("R-OB-4 a finished run is written off the run's path: not while its events are emitted, within trace flush time", async () => {
     const store = new MemoryTraceStore({ keepRuns: 10, keepHours: 24 });
-    const { hub, recorder, clock } = recorderWith(store);
+    const { hub, clock } = recorderWith(store);
     hub.emit(started);
     hub.emit(finished);
     expect(await store.count(clock.now())).toBe(0);
-    await recorder.flush();
+    await nextTurn();
+    expect(await store.count(clock.now())).toBe(0);
+    clock.advance(DEFAULT_TRACE_FLUSH_MS);
+    await nextTurn();
     const [trace] = await store.list({}, clock.now());
     expect(trace).toMatchObject({ runId: "r1", outcome: "succeeded", durationMs: 12, v: 1 });
   });
@@ -79,11 +82,17 @@ describe("trace recorder", () => {
     expect(recorder.stats()).toEqual({ written: 0, dropped: 2, queued: 0 });
   });
 
-  it("R-OB-4 runs that finish in the same turn are written together, in one store call", async () => {
+  it("R-OB-4 runs that finish within the flush time are written together, in one store call", async () => {
     const store = new WatchedStore({ keepRuns: 100, keepHours: 24 });
     const { hub, recorder, clock } = recorderWith(store);
-    for (const runId of ["a", "b", "c"]) runOnce(hub, runId);
+    runOnce(hub, "a");
+    clock.advance(150);
+    await nextTurn();
+    runOnce(hub, "b");
+    runOnce(hub, "c");
     expect(store.batches).toEqual([]);
+    // 200 ms after the first run: all three in one write.
+    clock.advance(50);
     await nextTurn();
     expect(store.batches).toEqual([["a", "b", "c"]]);
     runOnce(hub, "d");
@@ -93,9 +102,23 @@ describe("trace recorder", () => {
     expect(recorder.stats()).toEqual({ written: 4, dropped: 0, queued: 0 });
   });
 
+  it("R-OB-4 a full batch is written at once, without waiting for the flush time", async () => {
+    const store = new WatchedStore({ keepRuns: 100, keepHours: 24 });
+    const { hub, clock } = recorderWith(store, { log() {} }, { maxBatch: 3 });
+    for (const runId of ["a", "b", "c", "d"]) runOnce(hub, runId);
+    await nextTurn();
+    expect(store.batches).toEqual([["a", "b", "c"]]);
+    await nextTurn();
+    // The rest waits for company, at most the flush time.
+    expect(store.batches).toEqual([["a", "b", "c"]]);
+    clock.advance(DEFAULT_TRACE_FLUSH_MS);
+    await nextTurn();
+    expect(store.batches).toEqual([["a", "b", "c"], ["d"]]);
+  });
+
   it("R-OB-4 while the store is slow, runs wait in a bounded queue: the oldest waiting are dropped and counted", async () => {
     const store = new WatchedStore({ keepRuns: 100, keepHours: 24 });
-    const { hub, recorder, clock } = recorderWith(store, { log() {} }, { maxQueued: 3, maxBatch: 2 });
+    const { hub, recorder, clock } = recorderWith(store, { log() {} }, { maxQueued: 3, maxBatch: 2, flushMs: 0 });
     let release!: () => void;
     store.gate = new Promise<void>((resolve) => (release = resolve));
     runOnce(hub, "first");
@@ -138,6 +161,24 @@ describe("trace recorder", () => {
     expect(warnings).toHaveLength(1);
   });
 
+  it("R-OB-4 a store that hangs is given up after the write timeout, and the next runs are written when it answers again", async () => {
+    const store = new WatchedStore({ keepRuns: 100, keepHours: 24 });
+    const warnings: string[] = [];
+    const { hub, recorder, clock } = recorderWith(store, { log: (level, message) => level === "warn" && warnings.push(message) }, { flushMs: 0 });
+    store.gate = new Promise<void>(() => {});
+    runOnce(hub, "stuck");
+    await nextTurn();
+    runOnce(hub, "waiting");
+    await nextTurn();
+    expect(recorder.stats()).toEqual({ written: 0, dropped: 0, queued: 1 });
+    store.gate = undefined;
+    clock.advance(DEFAULT_TRACE_WRITE_TIMEOUT_MS);
+    await recorder.flush();
+    expect(store.batches).toEqual([["stuck"], ["waiting"]]);
+    expect(recorder.stats()).toEqual({ written: 1, dropped: 1, queued: 0 });
+    expect(warnings).toEqual(["Run traces could not be written; runs still answer, but are not traced"]);
+  });
+
   it("R-OB-4 50 000 runs through the recorder keep memory and the SQLite file bounded by trace.keepRuns and trace.keepHours", async () => {
     const dir = mkdtempSync(join(tmpdir(), "detour-trace-bound-"));
     const path = join(dir, "agents", "main", "agent", "detour-agent.sqlite");
@@ -151,8 +192,8 @@ describe("trace recorder", () => {
       let sizeAfterFirstTenThousand = 0;
       for (let index = 0; index < 50_000; index += 1) {
         runOnce(hub, `run-${index}`);
-        // Bursts of 250 runs per turn, 50 ms apart on the fake clock: 50 000 runs span 10 s.
-        if (index % 250 === 249) {
+        // Bursts of 100 runs per turn, 50 ms apart on the fake clock (2000 runs a second): 50 000 runs span 25 s.
+        if (index % 100 === 99) {
           clock.advance(50);
           await nextTurn();
           expect(recorder.stats().queued).toBeLessThanOrEqual(2000);

@@ -2,10 +2,11 @@
  * Records every run as a trace (R-OB-4): listens to the event hub, assembles each run's trace, and writes it
  * to the agent's trace store after the run, off the response's path.
  *
- * Writes are batched: a finished run only joins a queue; the queue is written once the current turn of the
- * event loop is over (the answer goes out first), every run that finished meanwhile in one store call (one
- * SQLite transaction, one Redis script). While a write is under way the next runs wait in the queue, so a
- * slow store gets bigger batches, not more writes. The queue is bounded: past its bound the oldest waiting
+ * Writes are batched: a finished run only joins a queue, and the queue is written at most `flushMs` (200 ms)
+ * later — at once, after the current turn of the event loop, when a full batch is waiting — every run that
+ * finished meanwhile in one store call (one SQLite transaction, one Redis script). A store write has a fixed
+ * cost (the commit) that a batch pays once, so the busier the gateway, the less each trace costs. While a
+ * write is under way the next runs wait in the queue, so a slow store gets bigger batches, not more writes. The queue is bounded: past its bound the oldest waiting
  * trace is dropped and counted, so a store that is down or slow costs traces, never memory or answers.
  * A failed write drops its batch (counted) and is reported once in the log; runs still answer.
  */
@@ -19,8 +20,18 @@ import { RunTraceBuilder } from "../runner/run-trace-builder.js";
 const MAX_OPEN_RUNS = 10_000;
 /** Finished runs waiting for their write, at most; past it the oldest waiting one is dropped. */
 export const DEFAULT_MAX_QUEUED_TRACES = 2_000;
-/** Runs written in one store call, at most: a long queue is written in several bounded batches. */
-export const DEFAULT_MAX_TRACE_BATCH = 500;
+/**
+ * Runs written in one store call, at most: a long queue is written in several batches, with a turn of the
+ * event loop between them, so no single write holds the loop for long (200 SQLite rows: a few milliseconds).
+ */
+export const DEFAULT_MAX_TRACE_BATCH = 200;
+/** How long a finished run waits, at most, for the runs that finish after it to share its write. */
+export const DEFAULT_TRACE_FLUSH_MS = 200;
+/**
+ * A write not settled after this long is given up (its traces counted as dropped) so the next can start: a
+ * store that hangs (a network partition that never resets the connection) must not stop recording for good.
+ */
+export const DEFAULT_TRACE_WRITE_TIMEOUT_MS = 10_000;
 
 /** What the recorder did since it started; read by `/metrics`. */
 export interface TraceWriteStats {
@@ -39,6 +50,9 @@ export interface TraceRecorderOptions {
   storeFor(agentId: string): Promise<TraceStore>;
   maxQueued?: number;
   maxBatch?: number;
+  /** The longest a trace waits for its write (on `clock`); 0 writes after the current turn of the event loop. */
+  flushMs?: number;
+  writeTimeoutMs?: number;
   /** Runs `write` once the current turn of the event loop is over. Default: `setImmediate`. */
   defer?: (write: () => void) => void;
 }
@@ -47,12 +61,15 @@ export class TraceRecorder {
   readonly #options: TraceRecorderOptions;
   readonly #maxQueued: number;
   readonly #maxBatch: number;
+  readonly #flushMs: number;
+  readonly #writeTimeoutMs: number;
   readonly #defer: (write: () => void) => void;
   readonly #open = new Map<string, RunTraceBuilder>();
   /** Finished traces in finishing order; `#head` is the first not yet taken (a ring without shifting). */
   #queue: (RunTraceV1 | undefined)[] = [];
   #head = 0;
   #scheduled = false;
+  #cancelTimer: (() => void) | undefined;
   #writing: Promise<void> | undefined;
   #written = 0;
   #dropped = 0;
@@ -62,6 +79,8 @@ export class TraceRecorder {
     this.#options = options;
     this.#maxQueued = Math.max(1, options.maxQueued ?? DEFAULT_MAX_QUEUED_TRACES);
     this.#maxBatch = Math.max(1, options.maxBatch ?? DEFAULT_MAX_TRACE_BATCH);
+    this.#flushMs = Math.max(0, options.flushMs ?? DEFAULT_TRACE_FLUSH_MS);
+    this.#writeTimeoutMs = Math.max(1, options.writeTimeoutMs ?? DEFAULT_TRACE_WRITE_TIMEOUT_MS);
     this.#defer = options.defer ?? ((write) => void setImmediate(write));
   }
 
@@ -91,8 +110,10 @@ export class TraceRecorder {
     return { written: this.#written, dropped: this.#dropped, queued: this.#queued() };
   }
 
-  /** Writes everything queued and waits for it (close, tests). */
+  /** Writes everything queued and waits for it (close, reads, tests). */
   async flush(): Promise<void> {
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
     for (;;) {
       if (this.#writing) await this.#writing;
       else if (this.#queued() > 0) await this.#startWrite();
@@ -116,6 +137,22 @@ export class TraceRecorder {
 
   #schedule(): void {
     if (this.#scheduled || this.#writing) return;
+    if (this.#flushMs > 0 && this.#queued() < this.#maxBatch) {
+      // Not a full batch yet: wait for more runs, at most flushMs.
+      this.#cancelTimer ??= this.#options.clock.setTimer(this.#flushMs, () => {
+        this.#cancelTimer = undefined;
+        this.#writeSoon();
+      });
+      return;
+    }
+    this.#writeSoon();
+  }
+
+  /** The write, after the current turn of the event loop: the answer being sent goes out first. */
+  #writeSoon(): void {
+    if (this.#scheduled || this.#writing) return;
+    this.#cancelTimer?.();
+    this.#cancelTimer = undefined;
     this.#scheduled = true;
     this.#defer(() => {
       this.#scheduled = false;
@@ -157,13 +194,23 @@ export class TraceRecorder {
       else byAgent.set(trace.agentId, [trace]);
     }
     for (const [agentId, traces] of byAgent) {
+      let cancelTimeout: (() => void) | undefined;
       try {
-        const store = await this.#options.storeFor(agentId);
-        await store.appendMany(traces, this.#options.clock.now());
+        const write = (async () => (await this.#options.storeFor(agentId)).appendMany(traces, this.#options.clock.now()))();
+        const timedOut = new Promise<never>((_, reject) => {
+          cancelTimeout = this.#options.clock.setTimer(this.#writeTimeoutMs, () =>
+            reject(new Error(`the trace store did not answer within ${this.#writeTimeoutMs} ms`)),
+          );
+        });
+        // A write that fails after its timeout is already counted: its late rejection is not a second failure.
+        write.catch(() => {});
+        await Promise.race([write, timedOut]);
         this.#written += traces.length;
       } catch (error) {
         this.#dropped += traces.length;
         this.#warnOnce(error);
+      } finally {
+        cancelTimeout?.();
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
  * The dashboard's request log (R-OB-4) in a real browser (Debian's chromium, driven by the pinned
- * playwright-core): runs made through the gateway and the mock provider — one answered at once, one that
+ * playwright-core): runs made through the gateway and the mock provider — one streamed and answered at once, one that
  * failed over from both OpenAI keys to Anthropic, one that nothing answered — listed newest first, filtered by
  * outcome, model and session, and the failed-over run opened into its attempt timeline, whose bars are
  * asserted. A second page is served a recorded run with the optional fields (first-token times, cost, a wait,
@@ -83,7 +83,9 @@ const runIds = (page: Page) => page.locator("#runs-body tr.run-row").evaluateAll
 describe("dashboard request log (real Chromium)", () => {
   it("R-OB-4 lists the gateway's runs newest first, filters them, and opens the failed-over run into its attempt timeline", async () => {
     const ask = { model: "detour", messages: [{ role: "user" as const, content: "a prompt the log must not show" }] };
-    await harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-alpha" } });
+    // Run 1 is streamed: its trace has the answer's first-token time.
+    const stream = await harness.openai.chat.completions.create({ ...ask, stream: true }, { headers: { "x-detour-session": "chat-alpha" } });
+    for await (const _chunk of stream) void _chunk;
     await harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } });
     await expect(harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } })).rejects.toMatchObject({ status: 500 });
     const recorded = (await harness.gateway.detour.traces!.list()).reverse();
@@ -124,13 +126,21 @@ describe("dashboard request log (real Chromium)", () => {
     expect(results[2]).toMatch(/^ok · \d/);
     expect(await page.locator(`tr[data-run-detail="${failedOver.runId}"] .run-facts`).textContent()).toContain("chain openai/mock-gpt → anthropic/mock-claude");
 
+    // The streamed run shows its first-token time, in the row and as a tick on its bar.
+    const streamedRow = page.locator(`tr.run-row[data-run="${direct.runId}"]`);
+    expect(await streamedRow.locator("td[data-label='First token']").textContent()).toMatch(/^\d+ ms$|^\d+\.\d+ s$/);
+    await streamedRow.locator("button.run-toggle").click();
+    await page.waitForSelector(`tr[data-run-detail="${direct.runId}"] line.first-token`, { state: "attached" });
+    expect((await bars(page, direct.runId)).map((bar) => bar.outcome)).toEqual(["succeeded"]);
+
     mkdirSync(screenshotDir, { recursive: true });
     await page.locator("#request-log").screenshot({ path: join(screenshotDir, "request-log.png") });
     await page.screenshot({ path: join(screenshotDir, "request-log-page.png"), fullPage: true });
 
-    // The open run stays open across the page's refreshes.
+    // The open runs stay open across the page's refreshes.
     await page.waitForTimeout(2500);
     expect(await page.locator(`tr[data-run-detail="${failedOver.runId}"] rect.attempt-bar`).count()).toBe(3);
+    expect(await page.locator(`tr[data-run-detail="${direct.runId}"] rect.attempt-bar`).count()).toBe(1);
 
     // Filters: outcome, a model the run called, a session key (hashed by the gateway), a clicked session hash.
     await page.selectOption("#runs-outcome", "failed");

@@ -2,7 +2,8 @@
  * The trace store contract (R-OB-4), run against every backend: memory, a real SQLite file and the real
  * Redis on 127.0.0.1:6379.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createClient } from "@redis/client";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -10,7 +11,7 @@ import { deleteKeysWithPrefix, SHARED_REDIS_URL, uniquePrefix } from "../../../t
 import { RUN_TRACE_VERSION, type RunTraceV1 } from "../../core/run-trace.js";
 import { hashSessionKey, type TraceRetention, type TraceStore } from "../../ports/trace-store.js";
 import { MemoryTraceStore } from "../memory/memory-trace-store.js";
-import { RedisTraceStore } from "../redis/redis-trace-store.js";
+import { RedisTraceStore, redisTraceKeys } from "../redis/redis-trace-store.js";
 import { SqliteTraceStore } from "../sqlite/sqlite-trace-store.js";
 
 const HOUR = 3_600_000;
@@ -79,6 +80,8 @@ function traceOf(runId: string, startedAt: number, sessionKey: string | null = n
 
 interface Backend {
   name: string;
+  /** What the backend holds outside the process: bytes of the SQLite file, entries of the Redis keys. */
+  footprint?(): Promise<number>;
   open(retention: TraceRetention): Promise<TraceStore>;
   /** A second store on the same data (another process or replica); undefined for memory. */
   reopen?(retention: TraceRetention): Promise<TraceStore>;
@@ -92,6 +95,7 @@ function sqliteBackend(): Backend {
     name: "sqlite",
     open: async (retention) => SqliteTraceStore.open({ path, retention }),
     reopen: async (retention) => SqliteTraceStore.open({ path, retention }),
+    footprint: async () => statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
@@ -100,7 +104,17 @@ function redisBackend(): Backend {
   const keyPrefix = uniquePrefix();
   const open = (retention: TraceRetention) =>
     RedisTraceStore.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main", retention });
-  return { name: "redis", open, reopen: open, cleanup: () => deleteKeysWithPrefix(SHARED_REDIS_URL, keyPrefix) };
+  const footprint = async () => {
+    const client = createClient({ url: SHARED_REDIS_URL });
+    await client.connect();
+    try {
+      const keys = redisTraceKeys(keyPrefix, "main");
+      return (await client.zCard(keys.order)) + (await client.zCard(keys.started)) + (await client.hLen(keys.body));
+    } finally {
+      await client.quit();
+    }
+  };
+  return { name: "redis", open, reopen: open, footprint, cleanup: () => deleteKeysWithPrefix(SHARED_REDIS_URL, keyPrefix) };
 }
 
 function memoryBackend(): Backend {
@@ -222,6 +236,26 @@ describe.each([
     expect(newest[0]!.runId).toBe("p-0150");
     expect(newest.at(-1)!.runId).toBe("p-0449");
   });
+
+  it("R-OB-4 50 000 runs written in batches leave at most trace.keepRuns kept, and the backend's footprint stops growing", async () => {
+    const store = await open({ keepRuns: 1000, keepHours: 24 });
+    let footprintAt10k = 0;
+    for (let batch = 0; batch < 250; batch += 1) {
+      const traces = Array.from({ length: 200 }, (_, index) => traceOf(`big-${batch * 200 + index}`, T0 + batch * 200 + index));
+      await store.appendMany(traces, T0 + batch * 200 + 200);
+      if (batch === 49 && backend.footprint) footprintAt10k = await backend.footprint();
+    }
+    const now = T0 + 60_000;
+    expect(await store.count(now)).toBe(1000);
+    const newest = await store.list({ limit: 2 }, now);
+    expect(newest.map((trace) => trace.runId)).toEqual(["big-49998", "big-49999"]);
+    if (backend.footprint) {
+      // SQLite reuses the pages of dropped rows; Redis holds exactly the kept runs in each of its three keys.
+      const footprint = await backend.footprint();
+      if (backend.name === "redis") expect(footprint).toBe(3000);
+      else expect(footprint).toBeLessThanOrEqual(footprintAt10k * 1.5);
+    }
+  }, 60_000);
 
   it("R-OB-4 recording the same run again keeps one copy, the latest", async () => {
     const store = await open({ keepRuns: 3, keepHours: 24 });
