@@ -16,7 +16,7 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
-import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
 import { MemoryHeadroom } from "./headroom.js";
 import { MemoryProbes } from "./probes.js";
 import { MemoryProfiles } from "./profiles.js";

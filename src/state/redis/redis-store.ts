@@ -23,7 +23,7 @@ import type {
 import { systemClock } from "../../ports/system-clock.js";
 import { cryptoRandom } from "../../ports/system-random.js";
 import { type SecretKey, SecretBox } from "../secrets.js";
-import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
 import { assertSafeAgentId } from "../shared/agent-id.js";
 import { SecretKeyNotSharedError } from "../state-errors.js";
 import { RedisHeadroom } from "./headroom.js";

@@ -10,7 +10,7 @@ import {
   type SessionsStore,
   type WriteOptions,
 } from "../../ports/state-store.js";
-import { withWriteTime } from "../session-writes.js";
+import { withWriteTime } from "../shared/session-writes.js";
 import { mirrorSession } from "./local-view.js";
 import { CAS_SESSION, DELETE_IDLE_SESSION, DELETE_SESSION, PATCH_SESSION } from "./lua-scripts.js";
 import type { RedisConnection } from "./redis-connection.js";

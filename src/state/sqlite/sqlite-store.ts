@@ -19,7 +19,7 @@ import type {
   WriteOptions,
 } from "../../ports/state-store.js";
 import type { SecretBox } from "../secrets.js";
-import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
 import { SqliteHeadroom } from "./headroom.js";
 import { LastUsedBatch } from "./last-used-batch.js";
 import { SqliteProbes } from "./probes.js";

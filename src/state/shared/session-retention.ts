@@ -3,8 +3,8 @@
  * Each sweep removes at most one batch, so a store holding millions of stale sessions never spends long on
  * it; a full batch schedules the next one shortly after instead of waiting for the next period.
  */
-import type { Logger } from "../ports/events.js";
-import { StoreUnavailableError } from "./state-errors.js";
+import type { Logger } from "../../ports/events.js";
+import { StoreUnavailableError } from "../state-errors.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
