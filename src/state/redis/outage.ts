@@ -12,6 +12,7 @@ import {
   SocketTimeoutError,
   TimeoutError,
 } from "@redis/client";
+import { backgroundClock } from "../shared/background-clock.js";
 import { StoreUnavailableError } from "../state-errors.js";
 
 /** Redis did not answer within the command timeout (a hung server or network). */
@@ -54,18 +55,17 @@ export function errorText(error: unknown): string {
  */
 export async function withDeadline<T>(timeoutMs: number, call: (isAbandoned: () => boolean) => Promise<T>): Promise<T> {
   let abandoned = false;
-  let timer: NodeJS.Timeout | undefined;
+  let cancel: (() => void) | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
+    cancel = backgroundClock.setTimer(timeoutMs, () => {
       abandoned = true;
       reject(new RedisUnansweredError(timeoutMs));
-    }, timeoutMs);
-    timer.unref();
+    });
   });
   try {
     return await Promise.race([call(() => abandoned), deadline]);
   } finally {
-    clearTimeout(timer);
+    cancel?.();
   }
 }
 

@@ -10,9 +10,9 @@
  * through `run` (via `routeTo`).
  */
 import { randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../../ports/events.js";
 import { MemoryStateStore } from "../memory/memory-store.js";
+import { backgroundClock } from "../shared/background-clock.js";
 import type { StoreUnavailableError } from "../state-errors.js";
 import { captureView, seedMemory } from "./local-view.js";
 import { errorText, isRedisOutage, RedisUnansweredError, redisUnavailable, withDeadline } from "./outage.js";
@@ -146,7 +146,7 @@ export class RedisLink {
   async #recover(): Promise<void> {
     while (!this.#closed && this.#mode === "local") {
       if (!this.#client.isReady || !(await this.#answersPing())) {
-        await sleep(this.#recoveryIntervalMs, undefined, { ref: false });
+        await backgroundClock.sleep(this.#recoveryIntervalMs);
         continue;
       }
       // Resynchronisation steps run without a deadline: abandoning one half-way could apply a journal
@@ -162,7 +162,7 @@ export class RedisLink {
             error: this.#lastRecoveryError,
           });
         }
-        await sleep(this.#recoveryIntervalMs, undefined, { ref: false });
+        await backgroundClock.sleep(this.#recoveryIntervalMs);
       }
     }
   }
@@ -175,7 +175,7 @@ export class RedisLink {
     ).finally(() => {
       this.#pendingPing = undefined;
     });
-    return Promise.race([this.#pendingPing, sleep(this.#commandTimeoutMs, false, { ref: false })]);
+    return Promise.race([this.#pendingPing, backgroundClock.sleep(this.#commandTimeoutMs).then(() => false)]);
   }
 
   async #resynchronise(): Promise<void> {
@@ -247,7 +247,7 @@ export class RedisLink {
   ): Promise<T> {
     const required = options.durability === "required";
     if (this.#holding && this.#mode === "local") {
-      await Promise.race([this.#holding, sleep(this.#commandTimeoutMs, undefined, { ref: false })]);
+      await Promise.race([this.#holding, backgroundClock.sleep(this.#commandTimeoutMs)]);
     }
     if (this.#mode === "shared") {
       try {

@@ -6,7 +6,6 @@
  * (R-SB-3). This class connects and composes them.
  */
 import { createClient } from "@redis/client";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import type { SessionEntry, UsageStats } from "../../core/types.js";
 import type { Clock } from "../../ports/clock.js";
@@ -23,6 +22,7 @@ import type {
 import { systemClock } from "../../ports/system-clock.js";
 import { cryptoRandom } from "../../ports/system-random.js";
 import { type SecretKey, SecretBox } from "../secrets.js";
+import { backgroundClock } from "../shared/background-clock.js";
 import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
 import { assertSafeAgentId } from "../shared/agent-id.js";
 import { SecretKeyNotSharedError } from "../state-errors.js";
@@ -143,7 +143,7 @@ export class RedisStateStore implements StateStore {
       () => true,
       () => false,
     );
-    const ready = await Promise.race([connected, sleep(options.connectTimeoutMs ?? 2000, false, { ref: false })]);
+    const ready = await Promise.race([connected, backgroundClock.sleep(options.connectTimeoutMs ?? 2000).then(() => false)]);
     try {
       await link.start(ready);
     } catch (error) {
@@ -280,7 +280,7 @@ export class RedisStateStore implements StateStore {
         () => true,
         () => false,
       );
-      if (!(await Promise.race([closed, sleep(1000, false, { ref: false })]))) this.#client.destroy();
+      if (!(await Promise.race([closed, backgroundClock.sleep(1000).then(() => false)]))) this.#client.destroy();
     } else if (this.#client.isOpen) {
       this.#client.destroy();
     }
