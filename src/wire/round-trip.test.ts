@@ -71,13 +71,13 @@ describe("dialect round trips (R-GW-2)", () => {
       apiKey: "k",
       baseURL: `${UNUSED_BASE_URL}/v1`,
       maxRetries: 0,
-      fetch: cannedFetch({ body: JSON.stringify(renderOpenAIChatCompletion(answer)) }).fetch,
+      fetch: cannedFetch({ body: JSON.stringify(renderOpenAIChatCompletion(answer, { createdSeconds: 1 })) }).fetch,
     });
     const openAIStream = new OpenAI({
       apiKey: "k",
       baseURL: `${UNUSED_BASE_URL}/v1`,
       maxRetries: 0,
-      fetch: cannedFetch(sseAnswer(encodeOpenAIStream(answerEvents, { includeUsage: true }))).fetch,
+      fetch: cannedFetch(sseAnswer(encodeOpenAIStream(answerEvents, { includeUsage: true, createdSeconds: 1 }))).fetch,
     });
     const anthropicJson = new Anthropic({
       apiKey: "k",

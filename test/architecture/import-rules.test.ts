@@ -3,9 +3,9 @@
  * runner imports core and ports; wire imports only core and the canonical model; state and providers import
  * ports, core and wire; config imports core and catalogue; catalogue imports nothing of ours; engine may
  * import anything below it; gateway imports engine, config, wire, catalogue and the public types (core,
- * ports); cli and demo import engine, gateway, config and the public types — never each other; core never
- * reads the clock, randomness or timers. The front ends (gateway, cli, demo) reach the engine only through
- * engine/index.ts. Every file of every sub-folder is checked under its top folder's row, and no folder depends
+ * ports); cli and demo import engine, gateway, config and the public types — never each other; core, runner,
+ * state and wire never read the clock, randomness or timers but through the injected ports. The front ends
+ * (gateway, cli, demo) reach the engine only through engine/index.ts. Every file of every sub-folder is checked under its top folder's row, and no folder depends
  * on itself through others, nor any file on itself at run time (an import cycle).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -227,12 +227,25 @@ describe("DESIGN §1 import rules", () => {
     expect(findCycles(graph)).toEqual([]);
   });
 
-  it("core never reads the clock, randomness or timers", () => {
-    const forbidden = /\bDate\.now\(|\bnew Date\(\)|\bMath\.random\(|\bsetTimeout\(|\bsetInterval\(|\bperformance\.now\(/;
-    const offenders = files
-      .filter((file) => topFolder(file) === "core")
-      .filter((file) => forbidden.test(readFileSync(file, "utf8")))
-      .map((file) => relative(srcRoot, file));
-    expect(offenders).toEqual([]);
+  // The folders that make decisions or keep the state decisions read take time, randomness and timers from
+  // the injected Clock and Random (ports/), so a FakeClock and a SeededRandom drive every one of them.
+  const INJECTED_TIME_FOLDERS = ["core", "runner", "wire"];
+  const readsClockDirectly = /\bDate\.now\b|\bnew Date\(\)|\bMath\.random\b|\bsetTimeout\b|\bsetInterval\b|\bperformance\.now\b|node:timers/;
+
+  for (const folder of INJECTED_TIME_FOLDERS) {
+    it(`${folder} never reads the clock, randomness or timers but through the injected Clock and Random`, () => {
+      const offenders = files
+        .filter((file) => topFolder(file) === folder)
+        .filter((file) => readsClockDirectly.test(readFileSync(file, "utf8")))
+        .map((file) => relative(srcRoot, file));
+      expect(offenders).toEqual([]);
+    });
+  }
+
+  it("the clock rule catches a direct read", () => {
+    for (const line of ["Date.now()", "options.now ?? Date.now", "Math.random()", "setTimeout(fire, 5)", 'import { setTimeout } from "node:timers/promises"']) {
+      expect(readsClockDirectly.test(line)).toBe(true);
+    }
+    expect(readsClockDirectly.test("clock.now()")).toBe(false);
   });
 });

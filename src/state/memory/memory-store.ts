@@ -9,6 +9,7 @@
 import type { HeadroomReading } from "../../core/headroom/reading.js";
 import type { SessionEntry, UsageStats } from "../../core/types.js";
 import { type Logger, silentLogger } from "../../ports/events.js";
+import { systemClock } from "../../ports/system-clock.js";
 import type {
   RecordFailureParams,
   SessionCasResult,
@@ -16,7 +17,7 @@ import type {
   StateStore,
   StoredProfile,
 } from "../../ports/state-store.js";
-import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
 import { MemoryHeadroom } from "./headroom.js";
 import { MemoryProbes } from "./probes.js";
 import { MemoryProfiles } from "./profiles.js";
@@ -51,7 +52,7 @@ export class MemoryStateStore implements StateStore {
   readonly #pruner: SessionPruner | undefined;
 
   constructor(options: MemoryStateStoreOptions = {}) {
-    const now = options.now ?? Date.now;
+    const now = options.now ?? (() => systemClock.now());
     this.#profiles = new MemoryProfiles(this.#changed, (profileId) => {
       this.#usageStats.forget(profileId);
       this.#spend.forget(profileId);

@@ -4,7 +4,7 @@
  */
 import type { SessionEntry } from "../../core/types.js";
 import type { SessionCasResult, SessionFieldWrite, SessionsStore } from "../../ports/state-store.js";
-import { applySessionCas, withWriteTime } from "../session-writes.js";
+import { applySessionCas, withWriteTime } from "../shared/session-writes.js";
 import { clone } from "./clone.js";
 
 function applyPatch(entry: SessionEntry, patch: Partial<Omit<SessionEntry, "sessionKey">>): SessionEntry {

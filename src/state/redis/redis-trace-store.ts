@@ -18,6 +18,7 @@ import { newestWithinLimit } from "../traces/trace-order.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";
 import type { RedisClient } from "./redis-remote.js";
 import { createHash } from "node:crypto";
+import { REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
 
 /**
  * KEYS: counter, order, started, body. ARGV: cutoff (epoch ms), keepRuns, then per trace: runId, startedAt,
@@ -90,7 +91,7 @@ export class RedisTraceStore implements TraceStore {
       // Traces are best effort: a write while disconnected fails at once instead of piling up in memory.
       disableOfflineQueue: true,
       socket: {
-        connectTimeout: options.connectTimeoutMs ?? 2000,
+        connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
         reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
       },
     });

@@ -5,18 +5,26 @@
  * overwrite a cooldown, disable, block or session override. Losing the last batch in a crash costs at most
  * a slightly stale round-robin position, which R-SB-3 allows.
  */
+import type { Clock } from "../../ports/clock.js";
+import { backgroundClock } from "../shared/background-clock.js";
+
 export class LastUsedBatch {
   readonly #pending = new Map<string, number>();
   readonly #flushEveryMs: number;
   readonly #write: (entries: [string, number][]) => void;
   readonly #onError: (error: unknown) => void;
-  #timer: NodeJS.Timeout | undefined;
+  readonly #timers: Clock;
+  /** Cancels the scheduled flush; its timer never keeps a CLI process alive, close() flushes. */
+  #timer: (() => void) | undefined;
 
   constructor(options: {
     flushEveryMs: number;
     write: (entries: [string, number][]) => void;
     onError: (error: unknown) => void;
+    /** Schedules the flushes; defaults to the unref'd system clock. */
+    timers?: Clock;
   }) {
+    this.#timers = options.timers ?? backgroundClock;
     this.#flushEveryMs = options.flushEveryMs;
     this.#write = options.write;
     this.#onError = options.onError;
@@ -29,14 +37,7 @@ export class LastUsedBatch {
       this.flush();
       return;
     }
-    if (!this.#timer) {
-      this.#timer = setTimeout(() => {
-        this.#timer = undefined;
-        this.flush();
-      }, this.#flushEveryMs);
-      // A pending batch must not keep a CLI process alive; close() flushes it.
-      this.#timer.unref();
-    }
+    if (!this.#timer) this.#scheduleFlush();
   }
 
   /** The not-yet-written value for a profile, so this process reads its own writes. */
@@ -54,10 +55,8 @@ export class LastUsedBatch {
   }
 
   flush(): void {
-    if (this.#timer) {
-      clearTimeout(this.#timer);
-      this.#timer = undefined;
-    }
+    this.#timer?.();
+    this.#timer = undefined;
     if (this.#pending.size === 0) return;
     const entries = [...this.#pending.entries()];
     try {
@@ -68,13 +67,14 @@ export class LastUsedBatch {
     } catch (error) {
       this.#onError(error);
       // Keep the values and try again later rather than dropping them.
-      if (this.#flushEveryMs > 0 && !this.#timer) {
-        this.#timer = setTimeout(() => {
-          this.#timer = undefined;
-          this.flush();
-        }, this.#flushEveryMs);
-        this.#timer.unref();
-      }
+      if (this.#flushEveryMs > 0 && !this.#timer) this.#scheduleFlush();
     }
+  }
+
+  #scheduleFlush(): void {
+    this.#timer = this.#timers.setTimer(this.#flushEveryMs, () => {
+      this.#timer = undefined;
+      this.flush();
+    });
   }
 }

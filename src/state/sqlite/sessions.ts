@@ -1,7 +1,7 @@
 /** The SQLite store's sessions facet (R-SO-1…R-SO-4), each row dated by its last write (R-GW-8). */
 import type { SessionEntry } from "../../core/types.js";
 import type { SessionCasResult, SessionFieldWrite, SessionsStore, WriteOptions } from "../../ports/state-store.js";
-import { applySessionCas, applySessionPatch, withWriteTime } from "../session-writes.js";
+import { applySessionCas, applySessionPatch, withWriteTime } from "../shared/session-writes.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 
 export class SqliteSessions implements SessionsStore {

@@ -9,7 +9,7 @@
 import Database from "better-sqlite3";
 import { chmodSync, closeSync, mkdirSync, openSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { StateConfigError } from "../state-errors.js";
+import { assertSafeAgentId } from "../shared/agent-id.js";
 
 export const SQLITE_FILE_NAME = "detour-agent.sqlite";
 /** The longest the event loop may block on one lock attempt. */
@@ -17,15 +17,8 @@ export const BUSY_TIMEOUT_MS = 20;
 /** Used only while opening the file, which is not on the request path. */
 export const OPEN_BUSY_TIMEOUT_MS = 5000;
 
-/** Agent ids become a directory name, so they must not be able to climb out of `agents/`. */
-export function assertSafeAgentId(agentId: string): void {
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(agentId) || agentId.includes("..")) {
-    throw new StateConfigError(
-      `Agent id "${agentId}" cannot name a state directory: use letters, digits, ".", "_" or "-" ` +
-        `(starting with a letter or digit).`,
-    );
-  }
-}
+/** Kept for the other stores of this tree that still name this module; new code imports state/shared. */
+export { assertSafeAgentId };
 
 export function sqliteStatePath(detourHome: string, agentId: string): string {
   assertSafeAgentId(agentId);

@@ -5,7 +5,10 @@
  * atomic (R-SB-2). Past the deadline, or on any other SQLite error, the write fails with a typed error that
  * names the file; nothing claims it was stored.
  */
-import { setTimeout as sleep } from "node:timers/promises";
+import type { Clock } from "../../ports/clock.js";
+import type { Random } from "../../ports/random.js";
+import { systemClock } from "../../ports/system-clock.js";
+import { cryptoRandom } from "../../ports/system-random.js";
 import { StoreUnavailableError } from "../state-errors.js";
 
 /** How long a write keeps retrying a file another process holds locked. */
@@ -51,18 +54,19 @@ export function storeWriteError(path: string, error: unknown, deadlineMs: number
 export async function withLockRetry<T>(
   path: string,
   attempt: () => T,
-  options: { deadlineMs?: number; random?: () => number } = {},
+  options: { deadlineMs?: number; clock?: Clock; random?: Random } = {},
 ): Promise<T> {
   const deadlineMs = options.deadlineMs ?? LOCK_WAIT_DEADLINE_MS;
-  const deadline = Date.now() + deadlineMs;
-  const random = options.random ?? Math.random;
+  const clock = options.clock ?? systemClock;
+  const random = options.random ?? cryptoRandom;
+  const deadline = clock.now() + deadlineMs;
   for (let pause = FIRST_PAUSE_MS; ; pause = Math.min(pause * 2, LONGEST_PAUSE_MS)) {
     try {
       return attempt();
     } catch (error) {
-      if (!isBusy(error) || Date.now() >= deadline) throw storeWriteError(path, error, deadlineMs);
+      if (!isBusy(error) || clock.now() >= deadline) throw storeWriteError(path, error, deadlineMs);
     }
     // Jitter spreads contending processes out so they do not collide again in lockstep.
-    await sleep(pause / 2 + random() * pause);
+    await clock.sleep(pause / 2 + random.next() * pause);
   }
 }

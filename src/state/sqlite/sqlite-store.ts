@@ -18,8 +18,9 @@ import type {
   StoredProfile,
   WriteOptions,
 } from "../../ports/state-store.js";
+import { systemClock } from "../../ports/system-clock.js";
 import type { SecretBox } from "../secrets.js";
-import { type SessionRetention, SessionPruner } from "../session-retention.js";
+import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
 import { SqliteHeadroom } from "./headroom.js";
 import { LastUsedBatch } from "./last-used-batch.js";
 import { SqliteProbes } from "./probes.js";
@@ -68,7 +69,7 @@ export class SqliteStateStore implements StateStore {
     this.#file = new SqliteConnection(db, options.path, options.lockWaitMs);
     this.#secrets = options.secrets;
     this.#logger = options.logger ?? silentLogger;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? (() => systemClock.now());
     this.#lastUsed = new LastUsedBatch({
       flushEveryMs: options.lastUsedFlushMs ?? 1000,
       // Batched and retried by LastUsedBatch: a busy file only delays the batch (see last-used-batch.ts).
@@ -94,7 +95,7 @@ export class SqliteStateStore implements StateStore {
   static open(options: SqliteStateStoreOptions): SqliteStateStore {
     const db = openDatabaseFile(options.path);
     try {
-      migrate(db, { path: options.path, now: Date.now() });
+      migrate(db, { path: options.path, now: systemClock.now() });
       const store = new SqliteStateStore(db, options);
       store.#checkSecretKey();
       // From here on every lock wait is short and retried asynchronously (sqlite-retry.ts).

@@ -46,12 +46,12 @@ describe("renderOpenAIChatCompletion", () => {
   });
 
   it("R-GW-2: a pure tool-call turn has null content, as OpenAI sends it", () => {
-    const rendered = renderOpenAIChatCompletion({ ...response, content: [response.content[1]!] });
+    const rendered = renderOpenAIChatCompletion({ ...response, content: [response.content[1]!] }, { createdSeconds: 100 });
     expect(rendered.choices[0]?.message.content).toBeNull();
   });
 
   it("R-GW-2: the real OpenAI SDK reads the rendered JSON", async () => {
-    const { fetch } = cannedFetch({ body: JSON.stringify(renderOpenAIChatCompletion(response)) });
+    const { fetch } = cannedFetch({ body: JSON.stringify(renderOpenAIChatCompletion(response, { createdSeconds: 100 })) });
     const client = new OpenAI({ apiKey: "sk-test", baseURL: `${UNUSED_BASE_URL}/v1`, fetch, maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: "x", messages: [{ role: "user", content: "hi" }] });
     expect(completion.model).toBe("google/gemini-x");

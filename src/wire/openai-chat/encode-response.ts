@@ -6,11 +6,11 @@ import { renderOpenAIUsage } from "./usage.js";
 export { renderOpenAIUsage } from "./usage.js";
 
 export interface OpenAIRenderOptions {
-  /** Unix seconds for `created`; defaults to now. */
-  createdSeconds?: number;
+  /** Unix seconds for `created`: the caller's clock, never read here. */
+  createdSeconds: number;
 }
 
-export function renderOpenAIChatCompletion(response: CanonicalResponse, options: OpenAIRenderOptions = {}) {
+export function renderOpenAIChatCompletion(response: CanonicalResponse, options: OpenAIRenderOptions) {
   const text = response.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const toolCalls = response.content.flatMap((part) =>
     part.type === "tool-call"
@@ -20,7 +20,7 @@ export function renderOpenAIChatCompletion(response: CanonicalResponse, options:
   return {
     id: response.id,
     object: "chat.completion" as const,
-    created: options.createdSeconds ?? Math.floor(Date.now() / 1000),
+    created: options.createdSeconds,
     model: response.model,
     choices: [
       {

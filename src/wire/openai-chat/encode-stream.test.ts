@@ -57,19 +57,19 @@ describe("OpenAI SSE encoder", () => {
   });
 
   it("R-GW-2: no usage chunk unless stream_options.include_usage was set", () => {
-    const chunks = payloads(encodeOpenAIStream(textStream, { includeUsage: false }));
+    const chunks = payloads(encodeOpenAIStream(textStream, { includeUsage: false, createdSeconds: 1 }));
     expect(chunks.some((chunk) => chunk !== "[DONE]" && "usage" in chunk)).toBe(false);
     expect(chunks.at(-1)).toBe("[DONE]");
   });
 
   it("R-GW-2: the role rides on the first delta when no message-start came", () => {
-    const chunks = payloads(encodeOpenAIStream([{ type: "text-delta", text: "x" }], { includeUsage: false, model: "m" }));
+    const chunks = payloads(encodeOpenAIStream([{ type: "text-delta", text: "x" }], { includeUsage: false, model: "m", createdSeconds: 1 }));
     expect((chunks[0] as Json).choices[0].delta).toEqual({ role: "assistant", content: "x" });
     expect((chunks[0] as Json).model).toBe("m");
   });
 
   it("R-GW-2: tool-call deltas carry their index, id and name first, then argument pieces", () => {
-    const chunks = payloads(encodeOpenAIStream(toolStream, { includeUsage: false }));
+    const chunks = payloads(encodeOpenAIStream(toolStream, { includeUsage: false, createdSeconds: 1 }));
     const toolDeltas = chunks.flatMap((chunk) => (chunk === "[DONE]" ? [] : (chunk.choices[0]?.delta.tool_calls ?? [])));
     expect(toolDeltas).toEqual([
       { index: 0, id: "call_a", type: "function", function: { name: "lookup", arguments: "" } },
@@ -81,7 +81,7 @@ describe("OpenAI SSE encoder", () => {
   });
 
   it("R-ST-2: an error after content becomes an error chunk and no [DONE] follows", () => {
-    const encoder = createOpenAIStreamEncoder({ includeUsage: true });
+    const encoder = createOpenAIStreamEncoder({ includeUsage: true, createdSeconds: 1 });
     const frames = [
       ...encoder.encode({ type: "message-start", id: "c", model: "m" }),
       ...encoder.encode({ type: "text-delta", text: "partial" }),
@@ -97,14 +97,14 @@ describe("OpenAI SSE encoder", () => {
   it("R-ST-2: a finish with reason error is never rendered as a clean finish", () => {
     const frames = encodeOpenAIStream(
       [{ type: "text-delta", text: "a" }, { type: "finish", reason: "error" }],
-      { includeUsage: true },
+      { includeUsage: true, createdSeconds: 1 },
     );
     expect((payloads(frames).at(-1) as Json).error.type).toBe("server_error");
     expect(frames).not.toContain(OPENAI_DONE_FRAME);
   });
 
   it("R-ST-2: the real OpenAI SDK assembles the frames, and throws on the error chunk", async () => {
-    const final = await client(encodeOpenAIStream(textStream, { includeUsage: true }))
+    const final = await client(encodeOpenAIStream(textStream, { includeUsage: true, createdSeconds: 1 }))
       .chat.completions.stream({ model: "x", messages: [{ role: "user", content: "hi" }], stream_options: { include_usage: true } })
       .finalChatCompletion();
     expect(final.model).toBe("anthropic/claude-x");
@@ -112,7 +112,7 @@ describe("OpenAI SSE encoder", () => {
     expect(final.choices[0]?.finish_reason).toBe("stop");
     expect(final.usage?.total_tokens).toBe(7);
 
-    const tools = await client(encodeOpenAIStream(toolStream, { includeUsage: false }))
+    const tools = await client(encodeOpenAIStream(toolStream, { includeUsage: false, createdSeconds: 1 }))
       .chat.completions.stream({ model: "x", messages: [{ role: "user", content: "hi" }] })
       .finalChatCompletion();
     expect(tools.choices[0]?.message.tool_calls?.map((call) => (call.type === "function" ? call.function : undefined))).toEqual([
@@ -122,7 +122,7 @@ describe("OpenAI SSE encoder", () => {
 
     const failing = encodeOpenAIStream(
       [textStream[0]!, textStream[1]!, { type: "error", error: new Error("cut after commit") }],
-      { includeUsage: false },
+      { includeUsage: false, createdSeconds: 1 },
     );
     await expect(
       client(failing).chat.completions.stream({ model: "x", messages: [{ role: "user", content: "hi" }] }).finalChatCompletion(),
@@ -136,7 +136,7 @@ describe("OpenAI SSE encoder", () => {
         ...pieces.map((text) => ({ type: "text-delta" as const, text })),
         { type: "finish", reason: "stop" },
       ];
-      const text = payloads(encodeOpenAIStream(events, { includeUsage: false }))
+      const text = payloads(encodeOpenAIStream(events, { includeUsage: false, createdSeconds: 1 }))
         .map((chunk) => (chunk === "[DONE]" ? "" : (chunk.choices[0]?.delta.content ?? "")))
         .join("");
       expect(text).toBe(pieces.join(""));

@@ -16,7 +16,8 @@ export interface OpenAIStreamOptions {
   /** Used until a `message-start` event names them. */
   id?: string;
   model?: string;
-  createdSeconds?: number;
+  /** Unix seconds for `created`: the caller's clock, never read here. */
+  createdSeconds: number;
   /** The answer's `system_fingerprint`, on every chunk when known (the upstream's answer had one). */
   systemFingerprint?: string;
   /** Turns an `error` event's payload into the error chunk's fields. */
@@ -35,7 +36,7 @@ function defaultDescribeError(error: unknown): OpenAIErrorInput {
 export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIStreamEncoder {
   let id = options.id ?? "chatcmpl-detour";
   let model = options.model ?? "";
-  const created = options.createdSeconds ?? Math.floor(Date.now() / 1000);
+  const created = options.createdSeconds;
   const describeError = options.describeError ?? defaultDescribeError;
   let roleSent = false;
   let finished = false;

@@ -3,8 +3,10 @@
  * Each sweep removes at most one batch, so a store holding millions of stale sessions never spends long on
  * it; a full batch schedules the next one shortly after instead of waiting for the next period.
  */
-import type { Logger } from "../ports/events.js";
-import { StoreUnavailableError } from "./state-errors.js";
+import type { Clock } from "../../ports/clock.js";
+import type { Logger } from "../../ports/events.js";
+import { StoreUnavailableError } from "../state-errors.js";
+import { backgroundClock } from "./background-clock.js";
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 const DEFAULT_SWEEP_INTERVAL_MS = 60 * 60 * 1000;
@@ -30,11 +32,14 @@ export interface SessionPrunerOptions extends SessionRetention {
   logger: Logger;
   /** The store, for log lines. */
   label: string;
+  /** Schedules the sweeps; defaults to the unref'd system clock. */
+  timers?: Clock;
 }
 
 export class SessionPruner {
   readonly #options: SessionPrunerOptions;
-  #timer: NodeJS.Timeout | undefined;
+  /** Cancels the scheduled sweep, if one is scheduled. */
+  #timer: (() => void) | undefined;
   #running: Promise<number> | undefined;
   #stopped = false;
   /** Session writes since the last sweep began; enough of them bring the next sweep forward. */
@@ -52,7 +57,7 @@ export class SessionPruner {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer?.();
     this.#timer = undefined;
     await this.#running?.catch(() => undefined);
   }
@@ -66,14 +71,14 @@ export class SessionPruner {
     if (this.#options.maxCount === undefined) return;
     this.#writesSinceSweep += 1;
     if (this.#writesSinceSweep < this.#batchSize || this.#running || this.#sweepSoon || this.#stopped) return;
-    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer?.();
     this.#schedule(CATCH_UP_DELAY_MS);
   }
 
   #schedule(delayMs: number): void {
     if (this.#stopped) return;
     this.#sweepSoon = delayMs <= CATCH_UP_DELAY_MS;
-    this.#timer = setTimeout(() => {
+    this.#timer = (this.#options.timers ?? backgroundClock).setTimer(delayMs, () => {
       this.#timer = undefined;
       this.#sweepSoon = false;
       this.#running = this.sweep().finally(() => {
@@ -82,8 +87,7 @@ export class SessionPruner {
       void this.#running.then((removed) =>
         this.#schedule(removed >= this.#batchSize ? CATCH_UP_DELAY_MS : (this.#options.sweepIntervalMs ?? DEFAULT_SWEEP_INTERVAL_MS)),
       );
-    }, delayMs);
-    this.#timer.unref();
+    });
   }
 
   get #batchSize(): number {

@@ -2,8 +2,8 @@
  * Session merges as pure functions over the stored entry, applied by the memory store and by the SQLite
  * store inside one `BEGIN IMMEDIATE` transaction (R-SO-2, R-SB-6).
  */
-import type { SessionEntry } from "../core/types.js";
-import { type SessionCasResult, type SessionFieldWrite, sessionFieldGroup } from "../ports/state-store.js";
+import type { SessionEntry } from "../../core/types.js";
+import { type SessionCasResult, type SessionFieldWrite, sessionFieldGroup } from "../../ports/state-store.js";
 
 /** Owned session fields are primitives; the JSON comparison keeps CAS correct for any JSON value. */
 export function sameValue(a: unknown, b: unknown): boolean {

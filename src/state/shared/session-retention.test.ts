@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { silentLogger } from "../ports/events.js";
-import { MemoryStateStore } from "./memory/memory-store.js";
+import { silentLogger } from "../../ports/events.js";
+import { MemoryStateStore } from "../memory/memory-store.js";
 import { SessionPruner } from "./session-retention.js";
 
 describe("session sweeps", () => {

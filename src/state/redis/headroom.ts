@@ -4,10 +4,13 @@
  * their reset or beyond the model cap are deleted right after each write.
  *
  * Read, merged by the core rule, written back — not a compare-and-set: a reading is a snapshot the provider
- * restates on its next answer, so two replicas writing one profile at once lose nothing lasting.
+ * restates on its next answer, so two replicas writing one profile at once lose nothing lasting. Not journaled
+ * during an outage either: the provider's next answer restates it.
  */
 import { isFresh, mergeReadings, readingSlot, type HeadroomReading } from "../../core/headroom/reading.js";
-import type { RedisClient } from "./redis-remote.js";
+import type { HeadroomStore } from "../../ports/state-store.js";
+import type { RedisClient } from "./redis-connection.js";
+import type { Route } from "./route.js";
 
 function parseReadings(hash: Record<string, string>): Map<string, HeadroomReading> {
   const readings = new Map<string, HeadroomReading>();
@@ -21,7 +24,7 @@ function parseReadings(hash: Record<string, string>): Map<string, HeadroomReadin
   return readings;
 }
 
-export class RedisHeadroom {
+export class RemoteHeadroom {
   readonly #client: RedisClient;
   readonly #keyOf: (profileId: string) => string;
 
@@ -64,5 +67,27 @@ export class RedisHeadroom {
       if (fresh.length > 0) found[id] = fresh;
     });
     return found;
+  }
+}
+
+export class RedisHeadroom implements HeadroomStore {
+  readonly #run: Route<RemoteHeadroom>;
+
+  constructor(run: Route<RemoteHeadroom>) {
+    this.#run = run;
+  }
+
+  recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
+    return this.#run((r) => r.record(profileId, readings, now), (v) => v.recordHeadroom(profileId, readings, now), {
+      mirror: (view) => view.recordHeadroom(profileId, readings, now),
+    });
+  }
+
+  headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
+    return this.#run((r) => r.read(profileIds, now), (v) => v.headroomReadings(profileIds, now), {
+      mirror: async (view, found) => {
+        for (const [id, readings] of Object.entries(found)) await view.recordHeadroom(id, readings, now);
+      },
+    });
   }
 }

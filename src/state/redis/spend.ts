@@ -1,12 +1,15 @@
 /**
  * Spend per profile and hour on Redis (R-GW-7), shared by every replica: one hash per hour bucket
  * (profile id → dollars), added to with HINCRBYFLOAT (atomic server-side, so concurrent replicas all count)
- * and expiring once the bucket leaves the 24-hour window — bounded without any cleanup pass.
+ * and expiring once the bucket leaves the 24-hour window — bounded without any cleanup pass. Not journaled
+ * during an outage: spend charged then stays in this process's local view.
  */
 import { isRecordableCost, oldestSpendHour, SPEND_BUCKET_MS, SPEND_BUCKETS_KEPT, spendHourOf } from "../../core/spend.js";
-import type { RedisClient } from "./redis-remote.js";
+import type { SpendStore } from "../../ports/state-store.js";
+import type { RedisClient } from "./redis-connection.js";
+import type { Route } from "./route.js";
 
-export class RedisSpend {
+export class RemoteSpend {
   readonly #client: RedisClient;
   readonly #keyOf: (hour: number) => string;
 
@@ -40,5 +43,21 @@ export class RedisSpend {
       }
     }
     return totals;
+  }
+}
+
+export class RedisSpend implements SpendStore {
+  readonly #run: Route<RemoteSpend>;
+
+  constructor(run: Route<RemoteSpend>) {
+    this.#run = run;
+  }
+
+  recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
+    return this.#run((r) => r.record(profileId, costUsd, now), (v) => v.recordSpend(profileId, costUsd, now));
+  }
+
+  spendByProfile(now: number): Promise<Record<string, number>> {
+    return this.#run((r) => r.byProfile(now), (v) => v.spendByProfile(now));
   }
 }
