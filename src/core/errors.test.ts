@@ -18,6 +18,7 @@ describe("error codes", () => {
       liveSessionModelSwitch: "DETOUR_LIVE_MODEL_SWITCH",
       config: "DETOUR_CONFIG_INVALID",
       modelSelection: "DETOUR_MODEL_SELECTION_INVALID",
+      seatsFull: "DETOUR_SEATS_FULL",
     });
     const codes = Object.values(ERROR_CODES);
     expect(new Set(codes).size).toBe(codes.length);
