@@ -2,7 +2,9 @@
  * The engine as the front ends (gateway/, cli/, demo/) see it: the one composition root, the shapes its lanes
  * hand back, and the few formatting and store tools the commands that inspect state need. The import test
  * holds the front ends to this file (DESIGN §1: they render; they never compose engines), so everything else
- * of engine/ can change without touching them. Loading it loads nothing a plain gateway start does not use.
+ * of engine/ can change without touching them. Loading it loads nothing a plain gateway start does not use:
+ * what-if replay and the drills (with the model catalogue they price by) are `replay/index.ts`, a surface of
+ * their own that only `detour replay` and `detour drill` load.
  */
 
 // --- the composition root and what it builds ---
@@ -36,7 +38,5 @@ export { redactUrl } from "../state/redis/redact-url.js";
 export { sqliteStatePath } from "../state/sqlite/sqlite-file.js";
 export { openTraceStore } from "../state/traces/open-trace-store.js";
 
-// --- traces, replay and drills (`detour replay`, `detour drill`, the request log's metrics) ---
-export type { TraceWriteStats } from "./trace-recorder.js";
-export { DRILLS, DrillTargetError, findDrill, replayTraces, runDrill } from "./replay/index.js";
-export type { DrillOutcome, ReplayConfigReport, ReplayResult } from "./replay/index.js";
+// --- traces (the request log's metrics); replay and the drills have their own surface, replay/index.ts ---
+export type { DetourTraces, TraceWriteStats } from "./run-traces.js";

@@ -80,7 +80,8 @@ const ALLOWED: Record<string, string[]> = {
   terminal: ["terminal"],
   // testing/ ships the mock provider that `detour mock-provider` and `detour demo` serve (R-CL-3, R-CL-2).
   // The CLI refreshes and explains the model catalogue (`detour catalogue update | show`).
-  cli: ["cli", ENGINE_SURFACE, "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
+  // engine/replay/index.ts is the surface of what-if replay and the drills, loaded only by those commands.
+  cli: ["cli", ENGINE_SURFACE, "engine/replay/index.ts", "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
   demo: ["demo", ENGINE_SURFACE, "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
   testing: ["core", "ports", "testing", "providers", "state", "config", "wire"],
   // ai-sdk/ is a front end over the engine: it reuses the runner's stream relay and the seam of a continuation.

@@ -5,7 +5,7 @@
  */
 import { basename } from "node:path";
 import type { Command } from "commander";
-import { DRILLS, DrillTargetError, findDrill, runDrill, type DrillOutcome } from "../../engine/index.js";
+import { DRILLS, DrillTargetError, findDrill, runDrill, type DrillOutcome } from "../../engine/replay/index.js";
 import type { CliDeps } from "../cli-deps.js";
 import { ReportedFailure } from "../cli-errors.js";
 import { commandContext, loadCliConfig, type CommandContext } from "../command-context.js";

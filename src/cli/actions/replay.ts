@@ -12,7 +12,7 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { loadConfig, type LoadedConfig } from "../../config/index.js";
 import { parseRunTraceLine, TraceLineError, type RunTraceV1 } from "../../core/run-trace.js";
-import { replayTraces, type ReplayConfigReport, type ReplayResult } from "../../engine/index.js";
+import { replayTraces, type ReplayConfigReport, type ReplayResult } from "../../engine/replay/index.js";
 import type { CliDeps } from "../cli-deps.js";
 import { commandContext, type CommandContext } from "../command-context.js";
 import { CliUsageError } from "../output.js";

@@ -5,7 +5,7 @@
  * No script, no external asset: the file opens anywhere, offline.
  */
 import type { RunTraceV1, TraceAttempt } from "../../core/run-trace.js";
-import type { ReplayConfigReport } from "../../engine/index.js";
+import type { ReplayConfigReport } from "../../engine/replay/index.js";
 
 export interface ReplayHtmlConfig {
   report: ReplayConfigReport;
