@@ -18,6 +18,8 @@ const HELLO = { messages: [{ role: "user" as const, content: [{ type: "text" as 
 let mock: MockProvider;
 beforeAll(async () => {
   mock = await startMockProvider();
+  // Discovery gives Ollama 400 ms to answer: the mock's first answer (loading its wire modules) must not count.
+  await (await fetch(`${mock.url}/api/tags`)).json();
 });
 afterAll(async () => {
   await mock?.close();
@@ -70,6 +72,9 @@ describe("createDetour for the front ends", () => {
       expect(await next.sessions.get("s1")).toMatchObject({ modelOverride: "mock-gpt" });
       const outcome = await next.run({ sessionKey: "s1", request: HELLO });
       expect(outcome).toMatchObject({ provider: "ollama", model: "mock-gpt" });
+      // Its runs are traced into the stores of the engine it follows, so the request log keeps them.
+      expect(await next.traces.list()).toHaveLength(1);
+      expect((await base.traces.list()).map((trace) => trace.runId)).toEqual([outcome.runId]);
       // A reload of a reloaded engine still follows the engine that owns the stores.
       const third = await next.reload(base.config);
       expect(await third.store()).toBe(await base.store());

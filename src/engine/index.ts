@@ -3,7 +3,8 @@
  * hand back, and the few formatting and store tools the commands that inspect state need. The import test
  * holds the front ends to this file (DESIGN §1: they render; they never compose engines), so everything else
  * of engine/ can change without touching them. Loading it loads nothing a plain gateway start does not use:
- * what-if replay and the drills have their own surface, `replay/index.ts`, loaded only by their commands.
+ * what-if replay and the drills (with the model catalogue they price by) are `replay/index.ts`, a surface of
+ * their own that only `detour replay` and `detour drill` load.
  */
 
 // --- the composition root and what it builds ---
@@ -24,7 +25,6 @@ export type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResu
 export { FORWARDED_RESPONSE_HEADERS } from "./run-pass-through.js";
 export type { ProviderPin } from "./provider-pin.js";
 export { EventHub } from "./event-hub.js";
-export type { DetourTraces, TraceWriteStats } from "./run-traces.js";
 
 // --- what front ends show and measure ---
 export type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
@@ -39,3 +39,5 @@ export { redactUrl } from "../state/redis/redact-url.js";
 export { sqliteStatePath } from "../state/sqlite/sqlite-file.js";
 export { openTraceStore } from "../state/traces/open-trace-store.js";
 
+// --- traces (the request log's metrics); replay and the drills have their own surface, replay/index.ts ---
+export type { DetourTraces, TraceWriteStats } from "./run-traces.js";

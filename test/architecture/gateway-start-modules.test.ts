@@ -19,6 +19,8 @@ const LAZY_AT_START: ReadonlyArray<{ module: RegExp; why: string }> = [
   { module: /\/node_modules\/oauth4webapi\//, why: "only OAuth profiles refresh tokens" },
   // src/gateway/lazy-schema-compilers.ts: fastify's schema compilers load only for a route with a schema.
   { module: /\/node_modules\/ajv\//, why: "no gateway route has a JSON schema (ajv, ~9 MB with fast-json-stringify)" },
+  // src/engine/replay/index.ts is its own surface, loaded by the `detour replay` and `detour drill` commands only.
+  { module: /\/engine\/replay\//, why: "what-if replay and the drills serve two commands, never a gateway request" },
   { module: /\/node_modules\/fast-json-stringify\/index\.js$/, why: "no gateway route has a response schema (fastify's error serializer loads only its lib/serializer)" },
 ];
 
