@@ -65,7 +65,17 @@ export function involvesModel(trace: RunTraceV1, model: string): boolean {
   return trace.attempts.some((attempt) => attempt.model === model || `${attempt.provider}/${attempt.model}` === model);
 }
 
+/** Session keys whose hash is remembered: a session's runs hash the same key again and again. */
+const REMEMBERED_HASHES = 1024;
+const rememberedHashes = new Map<string, string>();
+
 /** Stable, one-way: the same session key always links to the same hash, and the hash does not give the key back. */
 export function hashSessionKey(sessionKey: string): string {
-  return createHash("sha256").update(`detour-session\0${sessionKey}`).digest("hex").slice(0, 32);
+  const remembered = rememberedHashes.get(sessionKey);
+  if (remembered !== undefined) return remembered;
+  const hash = createHash("sha256").update(`detour-session\0${sessionKey}`).digest("hex").slice(0, 32);
+  // Bounded: past the bound the longest-remembered key is forgotten (Map keeps insertion order).
+  if (rememberedHashes.size >= REMEMBERED_HASHES) rememberedHashes.delete(rememberedHashes.keys().next().value as string);
+  rememberedHashes.set(sessionKey, hash);
+  return hash;
 }
