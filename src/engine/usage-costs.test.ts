@@ -33,4 +33,16 @@ describe("createUsageRecorder", () => {
       { type: "state_bookkeeping_failed", agentId: "main", operation: "recordSpend", profileId: "house:a", error: "Error: disk full" },
     ]);
   });
+
+  it("R-OB-4: usage priced for a run is announced with its run id, so the run's trace gets the tokens and the cost", () => {
+    const events: DetourEvent[] = [];
+    const record = createUsageRecorder({ config, store: async () => new MemoryStateStore(), clock: new FakeClock(0), events: { emit: (event) => events.push(event) }, defaultAgentId: "main" });
+    record({ provider: "house", model: "m", profileId: "house:a", runId: "run-1", usage: { inputTokens: 1_000_000, outputTokens: 0 } });
+    record({ provider: "house", model: "unknown-model", runId: "run-2", usage: { inputTokens: 3, outputTokens: 4 } });
+    record({ provider: "house", model: "m", profileId: "house:a", usage: { inputTokens: 1, outputTokens: 1 } });
+    expect(events).toEqual([
+      { type: "usage_recorded", runId: "run-1", agentId: "main", provider: "house", model: "m", profileId: "house:a", inputTokens: 1_000_000, outputTokens: 0, costUsd: 2 },
+      { type: "usage_recorded", runId: "run-2", agentId: "main", provider: "house", model: "unknown-model", profileId: null, inputTokens: 3, outputTokens: 4, costUsd: null },
+    ]);
+  });
 });

@@ -19,6 +19,8 @@ export interface UsageReport {
   /** The profile that answered; absent for a keyless provider (then no spend is kept). */
   profileId?: string;
   usage: PricedUsage;
+  /** The run that answered: its trace gets the tokens and the cost (a `usage_recorded` event). */
+  runId?: string;
 }
 
 /** Prices the usage and charges it to the profile; returns the cost in US dollars, or undefined without prices. */
@@ -46,10 +48,29 @@ export function createUsageRecorder(options: {
     return found ?? undefined;
   };
 
+  const announce = (report: UsageReport, costUsd: number | undefined): void => {
+    if (report.runId === undefined) return;
+    options.events.emit({
+      type: "usage_recorded",
+      runId: report.runId,
+      agentId: report.agentId ?? options.defaultAgentId,
+      provider: report.provider,
+      model: report.model,
+      profileId: report.profileId ?? null,
+      inputTokens: report.usage.inputTokens,
+      outputTokens: report.usage.outputTokens,
+      costUsd: costUsd ?? null,
+    });
+  };
+
   return (report) => {
     const known = pricesOf(report.provider, report.model);
-    if (!known) return undefined;
+    if (!known) {
+      announce(report, undefined);
+      return undefined;
+    }
     const costUsd = costOfUsage(report.usage, known);
+    announce(report, costUsd);
     const profileId = report.profileId;
     if (profileId !== undefined && isRecordableCost(costUsd)) {
       const now = options.clock.now();

@@ -14,6 +14,8 @@ export interface AnsweredBy {
   provider: string;
   model: string;
   profileId?: string;
+  /** The run that answered, so its trace gets the tokens and the cost. */
+  runId?: string;
 }
 
 /** Counts the tokens and prices them; returns the cost in US dollars, or undefined without prices. */
@@ -24,6 +26,7 @@ export function accountUsage(context: Pick<GatewayContext, "metrics" | "detour">
     provider: answered.provider,
     model: answered.model,
     ...(answered.profileId !== undefined ? { profileId: answered.profileId } : {}),
+    ...(answered.runId !== undefined ? { runId: answered.runId } : {}),
     usage,
   });
   if (costUsd !== undefined) context.metrics.observeCost(answered.provider, answered.model, costUsd);

@@ -312,6 +312,20 @@ export interface SeatQueueWaitEvent extends RunScoped {
   deadline: number;
 }
 
+/**
+ * The answer's usage was priced (R-GW-7), after the run: run traces (R-OB-4) add the tokens and the cost to
+ * the attempt that answered. `costUsd` is null when the model's prices are unknown.
+ */
+export interface UsageRecordedEvent extends RunScoped {
+  type: "usage_recorded";
+  provider: string;
+  model: string;
+  profileId: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
 // --- state bookkeeping (R-SB-5) ---
 
 /** Recording a success, a use or a spend failed in the store; the answer was delivered anyway (best effort). */
@@ -341,6 +355,7 @@ export type DetourEvent =
   | NoAvailableProfileEvent
   | CooldownWaitEvent
   | NoticeEvent
+  | UsageRecordedEvent
   | SessionOverrideEvent
   | HeadroomPassedOverEvent
   | ProfilePassedOverEvent

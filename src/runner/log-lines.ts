@@ -31,6 +31,7 @@ export function eventLevel(event: DetourEvent): LogLevel {
     case "run_started":
     case "attempt_started":
     case "attempt_finished":
+    case "usage_recorded":
     case "session_override":
       return "debug";
     case "no_available_profile":
@@ -140,6 +141,7 @@ export function describeEvent(event: DetourEvent): LogLine {
     case "run_started":
     case "attempt_started":
     case "attempt_finished":
+    case "usage_recorded":
     case "session_override":
       return { level: "debug", message: event.type, fields };
   }

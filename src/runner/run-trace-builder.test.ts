@@ -83,4 +83,17 @@ describe("run trace v1", () => {
     expect(hashSessionKey("a")).not.toBe(hashSessionKey("b"));
     expect(hashSessionKey("a")).toMatch(/^[0-9a-f]{32}$/);
   });
+
+  it("R-OB-4 the answer's usage, priced after the run, lands on the attempt that answered", () => {
+    const builder = build(fallbackRunEvents());
+    const usage = { type: "usage_recorded", ...run, provider: "openai", model: "gpt-5", profileId: "openai:default", inputTokens: 910, outputTokens: 320, costUsd: 0.007 } as const;
+    builder.observe(usage, T0 + 1_800);
+    // Another run's usage, or a model that did not answer, changes nothing.
+    builder.observe({ ...usage, runId: "other-run", costUsd: 9 }, T0 + 1_801);
+    builder.observe({ ...usage, provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:work", costUsd: 9 }, T0 + 1_802);
+    const trace = builder.finish()!;
+    expect(trace.attempts[1]).toMatchObject({ inputTokens: 910, outputTokens: 320, costUsd: 0.007 });
+    expect(trace.attempts[0]!.costUsd).toBeNull();
+    expect(trace.costUsd).toBe(0.007);
+  });
 });

@@ -4,7 +4,7 @@
  * are copied: error previews and notice texts are left out, the session key is hashed.
  */
 import { RUN_TRACE_VERSION, traceableCode, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
-import type { DetourEvent } from "../ports/events.js";
+import type { DetourEvent, DetourEventOf } from "../ports/events.js";
 import { hashSessionKey } from "../ports/trace-store.js";
 
 /** Assembles one run's trace from its events; `finish` returns it once `run_finished` was seen. */
@@ -53,7 +53,13 @@ export class RunTraceBuilder {
       return;
     }
     const trace = this.#trace;
-    if (!trace || this.#finished || !("runId" in event) || event.runId !== trace.runId) return;
+    if (!trace || !("runId" in event) || event.runId !== trace.runId) return;
+    // The answer's usage is priced after the run (the gateway reads it from the answer): it still belongs here.
+    if (event.type === "usage_recorded") {
+      this.#addUsage(trace, event);
+      return;
+    }
+    if (this.#finished) return;
     const offsetMs = Math.max(0, at - trace.startedAt);
     switch (event.type) {
       case "attempt_started":
@@ -148,6 +154,20 @@ export class RunTraceBuilder {
   /** The finished trace, or `undefined` while the run has not finished. */
   finish(): RunTraceV1 | undefined {
     return this.#finished ? this.#trace : undefined;
+  }
+
+  /** Tokens and cost of the answer, on the attempt that answered (the newest success of that model and profile). */
+  #addUsage(trace: RunTraceV1, event: DetourEventOf<"usage_recorded">): void {
+    for (let index = trace.attempts.length - 1; index >= 0; index -= 1) {
+      const attempt = trace.attempts[index]!;
+      if (attempt.outcome !== "succeeded" || attempt.provider !== event.provider || attempt.model !== event.model) continue;
+      if (attempt.profileId !== event.profileId) continue;
+      attempt.inputTokens = event.inputTokens;
+      attempt.outputTokens = event.outputTokens;
+      attempt.costUsd = event.costUsd;
+      trace.costUsd = trace.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
+      return;
+    }
   }
 
   /** The newest attempt of this (provider, model, profile) still waiting for its outcome. */

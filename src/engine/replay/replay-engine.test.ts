@@ -84,4 +84,25 @@ describe("what-if replay", () => {
       expect(replayed.report).toEqual(summarizeRuns("recorded", recorded.traces));
     }
   });
+
+  it("R-OB-5 a run whose client left is replayed as leaving at the same moment: neither answered nor failed", async () => {
+    const recorded = await recordRuns({ config: ONE_KEY, world: storm, runs: 3, everyMs: 60_000, profiles: PROFILES });
+    const [first, second, third] = recorded.traces;
+    // The second run's client hung up 300 ms into its call.
+    const left = {
+      ...second!,
+      outcome: "aborted" as const,
+      durationMs: 300,
+      answeredBy: null,
+      attempts: [{ ...second!.attempts[0]!, outcome: "aborted" as const, status: null, reason: null, durationMs: 300 }],
+    };
+    const traces = [first!, left, third!];
+    const replayed = await replayTraces({ name: "A", config: recorded.config, traces });
+    expect(replayed.traces.map((trace) => trace.outcome)).toEqual(traces.map((trace) => trace.outcome));
+    expect(replayed.traces[1]!.durationMs).toBe(300);
+    const { addedWaitMsP50: _a, addedWaitMsP99: _b, ...counts } = replayed.report;
+    const { addedWaitMsP50: _c, addedWaitMsP99: _d, ...expected } = summarizeRuns("A", traces);
+    expect(counts).toEqual(expected);
+    expect(counts.answered + counts.failed).toBe(2);
+  });
 });

@@ -145,6 +145,8 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
     env: replayEnv(input.config, runs),
     discoverEnvCredentials: true,
     providers: [],
+    // The replay keeps its own traces of the replayed runs; the agent's trace store would only hold copies.
+    recordTraces: false,
   });
   const builders = new Map<string, RunTraceBuilder>();
   const results: (RunTraceV1 | undefined)[] = new Array(runs.length);

@@ -127,6 +127,7 @@ class ChatExchange {
         provider: outcome.provider,
         model: outcome.model,
         ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}),
+        runId: outcome.runId,
       },
       usage,
     );
