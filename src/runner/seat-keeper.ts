@@ -12,6 +12,9 @@ import type { Clock } from "../ports/clock.js";
 import { SEAT_LEASE_MS, SEAT_RENEW_EVERY_MS, type Seat, type SeatsStore } from "../ports/seats-store.js";
 import type { SeatQueue } from "./seat-queue.js";
 
+/** How long a seats store that failed to open is not asked again. */
+const STORE_RETRY_AFTER_MS = 5_000;
+
 export type SeatStoreOperation = "takeSeat" | "renewSeat" | "releaseSeat";
 
 export interface SeatKeeperOptions {
@@ -133,9 +136,12 @@ export class SeatKeeper {
     if (!this.#store) {
       const opened = this.#options.store();
       this.#store = opened;
-      // A failed open is retried by the next attempt instead of failing every later one.
+      // A failed open answers every attempt at once for a while (they run without seats), then is tried again:
+      // a Redis that is down must not cost each attempt its connect timeout.
       opened.catch(() => {
-        if (this.#store === opened) this.#store = undefined;
+        this.#options.clock.setTimer(STORE_RETRY_AFTER_MS, () => {
+          if (this.#store === opened) this.#store = undefined;
+        });
       });
     }
     return this.#store;

@@ -8,12 +8,15 @@
  * Scores are the caller's clock (a fake one in tests); key lifetimes are relative, in Redis's own time.
  */
 import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@redis/client";
 import type { Seat, SeatClaim, SeatsStore } from "../../ports/seats-store.js";
 import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";
 import { redisKeys } from "./redis-keys.js";
 import type { RedisClient } from "./redis-remote.js";
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
+import { RedisUnansweredError } from "./outage.js";
 
 function script(name: string, source: string): LuaScript {
   return { name, source, sha1: createHash("sha1").update(source).digest("hex") };
@@ -64,7 +67,10 @@ export interface RedisSeatsOptions {
   url: string;
   keyPrefix: string;
   agentId: string;
+  /** Default: the state store's (`REDIS_CONNECT_TIMEOUT_MS`). */
   connectTimeoutMs?: number;
+  /** Default: the state store's (`REDIS_COMMAND_TIMEOUT_MS`). */
+  commandTimeoutMs?: number;
 }
 
 export class RedisSeats implements SeatsStore {
@@ -72,23 +78,45 @@ export class RedisSeats implements SeatsStore {
   readonly #keyOf: (profileId: string) => string;
   /** Only a client this object connected is closed by it; a borrowed one belongs to its lender. */
   readonly #ownsClient: boolean;
+  readonly #commandTimeoutMs: number;
 
-  constructor(client: RedisClient, keyPrefix: string, agentId: string, ownsClient = false) {
+  constructor(client: RedisClient, keyPrefix: string, agentId: string, ownsClient = false, commandTimeoutMs = REDIS_COMMAND_TIMEOUT_MS) {
     assertSafeAgentId(agentId);
     this.#client = client;
     this.#keyOf = redisKeys(keyPrefix, agentId).seats;
     this.#ownsClient = ownsClient;
+    this.#commandTimeoutMs = commandTimeoutMs;
   }
 
+  /**
+   * Connects with the state store's timeouts: a Redis that does not answer fails the seat operation within
+   * the command timeout (the runner then lets the attempt run without a seat) instead of holding requests.
+   */
   static async connect(options: RedisSeatsOptions): Promise<RedisSeats> {
+    const connectTimeoutMs = options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS;
+    const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     const client: RedisClient = createClient({
       url: options.url,
-      socket: { connectTimeout: options.connectTimeoutMs ?? 2000 },
+      // Fail fast while disconnected instead of queueing commands behind a reconnect.
+      disableOfflineQueue: true,
+      pingInterval: commandTimeoutMs,
+      socket: {
+        connectTimeout: connectTimeoutMs,
+        socketTimeout: commandTimeoutMs * 3,
+        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
+      },
     });
     // Failures surface on the commands themselves; without a listener an 'error' event would crash the process.
     client.on("error", () => {});
-    await client.connect();
-    return new RedisSeats(client, options.keyPrefix, options.agentId, true);
+    const connected = client.connect().then(
+      () => true,
+      () => false,
+    );
+    if (!(await Promise.race([connected, sleep(connectTimeoutMs, false, { ref: false })]))) {
+      client.destroy();
+      throw new RedisUnansweredError(connectTimeoutMs);
+    }
+    return new RedisSeats(client, options.keyPrefix, options.agentId, true, commandTimeoutMs);
   }
 
   async tryAcquire(claim: SeatClaim): Promise<Seat | undefined> {
@@ -105,7 +133,7 @@ export class RedisSeats implements SeatsStore {
   }
 
   async release(seat: Seat): Promise<void> {
-    await this.#client.zRem(this.#keyOf(seat.profileId), seat.seatId);
+    await this.#deadline(this.#client.zRem(this.#keyOf(seat.profileId), seat.seatId));
   }
 
   async inFlight(profileIds: readonly string[], now: number): Promise<Record<string, number>> {
@@ -114,7 +142,7 @@ export class RedisSeats implements SeatsStore {
     const batch = this.#client.multi();
     // "(" makes the bound exclusive: a seat whose lease ends exactly now is no longer held.
     for (const id of profileIds) batch.zCount(this.#keyOf(id), `(${now}`, "+inf");
-    const held = (await batch.exec()) as unknown as number[];
+    const held = (await this.#deadline(batch.exec())) as unknown as number[];
     profileIds.forEach((id, index) => {
       counts[id] = Number(held[index] ?? 0);
     });
@@ -126,6 +154,20 @@ export class RedisSeats implements SeatsStore {
   }
 
   #run(lua: LuaScript, profileId: string, args: (string | number)[]): Promise<unknown> {
-    return runScript(this.#client as unknown as Parameters<typeof runScript>[0], lua, [this.#keyOf(profileId)], args);
+    return this.#deadline(runScript(this.#client as unknown as Parameters<typeof runScript>[0], lua, [this.#keyOf(profileId)], args));
+  }
+
+  /** A command without an answer within the command timeout fails (the state store's rule too). */
+  async #deadline<T>(command: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new RedisUnansweredError(this.#commandTimeoutMs)), this.#commandTimeoutMs);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([command, deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }

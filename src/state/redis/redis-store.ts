@@ -34,6 +34,7 @@ import { SecretKeyNotSharedError, StoreUnavailableError } from "../state-errors.
 import { captureView, mirrorSession, seedMemory } from "./local-view.js";
 import { errorText, isRedisOutage, redactUrl, RedisUnansweredError } from "./outage.js";
 import { redisKeys } from "./redis-keys.js";
+import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
 import { type RedisClient, RemoteRedisState, type StateSnapshot } from "./redis-remote.js";
 
 export interface RedisStateStoreOptions {
@@ -105,12 +106,12 @@ export class RedisStateStore implements StateStore {
     this.#logger = options.logger ?? silentLogger;
     this.#url = redactUrl(options.url);
     this.#recoveryIntervalMs = options.recoveryIntervalMs ?? 250;
-    this.#commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
   }
 
   static async connect(options: RedisStateStoreOptions): Promise<RedisStateStore> {
     assertSafeAgentId(options.agentId);
-    const commandTimeoutMs = options.commandTimeoutMs ?? 2000;
+    const commandTimeoutMs = options.commandTimeoutMs ?? REDIS_COMMAND_TIMEOUT_MS;
     const keys = redisKeys(options.keyPrefix, options.agentId);
     const client: RedisClient = createClient({
       url: options.url,
@@ -121,7 +122,7 @@ export class RedisStateStore implements StateStore {
       // rejects what is pending and starts reconnecting.
       pingInterval: commandTimeoutMs,
       socket: {
-        connectTimeout: options.connectTimeoutMs ?? 2000,
+        connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
         socketTimeout: commandTimeoutMs * 3,
         reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
       },
@@ -159,7 +160,7 @@ export class RedisStateStore implements StateStore {
       () => true,
       () => false,
     );
-    const ready = await Promise.race([connected, sleep(options.connectTimeoutMs ?? 2000, false, { ref: false })]);
+    const ready = await Promise.race([connected, sleep(options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS, false, { ref: false })]);
     if (!ready) {
       store.#enterLocal(new Error("no answer within the connect timeout"));
       store.#pruner?.start();
