@@ -30,7 +30,7 @@ import { registerChatRoute, sendGatewayError } from "./routes/chat-route.js";
 import { registerDashboardRoutes } from "./routes/dashboard-routes.js";
 import { registerModelRoutes } from "./routes/model-routes.js";
 import { registerEmbeddingsRoute } from "./routes/embeddings-route.js";
-import { profileStatesOf, registerInfoRoutes } from "./routes/info-routes.js";
+import { profileStatesOf, registerInfoRoutes, seatSamplesOf } from "./routes/info-routes.js";
 import { installRequestGuard } from "./request-guard.js";
 
 export interface BuildGatewayAppOptions {
@@ -209,6 +209,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     profileStates: async () => profileStatesOf(await scrapeStatus()),
     sessionCounts: async () => (await scrapeStatus()).agents.map((agent) => ({ agent: agent.agentId, count: agent.sessions.length })),
     traceWrites: () => context.detour.traces?.writes(),
+    seats: async () => seatSamplesOf(await scrapeStatus()),
     config,
   });
   const ledger = new AttemptLedger();

@@ -6,6 +6,18 @@ import { GatewayMetrics, profileStateOf } from "./metrics.js";
 const NOW = 1_000_000;
 
 describe("GatewayMetrics", () => {
+  it("R-PO-8 detour_profile_inflight and detour_queue_length show the seats in use and the line, read at every scrape", async () => {
+    let sample = { inFlight: [{ agent: "main", profile: "anthropic:max", inFlight: 2 }], queueLength: 3 };
+    const metrics = new GatewayMetrics({ seats: async () => sample });
+    let text = await metrics.registry.metrics();
+    expect(text).toContain('detour_profile_inflight{agent="main",profile="anthropic:max"} 2');
+    expect(text).toContain("detour_queue_length 3");
+    sample = { inFlight: [], queueLength: 0 };
+    text = await metrics.registry.metrics();
+    expect(text).not.toContain('profile="anthropic:max"');
+    expect(text).toContain("detour_queue_length 0");
+  });
+
   it("R-GW-8 detour_sessions counts the sessions each agent's store holds, read at every scrape", async () => {
     let counts = [
       { agent: "main", count: 3 },

@@ -29,6 +29,8 @@ export interface GatewayMetricsOptions {
   sessionCounts?: () => Promise<readonly { agent: string; count: number }[]>;
   /** Run traces written and dropped by the engine in use (R-OB-4), read at every scrape. */
   traceWrites?: () => TraceWriteStats | undefined;
+  /** R-PO-8: attempts in flight per profile with seats, and requests waiting for one, read at every scrape. */
+  seats?: () => Promise<{ inFlight: readonly { agent: string; profile: string; inFlight: number }[]; queueLength: number }>;
   /** Bounds label values to the configured providers, models and agents (R-GW-8). */
   config?: DetourConfig;
 }
@@ -191,6 +193,28 @@ export class GatewayMetrics {
       },
     });
     const agentLabel = (name: string) => this.#labels.agent(name);
+    const seats = options.seats;
+    new Gauge({
+      name: "detour_profile_inflight",
+      help:
+        "Attempts in flight per auth profile with a seat limit (maxConcurrent) or something in flight: " +
+        "counted across every process and replica sharing the state for a limited profile.",
+      labelNames: ["agent", "profile"],
+      registers,
+      async collect() {
+        this.reset();
+        if (!seats) return;
+        for (const sample of (await seats()).inFlight) this.set({ agent: agentLabel(sample.agent), profile: sample.profile }, sample.inFlight);
+      },
+    });
+    new Gauge({
+      name: "detour_queue_length",
+      help: "Requests of this process waiting in line for a seat (every usable profile of every candidate was full).",
+      registers,
+      async collect() {
+        this.set(seats ? (await seats()).queueLength : 0);
+      },
+    });
     new Gauge({
       name: "detour_sessions",
       help: "Sessions the store holds per agent; sessions.maxCount bounds each agent's count.",

@@ -89,13 +89,14 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
       out.line("No profiles. Add one with `detour auth add <provider> --key -`, or export OPENAI_API_KEY & co.");
     } else {
       out.table(
-        ["profile", "provider", "type", "state", "headroom", "errors", "spend 24h", "last used", "last good"],
+        ["profile", "provider", "type", "state", "headroom", "seats", "errors", "spend 24h", "last used", "last good"],
         agent.profiles.map((profile) => [
           profile.id,
           profile.provider,
           profile.type,
           colouredState(out, profile, now),
           headroomText(profile.headroom),
+          seatsCell(profile.seats),
           profile.stats.errorCount ?? 0,
           spendText(profile.spendUsd24h),
           formatTimestamp(profile.stats.lastUsed, now),
@@ -127,4 +128,11 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
       );
     }
   });
+}
+
+/** R-PO-8: "1/2" in flight of the profile's seats, and how many wait in line for it. */
+function seatsCell(seats: { inFlight: number; limit: number | null; queued: number } | undefined): string {
+  if (!seats) return "";
+  const used = seats.limit === null ? `${seats.inFlight}` : `${seats.inFlight}/${seats.limit}`;
+  return seats.queued > 0 ? `${used} (${seats.queued} waiting)` : used;
 }

@@ -79,6 +79,12 @@ export const DASHBOARD_SCRIPT = String.raw`
     refresh();
   }
 
+  function seatsText(seats) {
+    if (!seats) return "";
+    const used = seats.limit === null ? seats.inFlight + " in flight" : seats.inFlight + "/" + seats.limit + " in flight";
+    return seats.queued > 0 ? used + " · " + seats.queued + " waiting" : used;
+  }
+
   function renderProfiles(status) {
     const now = status.now;
     const rows = status.profiles.map((profile) => {
@@ -98,6 +104,7 @@ export const DASHBOARD_SCRIPT = String.raw`
         td("State", el("span", { class: "badge " + current.name }, current.name)),
         td("Why", why), td("Recovers", recovers, { class: "recovers" }),
         headroomCell,
+        td("Seats", seatsText(profile.seats), { class: "seats" }),
         td("Failures", failures), td("Last used", profile.usageStats && profile.usageStats.lastUsed ? clock(profile.usageStats.lastUsed) : ""),
         td("Spent 24 h", typeof profile.spendUsd24h === "number" ? dollars(profile.spendUsd24h) : "", { class: "number" }),
         td("", button));

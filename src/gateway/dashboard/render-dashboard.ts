@@ -22,6 +22,8 @@ export interface DashboardProfile {
   headroom?: string;
   /** US dollars this profile's priced answers cost in the last 24 hours. */
   spendUsd24h?: number;
+  /** R-PO-8: e.g. "2/2 in flight · 3 waiting"; absent for a profile without seats in use. */
+  seats?: string;
 }
 
 export interface DashboardChain {
@@ -48,7 +50,7 @@ export const NO_HEADROOM_TEXT = "no reading yet";
 export const NO_HEADROOM_TITLE =
   "The provider has not sent rate-limit headers for this key yet. Headroom shows the share of its limit left once a response carries them; some providers never send them.";
 
-const PROFILE_COLUMNS = ["Profile", "Provider", "Type", "State", "Why", "Recovers", "Headroom", "Failures", "Last used", "Spent 24 h", ""] as const;
+const PROFILE_COLUMNS = ["Profile", "Provider", "Type", "State", "Why", "Recovers", "Headroom", "Seats", "Failures", "Last used", "Spent 24 h", ""] as const;
 const SESSION_COLUMNS = ["Session", "Model", "Source", "Fallback for", "Profile pin", "Updated"] as const;
 const MODEL_COLUMNS = ["Model", "Requests", "Latency p50 · p95", "First token p50 · p95", "Tokens in · out", "Cost"] as const;
 
@@ -94,6 +96,7 @@ function profileRow(profile: DashboardProfile, now: number): string {
     cell("Why", escapeHtml(state.why ?? "")) +
     cell("Recovers", escapeHtml(recovers), "recovers") +
     headroom +
+    cell("Seats", escapeHtml(profile.seats ?? ""), "seats") +
     cell("Failures", "") +
     cell("Last used", "") +
     cell("Spent 24 h", profile.spendUsd24h !== undefined ? dollars(profile.spendUsd24h) : "", "number") +

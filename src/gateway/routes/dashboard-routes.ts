@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { agentSettings, type DetourConfig } from "../../config/index.js";
-import { headroomText } from "../../engine/index.js";
+import { headroomText, type ProfileSeatStatus } from "../../engine/index.js";
 import { ActivityWindow } from "../dashboard/activity-window.js";
 import { dashboardContentSecurityPolicy, renderDashboard, type DashboardChain } from "../dashboard/render-dashboard.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -96,6 +96,7 @@ export function registerDashboardRoutes(app: FastifyInstance, context: GatewayCo
         usageStats: profile.stats,
         ...(profile.headroom ? { headroom: headroomText(profile.headroom) } : {}),
         spendUsd24h: profile.spendUsd24h,
+        ...(profile.seats ? { seats: seatsText(profile.seats) } : {}),
       })),
       refreshMs: REFRESH_MS,
       nonce,
@@ -107,4 +108,10 @@ export function registerDashboardRoutes(app: FastifyInstance, context: GatewayCo
       .header("content-security-policy", dashboardContentSecurityPolicy(nonce))
       .send(html);
   });
+}
+
+/** R-PO-8: the Seats cell, as the dashboard script writes it on refresh. */
+function seatsText(seats: ProfileSeatStatus): string {
+  const used = seats.limit === null ? `${seats.inFlight} in flight` : `${seats.inFlight}/${seats.limit} in flight`;
+  return seats.queued > 0 ? `${used} · ${seats.queued} waiting` : used;
 }

@@ -76,8 +76,11 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
         ...(profile.headroom ? { headroom: profile.headroom } : {}),
         // R-GW-7: what the profile's priced answers cost in the last 24 hours, in US dollars.
         spendUsd24h: profile.spendUsd24h,
+        // R-PO-8: attempts in flight, the seats the profile has and requests waiting in line for it.
+        ...(profile.seats ? { seats: profile.seats } : {}),
       })),
       lastGood: agent?.lastGood ?? {},
+      queueLength: status.queueLength ?? 0,
       ...pageOfSessions(agent?.sessions ?? [], page),
     };
   });
@@ -115,4 +118,12 @@ export function profileStatesOf(status: Awaited<ReturnType<GatewayContext["detou
       state: profile.usable ? ("usable" as const) : profileStateOf(profile.stats, status.now),
     })),
   );
+}
+
+/** R-PO-8: in-flight attempts of every profile with seats, and the process's waiting line, from one status read. */
+export function seatSamplesOf(status: Awaited<ReturnType<GatewayContext["detour"]["status"]>>) {
+  const inFlight = status.agents.flatMap((agent) =>
+    agent.profiles.flatMap((profile) => (profile.seats ? [{ agent: agent.agentId, profile: profile.id, inFlight: profile.seats.inFlight }] : [])),
+  );
+  return { inFlight, queueLength: status.queueLength ?? 0 };
 }
