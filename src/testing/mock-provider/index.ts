@@ -2,6 +2,7 @@
 export {
   startMockProvider,
   extractApiKey,
+  type MockKeyConcurrency,
   type MockProvider,
   type MockProviderOptions,
   type MockScenarioSelection,

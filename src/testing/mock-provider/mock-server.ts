@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { MockProviderPortInUseError } from "./mock-errors.js";
 import { MockScenarioError, describeIssues, resolveScenarioName } from "./scenario-file.js";
-import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput } from "./scenario-schema.js";
+import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput, type MockWireApi } from "./scenario-schema.js";
 import { RuleBook } from "./rule-book.js";
 import { RequestLog, withoutKeyParameter, withoutSecretHeaders, type MockCounts, type RecordedRequest } from "./request-log.js";
 import { buildMockReply, continuationOf, estimateTokens, fingerprintKey, fixedAnswerReply, withThinking, type MockConversation, type MockReply } from "./reply.js";
@@ -54,6 +54,19 @@ export interface MockProviderOptions {
   clock?: { now(): number };
   /** How many prompt prefixes the prompt cache remembers (default 256); the oldest is forgotten first. */
   promptCacheSize?: number;
+  /**
+   * Requests at once per key, as subscription accounts and relays cap them (R-PO-8): one more is answered 429
+   * "Too many concurrent requests". Keys without an entry are not limited; every key's in-flight count is
+   * recorded either way (`concurrency()`).
+   */
+  concurrencyLimits?: Readonly<Record<string, number>>;
+}
+
+/** What was in flight on one key: now, the most at any moment, and the requests refused for going over its limit. */
+export interface MockKeyConcurrency {
+  inFlight: number;
+  maxInFlight: number;
+  rejected: number;
 }
 
 export interface MockProvider {
@@ -67,6 +80,8 @@ export interface MockProvider {
   reset(): void;
   /** Budget windows per key: limit, used, reset, and how many requests were answered 429 for a spent one. */
   budgets(): Record<string, BudgetKeyState>;
+  /** In flight per key (R-PO-8): now, the most at once, and how many were refused over `concurrencyLimits`. */
+  concurrency(): Record<string, MockKeyConcurrency>;
   /** Replaces the scenario (rules start from their first step); counts are kept. */
   setScenario(scenario: MockScenarioSelection): void;
   /** Stops listening, ends waiting faults, destroys open sockets. */
@@ -178,6 +193,15 @@ function toRules(selection: MockScenarioSelection, named: Readonly<Record<string
   return parsed.data;
 }
 
+/** The refusal of one request too many at once, in the shape each provider sends it. */
+function concurrencyLimitBody(api: MockWireApi): unknown {
+  const message = "Too many concurrent requests for this key. Wait for a request to finish and try again.";
+  if (api === "anthropic") return { type: "error", error: { type: "rate_limit_error", message } };
+  if (api === "google") return { error: { code: 429, status: "RESOURCE_EXHAUSTED", message } };
+  if (api === "ollama") return { error: message };
+  return { error: { message, type: "rate_limit_error", code: "concurrency_limit_exceeded" } };
+}
+
 function renderModelList(url: URL, request: IncomingMessage, models: readonly string[]): unknown | undefined {
   if (url.pathname === "/v1/models") {
     if (headerValue(request, "anthropic-version") !== undefined) {
@@ -220,6 +244,25 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const givenBudgets = mockBudgetsSchema.parse(options.budgets ?? {});
   let budgetsInUse = scenarioBudgets(options.scenario ?? "healthy", named) ?? givenBudgets;
   let budgetBook = new BudgetBook(budgetsInUse, now);
+  const concurrency = new Map<string, MockKeyConcurrency>();
+
+  /** Counts the request in flight on its key until its response closes; false when the key's limit is reached. */
+  function enterKey(key: string | undefined, response: ServerResponse): boolean {
+    const id = key ?? "(none)";
+    const entry = concurrency.get(id) ?? { inFlight: 0, maxInFlight: 0, rejected: 0 };
+    concurrency.set(id, entry);
+    const limit = key === undefined ? undefined : options.concurrencyLimits?.[key];
+    if (limit !== undefined && entry.inFlight >= limit) {
+      entry.rejected += 1;
+      return false;
+    }
+    entry.inFlight += 1;
+    entry.maxInFlight = Math.max(entry.maxInFlight, entry.inFlight);
+    response.once("close", () => {
+      entry.inFlight -= 1;
+    });
+    return true;
+  }
 
   async function handleChat(request: IncomingMessage, response: ServerResponse, url: URL, target: Route): Promise<void> {
     const { wire } = target;
@@ -257,6 +300,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     }
     const { info } = read;
     log.countChat(key, info.model);
+    if (!enterKey(key, response)) {
+      log.record({ ...recordBase, model: info.model, stream: info.stream, body: parsedBody, fault: "rate-limit" });
+      return sendJson(response, 429, concurrencyLimitBody(wire.api));
+    }
     const budget = budgetBook.take(key);
     const decision =
       budget.kind === "rejected"
@@ -379,6 +426,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     counts: () => log.snapshotCounts(),
     requests: () => log.snapshotRequests(),
     budgets: () => budgetBook.snapshot(),
+    concurrency: () => Object.fromEntries([...concurrency].map(([key, entry]) => [key, { ...entry }])),
     reset() {
       log.clear();
       promptCache.clear();
