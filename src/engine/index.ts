@@ -28,8 +28,8 @@ export { EventHub } from "./event-hub.js";
 
 // --- what front ends show and measure ---
 export type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
-export { headroomText } from "./headroom-status.js";
 export type { ProfileSeatStatus } from "./seat-keeping.js";
+export { headroomText } from "./headroom-status.js";
 export { requestFacts } from "./request-facts.js";
 
 // --- store tools for the commands that inspect state (`detour doctor`, `detour trace`, the gateway banner) ---
