@@ -3,7 +3,7 @@
  * replica sharing the state sees the same number. A seat is a lease: it lasts `leaseMs` past the moment it
  * was taken or last renewed, so a holder that dies without releasing (SIGKILL, lost host) frees its seat
  * when the lease runs out. Three backends implement it (memory, sqlite, redis) and one contract suite
- * (`state/seats-contract.ts`) checks them all.
+ * (`state/__fixtures__/store-contract/seats.ts`) checks them all.
  *
  * Times are the caller's clock (`now`, epoch ms) so a fake clock drives leases in tests. A seat counts as
  * held while `expiresAt > now`.

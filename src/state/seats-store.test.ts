@@ -8,7 +8,7 @@ import { MemorySeats } from "./memory/memory-seats.js";
 import { redisKeys } from "./redis/redis-keys.js";
 import { RedisSeats } from "./redis/redis-seats.js";
 import { openSeatsStore } from "./open-seats.js";
-import { runSeatsContract } from "./seats-contract.js";
+import { runSeatsContract } from "./__fixtures__/store-contract/seats.js";
 import { sqliteStatePath } from "./sqlite/sqlite-file.js";
 import { SqliteSeats } from "./sqlite/sqlite-seats.js";
 import { SqliteStateStore } from "./sqlite/sqlite-store.js";

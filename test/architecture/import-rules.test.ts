@@ -229,7 +229,7 @@ describe("DESIGN §1 import rules", () => {
 
   // The folders that make decisions or keep the state decisions read take time, randomness and timers from
   // the injected Clock and Random (ports/), so a FakeClock and a SeededRandom drive every one of them.
-  const INJECTED_TIME_FOLDERS = ["core", "runner", "wire"];
+  const INJECTED_TIME_FOLDERS = ["core", "runner", "state", "wire"];
   const readsClockDirectly = /\bDate\.now\b|\bnew Date\(\)|\bMath\.random\b|\bsetTimeout\b|\bsetInterval\b|\bperformance\.now\b|node:timers/;
 
   for (const folder of INJECTED_TIME_FOLDERS) {

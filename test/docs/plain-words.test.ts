@@ -23,7 +23,7 @@ function filesUnder(dir: string, keep: (path: string) => boolean): string[] {
 }
 
 /** Test suites that live in src/ (store contracts, fixtures): their strings are test titles, not messages. */
-const isTestCode = (path: string) => path.endsWith(".test.ts") || path.includes("__fixtures__") || /store-contract/.test(path);
+const isTestCode = (path: string) => path.endsWith(".test.ts") || path.includes("__fixtures__");
 const TEST_CALLS = new Set(["it", "describe", "test"]);
 
 /** Every string and template text of a source file, outside test calls, with its line. */

@@ -9,7 +9,7 @@ import type { WriteOptions } from "../../src/ports/state-store.js";
 import { StoreUnavailableError } from "../../src/state/state-errors.js";
 import { RedisStateStore } from "../../src/state/redis/redis-store.js";
 import type { SecretKey } from "../../src/state/secrets.js";
-import { CONTRACT_COOLDOWNS } from "../../src/state/store-contract.js";
+import { CONTRACT_COOLDOWNS } from "../../src/state/__fixtures__/store-contract/index.js";
 import { OwnRedisServer, redisServerInstalled, sparePort, uniquePrefix } from "./helpers/redis.js";
 
 const installed = await redisServerInstalled();

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { SecretBox } from "../../src/state/secrets.js";
 import { SqliteStateStore } from "../../src/state/sqlite/sqlite-store.js";
 import { StoreUnavailableError } from "../../src/state/state-errors.js";
-import { CONTRACT_COOLDOWNS } from "../../src/state/store-contract.js";
+import { CONTRACT_COOLDOWNS } from "../../src/state/__fixtures__/store-contract/index.js";
 
 const cleanups: (() => void | Promise<void>)[] = [];
 afterEach(async () => {

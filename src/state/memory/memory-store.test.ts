@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runStoreContract } from "../store-contract.js";
+import { runStoreContract } from "../__fixtures__/store-contract/index.js";
 import { MemoryStateStore } from "./memory-store.js";
 
 runStoreContract("memory", async () => {

@@ -8,15 +8,15 @@
  * Scores are the caller's clock (a fake one in tests); key lifetimes are relative, in Redis's own time.
  */
 import { createHash, randomUUID } from "node:crypto";
-import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "@redis/client";
 import type { Seat, SeatClaim, SeatsStore } from "../../ports/seats-store.js";
-import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
+import { backgroundClock } from "../shared/background-clock.js";
+import { assertSafeAgentId } from "../shared/agent-id.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";
 import { redisKeys } from "./redis-keys.js";
 import type { RedisClient } from "./redis-remote.js";
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
-import { RedisUnansweredError } from "./outage.js";
+import { RedisUnansweredError, withDeadline } from "./outage.js";
 
 function script(name: string, source: string): LuaScript {
   return { name, source, sha1: createHash("sha1").update(source).digest("hex") };
@@ -112,7 +112,7 @@ export class RedisSeats implements SeatsStore {
       () => true,
       () => false,
     );
-    if (!(await Promise.race([connected, sleep(connectTimeoutMs, false, { ref: false })]))) {
+    if (!(await Promise.race([connected, backgroundClock.sleep(connectTimeoutMs).then(() => false)]))) {
       client.destroy();
       throw new RedisUnansweredError(connectTimeoutMs);
     }
@@ -158,16 +158,7 @@ export class RedisSeats implements SeatsStore {
   }
 
   /** A command without an answer within the command timeout fails (the state store's rule too). */
-  async #deadline<T>(command: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const deadline = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new RedisUnansweredError(this.#commandTimeoutMs)), this.#commandTimeoutMs);
-      timer.unref();
-    });
-    try {
-      return await Promise.race([command, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+  #deadline<T>(command: Promise<T>): Promise<T> {
+    return withDeadline(this.#commandTimeoutMs, () => command);
   }
 }

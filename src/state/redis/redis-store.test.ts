@@ -11,7 +11,7 @@ import {
 import { openStateStore } from "../open-store.js";
 import type { SecretKey } from "../secrets.js";
 import { SecretKeyNotSharedError } from "../state-errors.js";
-import { CONTRACT_COOLDOWNS, runStoreContract } from "../store-contract.js";
+import { CONTRACT_COOLDOWNS, runStoreContract } from "../__fixtures__/store-contract/index.js";
 import { RedisStateStore } from "./redis-store.js";
 
 const availability = await requireSharedRedis("Redis state backend");

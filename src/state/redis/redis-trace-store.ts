@@ -13,7 +13,7 @@ import {
   type TraceRetention,
   type TraceStore,
 } from "../../ports/trace-store.js";
-import { assertSafeAgentId } from "../sqlite/sqlite-file.js";
+import { assertSafeAgentId } from "../shared/agent-id.js";
 import { newestWithinLimit } from "../traces/trace-order.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";
 import type { RedisClient } from "./redis-remote.js";

@@ -17,9 +17,6 @@ export const BUSY_TIMEOUT_MS = 20;
 /** Used only while opening the file, which is not on the request path. */
 export const OPEN_BUSY_TIMEOUT_MS = 5000;
 
-/** Kept for the other stores of this tree that still name this module; new code imports state/shared. */
-export { assertSafeAgentId };
-
 export function sqliteStatePath(detourHome: string, agentId: string): string {
   assertSafeAgentId(agentId);
   return join(detourHome, "agents", agentId, "agent", SQLITE_FILE_NAME);

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { openStateStore } from "../open-store.js";
 import { SecretBox, type SecretKey } from "../secrets.js";
 import { SecretKeyMismatchError, StateSchemaTooNewError } from "../state-errors.js";
-import { CONTRACT_COOLDOWNS, runStoreContract } from "../store-contract.js";
+import { CONTRACT_COOLDOWNS, runStoreContract } from "../__fixtures__/store-contract/index.js";
 import { migrate, SCHEMA_VERSION } from "./schema.js";
 import { openDatabaseFile, sqliteStatePath } from "./sqlite-file.js";
 import { SqliteStateStore } from "./sqlite-store.js";

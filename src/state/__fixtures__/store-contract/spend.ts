@@ -1,8 +1,8 @@
 /** Contract part: spend per profile (R-GW-7) — hourly buckets, the last 24 hours counted, shared by replicas. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { SPEND_BUCKETS_KEPT } from "../../core/spend.js";
-import type { StateStore } from "../../ports/state-store.js";
-import type { ContractCapabilities } from "../store-contract.js";
+import { SPEND_BUCKETS_KEPT } from "../../../core/spend.js";
+import type { StateStore } from "../../../ports/state-store.js";
+import type { ContractCapabilities } from "./index.js";
 import { type ContractContext, HOUR, MINUTE, NOW } from "./fixtures.js";
 
 export function spendContract(context: ContractContext, capabilities: ContractCapabilities): void {

@@ -1,7 +1,7 @@
 /** Contract part: usage stats, every R-CD rule observable through the store (R-AP-4, §5, R-PO-4, R-SB-2). */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { UsageStats } from "../../core/types.js";
-import type { StateStore } from "../../ports/state-store.js";
+import type { UsageStats } from "../../../core/types.js";
+import type { StateStore } from "../../../ports/state-store.js";
 import { type ContractContext, SECOND, MINUTE, HOUR, NOW, failure, expectNoActiveState } from "./fixtures.js";
 
 export function usageStatsContract(context: ContractContext): void {

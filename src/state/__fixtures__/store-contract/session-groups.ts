@@ -4,8 +4,8 @@
  * fallback write and its rollback are compare-and-sets of the whole group against what they last read.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { SessionEntry } from "../../core/types.js";
-import { SESSION_AUTH_PIN_GROUP, SESSION_MODEL_GROUP, type SessionFieldWrite, type StateStore } from "../../ports/state-store.js";
+import type { SessionEntry } from "../../../core/types.js";
+import { SESSION_AUTH_PIN_GROUP, SESSION_MODEL_GROUP, type SessionFieldWrite, type StateStore } from "../../../ports/state-store.js";
 import type { ContractContext } from "./fixtures.js";
 
 type ModelGroup = Pick<SessionEntry, (typeof SESSION_MODEL_GROUP)[number]>;

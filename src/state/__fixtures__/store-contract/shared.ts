@@ -1,7 +1,7 @@
 /** Contract part for backends shared by several processes or replicas (R-SB-1…R-SB-3). */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { UsageStats } from "../../core/types.js";
-import type { StateStore } from "../../ports/state-store.js";
+import type { UsageStats } from "../../../core/types.js";
+import type { StateStore } from "../../../ports/state-store.js";
 import { type ContractContext, HOUR, SECOND, NOW, oauth, failure } from "./fixtures.js";
 
 export function sharedStateContract(context: ContractContext): void {

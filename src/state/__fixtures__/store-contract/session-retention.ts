@@ -1,7 +1,7 @@
 /** Contract part: idle sessions are pruned, bounded per call (R-GW-8), and the store reports it answers (R-SB-5). */
 import { setTimeout as sleep } from "node:timers/promises";
 import { beforeEach, describe, expect, it } from "vitest";
-import type { StateStore } from "../../ports/state-store.js";
+import type { StateStore } from "../../../ports/state-store.js";
 import type { ContractContext } from "./fixtures.js";
 
 /** A moment strictly after every write so far and strictly before every later one. */

@@ -1,8 +1,8 @@
 /** Contract part: profiles and secrets (R-AP-1, R-AP-2, R-SB-4), stored order and lastGood (R-AP-3, R-AP-6). */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { Credential } from "../../core/types.js";
-import type { StateStore } from "../../ports/state-store.js";
-import type { ContractCapabilities, ContractStoreHandle } from "../store-contract.js";
+import type { Credential } from "../../../core/types.js";
+import type { StateStore } from "../../../ports/state-store.js";
+import type { ContractCapabilities, ContractStoreHandle } from "./index.js";
 import { type ContractContext, HOUR, NOW, apiKey, oauth, token, failure } from "./fixtures.js";
 
 export function profilesContract(context: ContractContext, capabilities: ContractCapabilities): void {

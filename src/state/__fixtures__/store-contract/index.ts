@@ -1,19 +1,20 @@
 /**
  * The one contract every `StateStore` backend passes (SPEC R-SB-1), called from each backend's test file.
  * The memory store is the reference; anything a backend adds must be specified here, not only in that
- * backend's own tests. The parts live in `store-contract/`, one file per area of the interface.
+ * backend's own tests. The parts live beside this file, one per facet of the port; seats.ts is the SeatsStore
+ * contract. A fixture: never built into dist/.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { StateStore } from "../ports/state-store.js";
-import type { ContractContext } from "./store-contract/fixtures.js";
-import { headroomContract } from "./store-contract/headroom.js";
-import { profilesContract } from "./store-contract/profiles.js";
-import { sessionsContract } from "./store-contract/sessions.js";
-import { sharedStateContract } from "./store-contract/shared.js";
-import { spendContract } from "./store-contract/spend.js";
-import { usageStatsContract } from "./store-contract/usage-stats.js";
+import type { StateStore } from "../../../ports/state-store.js";
+import type { ContractContext } from "./fixtures.js";
+import { headroomContract } from "./headroom.js";
+import { profilesContract } from "./profiles.js";
+import { sessionsContract } from "./sessions.js";
+import { sharedStateContract } from "./shared.js";
+import { spendContract } from "./spend.js";
+import { usageStatsContract } from "./usage-stats.js";
 
-export { CONTRACT_COOLDOWNS } from "./store-contract/fixtures.js";
+export { CONTRACT_COOLDOWNS } from "./fixtures.js";
 
 export interface ContractStoreHandle {
   store: StateStore;

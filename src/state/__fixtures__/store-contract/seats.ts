@@ -3,7 +3,7 @@
  * memory, SQLite and Redis backends. Times are plain numbers, so leases run on a fake clock.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Seat, SeatsStore } from "../ports/seats-store.js";
+import type { Seat, SeatsStore } from "../../../ports/seats-store.js";
 
 export interface SeatsContractHandle {
   seats: SeatsStore;

@@ -1,7 +1,7 @@
 /** Contract part: session merges and per-field compare-and-set (R-SO-1…R-SO-3, R-SB-2), probe throttle (R-FB-4). */
 import { beforeEach, describe, expect, it } from "vitest";
-import type { SessionEntry } from "../../core/types.js";
-import type { StateStore } from "../../ports/state-store.js";
+import type { SessionEntry } from "../../../core/types.js";
+import type { StateStore } from "../../../ports/state-store.js";
 import { type ContractContext, SECOND, NOW } from "./fixtures.js";
 import { sessionGroupsContract } from "./session-groups.js";
 import { sessionRetentionContract } from "./session-retention.js";

@@ -6,9 +6,9 @@ import type {
   Credential,
   OAuthCredential,
   UsageStats,
-} from "../../core/types.js";
-import type { RecordFailureParams, StateStore } from "../../ports/state-store.js";
-import type { ContractStoreHandle } from "../store-contract.js";
+} from "../../../core/types.js";
+import type { RecordFailureParams, StateStore } from "../../../ports/state-store.js";
+import type { ContractStoreHandle } from "./index.js";
 
 export const SECOND = 1_000;
 export const MINUTE = 60 * SECOND;

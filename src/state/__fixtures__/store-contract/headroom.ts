@@ -1,8 +1,8 @@
 /** Contract part: headroom readings (R-PO-7) — latest per slot, stale ignored, bounded, shared by replicas. */
 import { beforeEach, describe, expect, it } from "vitest";
-import { MAX_HEADROOM_MODELS_PER_PROFILE, type HeadroomReading } from "../../core/headroom/reading.js";
-import type { StateStore } from "../../ports/state-store.js";
-import type { ContractCapabilities } from "../store-contract.js";
+import { MAX_HEADROOM_MODELS_PER_PROFILE, type HeadroomReading } from "../../../core/headroom/reading.js";
+import type { StateStore } from "../../../ports/state-store.js";
+import type { ContractCapabilities } from "./index.js";
 import { type ContractContext, MINUTE, NOW, SECOND } from "./fixtures.js";
 
 function reading(overrides: Partial<HeadroomReading> = {}): HeadroomReading {
