@@ -80,6 +80,7 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
         order: orders,
         lastGood: agent.lastGood,
         ...(session ? { sessions: [session] } : pageOfSessions(agent.sessions, pageRequest)),
+        firstToken: snapshot.firstToken ?? [],
       });
       return;
     }
@@ -100,6 +101,19 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
           spendText(profile.spendUsd24h),
           formatTimestamp(profile.stats.lastUsed, now),
           profile.lastGood ? "yes" : "",
+        ]),
+      );
+    }
+    const firstToken = snapshot.firstToken ?? [];
+    if (firstToken.length > 0) {
+      out.table(
+        ["model", "samples", "first token p50 · p95 · p99", "deadline", "hedge after"],
+        firstToken.map((row) => [
+          `${row.provider}/${row.model}`,
+          row.samples,
+          `${msText(row.p50Ms)} · ${msText(row.p95Ms)} · ${msText(row.p99Ms)}`,
+          msText(row.deadlineMs),
+          row.hedgeAfterMs === null ? "off" : msText(row.hedgeAfterMs),
         ]),
       );
     }
@@ -127,4 +141,8 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
       );
     }
   });
+}
+
+function msText(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms)} ms`;
 }
