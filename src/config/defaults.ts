@@ -33,6 +33,14 @@ export const DEFAULT_MODEL_FAILOVER = Object.freeze({
   waitForCooldownMaxSeconds: 10,
 });
 
+/** R-HG-1, R-HG-3: racing a slow attempt by the next one. `afterMs` has no default: it is learned per model. */
+export const DEFAULT_HEDGING = Object.freeze({
+  enabled: true,
+  maxExtra: 1,
+  budgetPercent: 10,
+  burst: 3,
+});
+
 export const DEFAULT_GATEWAY = Object.freeze({
   host: "127.0.0.1",
   port: 4141,

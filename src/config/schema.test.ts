@@ -46,6 +46,7 @@ describe("config schema", () => {
             retryBackoffMs: [300, 1200],
             shortWaitSeconds: 3,
             waitForCooldownMaxSeconds: 10,
+            hedging: { enabled: true, maxExtra: 1, budgetPercent: 10, burst: 3 },
           },
           heartbeat: {},
         },

@@ -17,6 +17,7 @@ import {
   DEFAULT_SESSIONS,
   DEFAULT_TRACE,
   DEFAULT_MODEL_FAILOVER,
+  DEFAULT_HEDGING,
   DEFAULT_REDIS_KEY_PREFIX,
   DEFAULT_STATE_BACKEND,
 } from "./defaults.js";
@@ -201,6 +202,15 @@ const ModelFailoverConfigSchema = z.object({
   }),
   shortWaitSeconds: nonNegativeNumber().default(DEFAULT_MODEL_FAILOVER.shortWaitSeconds),
   waitForCooldownMaxSeconds: nonNegativeNumber().default(DEFAULT_MODEL_FAILOVER.waitForCooldownMaxSeconds),
+  hedging: z
+    .object({
+      enabled: z.boolean().default(DEFAULT_HEDGING.enabled),
+      afterMs: positiveNumber().optional(),
+      maxExtra: wholeNumber().nonnegative().default(DEFAULT_HEDGING.maxExtra),
+      budgetPercent: nonNegativeNumber().max(100).default(DEFAULT_HEDGING.budgetPercent),
+      burst: nonNegativeNumber().default(DEFAULT_HEDGING.burst),
+    })
+    .prefault({}),
 });
 
 const AgentDefaultsConfigSchema = z.object({

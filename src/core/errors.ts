@@ -38,6 +38,8 @@ export interface AttemptRecord {
   error: string;
   /** The attempt was not made: the candidate was skipped (skip cache, cooldown, …). */
   skipped?: boolean;
+  /** R-HG-1: the attempt lost a hedge race: aborted because another answered first (no failure recorded). */
+  hedge?: "lost";
 }
 
 export interface FailoverErrorDetails {

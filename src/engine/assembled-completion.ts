@@ -48,7 +48,11 @@ function errorEventFailure(provider: string, error: unknown): Error {
 
 export async function completeThroughStream(call: AssembledCompletionCall): Promise<CanonicalResponse> {
   const { provider, context, settings } = call;
-  const plain = () => provider.complete({ ...call.request, model: context.model, stream: false }, call.callContext(context.signal));
+  const plain = () => {
+    // R-HG-1: a plain call's first content cannot be seen, so it is not raced.
+    context.upstreamProgress?.("unwatched");
+    return provider.complete({ ...call.request, model: context.model, stream: false }, call.callContext(context.signal));
+  };
   if (call.refusals.has(context.provider, context.model)) return plain();
   const assembler = new CanonicalResponseAssembler({ id: `detour-${context.runId}`, model: context.model });
   const accept = (event: CanonicalStreamEvent): WatchedItem => {

@@ -87,7 +87,12 @@ function sseAssembler(wire: LaneWireFormat): { accept(event: unknown): void; bod
 
 export async function completeSameWireThroughStream(call: AssembledSameWireCall): Promise<SameWireAnswer> {
   const { context, settings, streamTarget } = call;
-  if (call.refusals.has(context.provider, context.model)) return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
+  const plain = () => {
+    // R-HG-1: a plain call's first content cannot be seen, so it is not raced.
+    context.upstreamProgress?.("unwatched");
+    return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
+  };
+  if (call.refusals.has(context.provider, context.model)) return plain();
   let headers: ResponseHeaders | undefined;
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
@@ -148,7 +153,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   } catch (error) {
     if (!refusesStreaming(error)) throw error;
     call.refusals.add(context.provider, context.model);
-    return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
+    return plain();
   }
   if (jsonAnswer?.body) return jsonAnswerOf(streamTarget, jsonAnswer.response, jsonAnswer.body);
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.

@@ -51,7 +51,14 @@ export function runContinuedStream<Out, First>(options: ContinuedRunOptions<Out,
           return reportRefusal(segment, context);
         }
         const opened = await options.first(context);
-        const head = await context.commit();
+        let head: Awaited<ReturnType<typeof context.commit>>;
+        try {
+          head = await context.commit();
+        } catch (error) {
+          // Refused (R-HG-1: another attempt of the run answered first): its stream never reaches the client.
+          opened.segment.abort(error);
+          throw error;
+        }
         committed = true;
         const stream: ContinuedStream<Out, First> = {
           output: relay.output(),

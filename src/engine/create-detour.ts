@@ -45,6 +45,7 @@ import { discoverCredentials, withDiscoveredOllama, type CredentialDiscovery } f
 import { createLanes } from "./lanes.js";
 import { openReadOnlyStore } from "./read-only-store.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
+import { firstTokenStatus, hedgingFromConfig } from "./hedging-deps.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import {
   checkAgentOption,
@@ -145,6 +146,8 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     env: env as NodeJS.ProcessEnv,
   });
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
+  // R-HG-1…R-HG-4, R-TT-1: one racing state and one sample of first-token times for every run of this engine.
+  const hedging = hedgingFromConfig(config);
   const aliases = modelAliases(config);
   const agents = new Map<string, Promise<AgentContext>>();
   let closed = false;
@@ -204,6 +207,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
         probeThrottle: new ProbeThrottle(store, agentId),
         snapshot,
         seats: seats.keeperFor(agentId),
+        hedging,
       },
     };
   }
@@ -264,6 +268,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
       attemptTimeoutMs: run.attemptTimeoutMs,
       request: run.requestFacts,
       ...(run.continuations ? { continuations: run.continuations } : {}),
+      ...(run.reportsProgress ? { reportsProgress: true } : {}),
       // Cron and heartbeat models are job choices; they never become the conversation's override.
       persistSession: run.source === undefined,
     });
@@ -313,7 +318,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
         });
       }),
     );
-    return { now, agents: statuses, queueLength: seats.queue.length };
+    return { now, agents: statuses, queueLength: seats.queue.length, firstToken: firstTokenStatus(hedging) };
   }
 
   async function close(): Promise<void> {
@@ -354,6 +359,13 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     clock,
     events: hub,
     defaultAgentId: DEFAULT_AGENT,
+  });
+
+  // Cost honesty (hedging): a raced loser closed before its usage is charged its estimated input tokens.
+  hub.on("attempt_finished", (event) => {
+    if (event.outcome === "aborted" && event.usageEstimated && event.inputTokens !== undefined && event.profileId !== null) {
+      recordUsage({ agentId: event.agentId, provider: event.provider, model: event.model, profileId: event.profileId, usage: { inputTokens: event.inputTokens, outputTokens: 0 } });
+    }
   });
 
   const on: EventHub["on"] = hub.on.bind(hub);

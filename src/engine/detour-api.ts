@@ -103,6 +103,12 @@ export interface RunWithOptions<T> {
    * that failure.
    */
   continuations?: ContinuationPolicy;
+  /**
+   * R-HG-1: the attempt reports its upstream's progress through `context.upstreamProgress` (first bytes, first
+   * content), so an attempt without first content after the model's usual time is raced by the next one. Absent =
+   * attempts are never raced (one that reports nothing would look silent until it finished).
+   */
+  reportsProgress?: boolean;
 }
 
 export interface PostCommitFailureReport {

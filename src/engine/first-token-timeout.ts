@@ -37,6 +37,8 @@ export interface AttemptStreamBudgets {
   callerSignal?: AbortSignal;
   provider: string;
   model: string;
+  /** R-HG-1: reports the upstream's first bytes and first content to the runner (absent = not raced). */
+  progress?: (kind: "bytes" | "content") => void;
 }
 
 /**
@@ -46,15 +48,25 @@ export interface AttemptStreamBudgets {
  */
 export function attemptStreamBudgets(
   settings: FirstTokenSettings & { clock: Clock; streamStallSeconds: number },
-  context: { provider: string; model: string; signal: AbortSignal; continuation?: number | undefined },
+  context: {
+    provider: string;
+    model: string;
+    signal: AbortSignal;
+    continuation?: number | undefined;
+    firstTokenTimeoutMs?: number;
+    upstreamProgress?: (kind: "bytes" | "content") => void;
+  },
   callerSignal: AbortSignal | undefined,
 ): AttemptStreamBudgets {
   const stallTimeoutMs = settings.streamStallSeconds * 1000;
-  const firstTokenMs = firstTokenTimeoutMs(settings, context);
+  // R-TT-1: the runner's deadline for this model (learned from its first-token times) unless one is configured.
+  const firstTokenMs =
+    settings.ttftTimeoutSeconds === undefined && context.firstTokenTimeoutMs !== undefined ? context.firstTokenTimeoutMs : firstTokenTimeoutMs(settings, context);
   return {
     clock: settings.clock,
     ttftTimeoutMs: context.continuation !== undefined ? Math.min(firstTokenMs, stallTimeoutMs) : firstTokenMs,
     stallTimeoutMs,
+    ...(context.upstreamProgress ? { progress: context.upstreamProgress } : {}),
     attemptSignal: context.signal,
     ...(callerSignal ? { callerSignal } : {}),
     provider: context.provider,

@@ -56,6 +56,8 @@ export interface RawStreamCommitOptions {
   callerSignal?: AbortSignal;
   provider: string;
   model: string;
+  /** R-HG-1: told of the first upstream read and of the first content (the runner races slow attempts). */
+  progress?: (kind: "bytes" | "content") => void;
 }
 
 export interface CommittedRawStream {
@@ -172,9 +174,13 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
       return;
     }
     if (!this.#isCommitted) {
+      this.#options.progress?.("bytes");
       if (scanned.forward) this.#held.push(scanned.forward);
       if (scanned.failure !== undefined) return this.#fail(this.#options.failureOf(scanned.failure));
       if (!this.#scanner.committed) return;
+      // An attempt that lost its race is aborted by this report (and fails here instead of committing).
+      this.#options.progress?.("content");
+      if (this.#sourceDone) return;
       this.#commit();
       if (this.#scanner.complete) this.#complete();
       return;
@@ -191,6 +197,8 @@ class RawStreamPump implements AsyncIterableIterator<Buffer> {
     if (!this.#isCommitted) {
       if (!end.complete || !this.#scanner.committed) return this.#fail(cutFailure(provider, model, "stream closed before any content"));
       if (end.forward) this.#held.push(end.forward);
+      this.#options.progress?.("content");
+      if (this.#sourceDone) return;
       this.#commit();
     } else {
       if (!end.complete) return this.#fail(cutFailure(provider, model, "stream closed before it finished"));

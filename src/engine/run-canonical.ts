@@ -242,7 +242,8 @@ export function createCanonicalRunner(
   const refusals = new StreamRefusals();
 
   function runOptions<T>(options: CanonicalRunOptions, attempt: RunWithOptions<T>["attempt"]): RunWithOptions<T> {
-    return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), attempt };
+    // R-HG-1: every attempt of this runner reports its upstream progress, so a slow one can be raced.
+    return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true, attempt };
   }
 
   async function complete(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse>> {
@@ -265,7 +266,7 @@ export function createCanonicalRunner(
     const onHeaders = (context: AttemptContext) => settings.headroom?.(options.agentId, context);
     const outcome = await runContinuedStream<CanonicalStreamEvent, CommittedAttempt>({
       runWith: detour.runWith,
-      run: { ...routingOptionsOf(options), requestFacts: requestFacts(options.request) },
+      run: { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true },
       maxContinuations: settings.continuations?.max ?? 0,
       async first(context) {
         assertPinnedProvider(options.pinnedProvider, context);

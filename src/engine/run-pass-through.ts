@@ -167,7 +167,8 @@ export function createPassThroughRunner(
   const refusals = new StreamRefusals();
 
   function runOptions(options: PassThroughRunOptions) {
-    return { ...routingOptionsOf(options), requestFacts: laneRequestFacts(options.request) };
+    // R-HG-1: every attempt of this lane reports its upstream progress, so a slow one can be raced.
+    return { ...routingOptionsOf(options), requestFacts: laneRequestFacts(options.request), reportsProgress: true };
   }
 
   function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {
@@ -203,7 +204,7 @@ export function createPassThroughRunner(
                 callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
-            : await completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders));
+            : await (context.upstreamProgress?.("unwatched"), completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders)));
           // R-GW-11: a refusal goes back as sent, counted as content_filter.
           if (isRefusalBody(answer.body)) context.refused?.();
           return { lane: "same-wire", ...answer };

@@ -114,7 +114,14 @@ async function engine(options: {
       agents: {
         defaults: {
           model: { primary: options.primary, fallbacks: ["anthropic/claude-fallback"] },
-          modelFailover: { retrySameProfileOnTimeout: 0, retrySameProfileOnServerError: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+          // The first-token watchdog alone: no hedge races the silent attempt (R-HG-1 has its own tests).
+          modelFailover: {
+            retrySameProfileOnTimeout: 0,
+            retrySameProfileOnServerError: 0,
+            shortWaitSeconds: 0,
+            waitForCooldownMaxSeconds: 0,
+            hedging: { enabled: false },
+          },
         },
       },
       ...(options.gateway ? { gateway: options.gateway } : {}),

@@ -53,7 +53,15 @@ export interface DetourStatus {
   agents: AgentStatus[];
   /** R-PO-8: requests of this process waiting in line for a seat. */
   queueLength: number;
+  /**
+   * R-TT-1, R-HG-2: each model's recent first-token times as this process saw them, the first-token deadline in
+   * force and the hedge delay; absent when the engine keeps none.
+   */
+  firstToken?: FirstTokenStatus[];
 }
+
+export type { FirstTokenStatus } from "./hedging-deps.js";
+import type { FirstTokenStatus } from "./hedging-deps.js";
 
 export async function agentStatus(input: {
   agentId: string;

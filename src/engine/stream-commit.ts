@@ -30,6 +30,8 @@ export interface StreamCommitOptions {
   /** Names the failure for the classifier and the logs. */
   provider: string;
   model: string;
+  /** R-HG-1: told of the first upstream event and of the first content (the runner races slow attempts). */
+  progress?: (kind: "bytes" | "content") => void;
 }
 
 export interface CommittedStream {
@@ -295,6 +297,7 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
       const result = await scope.next(pull, ttftDeadline - clock.now(), noFirstToken);
       if (result.done) throw cutFailure(provider, model, "stream closed before any content");
       const event = result.value;
+      options.progress?.("bytes");
       if (event.type === "error") throw failureOfErrorEvent(provider, event.error);
       if (event.type === "finish") {
         if (event.reason === "error") throw cutFailure(provider, model, "stream finished with stop reason: error");
@@ -313,6 +316,8 @@ export async function commitStream(options: StreamCommitOptions): Promise<Commit
   }
 
   function finishCommit(head: CanonicalStreamEvent[], finished: boolean): CommittedStream {
+    // Told while the attempt's signal still reaches the call: an attempt that lost its race is aborted here.
+    options.progress?.("content");
     // From here on only the caller may stop the stream; the attempt's watchdog belongs to the uncommitted phase.
     scope.releaseAttempt();
     const committedAt = clock.now();

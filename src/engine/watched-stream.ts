@@ -74,6 +74,12 @@ class StreamWatch<T> {
   /** Takes one item into the answer (throws for an in-band error) and moves the deadline on a token. */
   take(item: T): WatchedItem {
     const verdict = this.options.accept(item);
+    const progress = this.options.progress;
+    if (progress && this.#firstTokenAt === undefined) {
+      // R-HG-1: the runner races slow attempts; one that lost is aborted by this report.
+      progress("bytes");
+      if (verdict !== "lifecycle") progress("content");
+    }
     if (verdict === "token") {
       const now = this.options.clock.now();
       this.#firstTokenAt ??= now;

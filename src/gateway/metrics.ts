@@ -62,6 +62,7 @@ export class GatewayMetrics {
   readonly #tokens: Counter<"provider" | "model" | "kind">;
   readonly #cost: Counter<"provider" | "model">;
   readonly #stateBookkeepingFailures: Counter<"operation">;
+  readonly #hedges: Counter<"provider" | "outcome">;
   readonly #upstreamLatency: Histogram<"provider" | "model" | "outcome">;
   readonly #gatewayOverhead: Histogram<"endpoint">;
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
@@ -119,6 +120,12 @@ export class GatewayMetrics {
       name: "detour_requests_continued_total",
       help: "Runs whose committed stream failed and was continued, by how the run ended (succeeded = rescued).",
       labelNames: ["agent", "outcome"],
+      registers,
+    });
+    this.#hedges = new Counter({
+      name: "detour_hedges_total",
+      help: "Slow attempts raced by the next one, by the slow attempt's provider: won = the hedge answered, lost = the slow attempt did, budget_denied = no hedge allowed.",
+      labelNames: ["provider", "outcome"],
       registers,
     });
     this.#stateBookkeepingFailures = new Counter({
@@ -268,7 +275,8 @@ export class GatewayMetrics {
         this.#attempts.inc({
           provider,
           model,
-          reason: event.outcome === "succeeded" ? "none" : (event.reason ?? event.outcome),
+          // An attempt aborted by the runner is one that lost a hedge race.
+          reason: event.outcome === "succeeded" ? "none" : event.outcome === "aborted" ? "hedge_lost" : (event.reason ?? event.outcome),
         });
         this.#upstreamLatency.observe(
           { provider, model, outcome: event.outcome },
@@ -276,7 +284,8 @@ export class GatewayMetrics {
         );
         if (event.continuation !== undefined) this.#continuations.inc({ provider, model, outcome: event.outcome });
         // The gateway's overhead of a stream is taken at its commit, before these attempts finish.
-        if (!event.committed && event.continuation === undefined) this.#addUpstreamTime(event.runId, event.durationMs);
+        // A raced loser ran beside the answer's own upstream time, not before it.
+        if (!event.committed && event.continuation === undefined && event.outcome !== "aborted") this.#addUpstreamTime(event.runId, event.durationMs);
         return;
       }
       case "model_fallback_decision":
@@ -297,6 +306,9 @@ export class GatewayMetrics {
         return;
       case "state_bookkeeping_failed":
         this.#stateBookkeepingFailures.inc({ operation: event.operation });
+        return;
+      case "hedge":
+        if (event.outcome !== "started") this.#hedges.inc({ provider: this.#labels.provider(event.provider), outcome: event.outcome });
         return;
       default:
         return;

@@ -22,7 +22,11 @@ export type FallbackDecision =
   | "probe_cooldown_candidate"
   /** R-FB-9: every candidate was kept out only by ladder cooldowns; the soonest-ending one runs anyway. */
   | "last_resort"
-  | "candidate_succeeded";
+  | "candidate_succeeded"
+  /** R-HG-1: the candidate's attempt had no first content after `hedgeAfter`; the rest of the run raced it. */
+  | "hedge_started"
+  /** R-HG-1: the candidate's attempt was aborted because a hedge answered first (no failure recorded). */
+  | "hedge_lost";
 
 /** A failover reason, or R-PO-8's: the candidate's profiles were all at their seat limits. */
 export type DecisionReason = FailoverReason | "concurrency_limited";
@@ -130,6 +134,22 @@ export interface AttemptFinishedEvent extends RunScoped {
   code?: string;
   /** The attempt was a hedge raced beside a slow first attempt. */
   hedge?: true;
+  /** `inputTokens` is an estimate of the request's input: the attempt lost a hedge race before it reported usage. */
+  usageEstimated?: true;
+}
+
+/** R-HG-1, R-HG-3: what became of a hedge of a slow attempt (`started`, then `won` or `lost`), or none allowed. */
+export type HedgeOutcome = "started" | "won" | "lost" | "budget_denied";
+
+/** A hedge of the attempt on `provider/model` (the slow one): `detour_hedges_total` counts these. */
+export interface HedgeEvent extends RunScoped {
+  type: "hedge";
+  provider: string;
+  model: string;
+  profileId: string | null;
+  outcome: HedgeOutcome;
+  /** How long the slow attempt had gone without first content when the hedge was decided. */
+  afterMs: number;
 }
 
 /** A failure was written to a profile's usage stats (§5). */
@@ -361,7 +381,8 @@ export type DetourEvent =
   | ProfilePassedOverEvent
   | SeatCapLearnedEvent
   | SeatQueueWaitEvent
-  | StateBookkeepingFailedEvent;
+  | StateBookkeepingFailedEvent
+  | HedgeEvent;
 
 export type DetourEventType = DetourEvent["type"];
 export type DetourEventOf<T extends DetourEventType> = Extract<DetourEvent, { type: T }>;

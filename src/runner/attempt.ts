@@ -52,7 +52,23 @@ export interface AttemptContext {
    * there (no fallback) and the profile's failures are not cleared as a success would.
    */
   refused?(): void;
+  /**
+   * R-HG-1: the data plane reports the upstream's progress before the commit point — `bytes` at its first byte
+   * of body, `content` at its first content (text or tool-call delta; a non-streamed answer's first token).
+   * Present only for runs that race slow attempts; the first attempt of a run to report content wins, the
+   * others are aborted through their signal. `unwatched`: the attempt makes a plain call whose first content
+   * cannot be seen (a model that refuses to stream): it is not raced.
+   */
+  upstreamProgress?(kind: UpstreamProgress): void;
+  /**
+   * R-TT-1: how long this attempt may wait for its first content (configured, learned from the model's recent
+   * first-token times, or the static default); absent = the caller's own default.
+   */
+  firstTokenTimeoutMs?: number;
 }
+
+/** What the data plane reports of an attempt before its commit point (R-HG-1). */
+export type UpstreamProgress = "bytes" | "content" | "unwatched";
 
 /** A run's outcome at the commit point of its stream: everything but the result (R-ST-1). */
 export type CommittedRun = Omit<RunOutcome<never>, "result">;

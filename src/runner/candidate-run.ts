@@ -7,14 +7,19 @@ import type { ModelRef, SessionEntry } from "../core/types.js";
 import type { CommittedRun } from "./attempt.js";
 import type { ProviderView } from "./provider-view.js";
 import { sessionBase, type RunState } from "./run-state.js";
-import { runWithAuthProfiles, type AuthProfilesOutcome } from "./run-with-auth-profiles.js";
+import { runWithAuthProfiles, type AuthProfilesOutcome, type CandidateHedging } from "./run-with-auth-profiles.js";
 import { OverrideTransaction, emitSessionOverride, fallbackOverrideValues } from "./session-overrides.js";
 
 export async function runCandidate<T>(
   state: RunState<T>,
   index: number,
   view: ProviderView,
-  options: { probe: boolean; hasFallback: boolean; commit: (profileId: string | undefined) => Promise<CommittedRun> },
+  options: {
+    probe: boolean;
+    hasFallback: boolean;
+    commit: (profileId: string | undefined) => Promise<CommittedRun>;
+    hedge?: CandidateHedging<T>;
+  },
 ): Promise<AuthProfilesOutcome<T>> {
   const { deps, input } = state;
   const ref = state.chain[index] as ModelRef;
@@ -62,13 +67,17 @@ export async function runCandidate<T>(
       unreachable: state.unreachable,
       commit: options.commit,
       stream: state.stream,
+      ...(state.excluded ? { excluded: state.excluded } : {}),
+      ...(options.hedge ? { hedge: options.hedge } : {}),
     });
   } catch (error) {
     // A caller abort or the run deadline: nothing of this candidate stays in the session.
     await transaction?.rollback();
     throw error;
   }
-  if (outcome.kind !== "succeeded") {
+  // A hedge of this model's other profile that answered keeps the override this candidate wrote (R-HG-1).
+  const answeredHere = outcome.kind === "hedged" && outcome.pass.kind === "succeeded" && outcome.pass.index === index;
+  if (outcome.kind !== "succeeded" && !answeredHere) {
     const rolledBack = await transaction?.rollback();
     emitSessionOverride(deps.events, sessionBase(deps, input), "fallback_rolled_back", rolledBack);
   }

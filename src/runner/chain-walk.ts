@@ -10,7 +10,8 @@ import { gateCandidate, lastResortGate, type CandidateGate } from "./candidate-g
 import { runCandidate } from "./candidate-run.js";
 import { settleCommit } from "./run-settlement.js";
 import type { Failure, PassResult, RunState } from "./run-state.js";
-import type { AuthProfilesOutcome } from "./run-with-auth-profiles.js";
+import type { AuthProfilesOutcome, CandidateHedging } from "./run-with-auth-profiles.js";
+import { inputTokensEstimate, type Lane } from "./hedge-race.js";
 
 interface Pass {
   failures: Failure[];
@@ -27,9 +28,12 @@ interface Pass {
 type Step<T> = { kind: "visit"; index: number } | { kind: "done"; result: PassResult<T> };
 type Ran = Extract<CandidateGate, { kind: "run" }>;
 
-export async function walkOnce<T>(state: RunState<T>, options: { lastResort?: number } = {}): Promise<PassResult<T>> {
-  const pass: Pass = { failures: [], called: false, cooldownSkips: [], seatsFull: [], lastResort: options.lastResort };
-  let step: Step<T> = { kind: "visit", index: options.lastResort ?? 0 };
+export async function walkOnce<T>(
+  state: RunState<T>,
+  options: { lastResort?: number; from?: number; failures?: Failure[] } = {},
+): Promise<PassResult<T>> {
+  const pass: Pass = { failures: options.failures ?? [], called: false, cooldownSkips: [], seatsFull: [], lastResort: options.lastResort };
+  let step: Step<T> = { kind: "visit", index: options.lastResort ?? options.from ?? 0 };
   while (step.kind === "visit") step = await visit(state, pass, step.index);
   return step.result;
 }
@@ -54,8 +58,9 @@ async function visit<T>(state: RunState<T>, pass: Pass, index: number): Promise<
   const hasFallback = following(state, pass, index) !== undefined;
   const commit = (profileId: string | undefined) =>
     settleCommit(state, { index, profileId, failures: pass.failures, viaLiveSwitch: pass.liveSwitchTarget === index });
-  const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback, commit });
-  if (outcome.kind === "succeeded" || outcome.kind === "live_switch" || (outcome.kind === "failed" && !outcome.allInCooldown)) pass.called = true;
+  const hedge = candidateHedging(state, pass, index);
+  const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback, commit, ...(hedge ? { hedge } : {}) });
+  if (outcome.kind === "succeeded" || outcome.kind === "live_switch" || outcome.kind === "hedged" || (outcome.kind === "failed" && !outcome.allInCooldown)) pass.called = true;
   if (outcome.kind === "seats_full" && outcome.last) pass.called = true;
   return next(state, pass, index, gate, outcome);
 }
@@ -87,6 +92,7 @@ function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outco
   }
   if (outcome.kind === "live_switch") return liveSwitch(state, pass, index, outcome);
   if (outcome.kind === "seats_full") return seatsFullCandidate(state, pass, index, outcome);
+  if (outcome.kind === "hedged") return hedged(state, pass, index, outcome);
   return failedCandidate(state, pass, index, gate, outcome);
 }
 
@@ -111,6 +117,88 @@ function seatsFullCandidate<T>(
   const next = following(state, pass, index);
   state.log.record({ decision: "skip_candidate", index, reason: "concurrency_limited", error, next, outcome: outcomeOf(next), ...continuationOf(state) });
   return advance(state, pass, index);
+}
+
+/**
+ * R-HG-1: how the attempts of candidate `index` are raced. The rest of the run after an attempt — the model's
+ * other profiles, then the next candidates, never the racing profile — is this pass walked on from there, on a
+ * guard of its own that the race stops when the first attempt wins. Never in a last-resort pass or after a
+ * commit (R-ST-4 covers that).
+ */
+function candidateHedging<T>(state: RunState<T>, pass: Pass, index: number): CandidateHedging<T> | undefined {
+  const { race, lane } = state;
+  if (!race || !lane || pass.lastResort !== undefined || state.stream.committed !== undefined) return undefined;
+  return {
+    race,
+    lane,
+    restAfter(profileId, otherProfiles) {
+      const from = otherProfiles ? index : index + 1;
+      if (from >= state.chain.length) return undefined;
+      return (restLane, signal) => walkRest(state, pass, { index, from, profileId, lane: restLane, signal });
+    },
+    inputTokens: () => inputTokensEstimate(state.input.request),
+  };
+}
+
+async function walkRest<T>(
+  state: RunState<T>,
+  pass: Pass,
+  at: { index: number; from: number; profileId: string | undefined; lane: Lane; signal: AbortSignal },
+): Promise<PassResult<T>> {
+  const ref = state.chain[at.index] as ModelRef;
+  state.log.record({ decision: "hedge_started", index: at.index, profileId: at.profileId, next: state.chain[at.from] });
+  const guard = state.guard.child(at.signal);
+  const excluded = at.profileId === undefined ? state.excluded : new Set([...(state.excluded ?? []), at.profileId]);
+  const rest: RunState<T> = { ...state, guard, lane: at.lane, ...(excluded ? { excluded } : {}) };
+  // The slow attempt leads the hedge's attempts: a notice of a hedge that answers names why it was raced.
+  const slow: Failure = {
+    record: {
+      provider: ref.provider,
+      model: ref.model,
+      ...(at.profileId !== undefined ? { profileId: at.profileId } : {}),
+      error: "no first content in the model's usual time; a hedge answered (hedge_lost)",
+      hedge: "lost",
+    },
+    error: undefined,
+    index: at.index,
+  };
+  try {
+    const result = await walkOnce(rest, { from: at.from, failures: [...pass.failures, slow] });
+    // Only the hedge's own attempts go back: the race's caller places them after the slow attempt.
+    return { ...result, failures: result.failures.slice(pass.failures.length + 1) };
+  } finally {
+    guard.dispose();
+  }
+}
+
+/** R-HG-1: the candidate's attempt was raced and the rest of the run decided; its attempt takes the slow one's place. */
+function hedged<T>(state: RunState<T>, pass: Pass, index: number, outcome: Extract<AuthProfilesOutcome<T>, { kind: "hedged" }>): Step<T> {
+  const rest = outcome.pass;
+  const { record } = outcome;
+  const lost = record.hedge === "lost";
+  state.log.record({
+    decision: lost ? "hedge_lost" : "candidate_failed",
+    index,
+    profileId: outcome.profileId,
+    reason: record.reason,
+    status: record.status,
+    code: record.code,
+    error: record.error,
+    ...(lost ? {} : { outcome: rest.kind === "succeeded" ? ("next_fallback" as const) : ("chain_exhausted" as const) }),
+  });
+  pass.called = true;
+  const failures = [...pass.failures, { record, error: outcome.error, index }, ...rest.failures];
+  if (rest.kind === "succeeded") return { kind: "done", result: { ...rest, failures } };
+  return {
+    kind: "done",
+    result: {
+      kind: "exhausted",
+      failures,
+      called: true,
+      cooldownSkips: [...pass.cooldownSkips, ...rest.cooldownSkips],
+      seatsFull: [...new Set([...pass.seatsFull, ...rest.seatsFull])],
+    },
+  };
 }
 
 /** R-FB-7: jump straight to the switch target when it is a later candidate; never an outer retry loop. */

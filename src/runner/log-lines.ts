@@ -3,7 +3,7 @@
  * contract and are reproduced exactly (R-RN-4, R-RN-5); `model_fallback_decision` is logged as a structured
  * event with every field (R-OB-1).
  */
-import type { DetourEvent, LogLevel, ModelFallbackDecisionEvent } from "../ports/events.js";
+import type { DetourEvent, DetourEventOf, LogLevel, ModelFallbackDecisionEvent } from "../ports/events.js";
 
 export interface LogLine {
   level: LogLevel;
@@ -138,11 +138,28 @@ export function describeEvent(event: DetourEvent): LogLine {
         message: `Could not record ${event.operation} of profile ${event.profileId} in the state store; the answer was delivered`,
         fields,
       };
+    case "hedge":
+      return { level: event.outcome === "started" ? "debug" : "info", message: hedgeMessage(event), fields };
     case "run_started":
     case "attempt_started":
     case "attempt_finished":
     case "usage_recorded":
     case "session_override":
       return { level: "debug", message: event.type, fields };
+  }
+}
+
+/** R-HG-1, R-HG-3: one line per hedge decision, naming the slow attempt. */
+function hedgeMessage(event: DetourEventOf<"hedge">): string {
+  const slow = `${event.provider}/${event.model}${event.profileId ? ` (${event.profileId})` : ""}`;
+  switch (event.outcome) {
+    case "started":
+      return `No first token from ${slow} after ${event.afterMs}ms; racing the next attempt`;
+    case "won":
+      return `The hedge of ${slow} answered first; the slow attempt was aborted`;
+    case "lost":
+      return `${slow} answered before its hedge; the hedge was aborted`;
+    case "budget_denied":
+      return `No first token from ${slow} after ${event.afterMs}ms; hedge budget of ${event.provider} spent, waiting`;
   }
 }

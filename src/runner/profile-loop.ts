@@ -17,6 +17,8 @@ import type { RunnerDeps } from "./runner-deps.js";
 import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
 import { learnSeatCap, takeSeat, withSeat } from "./seat-steps.js";
 import { allUnusable } from "./unavailable-outcomes.js";
+import { HedgeLost, laneLost, raceAttempt, RacingAttempt, takeHedgeStart, type RaceResult } from "./hedge-race.js";
+import { raceAbort } from "./run-guard.js";
 
 /** How a refusal that arrived as an answer is reported (R-GW-11): a content filter, with the answer's 200. */
 const REFUSAL: Classification = { reason: "content_filter", status: 200, preview: "the provider refused to answer" };
@@ -132,13 +134,22 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   // R-ST-4: after a committed stream failed, every later attempt of the run continues its answer.
   const continuation = input.stream.committed !== undefined && input.stream.continuations > 0 ? input.stream.continuations : undefined;
   if (continuation !== undefined) input.stream.continuationsAttempted = Math.max(input.stream.continuationsAttempted, continuation);
+  const hedging = deps.hedging;
+  const racer = hedging && input.hedge ? new RacingAttempt(input.hedge.lane, deps.clock, startedAt, candidate, hedging.samples) : undefined;
+  const isHedge = takeHedgeStart(input.hedge?.lane);
+  // R-HG-3: the budget grows with the provider's own requests, never with its hedges.
+  if (racer && !isHedge) hedging?.budget.noteRequest(candidate.provider);
+  const firstTokenTimeoutMs = hedging?.learnedDeadlineMs(candidate.provider, candidate.model);
   let committedAt: number | undefined;
   let refused = false;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
-  const settlement = await withSeat(seat.hold, () => input.guard.attempt(
-    async (signal, release) => {
+  // The seat is held until the attempt settles, also while it races (R-PO-8).
+  const attempt = withSeat(seat.hold, () => input.guard.attempt(
+    async (guardSignal, release) => {
+      // A raced attempt is also aborted when another one wins (R-HG-1).
+      const signal = racer ? AbortSignal.any([guardSignal, racer.controller.signal]) : guardSignal;
       const credential = await attemptCredential(deps, input.view, profileId, signal);
-      return input.attempt({
+      const work = input.attempt({
         provider: candidate.provider,
         model: candidate.model,
         ...(profile ? { profile, profileId: profile.id } : {}),
@@ -148,7 +159,11 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
         candidateIndex: input.candidateIndex + 1,
         probe: input.probe,
         ...(continuation !== undefined ? { continuation } : {}),
+        ...(racer ? { upstreamProgress: racer.progress } : {}),
+        ...(firstTokenTimeoutMs !== undefined ? { firstTokenTimeoutMs } : {}),
         commit: () => {
+          // A stream that lost its race must not reach the client (R-HG-1).
+          if (racer && !racer.claim()) return Promise.reject(new HedgeLost());
           committedAt ??= deps.clock.now();
           release();
           return input.commit(profileId);
@@ -157,13 +172,56 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
           refused = true;
         },
       });
+      return racer ? raceAbort(work, signal) : work;
     },
     input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
   ));
+  const streamedOf = () => ({ committed: committedAt !== undefined, continuation, ...(isHedge ? { hedge: true } : {}) });
+  let raced: RaceResult<T>;
+  try {
+    raced =
+      racer && hedging && input.hedge && continuation === undefined
+        ? await raceAttempt({
+            hedging,
+            race: input.hedge.race,
+            clock: deps.clock,
+            events: deps.events,
+            runId: input.runId,
+            agentId: deps.agentId,
+            provider: candidate.provider,
+            model: candidate.model,
+            profileId,
+            racer,
+            attempt,
+            startRest: input.hedge.restAfter(profileId, profileId !== undefined && !loop.mode.strict && on.index + 1 < loop.list.length),
+          })
+        : { kind: "own", settlement: await attempt };
+  } catch (error) {
+    // The side of a race this attempt ran on lost: it was aborted, nothing is recorded (R-HG-1).
+    if (input.hedge && laneLost(input.hedge.lane)) {
+      const abortedAt = deps.clock.now();
+      emitAttemptFinished(loop, profileId, "aborted", undefined, abortedAt - startedAt, { ...streamedOf(), ...charged(input) }, abortedAt);
+      input.hedge.race.lostHedgeFailures.push({
+        record: {
+          provider: candidate.provider,
+          model: candidate.model,
+          ...(profileId !== undefined ? { profileId } : {}),
+          error: "a hedge aborted because the attempt it raced answered first (hedge_lost)",
+          hedge: "lost",
+        },
+        error,
+        index: input.candidateIndex,
+      });
+    }
+    throw error;
+  }
   const finishedAt = deps.clock.now();
   // For a stream the upstream time is its time to first content; the rest is the answer being read.
   const durationMs = (committedAt ?? finishedAt) - startedAt;
-  const streamed = { committed: committedAt !== undefined, continuation };
+  const streamed = streamedOf();
+  if (raced.kind === "rest") return afterLostRace(loop, on, raced, { startedAt, finishedAt, durationMs, streamed, racer: racer as RacingAttempt });
+  const settlement = raced.settlement;
+  if (racer?.hasContent && profileId !== undefined) hedging?.silent.noteHeard(profileId, candidate.model);
 
   if (settlement.kind === "ok" && refused) {
     // R-GW-11: a refusal is a content_filter outcome: the run stops with the answer as sent (R-FB-5), nothing
@@ -186,6 +244,66 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   emitAttemptFinished(loop, profileId, "failed", classification, durationMs, streamed, finishedAt);
   const failure = { error: settlement.error, classification, finishedAt, committed: committedAt !== undefined };
   return { kind: "failed", on: { ...on, firstStartedAt: on.firstStartedAt ?? startedAt }, failure };
+}
+
+/** R-HG-4: a route that lost two hedges in a row without a byte, recorded once as a model-scoped timeout. */
+const SILENT_ROUTE: Classification = {
+  reason: "timeout",
+  code: "ETIMEDOUT",
+  preview: "no byte before two hedges in a row answered instead (silent route)",
+};
+
+/**
+ * R-HG-1: the rest of the run decided a race this attempt was in. A loser is aborted with nothing recorded
+ * (`hedge_lost`), except a silent route's second loss (R-HG-4); an attempt that failed on its own before its
+ * first content is recorded as usual, without the same-profile retry — the hedge already is the next attempt.
+ */
+async function afterLostRace<T>(
+  loop: Loop<T>,
+  on: OnProfile,
+  raced: Extract<RaceResult<T>, { kind: "rest" }>,
+  timing: {
+    startedAt: number;
+    finishedAt: number;
+    durationMs: number;
+    streamed: { committed: boolean; continuation: number | undefined; hedge?: boolean };
+    racer: RacingAttempt;
+  },
+): Promise<Step<T>> {
+  const { deps, input } = loop;
+  const { candidate } = input;
+  const { profileId } = on;
+  const { settlement, pass } = raced;
+  const started = { ...on, firstStartedAt: on.firstStartedAt ?? timing.startedAt };
+  if (raced.lost || settlement.kind === "ok") {
+    emitAttemptFinished(loop, profileId, "aborted", undefined, timing.durationMs, { ...timing.streamed, ...charged(input) }, timing.finishedAt);
+    const error = new HedgeLost();
+    const silent = profileId !== undefined && deps.hedging?.silent.noteLost(profileId, candidate.model, timing.racer.heardBytes) === true;
+    if (silent) await recordFailure(loop, started, { error, classification: SILENT_ROUTE, finishedAt: timing.finishedAt });
+    const record = {
+      provider: candidate.provider,
+      model: candidate.model,
+      ...(profileId !== undefined ? { profileId } : {}),
+      error: `no first content after ${Math.round(timing.durationMs)} ms; another attempt answered first (hedge_lost)`,
+      hedge: "lost" as const,
+    };
+    return { kind: "done", outcome: { kind: "hedged", pass, record, error, profileId } };
+  }
+  const classification = classifyAttemptError(settlement.error, candidate.provider, timing.finishedAt);
+  emitAttemptFinished(loop, profileId, "failed", classification, timing.durationMs, timing.streamed, timing.finishedAt);
+  if (unreachableKind(classification.code) !== undefined) input.unreachable?.add(candidate.provider);
+  await recordFailure(loop, started, { error: settlement.error, classification, finishedAt: timing.finishedAt });
+  const { reason, status, code, preview } = classification;
+  const record = {
+    provider: candidate.provider,
+    model: candidate.model,
+    ...(profileId !== undefined ? { profileId } : {}),
+    reason,
+    ...(status !== undefined ? { status } : {}),
+    ...(code !== undefined ? { code } : {}),
+    error: preview,
+  };
+  return { kind: "done", outcome: { kind: "hedged", pass, record, error: settlement.error, profileId } };
 }
 
 /**
@@ -436,13 +554,19 @@ async function pause<T>(loop: Loop<T>, profileId: string | undefined, waitMs: nu
   await loop.input.guard.sleep(waitMs);
 }
 
+/** A hedge loser's charge: the request's input, estimated (it was closed before any usage came). */
+function charged<T>(input: AuthProfilesRunInput<T>): { inputTokens?: number } {
+  const inputTokens = input.hedge?.inputTokens();
+  return inputTokens !== undefined ? { inputTokens } : {};
+}
+
 function emitAttemptFinished<T>(
   loop: Loop<T>,
   profileId: string | undefined,
-  outcome: "succeeded" | "failed",
+  outcome: "succeeded" | "failed" | "aborted",
   classification: Classification | undefined,
   durationMs: number,
-  streamed: { committed: boolean; continuation: number | undefined },
+  streamed: { committed: boolean; continuation: number | undefined; hedge?: boolean; inputTokens?: number },
   finishedAt: number,
 ): void {
   // Run traces (R-OB-4) keep the stated reset as an instant, so a replay can tell when the limit lifted.
@@ -460,5 +584,7 @@ function emitAttemptFinished<T>(
     ...(streamed.continuation !== undefined ? { continuation: streamed.continuation } : {}),
     ...(statedResetAt !== undefined ? { statedResetAt } : {}),
     ...(classification?.code !== undefined ? { code: classification.code } : {}),
+    ...(streamed.hedge ? { hedge: true as const } : {}),
+    ...(streamed.inputTokens !== undefined ? { inputTokens: streamed.inputTokens, usageEstimated: true as const } : {}),
   });
 }

@@ -175,6 +175,17 @@ export class RunGuard {
     }
   }
 
+  /**
+   * A guard for a part of the run that may be stopped on its own (R-HG-1: the rest of a run raced beside a slow
+   * attempt): `signal` stops it like a caller abort (nothing recorded), and the run's deadline still applies.
+   * Dispose it when that part is done.
+   */
+  child(signal: AbortSignal): RunGuard {
+    const caller = this.#caller ? AbortSignal.any([this.#caller, signal]) : signal;
+    const remainingMs = this.#deadlineAt === undefined ? undefined : Math.max(1, this.#deadlineAt - this.#clock.now());
+    return new RunGuard({ clock: this.#clock, signal: caller, ...(remainingMs !== undefined ? { runTimeoutMs: remainingMs } : {}) });
+  }
+
   /** Releases the deadline timer. */
   dispose(): void {
     this.#cancelDeadline();

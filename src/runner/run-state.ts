@@ -5,6 +5,7 @@ import type { Selection } from "../core/selection-source.js";
 import type { ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn, CommittedRun, ContinuationPolicy } from "./attempt.js";
 import type { DecisionLog } from "./decision-log.js";
+import type { HedgeRace, Lane } from "./hedge-race.js";
 import type { RunProbeSlots } from "./probes.js";
 import type { RunGuard } from "./run-guard.js";
 import type { RunnerDeps } from "./runner-deps.js";
@@ -27,6 +28,11 @@ export interface ModelFallbackRunInput<T> {
   request?: FitRequest;
   /** R-ST-4: continuing committed streams that failed; absent = a post-commit failure ends the run. */
   continuations?: ContinuationPolicy;
+  /**
+   * R-HG-1: the attempts report their progress (`context.upstreamProgress`), so a slow one can be raced; absent =
+   * the run never hedges (an attempt that reports nothing would look silent until it finished).
+   */
+  reportsProgress?: boolean;
 }
 
 /** R-ST-1, R-ST-4: the run's stream: its first commit's outcome and the continuations made since. */
@@ -58,6 +64,12 @@ export interface RunState<T> {
   /** R-TT-2: providers this run could not reach at all (DNS, refused, TLS): never waited for. */
   unreachable: Set<string>;
   stream: StreamRunState;
+  /** R-HG-1: the run's races; absent when its attempts are not raced. */
+  race?: HedgeRace;
+  /** The side of a race this part of the run runs on (the run itself: `race.root`). */
+  lane?: Lane;
+  /** Profiles racing elsewhere in the run: a hedge never runs on them (R-HG-1). */
+  excluded?: ReadonlySet<string>;
 }
 
 export interface Failure {

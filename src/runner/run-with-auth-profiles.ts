@@ -5,16 +5,17 @@
  * jitter from the injected Random.
  */
 import { activeWindows } from "../core/cooldown.js";
-import type { LiveSessionModelSwitchError } from "../core/errors.js";
+import type { AttemptRecord, LiveSessionModelSwitchError } from "../core/errors.js";
 import { resolveSessionPin } from "../core/session-pin.js";
 import type { Classification, ModelRef, SessionEntry } from "../core/types.js";
 import type { AttemptFn, CommittedRun } from "./attempt.js";
+import type { HedgeRace, Lane } from "./hedge-race.js";
 import { emitHeadroomDecisions } from "./headroom-events.js";
 import { tryProfiles } from "./profile-loop.js";
 import type { ProviderView } from "./provider-view.js";
 import type { RunGuard } from "./run-guard.js";
 import type { RunnerDeps } from "./runner-deps.js";
-import type { StreamRunState } from "./run-state.js";
+import type { PassResult, StreamRunState } from "./run-state.js";
 import { emitSessionOverride, type OverrideTransaction } from "./session-overrides.js";
 import { allUnusable, noCredential } from "./unavailable-outcomes.js";
 
@@ -50,6 +51,23 @@ export interface AuthProfilesRunInput<T> {
   commit(profileId: string | undefined): Promise<CommittedRun>;
   /** R-ST-4: the run's stream, shared by every candidate (continuations made, the policy). */
   stream: StreamRunState;
+  /** R-HG-1: profiles racing elsewhere in the run, never tried here. */
+  excluded?: ReadonlySet<string>;
+  /** R-HG-1: the run's races, when its attempts are raced. */
+  hedge?: CandidateHedging<T>;
+}
+
+export interface CandidateHedging<T> {
+  race: HedgeRace;
+  lane: Lane;
+  /**
+   * What the run would do if the attempt on `profileId` failed now — the model's other profiles (when
+   * `otherProfiles`), then the next candidates — as a function that starts it on a lane; undefined when there is
+   * nothing to do next.
+   */
+  restAfter(profileId: string | undefined, otherProfiles: boolean): ((lane: Lane, signal: AbortSignal) => Promise<PassResult<T>>) | undefined;
+  /** The request's input tokens, estimated: what an attempt aborted as a hedge loser is charged. */
+  inputTokens(): number | undefined;
 }
 
 export type AuthProfilesOutcome<T> =
@@ -76,7 +94,12 @@ export type AuthProfilesOutcome<T> =
       kind: "seats_full";
       profileIds: string[];
       last?: Extract<AuthProfilesOutcome<T>, { kind: "failed" }>;
-    };
+    }
+  /**
+   * R-HG-1: the candidate's attempt was raced and the rest of the run decided: `pass` is its outcome, `record`
+   * this candidate's attempt (lost the race, or failed before first content while the hedge went on).
+   */
+  | { kind: "hedged"; pass: PassResult<T>; record: AttemptRecord; error: unknown; profileId?: string };
 
 function onlyLadderCooldown(view: ProviderView, id: string, now: number): boolean {
   return activeWindows(view.stats[id], view.model, now).every((window) => window.kind === "cooldown");
@@ -130,6 +153,7 @@ export async function runWithAuthProfiles<T>(
 
   const pinned = pin.pinnedProfileId;
   if (pin.strict && pinned !== undefined) {
+    if (input.excluded?.has(pinned)) return allUnusable(deps, input, [pinned]);
     // R-PO-6: a user pin never rotates away; if it cannot run, the candidate fails and the run moves on.
     if (view.usable.includes(pinned) || (input.probe && pinProbeable(view, pinned, deps.clock.now()))) {
       return tryProfiles(deps, input, [pinned], { strict: true, pinned: "user" });
@@ -137,11 +161,14 @@ export async function runWithAuthProfiles<T>(
     return allUnusable(deps, input, [pinned]);
   }
 
-  const list = pinned !== undefined && view.usable.includes(pinned)
-    ? [pinned, ...view.usable.filter((id) => id !== pinned)]
-    : [...view.usable];
+  const excluded = input.excluded;
+  const usable = excluded ? view.usable.filter((id) => !excluded.has(id)) : view.usable;
+  const list = pinned !== undefined && usable.includes(pinned)
+    ? [pinned, ...usable.filter((id) => id !== pinned)]
+    : [...usable];
   if (list.length === 0) {
     const probeId = input.probe ? probeProfile(view, deps.clock.now()) : undefined;
+    if (probeId !== undefined && excluded?.has(probeId)) return allUnusable(deps, input, view.ordered);
     if (probeId === undefined) return allUnusable(deps, input, view.ordered);
     list.push(probeId);
   }

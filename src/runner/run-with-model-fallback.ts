@@ -10,6 +10,7 @@ import type { ModelRef } from "../core/types.js";
 import type { RunOutcome } from "./attempt.js";
 import { walkOnce } from "./chain-walk.js";
 import { DecisionLog } from "./decision-log.js";
+import { HedgeRace } from "./hedge-race.js";
 import { cooldownWait, exhaustionError } from "./exhaustion.js";
 import { lastResortCandidate } from "./last-resort.js";
 import { RunProbeSlots } from "./probes.js";
@@ -97,10 +98,13 @@ async function prepareRun<T>(deps: RunnerDeps, input: ModelFallbackRunInput<T>, 
     }
   }
 
+  // R-HG-1: only attempts that report their progress can be raced (one that does not would look silent).
+  const race = deps.hedging && input.reportsProgress ? new HedgeRace() : undefined;
   return {
     deps,
     input,
     guard,
+    ...(race ? { race, lane: race.root } : {}),
     chain,
     selected: origin ?? selection.requested,
     originProbe,
@@ -136,13 +140,15 @@ async function walkChain<T>(state: RunState<T>): Promise<RunOutcome<T>> {
   const line: SeatLine = {};
   for (;;) {
     const pass = await walkOnce(state);
-    if (pass.kind === "succeeded") return settleSuccess(state, pass, [...earlier, ...pass.failures]);
+    // R-HG-1: hedges that lost while the first attempt went on are among the run's attempts too.
+    const hedges = state.race?.lostHedgeFailures ?? [];
+    if (pass.kind === "succeeded") return settleSuccess(state, pass, [...earlier, ...pass.failures, ...hedges.splice(0)]);
     if (pass.seatsFull.length > 0) {
       // R-PO-8: a seat frees when any attempt on the account ends: wait in line for one, then walk again.
       await waitForSeat(state, pass.seatsFull, line);
       continue;
     }
-    let failures = pass.failures;
+    let failures = [...pass.failures, ...hedges.splice(0)];
     called ||= pass.called;
 
     const lastResort = await lastResortCandidate(state, pass, waitedFor);

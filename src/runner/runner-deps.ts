@@ -10,6 +10,7 @@ import type { EventSink } from "../ports/events.js";
 import type { Random } from "../ports/random.js";
 import type { StateStore } from "../ports/state-store.js";
 import type { DecisionSnapshot } from "./decision-snapshot.js";
+import type { HedgingDeps } from "./hedge-race.js";
 import type { ProbeThrottle } from "./probes.js";
 import type { SeatKeeper } from "./seat-keeper.js";
 import type { SkipCache } from "./skip-cache.js";
@@ -76,4 +77,6 @@ export interface RunnerDeps {
   snapshot?: DecisionSnapshot;
   /** R-PO-8: seats per profile and the line for them; absent = attempts are not counted at all. */
   seats?: SeatKeeper;
+  /** R-HG-1…R-HG-4, R-TT-1: racing slow attempts and learning first-token times; absent = never raced. */
+  hedging?: HedgingDeps;
 }

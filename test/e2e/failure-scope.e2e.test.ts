@@ -63,8 +63,10 @@ function config(mockUrl: string, openaiTimeoutSeconds: number): DetourConfigInpu
     },
     agents: {
       defaults: {
-        // Every modelFailover setting at its default: the retry gate, the short wait, the cooldown wait.
+        // Every modelFailover setting at its default: the retry gate, the short wait, the cooldown wait — but
+        // no hedge, which would take the hung upstream's requests to the fallback before its incident is counted.
         model: { primary: "openai/mock-a", fallbacks: ["anthropic/mock-claude"] },
+        modelFailover: { hedging: { enabled: false } },
       },
     },
     gateway: { ttftTimeoutSeconds: 0.3, streamStallSeconds: 0.3, auth: { tokens: [CLIENT_TOKEN] } },

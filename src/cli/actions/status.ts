@@ -80,6 +80,7 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
         order: orders,
         lastGood: agent.lastGood,
         ...(session ? { sessions: [session] } : pageOfSessions(agent.sessions, pageRequest)),
+        firstToken: snapshot.firstToken ?? [],
       });
       return;
     }
@@ -101,6 +102,19 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
           spendText(profile.spendUsd24h),
           formatTimestamp(profile.stats.lastUsed, now),
           profile.lastGood ? "yes" : "",
+        ]),
+      );
+    }
+    const firstToken = snapshot.firstToken ?? [];
+    if (firstToken.length > 0) {
+      out.table(
+        ["model", "samples", "first token p50 · p95 · p99", "deadline", "hedge after"],
+        firstToken.map((row) => [
+          `${row.provider}/${row.model}`,
+          row.samples,
+          `${msText(row.p50Ms)} · ${msText(row.p95Ms)} · ${msText(row.p99Ms)}`,
+          msText(row.deadlineMs),
+          row.hedgeAfterMs === null ? "off" : msText(row.hedgeAfterMs),
         ]),
       );
     }
@@ -135,4 +149,8 @@ function seatsCell(seats: { inFlight: number; limit: number | null; queued: numb
   if (!seats) return "";
   const used = seats.limit === null ? `${seats.inFlight}` : `${seats.inFlight}/${seats.limit}`;
   return seats.queued > 0 ? `${used} (${seats.queued} waiting)` : used;
+}
+
+function msText(ms: number): string {
+  return ms >= 1000 ? `${Number((ms / 1000).toFixed(1))} s` : `${Math.round(ms)} ms`;
 }

@@ -44,6 +44,11 @@ export class HedgeBudget {
     return true;
   }
 
+  /** A hedge that found nothing to call gives its token back. */
+  refund(provider: string): void {
+    this.#set(provider, Math.min(this.settings.burst, this.#current(provider) + 1));
+  }
+
   /** Whole hedges `provider` could start now (for status). */
   available(provider: string): number {
     return Math.floor(this.#current(provider));

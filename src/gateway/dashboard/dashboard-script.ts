@@ -195,6 +195,15 @@ export const DASHBOARD_SCRIPT = String.raw`
     $("models-empty").hidden = models.length > 0;
   }
 
+  function renderFirstToken(rows) {
+    const ms = (value) => (value >= 10000 ? (value / 1000).toFixed(0) + " s" : value >= 1000 ? (value / 1000).toFixed(1) + " s" : Math.round(value) + " ms");
+    $("first-token-body").replaceChildren(...rows.map((row) => el("tr", { "data-model": row.provider + "/" + row.model },
+      td("Model", row.provider + "/" + row.model), td("Samples", String(row.samples), { class: "number" }),
+      td("First token p50 · p95 · p99", ms(row.p50Ms) + " · " + ms(row.p95Ms) + " · " + ms(row.p99Ms), { class: "number" }),
+      td("Deadline", ms(row.deadlineMs), { class: "number" }),
+      td("Hedge after", row.hedgeAfterMs === null ? "off" : ms(row.hedgeAfterMs), { class: "number" }))));
+  }
+
   function renderActivity(activity) {
     state.activity = activity;
     const buckets = activity.buckets;
@@ -227,6 +236,7 @@ export const DASHBOARD_SCRIPT = String.raw`
       state.skewMs = status.now - Date.now();
       renderProfiles(status);
       renderSessions(status);
+      renderFirstToken(status.firstToken || []);
       if (activityResponse.ok) renderActivity(await activityResponse.json());
       $("updated").textContent = "updated " + clock(serverNow());
       $("updated").className = "meta";

@@ -53,6 +53,7 @@ export const NO_HEADROOM_TITLE =
 const PROFILE_COLUMNS = ["Profile", "Provider", "Type", "State", "Why", "Recovers", "Headroom", "Seats", "Failures", "Last used", "Spent 24 h", ""] as const;
 const SESSION_COLUMNS = ["Session", "Model", "Source", "Fallback for", "Profile pin", "Updated"] as const;
 const MODEL_COLUMNS = ["Model", "Requests", "Latency p50 · p95", "First token p50 · p95", "Tokens in · out", "Cost"] as const;
+const FIRST_TOKEN_COLUMNS = ["Model", "Samples", "First token p50 · p95 · p99", "Deadline", "Hedge after"] as const;
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
@@ -155,6 +156,9 @@ export function renderDashboard(input: DashboardInput): string {
 <table class="stack" id="models-table">${head(MODEL_COLUMNS)}<tbody id="models-body"></tbody></table>
 <p id="models-empty" class="meta">No answers in the last 15 minutes.</p>
 <p class="meta">Latency: the whole request. First token: streams only, from the upstream call to its first content. Cost: from the model's prices (config <code>cost</code> or the built-in catalogue); models without prices are not counted.</p></section>
+<section class="first-token"><h2>First token, learned</h2>
+<table class="stack" id="first-token-table">${head(FIRST_TOKEN_COLUMNS)}<tbody id="first-token-body"></tbody></table>
+<p class="meta">The recent first-token times of each model in this process: the deadline a silent attempt is cut at, and how long an attempt may go without first content before the next one races it.</p></section>
 ${renderRequestLog()}
 <section><h2>Auth profiles <span id="profile-counts" class="meta"></span></h2>
 <table class="stack" id="profiles-table">${head(PROFILE_COLUMNS)}

@@ -82,6 +82,8 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
       lastGood: agent?.lastGood ?? {},
       queueLength: status.queueLength ?? 0,
       ...pageOfSessions(agent?.sessions ?? [], page),
+      // Each model's recent first-token times, the first-token deadline in force and the hedge delay.
+      firstToken: status.firstToken ?? [],
     };
   });
 
