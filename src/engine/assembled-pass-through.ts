@@ -97,17 +97,24 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   const scanner: RawStreamScanner = call.wire.lane.scanner({ shownModel, forwardUsage: true, keepUpstreamModel: true, onEvent, assembleOnly: true });
   // R-GW-10: the upstream ignored `stream: true` and sent its whole JSON answer: that answer is the attempt's.
   let jsonAnswer: { response: PassThroughResponse; body?: Buffer } | undefined;
+  const inBandFailure = (failure: unknown) =>
+    failureFromStreamError({
+      provider: streamTarget.provider,
+      details: call.wire.errors.readStreamError(failure),
+      ...(headers ? { headers } : {}),
+      secrets: streamTarget.secrets,
+    });
   const accept = (read: Buffer): WatchedItem => {
-    if (jsonAnswer?.body === read) return "complete";
-    const scanned = scanner.push(read);
-    if (scanned.failure !== undefined) {
-      throw failureFromStreamError({
-        provider: streamTarget.provider,
-        details: call.wire.errors.readStreamError(scanned.failure),
-        ...(headers ? { headers } : {}),
-        secrets: streamTarget.secrets,
-      });
+    if (jsonAnswer?.body === read) {
+      // An error object in place of the answer is the provider's error, read as the same error mid-stream is:
+      // the wire makes it its stream's error event, which the scanner fails on.
+      const asStream = call.wire.lane.answerAsStream(read, { createdSeconds: 0 });
+      const failure = asStream === undefined ? undefined : scanner.push(asStream).failure;
+      if (failure !== undefined) throw inBandFailure(failure);
+      return "complete";
     }
+    const scanned = scanner.push(read);
+    if (scanned.failure !== undefined) throw inBandFailure(scanned.failure);
     if (scanner.complete) return "complete";
     return scanner.committed ? "token" : "lifecycle";
   };

@@ -173,6 +173,32 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
     expect((await profileStats(h, "openai-codex:a"))?.errorCount ?? 0).toBe(0);
   });
 
+  it("R-GW-10: a 200 JSON error object sent for a stream is the provider's error: it fails over with its own reason", async () => {
+    const rateLimited = { error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" } };
+    const { h, events } = await start({
+      scenario: [
+        { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: rateLimited }], then: "repeat-last" },
+        { answer: ANSWER, steps: ["ok"], then: "repeat-last" },
+      ],
+    });
+    let text = "";
+    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true })) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toBe(ANSWER);
+    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({ profileId: "openai:a", outcome: "failed", reason: "rate_limit" });
+  });
+
+  it("R-GW-10: a 200 JSON error object to a non-streamed client's streamed call is the provider's error too, not a 200 answer", async () => {
+    const rateLimited = { error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" } };
+    const { h, events } = await start({
+      scenario: [
+        { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: rateLimited }], then: "repeat-last" },
+        { answer: ANSWER, steps: ["ok"], then: "repeat-last" },
+      ],
+    });
+    expect((await h.openai.chat.completions.create(ask)).choices[0]?.message.content).toBe(ANSWER);
+    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({ profileId: "openai:a", outcome: "failed", reason: "rate_limit" });
+  });
+
   it("R-GW-10: a 200 JSON body that is not an answer still fails over, as before", async () => {
     const { h } = await start({
       scenario: [

@@ -395,6 +395,20 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(lane.answerAsStream(Buffer.from('{"not":"an answer"}'), { createdSeconds: 1 })).toBeUndefined();
   });
 
+  it.runIf(format.lane !== undefined && format.errors.render !== undefined)("R-GW-10: lane: an error body sent for a stream is read as the same error mid-stream", () => {
+    const lane = format.lane;
+    const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
+    if (!lane || body === undefined) throw new Error("runs for lane formats with an error renderer");
+    // Pretty-printed on purpose: the event must still be one line of data.
+    const bytes = lane.answerAsStream(Buffer.from(JSON.stringify(body, null, 2)), { createdSeconds: 1 });
+    if (!bytes) throw new Error("an error body becomes the stream's error event");
+    const scanned = lane.scanner({ shownModel: "house/model-x" });
+    const step = scanned.push(bytes);
+    expect(step.failure).toBeDefined();
+    expect(scanned.committed).toBe(false);
+    expect(format.errors.readStreamError(step.failure).message).toBe("Rate limit reached for requests.");
+  });
+
   it.runIf(format.stream.resumeEncoder !== undefined)("stream: a resumed stream goes on without starting a second answer", () => {
     const fresh = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
     const resumed = format.stream.resumeEncoder?.({

@@ -63,6 +63,17 @@ export class AnthropicProvider implements Provider {
     return this.answerOf(text, dropped);
   }
 
+  /**
+   * R-GW-10: the whole JSON body sent for a stream. Anthropic's error object there is the provider's error,
+   * read as the same error event in a stream would be (R-ST-2), not an unreadable answer.
+   */
+  private jsonAnswerOf(call: WireCall, headers: ResponseHeaders, text: string, dropped: readonly string[]): CanonicalResponse {
+    const json = parseJsonText(text);
+    const event = json.ok ? readAnthropicStreamEvent(json.value) : undefined;
+    if (event?.ok && event.value.type === "error") throw streamErrorFailure(call, describeAnthropicStreamError(event.value.error), headers);
+    return this.answerOf(text, dropped);
+  }
+
   /** A non-streamed answer's text, decoded: the answer of `complete`, and of a stream the upstream sent whole. */
   private answerOf(text: string, dropped: readonly string[]): CanonicalResponse {
     const parsed = parseWireJson(text, anthropicMessageSchema);
@@ -77,7 +88,7 @@ export class AnthropicProvider implements Provider {
       const { call, dropped } = this.wireCall(request, context, true);
       const response = await openWireStream(call);
       // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream.
-      if (answersWithJson(response.headers)) return { answer: answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)) };
+      if (answersWithJson(response.headers)) return { answer: answerStreamEvents(this.jsonAnswerOf(call, response.headers, await readJsonAnswer(call, response), dropped)) };
       return { body: response.body, decoder: new AnthropicSseDecoder(call, response.headers, dropped) };
     }, { provider: this.id, signal: context.signal });
   }
@@ -89,7 +100,7 @@ export class AnthropicProvider implements Provider {
   async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    if (answersWithJson(response.headers)) return pushAnswer(answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)), push);
+    if (answersWithJson(response.headers)) return pushAnswer(answerStreamEvents(this.jsonAnswerOf(call, response.headers, await readJsonAnswer(call, response), dropped)), push);
     await pumpSseCanonical(response.body, new AnthropicSseDecoder(call, response.headers, dropped), { provider: this.id, signal: context.signal }, push);
   }
 

@@ -23,7 +23,7 @@ import {
   ResponsesStreamTranslator,
 } from "../../wire/openai-responses/index.js";
 import { withBodyResets } from "../../wire/shared/body-reset-hints.js";
-import { describeResponsesError } from "../../wire/openai-responses/read-error.js";
+import { describeResponsesError, describeResponsesStreamError } from "../../wire/openai-responses/read-error.js";
 
 export class OpenAiResponsesProvider implements Provider {
   readonly api = "openai-responses" as const;
@@ -61,7 +61,14 @@ export class OpenAiResponsesProvider implements Provider {
     const response = await openWireStream(call);
     // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream.
     if (answersWithJson(response.headers)) {
-      yield* answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), call, dropped));
+      const text = await readJsonAnswer(call, response);
+      // OpenAI's error body sent for a stream is the provider's error, read as the stream's `error` event is.
+      const json = parseJsonText(text);
+      const body = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { id?: unknown; error?: unknown }) : undefined;
+      if (body && body.id === undefined && typeof body.error === "object" && body.error !== null) {
+        throw streamErrorFailure(call, describeResponsesStreamError(body.error), response.headers);
+      }
+      yield* answerStreamEvents(this.answerOf(text, call, dropped));
       return;
     }
     const translator = new ResponsesStreamTranslator({ model: context.model, createId: responseIdFactory(this.settings), dropped });

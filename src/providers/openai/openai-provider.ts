@@ -57,7 +57,7 @@ export class OpenAiProvider implements Provider {
       const { call, dropped } = this.wireCall(request, context, true);
       const response = await openWireStream(call);
       // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream.
-      if (answersWithJson(response.headers)) return { answer: answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)) };
+      if (answersWithJson(response.headers)) return { answer: answerStreamEvents(this.jsonAnswerOf(call, response.headers, await readJsonAnswer(call, response), dropped)) };
       return { body: response.body, decoder: this.decoder(call, response.headers, dropped) };
     }, { provider: this.id, signal: context.signal });
   }
@@ -69,8 +69,18 @@ export class OpenAiProvider implements Provider {
   async pushStream(request: CanonicalRequest, context: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean): Promise<void> {
     const { call, dropped } = this.wireCall(request, context, true);
     const response = await openWireStream(call);
-    if (answersWithJson(response.headers)) return pushAnswer(answerStreamEvents(this.answerOf(await readJsonAnswer(call, response), dropped)), push);
+    if (answersWithJson(response.headers)) return pushAnswer(answerStreamEvents(this.jsonAnswerOf(call, response.headers, await readJsonAnswer(call, response), dropped)), push);
     await pumpSseCanonical(response.body, this.decoder(call, response.headers, dropped), { provider: this.id, signal: context.signal }, push);
+  }
+
+  /**
+   * R-GW-10: the whole JSON body sent for a stream. An error object there is the provider's error, read as the
+   * same error in a stream would be (R-ST-2), not an unreadable answer.
+   */
+  private jsonAnswerOf(call: WireCall, headers: ResponseHeaders, text: string, dropped: readonly string[]): CanonicalResponse {
+    const json = parseJsonText(text);
+    if (json.ok) this.throwIfErrorChunk(json.value, call, headers);
+    return this.answerOf(text, dropped);
   }
 
   /** A non-streamed answer's text, decoded: the answer of `complete`, and of a stream the upstream sent whole. */

@@ -13,6 +13,9 @@ import { startMockProvider, type MockProvider } from "../../testing/mock-provide
 import { CanonicalResponseAssembler } from "../../wire/shared/assemble-canonical-response.js";
 import { createProvider } from "../registry.js";
 import { answersWithJson } from "./http-client.js";
+import { UpstreamFailure } from "../../ports/provider.js";
+import { classifyAttemptError } from "../../runner/failure.js";
+import { WIRE_FORMATS, type WireFormatId } from "../../wire/formats.js";
 
 let mock: MockProvider;
 
@@ -87,6 +90,28 @@ describe("a streamed call answered with the whole JSON answer (R-GW-10)", () => 
     await iterator.return?.();
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
   });
+});
+
+describe("an error body sent for a stream (R-GW-10)", () => {
+  for (const { api, baseUrl, model } of APIS.filter((entry) => WIRE_FORMATS[entry.api as WireFormatId].errors.render !== undefined)) {
+    it(`R-GW-10: ${api} — a 200 JSON error object is the provider's error, classified as it would be mid-stream`, async () => {
+      const body = WIRE_FORMATS[api as WireFormatId].errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
+      const server = await startMockProvider({ scenario: { rules: [{ steps: [{ fault: "status", status: 200, body }], then: "repeat-last" }] } });
+      try {
+        const provider = createProvider({ id: "mock", api, baseUrl: baseUrl(server.url), timeoutSeconds: 5 });
+        const events: CanonicalStreamEvent[] = [];
+        const error = await (async () => {
+          for await (const event of provider.stream({ ...request, model, stream: true }, call(model))) events.push(event);
+        })().catch((caught: unknown) => caught);
+        expect(events).toEqual([]);
+        expect(error).toBeInstanceOf(UpstreamFailure);
+        expect((error as Error).message).toContain("Rate limit reached for requests.");
+        expect(classifyAttemptError(error, "mock", Date.now()).reason).toBe("rate_limit");
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });
 
 describe("Gemini without alt=sse (R-GW-10)", () => {

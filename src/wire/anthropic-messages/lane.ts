@@ -9,6 +9,7 @@ import { AnthropicMessageAssembler } from "./assemble-message.js";
 import { AnthropicStreamScanner } from "./stream-scanner.js";
 import { answerStreamEvents } from "../shared/answer-stream-events.js";
 import { encodeWholeStream } from "../shared/stream-encoder.js";
+import { inBandErrorFrame } from "../shared/answer-stream-events.js";
 import { parseWireJson } from "../shared/wire-json.js";
 import { fromAnthropicResponse } from "./decode-response.js";
 import { createAnthropicStreamEncoder } from "./encode-stream.js";
@@ -47,7 +48,12 @@ export const anthropicMessagesLane: SameWireLane = {
     return { accept: (event) => assembler.accept(event), answer: () => assembler.message() };
   },
   answerAsStream(body) {
-    const parsed = parseWireJson(body.toString("utf8"), anthropicMessageSchema);
+    const text = body.toString("utf8");
+    // Anthropic's error object sent for a stream is its error: as an `error` event, the scanner reads it as it
+    // reads one mid-stream.
+    const error = inBandErrorFrame(text, (value) => value.type === "error", "error");
+    if (error) return error;
+    const parsed = parseWireJson(text, anthropicMessageSchema);
     if (!parsed.ok) return undefined;
     const response = fromAnthropicResponse(parsed.value);
     const encoder = createAnthropicStreamEncoder({ id: response.id, model: response.model, inputTokens: response.usage.inputTokens });

@@ -9,6 +9,7 @@ import { OpenAiCompletionAssembler } from "./assemble-completion.js";
 import { OpenAiChatStreamScanner } from "./stream-scanner.js";
 import { answerStreamEvents } from "../shared/answer-stream-events.js";
 import { encodeWholeStream } from "../shared/stream-encoder.js";
+import { inBandErrorFrame } from "../shared/answer-stream-events.js";
 import { parseWireJson } from "../shared/wire-json.js";
 import { decodeOpenAiResponse } from "./decode-response.js";
 import { createOpenAIStreamEncoder } from "./encode-stream.js";
@@ -37,7 +38,12 @@ export const openAIChatLane: SameWireLane = {
     return { accept: (event) => assembler.accept(event), answer: () => assembler.completion() };
   },
   answerAsStream(body, options) {
-    const parsed = parseWireJson(body.toString("utf8"), openAiChatCompletionSchema);
+    const text = body.toString("utf8");
+    // An error object sent for a stream is the provider's error: as an in-band error chunk, the scanner reads
+    // it as it reads one mid-stream.
+    const error = inBandErrorFrame(text, (value) => value.error !== undefined && value.error !== null);
+    if (error) return error;
+    const parsed = parseWireJson(text, openAiChatCompletionSchema);
     if (!parsed.ok) return undefined;
     const completion = parsed.value;
     const { response } = decodeOpenAiResponse(completion);

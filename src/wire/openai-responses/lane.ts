@@ -10,10 +10,16 @@ import { ResponsesAssembler } from "./assemble-response.js";
 import { ResponsesStreamScanner } from "./stream-scanner.js";
 import { answerStreamEvents } from "../shared/answer-stream-events.js";
 import { encodeWholeStream } from "../shared/stream-encoder.js";
+import { inBandErrorFrame } from "../shared/answer-stream-events.js";
 import { parseWireJson } from "../shared/wire-json.js";
 import { decodeResponsesResponse } from "./decode-response.js";
 import { createResponsesStreamEncoder } from "./encode-stream.js";
 import { responsesResponseSchema } from "./schemas.js";
+
+/** OpenAI's error body (`{"error":{…}}`), not a response that failed (which has its id and status). */
+function isErrorBody(value: Record<string, unknown>): boolean {
+  return typeof value.error === "object" && value.error !== null && value.id === undefined;
+}
 
 export const openAIResponsesLane: SameWireLane = {
   shapeOk: () => false,
@@ -34,7 +40,12 @@ export const openAIResponsesLane: SameWireLane = {
     return { accept: (event) => assembler.accept(event), answer: () => assembler.response() };
   },
   answerAsStream(body, options) {
-    const parsed = parseWireJson(body.toString("utf8"), responsesResponseSchema);
+    const text = body.toString("utf8");
+    // An error object sent for a stream (OpenAI's error body) is the provider's error: as the stream's `error`
+    // event, the scanner reads it as it reads one mid-stream.
+    const error = inBandErrorFrame(text, isErrorBody, "error", (value) => ({ ...(value.error as object), type: "error" }));
+    if (error) return error;
+    const parsed = parseWireJson(text, responsesResponseSchema);
     if (!parsed.ok) return undefined;
     const { response } = decodeResponsesResponse(parsed.value);
     const createdAt = parsed.value.created_at;

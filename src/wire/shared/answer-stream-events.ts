@@ -3,6 +3,8 @@
  * asked for a stream may answer with its whole non-streamed body instead, and that body is still the answer —
  * a streamed consumer gets it as events. The inverse of `CanonicalResponseAssembler`: assembling these events
  * gives the answer back (thinking blocks first, then the content in order, then the finish with its usage).
+ * An error object sent instead of a stream is the provider's error: `inBandErrorFrame` makes it the stream
+ * event that carries it, so it is read as the same error mid-stream is.
  */
 import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
 
@@ -34,4 +36,25 @@ export function answerStreamEvents(response: CanonicalResponse): CanonicalStream
   }
   events.push({ type: "finish", reason: response.finishReason, usage: response.usage });
   return events;
+}
+
+/**
+ * A JSON body that `isError` says is the format's error object, as the one stream event that carries it
+ * (`event: <name>` when the format names its events); undefined for any other body.
+ */
+export function inBandErrorFrame(
+  text: string,
+  isError: (value: Record<string, unknown>) => boolean,
+  eventName?: string,
+  asEvent: (value: Record<string, unknown>) => unknown = (value) => value,
+): Buffer | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !isError(value as Record<string, unknown>)) return undefined;
+  // One line of data, whatever the body's own layout.
+  return Buffer.from(`${eventName === undefined ? "" : `event: ${eventName}\n`}data: ${JSON.stringify(asEvent(value as Record<string, unknown>))}\n\n`);
 }
