@@ -27,8 +27,10 @@ export async function waitForSeat<T>(state: RunState<T>, profileIds: readonly st
     line.joinedAt = now;
     line.deadline = queue.deadlineFromNow();
   }
+  const before = queue.length;
   const waiting = guard.within((signal) => queue.wait({ signal, profileIds, ...(rejoin ? { rejoin } : {}) }));
-  if (!rejoin && queue.length > 0) {
+  // Told once, when the run joins the line (a rejoin after a failed retry keeps its place silently).
+  if (!rejoin && queue.length > before) {
     deps.events.emit({
       type: "seat_queue_wait",
       runId: input.runId,
