@@ -95,3 +95,16 @@ describe("SeatKeeper", () => {
     expect(seats.limitOf("openai:a", "openai")).toBeUndefined();
   });
 });
+
+describe("SeatKeeper close", () => {
+  it("R-PO-8 a seat released after close does not open the store again (nothing keeps the process alive)", async () => {
+    const opened = { count: 0 };
+    const { seats, clock } = keeper({ limits: { "openai:a": 1 }, opened });
+    const take = await seats.take("openai:a", "openai");
+    expect(opened.count).toBe(1);
+    await seats.close();
+    if (take.kind === "held") take.hold.release();
+    await clock.advanceAsync(30_000);
+    expect(opened.count).toBe(1);
+  });
+});

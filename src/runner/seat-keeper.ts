@@ -51,6 +51,7 @@ export class SeatKeeper {
   readonly #local = new Map<string, number>();
   readonly #learned = new Map<string, { cap: number; until: number }>();
   #store: Promise<SeatsStore> | undefined;
+  #closed = false;
 
   constructor(options: SeatKeeperOptions) {
     this.#options = options;
@@ -127,12 +128,15 @@ export class SeatKeeper {
   }
 
   async close(): Promise<void> {
+    // Seats still held give themselves back through the store until now; after it, their leases run out.
+    this.#closed = true;
     const store = this.#store;
     this.#store = undefined;
     if (store) await (await store.catch(() => undefined))?.close();
   }
 
   #openStore(): Promise<SeatsStore> {
+    if (this.#closed) return Promise.reject(new Error("the seats store is closed"));
     if (!this.#store) {
       const opened = this.#options.store();
       this.#store = opened;
@@ -211,9 +215,11 @@ export class SeatKeeper {
     const schedule = () => {
       cancelRenewal = clock.setTimer(this.#renewEveryMs, () => {
         renew()
-          .catch((error: unknown) => onStoreError?.("renewSeat", profileId, error))
+          .catch((error: unknown) => {
+            if (!this.#closed) onStoreError?.("renewSeat", profileId, error);
+          })
           .finally(() => {
-            if (!released) schedule();
+            if (!released && !this.#closed) schedule();
           });
       });
     };
@@ -229,7 +235,9 @@ export class SeatKeeper {
         if (!held) return this.queue.notify();
         this.#openStore()
           .then((store) => store.release(held))
-          .catch((error: unknown) => onStoreError?.("releaseSeat", profileId, error))
+          .catch((error: unknown) => {
+            if (!this.#closed) onStoreError?.("releaseSeat", profileId, error);
+          })
           .finally(() => this.queue.notify());
       },
     };
