@@ -81,6 +81,9 @@ export class SeatKeeper {
       return { kind: "held", hold: this.#localHold(profileId) };
     }
     if (!seat) return { kind: "full", limit };
+    // Seats freed by other replicas are only found by looking: one found may mean more, so the next waiter
+    // looks at once rather than at the next poll.
+    if (this.queue.length > 0) this.queue.notify();
     return { kind: "held", hold: this.#storeHold(seat, provider, limit) };
   }
 

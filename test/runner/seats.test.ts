@@ -175,6 +175,21 @@ describe("seats in the runner", () => {
     expect(calls).toEqual(["openai:a", "openai:a"]);
   });
 
+  it("R-PO-8 a session's auto pin holds only while its profile has a free seat: a second turn at once runs on another profile", async () => {
+    const h = await makeHarness({ profiles: PROFILES, config: config({ maxConcurrent: { "openai:a": 1, "openai:b": 1 } }) });
+    const { attempt } = holdingAttempt(h, 1000);
+    // The first turn pins the session to the profile it ran on.
+    const first = succeeded(await h.drive(h.detour.runWith({ attempt, sessionKey: "agent-1" })));
+    const pinned = first.profileId as string;
+    expect((await h.detour.sessions.get("agent-1"))?.authProfileOverride).toBe(pinned);
+    const [one, two] = succeeded(
+      await h.drive(Promise.all([h.detour.runWith({ attempt, sessionKey: "agent-1" }), h.detour.runWith({ attempt, sessionKey: "agent-1" })])),
+    );
+    expect([one.profileId, two.profileId].sort()).toEqual(["openai:a", "openai:b"]);
+    expect(h.eventsOf("seat_queue_wait")).toHaveLength(0);
+    expect(h.eventsOf("profile_passed_over")).toContainEqual(expect.objectContaining({ profileId: pinned, reason: "concurrency_limited" }));
+  });
+
   it("R-PO-8 a continuation and a retry take a seat like any attempt, and every seat is back at the end", async () => {
     const h = await makeHarness({ profiles: PROFILES, config: config({ maxConcurrent: { "openai:a": 1, "openai:b": 1 } }) });
     let first = true;
