@@ -1,8 +1,8 @@
 /**
  * The one contract every `StateStore` backend passes (SPEC R-SB-1), called from each backend's test file.
  * The memory store is the reference; anything a backend adds must be specified here, not only in that
- * backend's own tests. The parts live beside this file, one per facet of the port; seats.ts is the SeatsStore
- * contract. A fixture: never built into dist/.
+ * backend's own tests. The parts live beside this file, one per facet of the port; seats.ts and traces.ts are
+ * the SeatsStore and TraceStore contracts. A fixture: never built into dist/.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { StateStore } from "../../../ports/state-store.js";
