@@ -269,6 +269,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
       request: run.requestFacts,
       ...(run.continuations ? { continuations: run.continuations } : {}),
       ...(run.reportsProgress ? { reportsProgress: true } : {}),
+      ...(run.traceFacts ? { traceFacts: run.traceFacts } : {}),
       // Cron and heartbeat models are job choices; they never become the conversation's override.
       persistSession: run.source === undefined,
     });

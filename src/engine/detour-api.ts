@@ -66,6 +66,11 @@ export interface CreateDetourOptions {
   recordTraces?: boolean;
 }
 
+export interface RunTraceFacts {
+  dialect?: string;
+  stream?: boolean;
+}
+
 export interface RunWithOptions<T> {
   agentId?: string;
   /** No session key = no session state (overrides, pins, skip cache). */
@@ -109,6 +114,8 @@ export interface RunWithOptions<T> {
    * attempts are never raced (one that reports nothing would look silent until it finished).
    */
   reportsProgress?: boolean;
+  /** What the run trace records about the request (R-OB-4): the client's wire format and whether it streams. */
+  traceFacts?: RunTraceFacts;
 }
 
 export interface PostCommitFailureReport {

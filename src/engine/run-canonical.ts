@@ -243,7 +243,7 @@ export function createCanonicalRunner(
 
   function runOptions<T>(options: CanonicalRunOptions, attempt: RunWithOptions<T>["attempt"]): RunWithOptions<T> {
     // R-HG-1: every attempt of this runner reports its upstream progress, so a slow one can be raced.
-    return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true, attempt };
+    return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true, traceFacts: { stream: false }, attempt };
   }
 
   async function complete(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse>> {
@@ -266,7 +266,7 @@ export function createCanonicalRunner(
     const onHeaders = (context: AttemptContext) => settings.headroom?.(options.agentId, context);
     const outcome = await runContinuedStream<CanonicalStreamEvent, CommittedAttempt>({
       runWith: detour.runWith,
-      run: { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true },
+      run: { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true, traceFacts: { stream: true } },
       maxContinuations: settings.continuations?.max ?? 0,
       async first(context) {
         assertPinnedProvider(options.pinnedProvider, context);

@@ -167,8 +167,9 @@ export function createPassThroughRunner(
   const refusals = new StreamRefusals();
 
   function runOptions(options: PassThroughRunOptions) {
+    const traceFacts = { dialect: options.request.wire.id, stream: options.request.stream };
     // R-HG-1: every attempt of this lane reports its upstream progress, so a slow one can be raced.
-    return { ...routingOptionsOf(options), requestFacts: laneRequestFacts(options.request), reportsProgress: true };
+    return { ...routingOptionsOf(options), requestFacts: laneRequestFacts(options.request), reportsProgress: true, traceFacts };
   }
 
   function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {

@@ -33,6 +33,8 @@ export interface ModelFallbackRunInput<T> {
    * the run never hedges (an attempt that reports nothing would look silent until it finished).
    */
   reportsProgress?: boolean;
+  /** Request facts only the caller knows, for run traces (R-OB-4): the client's wire format, streaming. */
+  traceFacts?: { dialect?: string; stream?: boolean };
 }
 
 /** R-ST-1, R-ST-4: the run's stream: its first commit's outcome and the continuations made since. */

@@ -47,6 +47,8 @@ export async function runWithModelFallback<T>(deps: RunnerDeps, input: ModelFall
       requestedModel: formatModelRef(input.selection.requested),
       chain: state.chain.map(formatModelRef),
       selectionSource: input.selection.source,
+      ...(input.traceFacts?.dialect !== undefined ? { dialect: input.traceFacts.dialect } : {}),
+      ...(input.traceFacts?.stream !== undefined ? { stream: input.traceFacts.stream } : {}),
       // Run traces keep the estimate when the caller's facts hold it already; deferred facts are not parsed for it.
       ...(input.request !== undefined && "inputTokens" in input.request && typeof input.request.inputTokens === "number"
         ? { estimatedInputTokens: input.request.inputTokens }

@@ -101,6 +101,9 @@ describe("replay of traces recorded through the gateway", () => {
     const lines = exported.stdout.split("\n").filter(Boolean);
     expect(lines).toHaveLength(16);
     const traces = lines.map((line, index) => parseRunTraceLine(line, index + 1));
+    // The request facts only the gateway knows: the client's wire format and whether it streamed.
+    expect(traces.map((trace) => trace.request.stream)).toEqual(Array.from({ length: 16 }, (_, index) => index % 4 === 3));
+    expect(new Set(traces.map((trace) => trace.request.dialect))).toEqual(new Set(["openai-chat"]));
     const recorded = summarizeRuns("detour.json5", traces);
     expect(recorded.failed).toBe(outcomes.filter((outcome) => outcome === "failed").length);
     expect(recorded.upstream429).toBeGreaterThan(0);
