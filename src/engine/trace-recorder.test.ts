@@ -57,6 +57,25 @@ describe("trace recorder", () => {
     expect(trace).toMatchObject({ runId: "r1", outcome: "succeeded", durationMs: 12, v: 1 });
   });
 
+  it("R-OB-4 the answer's tokens and cost, priced after the run finished, reach its trace while it waits for its write", async () => {
+    const store = new MemoryTraceStore({ keepRuns: 10, keepHours: 24 });
+    const { hub, clock } = recorderWith(store);
+    hub.emit(started);
+    hub.emit({ type: "attempt_started", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a" });
+    hub.emit({ type: "attempt_finished", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a", outcome: "succeeded", reason: null, status: 200, durationMs: 10 });
+    hub.emit(finished);
+    hub.emit({ type: "usage_recorded", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a", inputTokens: 120, outputTokens: 30, costUsd: 0.0009 });
+    clock.advance(DEFAULT_TRACE_FLUSH_MS);
+    await nextTurn();
+    const [trace] = await store.list({}, clock.now());
+    expect(trace?.costUsd).toBeCloseTo(0.0009);
+    expect(trace?.attempts[0]).toMatchObject({ inputTokens: 120, outputTokens: 30, costUsd: 0.0009 });
+    // Once written, a late usage event changes nothing and holds nothing.
+    hub.emit({ type: "usage_recorded", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a", inputTokens: 1, outputTokens: 1, costUsd: 1 });
+    const [again] = await store.list({}, clock.now());
+    expect(again?.attempts[0]).toMatchObject({ inputTokens: 120 });
+  });
+
   it("R-OB-4 a trace store that fails costs the trace, never the run, and is reported once", async () => {
     const warnings: string[] = [];
     const failing: TraceStore = {

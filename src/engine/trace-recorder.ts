@@ -65,6 +65,11 @@ export class TraceRecorder {
   readonly #writeTimeoutMs: number;
   readonly #defer: (write: () => void) => void;
   readonly #open = new Map<string, RunTraceBuilder>();
+  /**
+   * Runs that finished and wait for their write, by run id: the answer's usage is priced after the run
+   * (`usage_recorded`), and still reaches the trace while it waits. Bounded like the queue it mirrors.
+   */
+  readonly #awaitingWrite = new Map<string, RunTraceBuilder>();
   /** Finished traces in finishing order; `#head` is the first not yet taken (a ring without shifting). */
   #queue: (RunTraceV1 | undefined)[] = [];
   #head = 0;
@@ -97,13 +102,19 @@ export class TraceRecorder {
       this.#open.set(event.runId, builder);
       return;
     }
-    const builder = this.#open.get(event.runId);
+    const builder = this.#open.get(event.runId) ?? (event.type === "usage_recorded" ? this.#awaitingWrite.get(event.runId) : undefined);
     if (!builder) return;
     builder.observe(event, at);
     if (event.type !== "run_finished") return;
     this.#open.delete(event.runId);
     const trace = builder.finish();
-    if (trace) this.#enqueue(trace);
+    if (!trace) return;
+    if (this.#awaitingWrite.size >= this.#maxQueued) {
+      const oldest = this.#awaitingWrite.keys().next().value;
+      if (oldest !== undefined) this.#awaitingWrite.delete(oldest);
+    }
+    this.#awaitingWrite.set(event.runId, builder);
+    this.#enqueue(trace);
   };
 
   stats(): TraceWriteStats {
@@ -164,6 +175,8 @@ export class TraceRecorder {
     const end = Math.min(this.#queue.length, this.#head + this.#maxBatch);
     const batch = this.#queue.slice(this.#head, end) as RunTraceV1[];
     this.#head = end;
+    // Taken for the write: later usage no longer reaches these traces.
+    for (const trace of batch) this.#awaitingWrite.delete(trace.runId);
     // Compact once the taken part dominates, so the array does not grow for ever.
     if (this.#head === this.#queue.length) {
       this.#queue = [];
