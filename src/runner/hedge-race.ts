@@ -167,6 +167,27 @@ export class RacingAttempt {
   }
 }
 
+/**
+ * One signal that aborts when either does, with its listeners removed by `release` (AbortSignal.any keeps its
+ * listeners on the sources for as long as they live, and a caller's signal may outlive many attempts).
+ */
+export function linkSignals(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  const onFirst = () => controller.abort(first.reason);
+  const onSecond = () => controller.abort(second.reason);
+  if (first.aborted) onFirst();
+  else if (second.aborted) onSecond();
+  first.addEventListener("abort", onFirst, { once: true });
+  second.addEventListener("abort", onSecond, { once: true });
+  return {
+    signal: controller.signal,
+    release: () => {
+      first.removeEventListener("abort", onFirst);
+      second.removeEventListener("abort", onSecond);
+    },
+  };
+}
+
 /** How a raced attempt ended for the step that started it. */
 export type RaceResult<T> =
   /** The attempt's own settlement decides (it won, raced nobody, or its hedge found nothing to call). */

@@ -17,7 +17,7 @@ import type { RunnerDeps } from "./runner-deps.js";
 import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
 import { learnSeatCap, takeSeat, withSeat } from "./seat-steps.js";
 import { allUnusable } from "./unavailable-outcomes.js";
-import { HedgeLost, laneLost, raceAttempt, RacingAttempt, takeHedgeStart, type RaceResult } from "./hedge-race.js";
+import { HedgeLost, laneLost, linkSignals, raceAttempt, RacingAttempt, takeHedgeStart, type RaceResult } from "./hedge-race.js";
 import { raceAbort } from "./run-guard.js";
 
 /** How a refusal that arrived as an answer is reported (R-GW-11): a content filter, with the answer's 200. */
@@ -147,7 +147,8 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   const attempt = withSeat(seat.hold, () => input.guard.attempt(
     async (guardSignal, release) => {
       // A raced attempt is also aborted when another one wins (R-HG-1).
-      const signal = racer ? AbortSignal.any([guardSignal, racer.controller.signal]) : guardSignal;
+      const link = racer && hedging?.settings.enabled ? linkSignals(guardSignal, racer.controller.signal) : undefined;
+      const signal = link?.signal ?? guardSignal;
       const credential = await attemptCredential(deps, input.view, profileId, signal);
       const work = input.attempt({
         provider: candidate.provider,
@@ -172,7 +173,12 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
           refused = true;
         },
       });
-      return racer ? raceAbort(work, signal) : work;
+      if (!link) return work;
+      try {
+        return await raceAbort(work, signal);
+      } finally {
+        link.release();
+      }
     },
     input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
   ));

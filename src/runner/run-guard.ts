@@ -56,6 +56,8 @@ export class RunGuard {
   /** When the run's deadline passes (clock time); undefined = no deadline. */
   readonly #deadlineAt?: number;
   #deadlinePassed = false;
+  /** A child guard lets go of its parent's signals. */
+  #onDispose: () => void = () => {};
   /**
    * The controllers of what runs now (the attempt, a pause), aborted when the deadline passes. There is no
    * run-wide controller: each is linked to the caller's signal itself, so a healthy run owns exactly one
@@ -181,13 +183,27 @@ export class RunGuard {
    * Dispose it when that part is done.
    */
   child(signal: AbortSignal): RunGuard {
-    const caller = this.#caller ? AbortSignal.any([this.#caller, signal]) : signal;
+    // The caller's signal reaches the part's own controller through one listener, removed on dispose.
+    const controller = new AbortController();
+    const caller = this.#caller;
+    const onCallerAbort = () => controller.abort(caller?.reason);
+    const onStop = () => controller.abort(signal.reason);
+    if (caller?.aborted) onCallerAbort();
+    else if (signal.aborted) onStop();
+    caller?.addEventListener("abort", onCallerAbort, { once: true });
+    signal.addEventListener("abort", onStop, { once: true });
     const remainingMs = this.#deadlineAt === undefined ? undefined : Math.max(1, this.#deadlineAt - this.#clock.now());
-    return new RunGuard({ clock: this.#clock, signal: caller, ...(remainingMs !== undefined ? { runTimeoutMs: remainingMs } : {}) });
+    const child = new RunGuard({ clock: this.#clock, signal: controller.signal, ...(remainingMs !== undefined ? { runTimeoutMs: remainingMs } : {}) });
+    child.#onDispose = () => {
+      caller?.removeEventListener("abort", onCallerAbort);
+      signal.removeEventListener("abort", onStop);
+    };
+    return child;
   }
 
   /** Releases the deadline timer. */
   dispose(): void {
+    this.#onDispose();
     this.#cancelDeadline();
   }
 
