@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { agentSettings, loadConfig, type DetourConfig, useCatalogueOfHome, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
+import { chargeUnreportedRequest, type UnreportedRequest } from "../core/headroom/charge.js";
 import { narrowSelection } from "../core/narrow-selection.js";
 import { resolveSelection } from "../core/selection-source.js";
 import { silentLogger, type Logger } from "../ports/events.js";
@@ -362,12 +363,26 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     defaultAgentId: DEFAULT_AGENT,
   });
 
-  // Cost honesty (hedging): a raced loser closed before its usage is charged its estimated input tokens.
+  // Cost honesty (hedging): a raced loser closed before its usage is charged its estimated input tokens, to
+  // spend and to the profile's headroom (the provider counted the request even though it never answered).
   hub.on("attempt_finished", (event) => {
     if (event.outcome === "aborted" && event.usageEstimated && event.inputTokens !== undefined && event.profileId !== null) {
       recordUsage({ agentId: event.agentId, provider: event.provider, model: event.model, profileId: event.profileId, usage: { inputTokens: event.inputTokens, outputTokens: 0 } });
+      chargeLoserHeadroom(event.agentId, event.profileId, { model: event.model, inputTokens: event.inputTokens, sentAt: clock.now() - event.durationMs });
     }
   });
+  function chargeLoserHeadroom(agentId: string, profileId: string, request: UnreportedRequest): void {
+    void (async () => {
+      const store = await agentStore(agentId);
+      const now = clock.now();
+      const readings = (await store.headroomReadings([profileId], now))[profileId] ?? [];
+      const charged = chargeUnreportedRequest(readings, request, now);
+      if (charged.length > 0) await store.recordHeadroom(profileId, charged, now);
+    })().catch((error: unknown) =>
+      // Best effort: the provider's next answer restates the window anyway.
+      logger.log("warn", "Could not charge a raced attempt to its profile's headroom", { profileId, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
 
   const on: EventHub["on"] = hub.on.bind(hub);
   // Public entry points check their arguments first: a wrong shape is named, and no provider is called.

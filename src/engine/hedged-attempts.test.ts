@@ -120,6 +120,9 @@ describe("hedged attempts (R-HG-1)", () => {
     "R-HG-1: a silent primary is raced after hedgeAfter and the fallback answers in seconds (streamed: %s); the loser is aborted and only listed",
     async (stream) => {
       const { clock, detour, openai, anthropic, events, store } = await engine({ paces: { "gpt-4o-mini": SILENT } });
+      // The provider's last statement of the primary's request window, read before this run.
+      const window = { window: "requests", family: "openai", limit: 100, remaining: 50, remainingShare: 0.5, resetAt: clock.now() + 60_000, readAt: clock.now() - 1_000 };
+      await store.recordHeadroom("openai:a", [window], clock.now());
       const run = track<{ provider: string; attempts: unknown[]; notice?: string; result: unknown }>(
         clock,
         stream ? detour.run({ request, stream: true }) : detour.run({ request }),
@@ -171,6 +174,10 @@ describe("hedged attempts (R-HG-1)", () => {
       expect(aborted).toMatchObject({ provider: "openai", usageEstimated: true, inputTokens: expect.any(Number) });
       const spent = (await detour.status()).agents[0]?.profiles.find((profile) => profile.id === "openai:a")?.spendUsd24h;
       expect(spent).toBeGreaterThan(0);
+      // …and to the profile's headroom: the provider counted the request it never answered.
+      await clock.advanceAsync(10);
+      const [charged] = (await store.headroomReadings(["openai:a"], clock.now()))["openai:a"] ?? [];
+      expect(charged).toMatchObject({ window: "requests", remaining: 49 });
     },
   );
 

@@ -16,4 +16,5 @@ export {
   type HeadroomStrategy,
   type ProfileHeadroom,
 } from "./assess.js";
+export { chargeUnreportedRequest, type UnreportedRequest } from "./charge.js";
 export { assessProfiles, moveNearlySpentLast, strategyKey, type HeadroomInput, type SteeredOrder } from "./steer.js";
