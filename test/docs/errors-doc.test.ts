@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { FAILOVER_REASONS } from "../../src/core/reasons.js";
 import type { InjectOptions } from "fastify";
 import { gatewayPerTest, openAIBody } from "../../src/gateway/__fixtures__/test-gateway.js";
+import { ENVIRONMENT_KNOBS } from "./environment-knobs.js";
 
 const root = resolve(import.meta.dirname, "../..");
 const doc = readFileSync(join(root, "docs/errors.md"), "utf8");
@@ -19,16 +20,6 @@ function sourceFiles(dir: string): string[] {
     return name.endsWith(".ts") && !name.endsWith(".test.ts") ? [path] : [];
   });
 }
-
-/** Environment variables share the prefix but are not error codes (R-CF-4). */
-const ENVIRONMENT_KNOBS = new Set([
-  "DETOUR_HOME",
-  "DETOUR_CONFIG",
-  "DETOUR_SECRET_KEY",
-  "DETOUR_LOG_LEVEL",
-  "DETOUR_FALLBACK_SKIP_TTL_MS",
-  "DETOUR_SDK_RETRY_MAX_WAIT_SECONDS",
-]);
 
 const codes = new Set<string>();
 for (const file of sourceFiles(join(root, "src"))) {
