@@ -139,7 +139,8 @@ export class ConfigError extends DetourError {
 
 /**
  * A model could not be selected: a model reference does not name `provider/model` (nor a configured
- * alias), or nothing names a model at all (R-CH-1, R-CH-2). Raised before any provider is called.
+ * alias), or nothing names a model at all (R-CH-1, R-CH-2). Raised before any provider is called. With a
+ * `reason`, the message is that reason (how a bare model name failed to resolve, with suggestions).
  */
 export class ModelSelectionError extends DetourError {
   readonly code = ERROR_CODES.modelSelection;
@@ -148,9 +149,11 @@ export class ModelSelectionError extends DetourError {
   /** Where the text came from, e.g. `request model`, `fallbacks[1]`, `session override`. */
   readonly origin: string;
 
-  constructor(details: { input?: string; origin: string }) {
+  constructor(details: { input?: string; origin: string; reason?: string }) {
     const message =
-      details.input === undefined
+      details.reason !== undefined
+        ? `Cannot use model ${JSON.stringify(details.input ?? "")} (${details.origin}): ${details.reason}.`
+        : details.input === undefined
         ? `No model is selected (${details.origin}): name one as "provider/model" (for example ` +
           `"openai/gpt-5"), or set agents.defaults.model.primary (and fallbacks) in detour.json5: ` +
           `agents: { defaults: { model: { primary: "openai/gpt-5", fallbacks: ["anthropic/claude-sonnet-4-6"] } } }.`
