@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ERROR_CODES } from "../../src/core/errors.js";
 import { FAILOVER_REASONS } from "../../src/core/reasons.js";
 import type { InjectOptions } from "fastify";
 import { gatewayPerTest, openAIBody } from "../../src/gateway/__fixtures__/test-gateway.js";
@@ -52,6 +53,13 @@ function documentedRaisers(): Map<string, string> {
   for (const match of doc.matchAll(/^\| `(DETOUR_[A-Z0-9_]+)` \| ([^|]+) \|/gm)) rows.set(match[1]!, match[2]!);
   return rows;
 }
+
+describe("docs/errors.md against the error catalogue", () => {
+  it("has one row per code of ERROR_CODES, and no row for a code the catalogue does not hold", () => {
+    const rows = [...documentedRaisers().keys()].sort();
+    expect(rows).toEqual([...new Set(Object.values(ERROR_CODES))].sort());
+  });
+});
 
 describe("docs/errors.md against what the gateway emits", () => {
   const start = gatewayPerTest();
