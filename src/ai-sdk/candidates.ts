@@ -5,10 +5,10 @@
  * candidate of their provider. The result says, for each attempt the runner makes, which AI SDK model to call.
  */
 import type { LanguageModelV3 } from "@ai-sdk/provider";
-import { DetourError } from "../core/errors.js";
+import { ERROR_CODES, DetourError } from "../core/errors.js";
 
 export const AI_SDK_ERROR_CODES = {
-  candidatesInvalid: "DETOUR_AI_SDK_CANDIDATES_INVALID",
+  candidatesInvalid: ERROR_CODES.aiSdkCandidatesInvalid,
 } as const;
 
 /** The candidates or profiles given to `createDetourModel` cannot form a chain; nothing was called. */

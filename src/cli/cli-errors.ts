@@ -7,20 +7,20 @@ import { CommanderError } from "commander";
 import { ConfigFileError } from "../config/index.js";
 import { redactSecrets } from "../core/classify/preview.js";
 import { configErrorMessage } from "../core/config-error-message.js";
-import { ConfigError } from "../core/errors.js";
+import { DetourError, ERROR_CODES, ConfigError } from "../core/errors.js";
 import { EXIT_BAD_INPUT, EXIT_OK, EXIT_RUNTIME_FAILURE } from "./output.js";
 
 /** Errors the user can fix by changing what they typed, a file they wrote, or an environment variable. */
 export const BAD_INPUT_ERROR_CODES: ReadonlySet<string> = new Set([
-  "DETOUR_CLI_BAD_INPUT",
-  "DETOUR_CONFIG_INVALID",
-  "DETOUR_MODEL_SELECTION_INVALID",
-  "DETOUR_INVALID_ARGUMENT",
-  "DETOUR_MOCK_SCENARIO_INVALID",
-  "DETOUR_STATE_CONFIG_INVALID",
-  "DETOUR_SECRET_KEY_INVALID",
-  "DETOUR_GATEWAY_UNSAFE_BIND",
-  "DETOUR_GATEWAY_CANNOT_BIND",
+  ERROR_CODES.cliBadInput,
+  ERROR_CODES.config,
+  ERROR_CODES.modelSelection,
+  ERROR_CODES.invalidArgument,
+  ERROR_CODES.mockScenarioInvalid,
+  ERROR_CODES.stateConfig,
+  ERROR_CODES.secretKeyInvalid,
+  ERROR_CODES.gatewayUnsafeBind,
+  ERROR_CODES.gatewayCannotBind,
 ]);
 
 /** Commander's own outcomes that are not failures. */
@@ -35,13 +35,12 @@ function errorCode(error: unknown): string | undefined {
  * A command already told the user what went wrong (a doctor report, a `--json` error object) and only
  * needs the exit code to follow.
  */
-export class ReportedFailure extends Error {
-  readonly code = "DETOUR_CLI_REPORTED_FAILURE";
+export class ReportedFailure extends DetourError {
+  readonly code = ERROR_CODES.cliReportedFailure;
   readonly exitCode: number;
 
   constructor(exitCode: number = EXIT_RUNTIME_FAILURE) {
     super("reported");
-    this.name = "ReportedFailure";
     this.exitCode = exitCode;
   }
 }

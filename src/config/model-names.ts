@@ -11,7 +11,7 @@
  * rejected with the closest offered names.
  */
 import { catalogueModelIds } from "../catalogue/model-catalogue.js";
-import { DetourError, ERROR_CODES } from "../core/errors.js";
+import { ModelSelectionError } from "../core/errors.js";
 import { declaredModelRefs, visitModelRefs } from "./model-ref-paths.js";
 import { isProviderModelRef } from "./model-ref-syntax.js";
 import { DATED_TAIL, nearModelRefs } from "./model-suggestions.js";
@@ -221,17 +221,16 @@ export function resolveModelName(
   return resolveModelNameWith(modelNaming(config, aliases), text);
 }
 
-/** A model text that names no usable model; `origin` says where it came from (`--model`, `/model`, …). */
-export class ModelNameError extends DetourError {
-  readonly code = ERROR_CODES.modelSelection;
-  readonly input: string;
-  readonly origin: string;
+/**
+ * A model text that names no usable model; `origin` says where it came from (`--model`, `/model`, …).
+ * The same error as `ModelSelectionError` (one code, one doc row), with the names it could have meant.
+ */
+export class ModelNameError extends ModelSelectionError {
+  declare readonly input: string;
   readonly candidates: readonly string[];
 
   constructor(details: { input: string; origin: string; reason: string; candidates: readonly string[] }) {
-    super(`Cannot use model ${JSON.stringify(details.input)} (${details.origin}): ${details.reason}.`);
-    this.input = details.input;
-    this.origin = details.origin;
+    super(details);
     this.candidates = details.candidates;
   }
 }

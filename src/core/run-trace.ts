@@ -8,6 +8,7 @@
  * `runner/run-trace-builder.ts` assembles traces from the runner's events.
  */
 import type { FailoverReason } from "./reasons.js";
+import { DetourError, ERROR_CODES } from "./errors.js";
 
 export const RUN_TRACE_VERSION = 1;
 
@@ -129,14 +130,13 @@ export function runTraceLine(trace: RunTraceV1): string {
 }
 
 /** A line of a trace file that is not a v1 run trace; `line` is 1-based. */
-export class TraceLineError extends Error {
-  readonly code = "trace_line_invalid";
+export class TraceLineError extends DetourError {
+  readonly code = ERROR_CODES.traceLineInvalid;
   constructor(
     readonly line: number,
     problem: string,
   ) {
     super(`line ${line}: ${problem}`);
-    this.name = "TraceLineError";
   }
 }
 

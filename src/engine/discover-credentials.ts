@@ -8,7 +8,7 @@
  * short timeout, so a missing Ollama costs a fraction of a second and never reaches the network.
  */
 import type { DetourConfig } from "../config/index.js";
-import { DetourError } from "../core/errors.js";
+import { ERROR_CODES, DetourError } from "../core/errors.js";
 import type { StateStore } from "../ports/state-store.js";
 import { ENV_CREDENTIAL_VARIABLES } from "./profile-source.js";
 
@@ -45,7 +45,7 @@ export interface DiscoverCredentialsInput {
 }
 
 export class NoCredentialsError extends DetourError {
-  readonly code = "DETOUR_NO_CREDENTIALS";
+  readonly code = ERROR_CODES.noCredentials;
 
   constructor() {
     super(

@@ -1,9 +1,10 @@
 /** Errors of the library API itself (bad arguments, use after close), with stable codes. */
-import { DetourError } from "../core/errors.js";
+import { DetourError, ERROR_CODES } from "../core/errors.js";
 
+/** The library API's part of the one code table (`ERROR_CODES`), kept under its old name. */
 export const ENGINE_ERROR_CODES = {
-  invalidArgument: "DETOUR_INVALID_ARGUMENT",
-  closed: "DETOUR_CLOSED",
+  invalidArgument: ERROR_CODES.invalidArgument,
+  closed: ERROR_CODES.closed,
 } as const;
 
 export class DetourArgumentError extends DetourError {

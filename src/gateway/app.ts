@@ -32,6 +32,7 @@ import { registerModelRoutes } from "./routes/model-routes.js";
 import { registerEmbeddingsRoute } from "./routes/embeddings-route.js";
 import { profileStatesOf, registerInfoRoutes, seatSamplesOf } from "./routes/info-routes.js";
 import { installRequestGuard } from "./request-guard.js";
+import { ERROR_CODES } from "../core/errors.js";
 
 export interface BuildGatewayAppOptions {
   /**
@@ -78,7 +79,7 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
       status: 413,
       kind: "request_too_large",
       message: `The request body is larger than gateway.maxBodyMb (${config.gateway.maxBodyMb} MB); send less, or raise that limit.`,
-      code: "DETOUR_BODY_TOO_LARGE",
+      code: ERROR_CODES.bodyTooLarge,
     };
   }
   if (error.code === "FST_ERR_CTP_EMPTY_JSON_BODY") return badRequest("The request body is empty; send a JSON object.", "(body)");
@@ -86,7 +87,7 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
     return badRequest(`The request body is not valid JSON: ${error.message}`, "(body)");
   }
   if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-    return { status: 415, kind: "invalid_request", message: "Send the request body as application/json.", code: "DETOUR_UNSUPPORTED_MEDIA_TYPE" };
+    return { status: 415, kind: "invalid_request", message: "Send the request body as application/json.", code: ERROR_CODES.unsupportedMediaType };
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: error.statusCode, kind: "invalid_request", message: error.message, code: error.code };
@@ -95,7 +96,7 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
     status: 500,
     kind: "internal",
     message: `Detour failed internally: ${error.message}. See the gateway log for details.`,
-    code: "DETOUR_INTERNAL",
+    code: ERROR_CODES.internal,
   };
 }
 
@@ -273,7 +274,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     if (decision.allowed) return undefined;
     const kind = decision.status === 401 ? "authentication" : "not_found";
     if (decision.status === 401) reply.header("www-authenticate", 'Bearer realm="detour"');
-    return sendGatewayError(reply, dialectOf(path), { status: decision.status, kind, message: decision.message, code: "DETOUR_UNAUTHORIZED" });
+    return sendGatewayError(reply, dialectOf(path), { status: decision.status, kind, message: decision.message, code: ERROR_CODES.unauthorized });
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -287,7 +288,7 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
       status: 404,
       kind: "not_found",
       message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings, GET /v1/models and GET /v1/models/:id.`,
-      code: "DETOUR_NOT_FOUND",
+      code: ERROR_CODES.notFound,
     }),
   );
 

@@ -3,6 +3,7 @@
  * Tokens are compared in constant time so response timing does not leak how much of a token matched.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import { DetourError, ERROR_CODES } from "../core/errors.js";
 
 export type AccessLevel = "client" | "admin";
 
@@ -93,13 +94,12 @@ export function assertSafeBinding(host: string, settings: GatewayAuthSettings): 
   }
 }
 
-export class GatewayBindError extends Error {
-  readonly code = "DETOUR_GATEWAY_UNSAFE_BIND";
+export class GatewayBindError extends DetourError {
+  readonly code = ERROR_CODES.gatewayUnsafeBind;
   constructor(host: string) {
     super(
       `Refusing to bind the gateway to ${host} without client tokens: anyone on the network could spend your ` +
         `credentials. Set gateway.auth.tokens, or bind to 127.0.0.1.`,
     );
-    this.name = "GatewayBindError";
   }
 }

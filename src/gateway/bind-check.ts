@@ -4,16 +4,16 @@
  */
 import { lookup } from "node:dns/promises";
 import { createServer, isIP } from "node:net";
-import { DetourError } from "../core/errors.js";
+import { ERROR_CODES, DetourError } from "../core/errors.js";
 
 /** The host is not an address of this machine, or its name does not resolve. */
 export class GatewayCannotBindError extends DetourError {
-  readonly code = "DETOUR_GATEWAY_CANNOT_BIND";
+  readonly code = ERROR_CODES.gatewayCannotBind;
 }
 
 /** Another process already listens on the port the gateway was asked to bind. */
-export class GatewayPortInUseError extends Error {
-  readonly code = "DETOUR_GATEWAY_PORT_IN_USE";
+export class GatewayPortInUseError extends DetourError {
+  readonly code = ERROR_CODES.gatewayPortInUse;
   readonly host: string;
   readonly port: number;
   constructor(host: string, port: number, cause: unknown) {
@@ -22,7 +22,6 @@ export class GatewayPortInUseError extends Error {
         `one on another port with \`detour gateway --port <port>\` (or set gateway.port in detour.json5).`,
       { cause },
     );
-    this.name = "GatewayPortInUseError";
     this.host = host;
     this.port = port;
   }

@@ -2,7 +2,7 @@
  * What the gateway answers when a run fails (SPEC R-GW-4, R-RA-2): a dialect-neutral description — HTTP
  * status, error kind, message, `Retry-After`, the attempts — that each dialect renders in its own error shape.
  */
-import { FailoverError, FallbackSummaryError, ModelSelectionError, SeatsFullError, type AttemptRecord } from "../core/errors.js";
+import { ERROR_CODES, FailoverError, FallbackSummaryError, ModelSelectionError, SeatsFullError, type AttemptRecord } from "../core/errors.js";
 import type { FailoverReason } from "../core/reasons.js";
 import { ModelNameError } from "../config/index.js";
 import type { RoutingError } from "./routing.js";
@@ -215,13 +215,13 @@ export function describeRunError(error: unknown, now: number): GatewayError {
     status: 500,
     kind: "internal",
     message: `Detour failed internally: ${message}. See the gateway log for details.`,
-    code: "DETOUR_INTERNAL",
+    code: ERROR_CODES.internal,
   };
 }
 
 /** A request the gateway rejects before any run: bad JSON, schema violations, routing headers. */
 export function badRequest(message: string, param?: string): GatewayError {
-  return { status: 400, kind: "invalid_request", message, code: "DETOUR_BAD_REQUEST", ...(param ? { param } : {}) };
+  return { status: 400, kind: "invalid_request", message, code: ERROR_CODES.badRequest, ...(param ? { param } : {}) };
 }
 
 /** A routing header, query parameter or `model` field the gateway cannot use (R-GW-3, R-GW-8). */

@@ -9,6 +9,7 @@
  * preflights are then answered). Tokens do not change this: a rebinding page would send them along too.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { ERROR_CODES } from "../core/errors.js";
 
 export interface RequestGuardSettings {
   readonly allowedHosts?: readonly string[];
@@ -17,7 +18,7 @@ export interface RequestGuardSettings {
 
 export type GuardRefusal = {
   allowed: false;
-  code: "DETOUR_HOST_NOT_ALLOWED" | "DETOUR_ORIGIN_NOT_ALLOWED";
+  code: typeof ERROR_CODES.hostNotAllowed | typeof ERROR_CODES.originNotAllowed;
   message: string;
 };
 
@@ -170,7 +171,7 @@ export function checkRequest(
     const port = bound.port === undefined ? "" : ` on port ${bound.port}`;
     return {
       allowed: false,
-      code: "DETOUR_HOST_NOT_ALLOWED",
+      code: ERROR_CODES.hostNotAllowed,
       message:
         `This gateway does not answer requests for host ${quoted(hostText)}: it answers loopback names ` +
         `(localhost, 127.0.0.1, [::1])${port} only, so a web page cannot reach it by DNS rebinding. If it is ` +
@@ -184,7 +185,7 @@ export function checkRequest(
   }
   return {
     allowed: false,
-    code: "DETOUR_ORIGIN_NOT_ALLOWED",
+    code: ERROR_CODES.originNotAllowed,
     message:
       `This gateway does not answer web pages from origin ${quoted(request.origin)}: browser pages may call it ` +
       `only from its own origin. To let a browser app call it, list that origin (for example ` +

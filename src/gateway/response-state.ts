@@ -9,9 +9,10 @@ import { agentSettings, modelAliases, resolveModelName, resolveProviderSettings,
 import type { ProviderPin } from "../engine/index.js";
 import type { GatewayError } from "./http-errors.js";
 import type { RoutingOptions } from "./routing.js";
+import { ERROR_CODES } from "../core/errors.js";
 
-export const RESPONSE_STATE_UNROUTABLE = "DETOUR_RESPONSE_STATE_UNROUTABLE";
-export const RESPONSE_STATE_UNAVAILABLE = "DETOUR_RESPONSE_STATE_UNAVAILABLE";
+export const RESPONSE_STATE_UNROUTABLE = ERROR_CODES.responseStateUnroutable;
+export const RESPONSE_STATE_UNAVAILABLE = ERROR_CODES.responseStateUnavailable;
 
 /** The chain's model texts in the runner's order (requested, fallbacks, then the configured primary). */
 function chainTexts(config: DetourConfig, routing: RoutingOptions): string[] {

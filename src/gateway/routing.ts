@@ -4,6 +4,7 @@
  * anything reaches a provider (R-GW-4).
  */
 import { DEFAULT_AGENT_ID } from "../config/index.js";
+import { DetourError, ERROR_CODES } from "../core/errors.js";
 
 export type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 
@@ -22,13 +23,12 @@ export interface RoutingOptions {
   model?: string;
 }
 
-export class RoutingError extends Error {
-  readonly code = "DETOUR_BAD_ROUTING";
+export class RoutingError extends DetourError {
+  readonly code = ERROR_CODES.badRouting;
   /** The header or body field at fault, e.g. `x-detour-fallbacks` or `model`. */
   readonly path: string;
   constructor(path: string, message: string) {
     super(`${path}: ${message}`);
-    this.name = "RoutingError";
     this.path = path;
   }
 }

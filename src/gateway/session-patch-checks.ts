@@ -5,12 +5,12 @@
  * unchecked, such a choice would fail every later turn of the conversation, or be silently ignored.
  */
 import { agentSettings, modelAliases, requireModelName, resolveModelName, type DetourConfig } from "../config/index.js";
-import { DetourError } from "../core/errors.js";
+import { ERROR_CODES, DetourError } from "../core/errors.js";
 import type { DetourProfiles, DetourSessions, SessionPatch } from "../engine/index.js";
 
 /** A pin names a profile the agent does not have, or one of another provider. */
 export class UnknownProfileError extends DetourError {
-  readonly code = "DETOUR_UNKNOWN_PROFILE";
+  readonly code = ERROR_CODES.unknownProfile;
   readonly profileId: string;
   constructor(profileId: string, message: string) {
     super(message);

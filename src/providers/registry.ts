@@ -2,7 +2,7 @@
  * Creates providers from `models.providers.<id>` settings (R-CF-3) and keeps them by provider id.
  * The `api` field picks the wire format; the id is free (`openrouter`, `my-vllm`, …).
  */
-import { ConfigError, DetourError } from "../core/errors.js";
+import { ERROR_CODES, ConfigError, DetourError } from "../core/errors.js";
 import type { Provider, ProviderApi } from "../ports/provider.js";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { GoogleProvider } from "./google/google-provider.js";
@@ -56,7 +56,7 @@ function isHttpUrl(value: string): boolean {
 
 /** A model ref names a provider id that no configuration defines. */
 export class UnknownProviderError extends DetourError {
-  readonly code = "DETOUR_UNKNOWN_PROVIDER";
+  readonly code = ERROR_CODES.unknownProvider;
   readonly provider: string;
 
   constructor(provider: string, known: readonly string[]) {

@@ -2,16 +2,17 @@
  * Typed errors of the state layer (SPEC §16, R-SB-4). Stable codes; every message says what to do next and
  * never carries a secret.
  */
-import { DetourError } from "../core/errors.js";
+import { DetourError, ERROR_CODES } from "../core/errors.js";
 
+/** The state layer's part of the one code table (`ERROR_CODES`), kept under its old name. */
 export const STATE_ERROR_CODES = {
-  secretKeyInvalid: "DETOUR_SECRET_KEY_INVALID",
-  secretKeyMismatch: "DETOUR_SECRET_KEY_MISMATCH",
-  secretKeyMissing: "DETOUR_SECRET_KEY_MISSING",
-  secretKeyNotShared: "DETOUR_SECRET_KEY_NOT_SHARED",
-  schemaTooNew: "DETOUR_STATE_SCHEMA_TOO_NEW",
-  stateConfig: "DETOUR_STATE_CONFIG_INVALID",
-  storeUnavailable: "DETOUR_STORE_UNAVAILABLE",
+  secretKeyInvalid: ERROR_CODES.secretKeyInvalid,
+  secretKeyMismatch: ERROR_CODES.secretKeyMismatch,
+  secretKeyMissing: ERROR_CODES.secretKeyMissing,
+  secretKeyNotShared: ERROR_CODES.secretKeyNotShared,
+  schemaTooNew: ERROR_CODES.schemaTooNew,
+  stateConfig: ERROR_CODES.stateConfig,
+  storeUnavailable: ERROR_CODES.storeUnavailable,
 } as const;
 
 /** `DETOUR_SECRET_KEY` or the key file does not hold a base64-encoded 32-byte key. */

@@ -9,7 +9,7 @@ import {
 } from "../../catalogue/model-catalogue.js";
 import { catalogueCachePath, parseModelsDev, readCatalogueCache, writeCatalogueCache } from "../../catalogue/refreshed-catalogue.js";
 import { modelAliases, modelDeclaration, readEnvKnobs, requireModelName } from "../../config/index.js";
-import { DetourError } from "../../core/errors.js";
+import { ERROR_CODES, DetourError } from "../../core/errors.js";
 import type { CliDeps } from "../cli-deps.js";
 import { ReportedFailure } from "../cli-errors.js";
 import { commandContext, loadCliConfig, type CommandContext } from "../command-context.js";
@@ -17,7 +17,7 @@ import { EXIT_RUNTIME_FAILURE } from "../output.js";
 
 /** The catalogue could not be fetched or read; the previous cache (if any) stays in use. */
 export class CatalogueFetchError extends DetourError {
-  readonly code = "DETOUR_CATALOGUE_FETCH_FAILED";
+  readonly code = ERROR_CODES.catalogueFetchFailed;
 }
 
 async function fetchCatalogue(url: string, timeoutSeconds: number): Promise<unknown> {

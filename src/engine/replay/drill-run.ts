@@ -10,6 +10,7 @@ import { modelAliases } from "../../config/index.js";
 import { drillTraces, type DrillDefinition, type DrillTarget } from "./drills.js";
 import { configPricing, replayTraces } from "./replay-engine.js";
 import type { ReplayConfigReport } from "./replay-report.js";
+import { DetourError, ERROR_CODES } from "../../core/errors.js";
 
 /** Drills start at a fixed instant: the same config gives the same report on every machine, every day. */
 export const DRILL_START_MS = Date.UTC(2026, 0, 5, 9, 0, 0);
@@ -38,11 +39,10 @@ export interface DrillOutcome {
   advice: DrillAdvice[];
 }
 
-export class DrillTargetError extends Error {
-  readonly code = "drill_no_primary";
+export class DrillTargetError extends DetourError {
+  readonly code = ERROR_CODES.drillNoPrimary;
   constructor() {
     super("A drill runs against the config's primary model, and this config names none: set agents.defaults.model.primary (for example \"anthropic/claude-sonnet-4-6\").");
-    this.name = "DrillTargetError";
   }
 }
 

@@ -6,7 +6,7 @@
  * next, so ten thousand runs over a day replay in seconds, and the same inputs give the same report.
  */
 import type { DetourConfig } from "../../config/index.js";
-import { FailoverError } from "../../core/errors.js";
+import { DetourError, ERROR_CODES, FailoverError } from "../../core/errors.js";
 import type { RunTraceV1, TraceWaitKind } from "../../core/run-trace.js";
 import { DEFAULT_MODEL_FAILOVER } from "../../config/defaults.js";
 import { silentLogger, type DetourEvent } from "../../ports/events.js";
@@ -29,11 +29,10 @@ const MAX_IDLE_TURNS = 1_000;
 /** Stands in for every key: the replay calls no provider, but profiles need a credential to be tried. */
 const REPLAY_KEY = "replay-not-a-key";
 
-export class ReplayStalledError extends Error {
-  readonly code = "replay_stalled";
+export class ReplayStalledError extends DetourError {
+  readonly code = ERROR_CODES.replayStalled;
   constructor(pending: number) {
     super(`The replay stopped with ${pending} run(s) still waiting on something other than its clock; this is a bug in Detour's replay, please report it with the trace.`);
-    this.name = "ReplayStalledError";
   }
 }
 

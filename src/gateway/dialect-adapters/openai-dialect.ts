@@ -8,6 +8,7 @@ import {
 } from "../../wire/openai-chat/index.js";
 import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
+import { ERROR_CODES } from "../../core/errors.js";
 
 export const openAIDialect: GatewayDialect = {
   wire: openAIChatWire,
@@ -58,6 +59,6 @@ export const openAIDialect: GatewayDialect = {
   renderValidationError(issues) {
     // docs/errors.md: a schema violation is DETOUR_BAD_REQUEST, like every other 400 the gateway decides itself.
     const body = renderOpenAIValidationError(issues);
-    return { error: { ...body.error, code: "DETOUR_BAD_REQUEST" } };
+    return { error: { ...body.error, code: ERROR_CODES.badRequest } };
   },
 };

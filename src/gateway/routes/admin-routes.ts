@@ -17,6 +17,7 @@ import { agentOf } from "./agent-of.js";
 import { sendGatewayError } from "./chat-route.js";
 import { publicProfile } from "./info-routes.js";
 import { registerRunsRoute } from "./runs-route.js";
+import { ERROR_CODES } from "../../core/errors.js";
 
 /** `model` / `profile`: a value sets it, `null` removes it, absent leaves it alone. */
 const sessionPatchSchema = z.strictObject({
@@ -25,7 +26,7 @@ const sessionPatchSchema = z.strictObject({
 });
 
 function notFound(message: string): GatewayError {
-  return { status: 404, kind: "not_found", message, code: "DETOUR_NOT_FOUND" };
+  return { status: 404, kind: "not_found", message, code: ERROR_CODES.notFound };
 }
 
 export function registerAdminRoutes(app: FastifyInstance, context: GatewayContext): void {

@@ -15,6 +15,7 @@ import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError } from "../routing.js";
 import { accountUsage, costHeader } from "../usage-accounting.js";
 import { sendGatewayError } from "./chat-route.js";
+import { ERROR_CODES } from "../../core/errors.js";
 
 /** The client's signal: a closed connection aborts the upstream call (R-EC-7). */
 function clientSignal(reply: FastifyReply): { signal: AbortSignal; done(): void } {
@@ -37,7 +38,7 @@ async function handleEmbeddings(context: GatewayContext, request: FastifyRequest
       status: 404,
       kind: "not_found",
       message: "This gateway's engine does not serve embeddings; start it with `detour gateway` or startGateway().",
-      code: "DETOUR_NOT_FOUND",
+      code: ERROR_CODES.notFound,
     });
   }
   let routing;

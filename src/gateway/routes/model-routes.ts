@@ -7,7 +7,7 @@
  * (src/core/fit.ts), flagged by `x-detour-estimate: true`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { FailoverError, FallbackSummaryError } from "../../core/errors.js";
+import { ERROR_CODES, FailoverError, FallbackSummaryError } from "../../core/errors.js";
 import type { FailoverReason } from "../../core/reasons.js";
 import { requestFacts, FORWARDED_RESPONSE_HEADERS } from "../../engine/index.js";
 import type { GatewayDialect } from "../dialect.js";
@@ -78,7 +78,7 @@ export function registerModelRoutes(app: FastifyInstance, context: GatewayContex
         status: 404,
         kind: "not_found",
         message: `The model ${JSON.stringify(id)} is not configured here. GET /v1/models lists the models this gateway serves.`,
-        code: "DETOUR_NOT_FOUND",
+        code: ERROR_CODES.notFound,
         param: "model",
       });
     }

@@ -14,6 +14,7 @@ import type { GatewayContext } from "../gateway-context.js";
 import { badRequest } from "../http-errors.js";
 import { agentOf } from "./agent-of.js";
 import { sendGatewayError } from "./chat-route.js";
+import { ERROR_CODES } from "../../core/errors.js";
 
 export const RUNS_DEFAULT_LIMIT = 50;
 /** The most runs one request returns, whatever it asks for. */
@@ -57,7 +58,7 @@ export function registerRunsRoute(app: FastifyInstance, context: GatewayContext)
         status: 404,
         kind: "not_found",
         message: "This gateway's engine records no run traces.",
-        code: "DETOUR_NOT_FOUND",
+        code: ERROR_CODES.notFound,
       });
     }
     const { limit, outcome, model, session, sessionHash } = parsed.data;

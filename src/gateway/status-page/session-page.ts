@@ -1,3 +1,4 @@
+import { DetourError, ERROR_CODES } from "../../core/errors.js";
 /**
  * R-GW-8: status answers show a page of sessions, never all of them — a store with thousands of sessions
  * must not turn `/status`, the page or `detour status` into megabytes. Newest first, so the page people see
@@ -18,12 +19,11 @@ export interface SessionPage<T> {
   sessionsLimit: number;
 }
 
-export class SessionPageError extends Error {
-  readonly code = "DETOUR_BAD_REQUEST";
+export class SessionPageError extends DetourError {
+  readonly code = ERROR_CODES.badRequest;
   readonly param: string;
   constructor(param: string, message: string) {
     super(`${param}: ${message}`);
-    this.name = "SessionPageError";
     this.param = param;
   }
 }

@@ -1,9 +1,9 @@
 /** Errors of starting the mock provider, each with a stable code and what to do about it. */
-import { DetourError } from "../../core/errors.js";
+import { ERROR_CODES, DetourError } from "../../core/errors.js";
 
 /** Another process already listens on the port the mock provider was asked to bind. */
 export class MockProviderPortInUseError extends DetourError {
-  readonly code = "DETOUR_MOCK_PORT_IN_USE";
+  readonly code = ERROR_CODES.mockPortInUse;
   readonly host: string;
   readonly port: number;
   constructor(host: string, port: number, cause: unknown) {

@@ -4,12 +4,12 @@
 import { readFile } from "node:fs/promises";
 import JSON5 from "json5";
 import type { z } from "zod";
-import { DetourError } from "../../core/errors.js";
+import { ERROR_CODES, DetourError } from "../../core/errors.js";
 import { BUILTIN_SCENARIOS, BUILTIN_SCENARIO_NAMES } from "./builtin-scenarios.js";
 import { mockScenarioCollectionSchema, mockScenarioSchema, type MockScenario } from "./scenario-schema.js";
 
 export class MockScenarioError extends DetourError {
-  readonly code = "DETOUR_MOCK_SCENARIO_INVALID";
+  readonly code = ERROR_CODES.mockScenarioInvalid;
 }
 
 export interface MockScenarioSet {

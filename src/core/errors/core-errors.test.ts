@@ -8,11 +8,12 @@ import {
   LiveSessionModelSwitchError,
   ModelSelectionError,
   type AttemptRecord,
-} from "./errors.js";
+} from "./index.js";
 
 describe("error codes", () => {
   it("are stable strings, unique, and prefixed DETOUR_", () => {
-    expect(ERROR_CODES).toEqual({
+    // The codes of the decision plane, spelled out: changing one breaks every client that matches on it.
+    expect(ERROR_CODES).toMatchObject({
       failover: "DETOUR_FAILOVER",
       fallbackSummary: "DETOUR_ALL_MODELS_FAILED",
       liveSessionModelSwitch: "DETOUR_LIVE_MODEL_SWITCH",
@@ -20,6 +21,7 @@ describe("error codes", () => {
       modelSelection: "DETOUR_MODEL_SELECTION_INVALID",
       seatsFull: "DETOUR_SEATS_FULL",
     });
+    for (const code of Object.values(ERROR_CODES)) expect(code).toMatch(/^DETOUR_[A-Z0-9_]+$/);
     const codes = Object.values(ERROR_CODES);
     expect(new Set(codes).size).toBe(codes.length);
   });
