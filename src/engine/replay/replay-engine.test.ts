@@ -42,6 +42,38 @@ describe("what-if replay", () => {
     expect(again.report).toEqual(replayed.report);
   });
 
+  it("R-OB-5 a recording whose slow attempts were raced (R-HG-1) replays with the same hedges, and a config without hedging waits instead", async () => {
+    const config = {
+      agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: [] as string[] } } },
+      state: { backend: "memory" },
+    } as const;
+    const recorded = await recordRuns({
+      config,
+      racing: true,
+      runs: 20,
+      everyMs: 30_000,
+      profiles: [{ id: "anthropic:a", provider: "anthropic" }, { id: "anthropic:b", provider: "anthropic" }],
+      // anthropic:a goes silent for the middle runs: its answers would come after 60 s.
+      world: ({ profileId, at }) =>
+        profileId === "anthropic:a" && at >= RECORD_START_MS + 150_000 && at < RECORD_START_MS + 450_000 ? { ok: true, latencyMs: 60_000 } : { ok: true, latencyMs: 700 },
+    });
+    const hedged = recorded.traces.filter((trace) => trace.attempts.some((attempt) => attempt.hedge));
+    expect(hedged.length).toBeGreaterThan(0);
+    const before = summarizeRuns("recorded", recorded.traces);
+    const replayed = await replayTraces({ name: "A", config: recorded.config, traces: recorded.traces });
+    const { addedWaitMsP50: _p50, addedWaitMsP99: _p99, ...counts } = replayed.report;
+    const { addedWaitMsP50: _r50, addedWaitMsP99: _r99, ...recordedCounts } = before;
+    expect(counts).toEqual({ ...recordedCounts, name: "A" });
+    expect(replayed.traces.filter((trace) => trace.attempts.some((attempt) => attempt.hedge)).map((trace) => trace.runId)).toEqual(hedged.map((trace) => trace.runId));
+    const { config: noHedging } = parseConfig(
+      { ...config, agents: { defaults: { ...config.agents.defaults, modelFailover: { hedging: { enabled: false } } } } },
+      "B",
+    );
+    const waited = await replayTraces({ name: "B", config: noHedging, traces: recorded.traces });
+    expect(waited.traces.some((trace) => trace.attempts.some((attempt) => attempt.hedge))).toBe(false);
+    expect(waited.report.addedWaitMsP99).toBeGreaterThan(replayed.report.addedWaitMsP99);
+  });
+
   it("R-OB-5 a config that adds a fallback answers the runs that failed in the recording", async () => {
     const recorded = await recordRuns({ config: ONE_KEY, world: storm, runs: 90, everyMs: 7_000, profiles: PROFILES });
     const failedBefore = recorded.traces.filter((trace) => trace.outcome === "failed").map((trace) => trace.runId);

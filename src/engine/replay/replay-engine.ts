@@ -223,6 +223,9 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
         ...(controller ? { signal: controller.signal } : {}),
         ...(streamed && ttftMs !== undefined ? { attemptTimeoutMs: ttftMs } : {}),
         ...(streamed && continuations > 0 ? { continuations: { max: continuations, canContinue: () => true } } : {}),
+        // The replayed upstream reports its first content as the gateway's lanes do, so a slow or silent
+        // attempt is raced (R-HG-1) exactly when the config under test would race it.
+        reportsProgress: true,
         attempt,
       })
       .catch(() => undefined)
@@ -325,6 +328,9 @@ async function play(
     return;
   }
   await clock.sleep(behaviour.startDelayMs + behaviour.latencyMs, context.signal);
+  // An answer's first content arrives here (a non-streamed request is streamed upstream too, R-ST-6); a
+  // failure sends none.
+  if (behaviour.kind === "answer") context.upstreamProgress?.("content");
   if (behaviour.committed) {
     await context.commit();
     await clock.sleep(behaviour.streamMs, context.signal);

@@ -35,6 +35,8 @@ export async function recordRuns(options: {
   sessions?: number;
   model?: string;
   profiles?: { id: string; provider: string }[];
+  /** The attempts report their first content, as the gateway's lanes do, so slow ones are raced (R-HG-1). */
+  racing?: boolean;
 }): Promise<RecordedRuns> {
   const { config } = parseConfig(options.config, "test config");
   const clock = new FakeClock(RECORD_START_MS);
@@ -59,7 +61,10 @@ export async function recordRuns(options: {
   const attempt = async (context: AttemptContext): Promise<{ text: string }> => {
     const answer = options.world({ provider: context.provider, model: context.model, profileId: context.profileId, at: clock.now() });
     await clock.sleep(answer.latencyMs, context.signal);
-    if (answer.ok) return { text: "ok" };
+    if (answer.ok) {
+      context.upstreamProgress?.("content");
+      return { text: "ok" };
+    }
     throw new FailoverError(`scripted ${answer.reason}`, {
       reason: answer.reason,
       ...(answer.status !== undefined ? { status: answer.status } : {}),
@@ -72,7 +77,12 @@ export async function recordRuns(options: {
     if (index > 0) await clock.advanceAsync(options.everyMs);
     pending += 1;
     void detour
-      .runWith({ ...(options.model ? { model: options.model } : {}), sessionKey: `session-${index % (options.sessions ?? 5)}`, attempt })
+      .runWith({
+        ...(options.model ? { model: options.model } : {}),
+        ...(options.racing ? { reportsProgress: true } : {}),
+        sessionKey: `session-${index % (options.sessions ?? 5)}`,
+        attempt,
+      })
       .catch(() => undefined)
       .finally(() => (pending -= 1));
   }
