@@ -6,7 +6,8 @@ export { OpenAiProvider } from "./openai/openai-provider.js";
 export { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
 export { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 export { GoogleProvider } from "./google/google-provider.js";
-export { OllamaProvider } from "./ollama/ollama-provider.js";
+export { HttpProvider } from "./http-provider.js";
+export type { ProviderQuirks, ProviderEndpoint, OutgoingRequest, RequestSigner } from "./shared/provider-quirks.js";
 export {
   createCappedFetch,
   shouldStopSdkRetry,

@@ -3,7 +3,7 @@ import { ConfigError } from "../core/errors.js";
 import type { ProviderApi } from "../ports/provider.js";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { GoogleProvider } from "./google/google-provider.js";
-import { OllamaProvider } from "./ollama/ollama-provider.js";
+import { HttpProvider } from "./http-provider.js";
 import { OpenAiProvider } from "./openai/openai-provider.js";
 import { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError } from "./registry.js";
 import { simpleRequest } from "./shared/__fixtures__/canonical-requests.js";
@@ -14,7 +14,7 @@ describe("createProvider", () => {
     ["openai-chat", OpenAiProvider],
     ["anthropic-messages", AnthropicProvider],
     ["google-generative-ai", GoogleProvider],
-    ["ollama", OllamaProvider],
+    ["ollama", HttpProvider],
   ] as const)("api %s → %s", (api, expected) => {
     const provider = createProvider({ id: "x", api, baseUrl: "http://127.0.0.1:1" });
     expect(provider).toBeInstanceOf(expected);

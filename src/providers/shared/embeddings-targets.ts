@@ -6,7 +6,7 @@
 import type { Credential } from "../../core/types.js";
 import { anthropicPassThroughTarget, type AnthropicClientHeaders } from "../anthropic/anthropic-pass-through.js";
 import { describeOllamaError } from "../../wire/ollama/read-error.js";
-import { ollamaEndpoint } from "../ollama/ollama-provider.js";
+import { ollamaEndpoint } from "../ollama/quirks.js";
 import { openAiPassThroughTarget } from "../openai/openai-pass-through.js";
 import { joinUrl } from "./http-client.js";
 import type { PassThroughTarget } from "./pass-through-call.js";

@@ -1,4 +1,5 @@
 /** The Anthropic Messages wire format as one `WireFormat` (wire/wire-format.ts). */
+import { createAnthropicStreamDecoder } from "./stream-decoder.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseAnthropicMessagesRequest } from "./decode-request.js";
@@ -51,6 +52,8 @@ export const anthropicMessagesWire: LaneWireFormat = {
     render: (response) => renderAnthropicMessage(response),
   },
   stream: {
+    framing: "sse",
+    decoder: createAnthropicStreamDecoder,
     encoder: (options) => createAnthropicStreamEncoder({ model: options.model }),
     resumeEncoder: (options) => createAnthropicStreamEncoder({ model: options.model, resume: options.delivered.blocks ?? { started: 0 } }),
   },

@@ -3,6 +3,7 @@
  * requests and reads answers with it; its server codecs (request decode, answer, stream and error render)
  * are what the mock provider answers with. The gateway does not speak it to clients: no same-wire lane.
  */
+import { createGoogleStreamDecoder } from "./stream-decoder.js";
 import type { WireFormat } from "../wire-format.js";
 import { parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseGoogleRequest } from "./decode-request.js";
@@ -57,5 +58,5 @@ export const googleGenerativeAiWire: WireFormat = {
     },
     render: (response) => renderGoogleResponse(response),
   },
-  stream: { encoder: (options) => createGoogleStreamEncoder(options) },
+  stream: { framing: "sse", decoder: createGoogleStreamDecoder, encoder: (options) => createGoogleStreamEncoder(options) },
 };

@@ -3,6 +3,7 @@
  * requests and reads answers with it; its server codecs (request decode, answer, stream and error render)
  * are what the mock provider answers with. The gateway does not speak it to clients: no same-wire lane.
  */
+import { createOllamaStreamDecoder } from "./stream-decoder.js";
 import type { CanonicalUsage } from "../../ports/canonical.js";
 import type { WireFormat } from "../wire-format.js";
 import { parseWireJson } from "../shared/wire-json.js";
@@ -55,5 +56,5 @@ export const ollamaWire: WireFormat = {
     },
     render: (response, options) => renderOllamaResponse(response, options),
   },
-  stream: { encoder: (options) => createOllamaStreamEncoder(options) },
+  stream: { framing: "ndjson", decoder: createOllamaStreamDecoder, encoder: (options) => createOllamaStreamEncoder(options) },
 };

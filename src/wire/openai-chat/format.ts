@@ -1,9 +1,10 @@
 /** The OpenAI Chat Completions wire format as one `WireFormat` (wire/wire-format.ts). */
+import { createOpenAiStreamDecoder } from "./stream-decoder.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { validateWire, parseWireJson } from "../shared/wire-json.js";
 import { parseOpenAIChatRequest } from "./decode-request.js";
 import { decodeOpenAiResponse } from "./decode-response.js";
-import { encodeOpenAiRequest } from "./encode-request.js";
+import { encodeOpenAiRequest, maxTokensFieldFor } from "./encode-request.js";
 import { renderOpenAIChatCompletion } from "./encode-response.js";
 import { createOpenAIStreamEncoder } from "./encode-stream.js";
 import { renderOpenAIError, renderOpenAIValidationError } from "./errors.js";
@@ -33,7 +34,8 @@ export const openAIChatWire: LaneWireFormat = {
     renderValidation: renderOpenAIValidationError,
   },
   request: {
-    encode: (request, options) => encodeOpenAiRequest(request, { ...options, maxTokensField: "max_tokens" }),
+    encode: (request, options) =>
+      encodeOpenAiRequest(request, { model: options.model, stream: options.stream, maxTokensField: options.baseUrl ? maxTokensFieldFor(options.baseUrl) : "max_tokens" }),
     decode(body) {
       const parsed = parseOpenAIChatRequest(body);
       if (!parsed.ok) return parsed;
@@ -50,6 +52,8 @@ export const openAIChatWire: LaneWireFormat = {
     render: (response, options) => renderOpenAIChatCompletion(response, options),
   },
   stream: {
+    framing: "sse",
+    decoder: createOpenAiStreamDecoder,
     encoder: (options) => createOpenAIStreamEncoder(options),
     resumeEncoder(options) {
       // R-GW-10: the rest of the answer is the same answer: its id, creation time and fingerprint stay.

@@ -2,9 +2,11 @@
  * The OpenAI Responses wire format as one `WireFormat` (wire/wire-format.ts). Error bodies are OpenAI's, as
  * the Responses API answers them.
  */
+import { createResponsesStreamDecoder } from "./stream-decoder.js";
 import type { CanonicalFinishReason } from "../../ports/canonical.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { renderOpenAIError, renderOpenAIValidationError } from "../openai-chat/errors.js";
+import { withBodyResets } from "../shared/body-reset-hints.js";
 import { parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseResponsesRequest } from "./decode-request.js";
 import { decodeResponsesResponse } from "./decode-response.js";
@@ -64,15 +66,25 @@ export const openAIResponsesWire: LaneWireFormat = {
     },
   },
   response: {
-    decode(text) {
+    decode(text, fallback) {
       const parsed = parseWireJson(text, responsesResponseSchema);
       if (!parsed.ok) return { ok: false, problem: parsed.problem };
       const { response, rawStatus } = decodeResponsesResponse(parsed.value);
-      return { ok: true, response, ...(rawStatus !== undefined ? { rawFinishReason: rawStatus } : {}) };
+      // A failed response states its error; R-EC-6: a reset it states is read like a header's.
+      const error = response.finishReason === "error" ? parsed.value.error : undefined;
+      const failure = error?.message ? withBodyResets({ message: error.message, ...(error.code ? { code: error.code } : {}) }, parsed.value) : undefined;
+      return {
+        ok: true,
+        response: response.model === "" ? { ...response, model: fallback.model } : response,
+        ...(rawStatus !== undefined ? { rawFinishReason: rawStatus } : {}),
+        ...(failure ? { failure } : {}),
+      };
     },
     render: (response, options) => renderResponsesResponse(response, options),
   },
   stream: {
+    framing: "sse",
+    decoder: createResponsesStreamDecoder,
     encoder: (options) => createResponsesStreamEncoder({ model: options.model, createdSeconds: options.createdSeconds }),
     // No resumeEncoder: a Responses stream's events carry item ids and sequence numbers, so a cut one is not
     // continued in its own bytes; it ends with R-ST-2's explicit error.
