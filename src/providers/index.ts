@@ -5,7 +5,6 @@ export type { ProviderSettings } from "./shared/provider-settings.js";
 export { OpenAiProvider } from "./openai/openai-provider.js";
 export { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
 export { AnthropicProvider } from "./anthropic/anthropic-provider.js";
-export { GoogleProvider } from "./google/google-provider.js";
 export { HttpProvider } from "./http-provider.js";
 export type { ProviderQuirks, ProviderEndpoint, OutgoingRequest, RequestSigner } from "./shared/provider-quirks.js";
 export {

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { ConfigError } from "../core/errors.js";
 import type { ProviderApi } from "../ports/provider.js";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
-import { GoogleProvider } from "./google/google-provider.js";
 import { HttpProvider } from "./http-provider.js";
 import { OpenAiProvider } from "./openai/openai-provider.js";
 import { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError } from "./registry.js";
@@ -13,7 +12,7 @@ describe("createProvider", () => {
   it.each([
     ["openai-chat", OpenAiProvider],
     ["anthropic-messages", AnthropicProvider],
-    ["google-generative-ai", GoogleProvider],
+    ["google-generative-ai", HttpProvider],
     ["ollama", HttpProvider],
   ] as const)("api %s → %s", (api, expected) => {
     const provider = createProvider({ id: "x", api, baseUrl: "http://127.0.0.1:1" });

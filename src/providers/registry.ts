@@ -5,7 +5,7 @@
 import { ERROR_CODES, ConfigError, DetourError } from "../core/errors.js";
 import type { Provider, ProviderApi } from "../ports/provider.js";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
-import { GoogleProvider } from "./google/google-provider.js";
+import { googleQuirks } from "./google/quirks.js";
 import { HttpProvider } from "./http-provider.js";
 import { ollamaQuirks } from "./ollama/quirks.js";
 import type { ProviderQuirks } from "./shared/provider-quirks.js";
@@ -18,6 +18,7 @@ export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-chat", "openai-res
 
 /** What sets each API's provider apart: its endpoint (URL, auth, signing). The wire format does the rest. */
 const PROVIDER_QUIRKS: Readonly<Partial<Record<ProviderApi, ProviderQuirks>>> = {
+  "google-generative-ai": googleQuirks,
   ollama: ollamaQuirks,
 };
 
@@ -25,7 +26,6 @@ const PROVIDER_CONSTRUCTORS: Readonly<Partial<Record<ProviderApi, new (settings:
   "openai-chat": OpenAiProvider,
   "openai-responses": OpenAiResponsesProvider,
   "anthropic-messages": AnthropicProvider,
-  "google-generative-ai": GoogleProvider,
 };
 
 const BUILT_IN_CLASSES = [HttpProvider, ...Object.values(PROVIDER_CONSTRUCTORS)];
