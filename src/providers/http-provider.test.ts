@@ -1,6 +1,6 @@
 /**
  * The one HTTP provider's own seams: a quirk's signing step sees the request's final bytes and what it returns
- * is what goes out, on the canonical path and on the same-wire lane's raw call alike — the hook cloud
+ * is what goes out, on the canonical path and on the same-wire lane's raw call to the same endpoint alike — the hook cloud
  * providers (SigV4, fetched bearer tokens) are built on.
  */
 import { createHash } from "node:crypto";
@@ -10,7 +10,7 @@ import { readJsonFixture, serverPerTest } from "./shared/__fixtures__/loopback-s
 import { HttpProvider } from "./http-provider.js";
 import { ollamaQuirks } from "./ollama/quirks.js";
 import { openPassThrough, readPassThroughBody, type OutgoingRequest } from "./shared/pass-through-call.js";
-import type { ProviderQuirks } from "./shared/provider-quirks.js";
+import { passThroughTargetOf, type ProviderQuirks } from "./shared/provider-quirks.js";
 
 const serve = serverPerTest();
 const answer = () => readJsonFixture(new URL("./ollama/x", import.meta.url).href, "chat-text.json");
@@ -55,8 +55,8 @@ describe("HttpProvider: a quirk's signing step", () => {
   it("signs the lane's raw call over the client's bytes", async () => {
     const upstream = await serve({ kind: "json", body: answer() });
     const seen: OutgoingRequest[] = [];
-    const provider = new HttpProvider({ id: "signed", api: "ollama", baseUrl: upstream.url }, signedQuirks(seen));
-    const target = provider.passThroughTarget(undefined, "llama3.2", false, undefined);
+    const settings = { id: "signed", api: "ollama" as const, baseUrl: upstream.url };
+    const target = passThroughTargetOf(settings, signedQuirks(seen).endpoint(settings), () => ({ message: "failed" }), { credential: undefined, model: "llama3.2", stream: false });
     const bytes = Buffer.from(JSON.stringify({ model: "llama3.2", messages: [{ role: "user", content: "Hi" }], stream: false }));
     const signal = new AbortController().signal;
     const response = await openPassThrough(target, bytes, { signal });

@@ -4,7 +4,6 @@
  * is this class; what sets OpenAI, Anthropic, Gemini, Ollama or a cloud apart is its quirks object. Exactly one
  * HTTP request per call (no retries, R-RA-1).
  */
-import type { Credential } from "../core/types.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
 import type { Provider, ProviderApi, ProviderCallContext } from "../ports/provider.js";
 import { WIRE_FORMATS, type WireFormat } from "../wire/formats.js";
@@ -13,8 +12,7 @@ import type { DecodeFallback } from "../wire/wire-format.js";
 import { answersWithJson, type ResponseHeaders, type UpstreamResponse } from "./shared/http-client.js";
 import { responseIdFactory, toolCallIdFactory } from "./shared/ids.js";
 import { encodedOrThrow } from "./shared/incompatible.js";
-import type { PassThroughTarget } from "./shared/pass-through-call.js";
-import { passThroughTargetOf, type ProviderEndpoint, type ProviderQuirks } from "./shared/provider-quirks.js";
+import type { ProviderEndpoint, ProviderQuirks } from "./shared/provider-quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 import { pumpStreamCanonical, pushAnswer, streamCanonicalEvents, type OpenedStream, type StreamFailures } from "./shared/stream-canonical.js";
 import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "./shared/upstream-failure.js";
@@ -24,6 +22,8 @@ export class HttpProvider implements Provider {
   readonly api: ProviderApi;
   readonly id: string;
   readonly wire: WireFormat;
+  /** Where and how this provider is called; the same-wire lane calls the same endpoint with a client's bytes. */
+  readonly quirks: ProviderQuirks;
   readonly #settings: ProviderSettings;
   readonly #endpoint: ProviderEndpoint;
   readonly #createToolCallId: () => string;
@@ -33,6 +33,7 @@ export class HttpProvider implements Provider {
     this.api = quirks.api;
     this.id = settings.id;
     this.wire = WIRE_FORMATS[quirks.api];
+    this.quirks = quirks;
     this.#settings = settings;
     this.#endpoint = quirks.endpoint(settings);
     this.#createToolCallId = toolCallIdFactory(settings);
@@ -60,16 +61,6 @@ export class HttpProvider implements Provider {
     await pumpStreamCanonical(opened.body, opened, { provider: this.id, signal: context.signal }, push);
   }
 
-  /** The same-wire lane's raw call for one attempt (SPEC R-GW-6): this endpoint, the client's bytes. */
-  passThroughTarget(
-    credential: Credential | undefined,
-    model: string,
-    stream: boolean,
-    client: Readonly<Record<string, string>> | undefined,
-  ): PassThroughTarget {
-    return passThroughTargetOf(this.#settings, this.#endpoint, this.wire.errors.read, { credential, model, stream, ...(client ? { client } : {}) });
-  }
-
   async #open(request: CanonicalRequest, context: ProviderCallContext): Promise<OpenedStream> {
     const { call, dropped } = this.#call(request, context, true);
     const response = await openWireStream(call);
@@ -84,6 +75,9 @@ export class HttpProvider implements Provider {
   /** R-GW-10: the events of a whole answer sent where a stream was asked for. */
   async #wholeAnswer(call: WireCall, response: UpstreamResponse, dropped: readonly string[]): Promise<CanonicalStreamEvent[]> {
     const text = await readJsonAnswer(call, response);
+    // An error object sent for a stream is the provider's error, read as the same error in a stream would be.
+    const error = this.wire.errors.readErrorAnswer?.(text);
+    if (error) throw streamErrorFailure(call, error, response.headers);
     const decoder = this.wire.stream.decoder({ ...this.#fallback(call.context.model), dropped });
     if (!decoder.whole) return answerStreamEvents(this.#answerOf(call, text, dropped));
     const events: CanonicalStreamEvent[] = [];

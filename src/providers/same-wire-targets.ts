@@ -8,8 +8,9 @@ import type { Provider } from "../ports/provider.js";
 import { wireFormatNamed, type WireFormat, type WireFormatId } from "../wire/formats.js";
 import { anthropicPassThroughTarget } from "./anthropic/anthropic-pass-through.js";
 import { openAiPassThroughTarget } from "./openai/openai-pass-through.js";
-import { openAiResponsesPassThroughTarget } from "./openai-responses/openai-responses-pass-through.js";
+import { HttpProvider } from "./http-provider.js";
 import { isBuiltInProvider } from "./registry.js";
+import { passThroughTargetOf } from "./shared/provider-quirks.js";
 import type { PassThroughTarget } from "./shared/pass-through-call.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 
@@ -22,18 +23,27 @@ type TargetBuilder = (
 
 const TARGET_BUILDERS: Readonly<Partial<Record<WireFormatId, TargetBuilder>>> = {
   "openai-chat": (settings, credential, stream) => openAiPassThroughTarget(settings, credential, stream),
-  "openai-responses": (settings, credential, stream) => openAiResponsesPassThroughTarget(settings, credential, stream),
   "anthropic-messages": (settings, credential, stream, clientHeaders) => anthropicPassThroughTarget(settings, credential, stream, clientHeaders),
 };
 
 /** A provider the lane can call raw: its wire format, and the call for one attempt. */
 export interface SameWireTarget {
   readonly wire: WireFormat;
-  target(credential: Credential | undefined, stream: boolean, clientHeaders: Readonly<Record<string, string>> | undefined): PassThroughTarget;
+  target(credential: Credential | undefined, stream: boolean, clientHeaders: Readonly<Record<string, string>> | undefined, model: string): PassThroughTarget;
 }
 
 /** `settings` as resolved for `provider`; undefined when the lane cannot call it raw. */
 export function sameWireTargetOf(provider: Provider, settings: ProviderSettings): SameWireTarget | undefined {
+  if (provider instanceof HttpProvider) {
+    const wire = provider.wire;
+    if (!wire.lane) return undefined;
+    // The provider's own endpoint: the lane's call goes where the canonical one goes, signed the same way.
+    const endpoint = provider.quirks.endpoint(settings);
+    return {
+      wire,
+      target: (credential, stream, client, model) => passThroughTargetOf(settings, endpoint, wire.errors.read, { credential, model, stream, ...(client ? { client } : {}) }),
+    };
+  }
   if (!isBuiltInProvider(provider)) return undefined;
   const wire = wireFormatNamed(provider.api);
   const build = wire?.lane ? TARGET_BUILDERS[wire.id] : undefined;

@@ -196,6 +196,12 @@ export interface WireFormat {
     read(bodyText: string): WireErrorDetails;
     /** An in-band stream error as the stream scanner found it. */
     readStreamError(raw: unknown): WireErrorDetails;
+    /**
+     * R-GW-10: a 2xx JSON body that is the format's error object where a stream was asked for — the provider's
+     * error, read as the same error mid-stream is; undefined for any other body. Absent where the stream decoder
+     * reads such a body itself (NDJSON lines, Gemini's chunks).
+     */
+    readErrorAnswer?(text: string): WireErrorDetails | undefined;
     render?(input: WireErrorInput): unknown;
     renderValidation?(issues: readonly DialectIssue[]): unknown;
   };

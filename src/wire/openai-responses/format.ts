@@ -7,7 +7,7 @@ import type { CanonicalFinishReason } from "../../ports/canonical.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { renderOpenAIError, renderOpenAIValidationError } from "../openai-chat/errors.js";
 import { withBodyResets } from "../shared/body-reset-hints.js";
-import { parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseResponsesRequest } from "./decode-request.js";
 import { decodeResponsesResponse } from "./decode-response.js";
 import { encodeResponsesRequest } from "./encode-request.js";
@@ -43,6 +43,12 @@ export const openAIResponsesWire: LaneWireFormat = {
   errors: {
     read: describeResponsesError,
     readStreamError: describeResponsesStreamError,
+    readErrorAnswer(text) {
+      const json = parseJsonText(text);
+      const body = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { id?: unknown; error?: unknown }) : undefined;
+      // OpenAI's error body, not a response that failed (which has its id and status).
+      return body && body.id === undefined && typeof body.error === "object" && body.error !== null ? describeResponsesStreamError(body.error) : undefined;
+    },
     render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
     renderValidation: renderOpenAIValidationError,
   },
