@@ -56,7 +56,8 @@ describe("HttpProvider: a quirk's signing step", () => {
     const upstream = await serve({ kind: "json", body: answer() });
     const seen: OutgoingRequest[] = [];
     const settings = { id: "signed", api: "ollama" as const, baseUrl: upstream.url };
-    const target = passThroughTargetOf(settings, signedQuirks(seen).endpoint(settings), () => ({ message: "failed" }), { credential: undefined, model: "llama3.2", stream: false });
+    const endpoint = signedQuirks(seen).endpoint(settings);
+    const target = passThroughTargetOf(settings, endpoint, () => ({ message: "failed" }), { url: endpoint.url("llama3.2", false), credential: undefined, stream: false });
     const bytes = Buffer.from(JSON.stringify({ model: "llama3.2", messages: [{ role: "user", content: "Hi" }], stream: false }));
     const signal = new AbortController().signal;
     const response = await openPassThrough(target, bytes, { signal });

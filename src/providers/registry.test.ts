@@ -3,14 +3,13 @@ import { ConfigError } from "../core/errors.js";
 import type { ProviderApi } from "../ports/provider.js";
 import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { HttpProvider } from "./http-provider.js";
-import { OpenAiProvider } from "./openai/openai-provider.js";
 import { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError } from "./registry.js";
 import { simpleRequest } from "./shared/__fixtures__/canonical-requests.js";
 import { startLoopbackServer } from "./shared/__fixtures__/loopback-server.js";
 
 describe("createProvider", () => {
   it.each([
-    ["openai-chat", OpenAiProvider],
+    ["openai-chat", HttpProvider],
     ["anthropic-messages", AnthropicProvider],
     ["google-generative-ai", HttpProvider],
     ["ollama", HttpProvider],
@@ -23,7 +22,7 @@ describe("createProvider", () => {
 
   it("the older name openai-completions builds the OpenAI chat provider under its one id, openai-chat", () => {
     const provider = createProvider({ id: "x", api: "openai-completions" as ProviderApi, baseUrl: "http://127.0.0.1:1" });
-    expect(provider).toBeInstanceOf(OpenAiProvider);
+    expect(provider).toBeInstanceOf(HttpProvider);
     expect(provider.api).toBe("openai-chat");
   });
 

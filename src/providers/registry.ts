@@ -9,7 +9,7 @@ import { googleQuirks } from "./google/quirks.js";
 import { HttpProvider } from "./http-provider.js";
 import { ollamaQuirks } from "./ollama/quirks.js";
 import type { ProviderQuirks } from "./shared/provider-quirks.js";
-import { OpenAiProvider } from "./openai/openai-provider.js";
+import { openAiQuirks } from "./openai/quirks.js";
 import { openAiResponsesQuirks } from "./openai-responses/quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 import { wireFormatIdOf } from "../wire/formats.js";
@@ -18,13 +18,13 @@ export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-chat", "openai-res
 
 /** What sets each API's provider apart: its endpoint (URL, auth, signing). The wire format does the rest. */
 const PROVIDER_QUIRKS: Readonly<Partial<Record<ProviderApi, ProviderQuirks>>> = {
+  "openai-chat": openAiQuirks,
   "openai-responses": openAiResponsesQuirks,
   "google-generative-ai": googleQuirks,
   ollama: ollamaQuirks,
 };
 
 const PROVIDER_CONSTRUCTORS: Readonly<Partial<Record<ProviderApi, new (settings: ProviderSettings) => Provider>>> = {
-  "openai-chat": OpenAiProvider,
   "anthropic-messages": AnthropicProvider,
 };
 

@@ -7,7 +7,6 @@ import type { Credential } from "../core/types.js";
 import type { Provider } from "../ports/provider.js";
 import { wireFormatNamed, type WireFormat, type WireFormatId } from "../wire/formats.js";
 import { anthropicPassThroughTarget } from "./anthropic/anthropic-pass-through.js";
-import { openAiPassThroughTarget } from "./openai/openai-pass-through.js";
 import { HttpProvider } from "./http-provider.js";
 import { isBuiltInProvider } from "./registry.js";
 import { passThroughTargetOf } from "./shared/provider-quirks.js";
@@ -22,7 +21,6 @@ type TargetBuilder = (
 ) => PassThroughTarget;
 
 const TARGET_BUILDERS: Readonly<Partial<Record<WireFormatId, TargetBuilder>>> = {
-  "openai-chat": (settings, credential, stream) => openAiPassThroughTarget(settings, credential, stream),
   "anthropic-messages": (settings, credential, stream, clientHeaders) => anthropicPassThroughTarget(settings, credential, stream, clientHeaders),
 };
 
@@ -41,7 +39,8 @@ export function sameWireTargetOf(provider: Provider, settings: ProviderSettings)
     const endpoint = provider.quirks.endpoint(settings);
     return {
       wire,
-      target: (credential, stream, client, model) => passThroughTargetOf(settings, endpoint, wire.errors.read, { credential, model, stream, ...(client ? { client } : {}) }),
+      target: (credential, stream, client, model) =>
+        passThroughTargetOf(settings, endpoint, wire.errors.read, { url: endpoint.url(model, stream), credential, stream, ...(client ? { client } : {}) }),
     };
   }
   if (!isBuiltInProvider(provider)) return undefined;

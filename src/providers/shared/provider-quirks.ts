@@ -41,17 +41,17 @@ export function acceptHeader(stream: boolean, streamType = "text/event-stream"):
 
 /**
  * The same-wire lane's raw call to an endpoint (SPEC R-GW-6): its URL and headers, the format's error reader,
- * the credential's secret to redact. Also where embeddings and token counts go, with another URL.
+ * the credential's secret to redact. Embeddings and token counts go to the same endpoint at another URL.
  */
 export function passThroughTargetOf(
   settings: ProviderSettings,
   endpoint: ProviderEndpoint,
   describeError: PassThroughTarget["describeError"],
-  call: { credential: Credential | undefined; model: string; stream: boolean; client?: Readonly<Record<string, string>> },
+  call: { url: string; credential: Credential | undefined; stream: boolean; client?: Readonly<Record<string, string>> },
 ): PassThroughTarget {
   return {
     provider: settings.id,
-    url: endpoint.url(call.model, call.stream),
+    url: call.url,
     headers: {
       ...(settings.headers ?? {}),
       ...endpoint.headers(call.credential, call.stream, call.client),

@@ -1,7 +1,7 @@
 /** The OpenAI Chat Completions wire format as one `WireFormat` (wire/wire-format.ts). */
 import { createOpenAiStreamDecoder } from "./stream-decoder.js";
 import type { LaneWireFormat } from "../wire-format.js";
-import { validateWire, parseWireJson } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseOpenAIChatRequest } from "./decode-request.js";
 import { decodeOpenAiResponse } from "./decode-response.js";
 import { encodeOpenAiRequest, maxTokensFieldFor } from "./encode-request.js";
@@ -30,6 +30,11 @@ export const openAIChatWire: LaneWireFormat = {
   errors: {
     read: describeOpenAiError,
     readStreamError: describeOpenAiStreamError,
+    readErrorAnswer(text) {
+      const json = parseJsonText(text);
+      const error = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { error?: unknown }).error : undefined;
+      return error !== undefined && error !== null ? describeOpenAiStreamError(error) : undefined;
+    },
     render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
     renderValidation: renderOpenAIValidationError,
   },
