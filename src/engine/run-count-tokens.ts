@@ -8,7 +8,7 @@
 import type { DetourConfig } from "../config/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
-import type { AnthropicClientHeaders } from "../providers/anthropic/anthropic-pass-through.js";
+import type { AnthropicClientHeaders } from "../providers/anthropic/quirks.js";
 import { anthropicCountTokensTarget } from "../providers/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import { IncompatibleRequestError } from "../providers/shared/incompatible.js";

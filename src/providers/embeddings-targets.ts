@@ -4,7 +4,8 @@
  * its provider's auth and error mapper so failures classify exactly as chat failures do.
  */
 import type { Credential } from "../core/types.js";
-import { anthropicPassThroughTarget, type AnthropicClientHeaders } from "./anthropic/anthropic-pass-through.js";
+import { anthropicMessagesUrl, anthropicQuirks, type AnthropicClientHeaders } from "./anthropic/quirks.js";
+import { anthropicMessagesWire } from "../wire/anthropic-messages/format.js";
 import { ollamaWire } from "../wire/ollama/format.js";
 import { openAIChatWire } from "../wire/openai-chat/format.js";
 import { ollamaEndpoint, ollamaQuirks } from "./ollama/quirks.js";
@@ -30,6 +31,6 @@ export function anthropicCountTokensTarget(
   credential: Credential | undefined,
   client: AnthropicClientHeaders,
 ): PassThroughTarget {
-  const messages = anthropicPassThroughTarget(settings, credential, false, client);
-  return { ...messages, url: `${messages.url}/count_tokens` };
+  const url = `${anthropicMessagesUrl(settings.baseUrl)}/count_tokens`;
+  return passThroughTargetOf(settings, anthropicQuirks.endpoint(settings), anthropicMessagesWire.errors.read, { url, credential, stream: false, client: { ...client } });
 }

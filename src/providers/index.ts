@@ -2,7 +2,6 @@
 export { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError, PROVIDER_APIS } from "./registry.js";
 export type { SharedProviderOptions } from "./registry.js";
 export type { ProviderSettings } from "./shared/provider-settings.js";
-export { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 export { HttpProvider } from "./http-provider.js";
 export type { ProviderQuirks, ProviderEndpoint, OutgoingRequest, RequestSigner } from "./shared/provider-quirks.js";
 export {

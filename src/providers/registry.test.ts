@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../core/errors.js";
 import type { ProviderApi } from "../ports/provider.js";
-import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
 import { HttpProvider } from "./http-provider.js";
 import { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError } from "./registry.js";
 import { simpleRequest } from "./shared/__fixtures__/canonical-requests.js";
@@ -10,7 +9,7 @@ import { startLoopbackServer } from "./shared/__fixtures__/loopback-server.js";
 describe("createProvider", () => {
   it.each([
     ["openai-chat", HttpProvider],
-    ["anthropic-messages", AnthropicProvider],
+    ["anthropic-messages", HttpProvider],
     ["google-generative-ai", HttpProvider],
     ["ollama", HttpProvider],
   ] as const)("api %s → %s", (api, expected) => {
@@ -73,7 +72,7 @@ describe("ProviderRegistry", () => {
 
   it("keys providers by id", () => {
     expect(registry.ids()).toEqual(["openai", "anthropic", "ollama"]);
-    expect(registry.get("anthropic")).toBeInstanceOf(AnthropicProvider);
+    expect(registry.get("anthropic")).toBeInstanceOf(HttpProvider);
     expect(registry.has("google")).toBe(false);
     expect(registry.get("google")).toBeUndefined();
   });

@@ -1,7 +1,7 @@
 /** The Anthropic Messages wire format as one `WireFormat` (wire/wire-format.ts). */
 import { createAnthropicStreamDecoder } from "./stream-decoder.js";
 import type { LaneWireFormat } from "../wire-format.js";
-import { parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseAnthropicMessagesRequest } from "./decode-request.js";
 import { fromAnthropicResponse } from "./decode-response.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
@@ -10,7 +10,8 @@ import { createAnthropicStreamEncoder } from "./encode-stream.js";
 import { renderAnthropicError, renderAnthropicValidationError } from "./errors.js";
 import { ANTHROPIC_FINISH_REASONS, CANONICAL_TO_ANTHROPIC_STOP_REASON } from "./finish-reasons.js";
 import { anthropicMessagesLane } from "./lane.js";
-import { describeAnthropicError, describeAnthropicStreamErrorValue } from "./read-error.js";
+import { describeAnthropicError, describeAnthropicStreamError, describeAnthropicStreamErrorValue } from "./read-error.js";
+import { readAnthropicStreamEvent } from "./stream-event.js";
 import { anthropicMessageSchema, anthropicUsageSchema } from "./schemas.js";
 import { renderAnthropicUsage, usageFromAnthropic } from "./usage.js";
 
@@ -30,6 +31,11 @@ export const anthropicMessagesWire: LaneWireFormat = {
   errors: {
     read: describeAnthropicError,
     readStreamError: describeAnthropicStreamErrorValue,
+    readErrorAnswer(text) {
+      const json = parseJsonText(text);
+      const event = json.ok ? readAnthropicStreamEvent(json.value) : undefined;
+      return event?.ok && event.value.type === "error" ? describeAnthropicStreamError(event.value.error) : undefined;
+    },
     render: (input) => renderAnthropicError({ message: input.message, status: input.status }),
     renderValidation: renderAnthropicValidationError,
   },
