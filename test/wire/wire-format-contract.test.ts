@@ -127,6 +127,14 @@ const events: CanonicalStreamEvent[] = [
   { type: "finish", reason: "stop", usage },
 ];
 
+/** A stream that says some text, then calls a tool whose arguments arrive in two pieces. */
+const toolStreamEvents: CanonicalStreamEvent[] = [
+  ...events.slice(0, 3),
+  { type: "tool-call-delta", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' },
+  { type: "tool-call-delta", index: 0, argumentsDelta: '"Oslo"}' },
+  { type: "finish", reason: "tool_calls", usage },
+];
+
 const WEATHER_PARAMETERS = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 const FORECAST_SCHEMA = { type: "object", properties: { forecast: { type: "string" } }, required: ["forecast"] };
 
@@ -362,14 +370,8 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it.runIf(format.lane === undefined && format.stream.encoder !== undefined)("stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
     if (!encoder) throw new Error("checked by runIf");
-    const pieces: CanonicalStreamEvent[] = [
-      ...events.slice(0, 3),
-      // A tool call whose arguments arrive in pieces goes out whole, once.
-      { type: "tool-call-delta", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' },
-      { type: "tool-call-delta", index: 0, argumentsDelta: '"Oslo"}' },
-      { type: "finish", reason: "tool_calls", usage },
-    ];
-    const frames = pieces.flatMap((event) => encoder.encode(event));
+    // A tool call whose arguments arrive in pieces goes out whole, once.
+    const frames = toolStreamEvents.flatMap((event) => encoder.encode(event));
     expect(encoder.finished).toBe(true);
     const decodedFrames = frames.map((frame) => {
       // Server-sent events carry the chunk after `data: `; NDJSON is the chunk itself.
@@ -389,13 +391,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it("stream decoder: reads the encoder's frames back as the same text, tool call, finish and usage", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
     if (!encoder) throw new Error("every format writes streams");
-    const pieces: CanonicalStreamEvent[] = [
-      ...events.slice(0, 3),
-      { type: "tool-call-delta", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' },
-      { type: "tool-call-delta", index: 0, argumentsDelta: '"Oslo"}' },
-      { type: "finish", reason: "tool_calls", usage },
-    ];
-    const text = pieces.flatMap((event) => encoder.encode(event)).join("");
+    const text = toolStreamEvents.flatMap((event) => encoder.encode(event)).join("");
     const seen = new SeenStream();
     const decoder = format.stream.decoder({ ...fallback, dropped: ["logitBias"] });
     seen.read(decoder, framedPieces(text, format.stream.framing));

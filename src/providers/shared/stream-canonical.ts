@@ -10,7 +10,7 @@
  *
  * A complete answer's body is not destroyed: what is left of it (its terminating chunk, usually in the next
  * read) drains in the background so the connection goes back to the pool instead of a new TCP connection per
- * request. Transport errors of the body are classified as `guardTransport` does; what the decoder's sink throws
+ * request. Transport errors of the body are classified as any network failure (`failureFromNetworkError`); what the decoder's sink throws
  * (an in-band error, a malformed end) is thrown after the events that came before it in the same read.
  */
 import { createParser, type EventSourceParser } from "eventsource-parser";

@@ -13,7 +13,7 @@ import {
   type UpstreamResponse,
 } from "./http-client.js";
 import type { ProviderSettings } from "./provider-settings.js";
-import { drainCompleteBody, type RequestSigner } from "./pass-through-call.js";
+import type { RequestSigner } from "./pass-through-call.js";
 import { readBodyText } from "./read-body.js";
 import {
   deadlineFailure,
@@ -130,41 +130,6 @@ export async function readJsonAnswer(call: WireCall, response: UpstreamResponse)
     return await readWholeBody(response.body);
   } catch (error) {
     throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
-  }
-}
-
-/**
- * The body of a stream as an iterable that, when its reader stops early (the provider returns at the answer's
- * end, before the `[DONE]` or the terminating chunk arrived), drains the rest instead of destroying it: the
- * connection goes back to the pool. A reader that stops because the run really stops aborts the call's
- * signal, and that still cuts the body at once. For the providers that iterate their body; the ones that
- * read it in flowing mode (sse-canonical.ts) release it themselves.
- */
-export function drainedWhenLeft(body: UpstreamResponse["body"]): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]() {
-      const inner = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
-      return {
-        next: () => inner.next(),
-        async return() {
-          await inner.return?.();
-          drainCompleteBody(body);
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
-}
-
-/** Re-throws transport errors of a body being read as `UpstreamFailure` (or the caller's abort). */
-export async function* guardTransport<T>(
-  source: AsyncIterable<T>,
-  context: { provider: string; signal: AbortSignal },
-): AsyncGenerator<T> {
-  try {
-    for await (const item of source) yield item;
-  } catch (error) {
-    throw failureFromNetworkError(error, context);
   }
 }
 

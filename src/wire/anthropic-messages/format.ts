@@ -1,5 +1,4 @@
 /** The Anthropic Messages wire format as one `WireFormat` (wire/wire-format.ts). */
-import { createAnthropicStreamDecoder } from "./stream-decoder.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseAnthropicMessagesRequest } from "./decode-request.js";
@@ -14,6 +13,7 @@ import { describeAnthropicError, describeAnthropicStreamError, describeAnthropic
 import { readAnthropicStreamEvent } from "./stream-event.js";
 import { anthropicMessageSchema, anthropicUsageSchema } from "./schemas.js";
 import { renderAnthropicUsage, usageFromAnthropic } from "./usage.js";
+import { createAnthropicStreamDecoder } from "./stream-decoder.js";
 
 /** Anthropic Messages (`POST /v1/messages`), config `api: "anthropic-messages"`. */
 export const anthropicMessagesWire: LaneWireFormat = {

@@ -3,7 +3,6 @@
  * requests and reads answers with it; its server codecs (request decode, answer, stream and error render)
  * are what the mock provider answers with. The gateway does not speak it to clients: no same-wire lane.
  */
-import { createGoogleStreamDecoder } from "./stream-decoder.js";
 import type { WireFormat } from "../wire-format.js";
 import { parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseGoogleRequest } from "./decode-request.js";
@@ -15,6 +14,7 @@ import { renderGoogleError } from "./errors.js";
 import { CANONICAL_TO_GOOGLE_FINISH_REASON, GOOGLE_FINISH_REASONS } from "./finish-reasons.js";
 import { describeGoogleError, describeGoogleErrorObject } from "./read-error.js";
 import { googleErrorObjectSchema, googleGenerateContentResponseSchema, googleUsageSchema } from "./schemas.js";
+import { createGoogleStreamDecoder } from "./stream-decoder.js";
 
 /** Google Generative AI (`models/{model}:generateContent`), config `api: "google-generative-ai"`. */
 export const googleGenerativeAiWire: WireFormat = {

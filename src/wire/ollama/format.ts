@@ -3,7 +3,6 @@
  * requests and reads answers with it; its server codecs (request decode, answer, stream and error render)
  * are what the mock provider answers with. The gateway does not speak it to clients: no same-wire lane.
  */
-import { createOllamaStreamDecoder } from "./stream-decoder.js";
 import type { CanonicalUsage } from "../../ports/canonical.js";
 import type { WireFormat } from "../wire-format.js";
 import { parseWireJson } from "../shared/wire-json.js";
@@ -16,6 +15,7 @@ import { renderOllamaError } from "./errors.js";
 import { CANONICAL_TO_OLLAMA_FINISH_REASON, OLLAMA_FINISH_REASONS } from "./finish-reasons.js";
 import { describeOllamaError } from "./read-error.js";
 import { ollamaChatResponseSchema } from "./schemas.js";
+import { createOllamaStreamDecoder } from "./stream-decoder.js";
 
 /** Ollama's usage is two counts on the answer's (or the last stream line's) top level. */
 function usageOfLine(raw: unknown): CanonicalUsage | undefined {

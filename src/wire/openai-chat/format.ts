@@ -1,5 +1,4 @@
 /** The OpenAI Chat Completions wire format as one `WireFormat` (wire/wire-format.ts). */
-import { createOpenAiStreamDecoder } from "./stream-decoder.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseOpenAIChatRequest } from "./decode-request.js";
@@ -13,6 +12,7 @@ import { openAIChatLane } from "./lane.js";
 import { describeOpenAiError, describeOpenAiStreamError } from "./read-error.js";
 import { openAiChatCompletionSchema, openAiUsageSchema } from "./schemas.js";
 import { renderOpenAIUsage, usageFromOpenAi } from "./usage.js";
+import { createOpenAiStreamDecoder } from "./stream-decoder.js";
 
 /** OpenAI Chat Completions (`POST /chat/completions`), config `api: "openai-chat"`. */
 export const openAIChatWire: LaneWireFormat = {

@@ -2,7 +2,6 @@
  * The OpenAI Responses wire format as one `WireFormat` (wire/wire-format.ts). Error bodies are OpenAI's, as
  * the Responses API answers them.
  */
-import { createResponsesStreamDecoder } from "./stream-decoder.js";
 import type { CanonicalFinishReason } from "../../ports/canonical.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { renderOpenAIError, renderOpenAIValidationError } from "../openai-chat/errors.js";
@@ -18,6 +17,7 @@ import { describeResponsesError, describeResponsesStreamError } from "./read-err
 import { responsesResponseSchema, responsesUsageSchema } from "./schemas.js";
 import { CANONICAL_TO_RESPONSES_STATUS, RESPONSES_FINISH_REASONS } from "./status.js";
 import { renderResponsesUsage, usageFromResponses } from "./usage.js";
+import { createResponsesStreamDecoder } from "./stream-decoder.js";
 
 /** Canonical → the key of RESPONSES_FINISH_REASONS (`status`, or `incomplete:<reason>`). */
 const FINISH_KEYS = Object.fromEntries(

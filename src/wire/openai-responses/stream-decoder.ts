@@ -1,7 +1,7 @@
 /** An OpenAI Responses SSE stream read into canonical events, one event at a time (WireFormat `stream.decoder`). */
 import type { StreamDecoderOptions, WireStreamDecoder } from "../wire-format.js";
 import { withBodyResets } from "../shared/body-reset-hints.js";
-import { parseJsonText, validateWire } from "../shared/wire-json.js";
+import { parseWireJson } from "../shared/wire-json.js";
 import { ResponsesStreamTranslator } from "./decode-stream.js";
 import { responsesStreamEventSchema } from "./schemas.js";
 
@@ -10,12 +10,7 @@ export function createResponsesStreamDecoder(options: StreamDecoderOptions): Wir
   return {
     take(raw, sink) {
       const data = raw.trim();
-      const json = parseJsonText(data);
-      if (!json.ok) {
-        sink.malformed(data, json.problem);
-        return false;
-      }
-      const parsed = validateWire(json.value, responsesStreamEventSchema);
+      const parsed = parseWireJson(data, responsesStreamEventSchema);
       if (!parsed.ok) {
         sink.malformed(data, parsed.problem);
         return false;
