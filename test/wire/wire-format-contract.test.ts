@@ -297,6 +297,13 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(format.errors.read(JSON.stringify(body)).message).toBe("The model is busy.");
   });
 
+  it.runIf(format.errors.readErrorAnswer !== undefined && format.errors.render !== undefined)("R-GW-10: errors: the format's error body sent for a stream reads as its error; an answer does not", () => {
+    const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
+    expect(format.errors.readErrorAnswer?.(JSON.stringify(body))).toMatchObject({ message: "Rate limit reached for requests." });
+    expect(format.errors.readErrorAnswer?.(JSON.stringify(samples.answer))).toBeUndefined();
+    expect(format.errors.readErrorAnswer?.("<html>502</html>")).toBeUndefined();
+  });
+
   it("request: encodes a plain conversation", () => {
     const encoded = format.request.encode(request, { model: "model-x", stream: false });
     expect(encoded.ok).toBe(true);
