@@ -8,8 +8,8 @@
 import type { DetourConfig } from "../config/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
-import type { AnthropicClientHeaders } from "../providers/anthropic/anthropic-pass-through.js";
-import { anthropicCountTokensTarget } from "../providers/shared/embeddings-targets.js";
+import type { AnthropicClientHeaders } from "../providers/anthropic/quirks.js";
+import { anthropicCountTokensTarget } from "../providers/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import { IncompatibleRequestError } from "../providers/shared/incompatible.js";
 import { looksLikeJsonObject, openPassThrough, readPassThroughBody } from "../providers/shared/pass-through-call.js";

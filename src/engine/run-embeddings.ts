@@ -14,7 +14,7 @@ import { ModelSelectionError } from "../core/errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { encodedOrThrow, IncompatibleRequestError } from "../providers/shared/incompatible.js";
-import { ollamaEmbedTarget, openAiEmbeddingsTarget } from "../providers/shared/embeddings-targets.js";
+import { ollamaEmbedTarget, openAiEmbeddingsTarget } from "../providers/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import { looksLikeJsonObject, openPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
 import { unreadableResponseFailure } from "../providers/shared/upstream-failure.js";

@@ -174,7 +174,7 @@ export function createPassThroughRunner(
 
   function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {
     const entry = targets.get(context.provider);
-    return entry && entry.wire === request.wire ? entry.target(context.credential, stream, request.clientHeaders) : undefined;
+    return entry && entry.wire === request.wire ? entry.target(context.credential, stream, request.clientHeaders, context.model) : undefined;
   }
 
   async function complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>> {

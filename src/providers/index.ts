@@ -2,11 +2,8 @@
 export { createProvider, createProviderRegistry, ProviderRegistry, UnknownProviderError, PROVIDER_APIS } from "./registry.js";
 export type { SharedProviderOptions } from "./registry.js";
 export type { ProviderSettings } from "./shared/provider-settings.js";
-export { OpenAiProvider } from "./openai/openai-provider.js";
-export { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
-export { AnthropicProvider } from "./anthropic/anthropic-provider.js";
-export { GoogleProvider } from "./google/google-provider.js";
-export { OllamaProvider } from "./ollama/ollama-provider.js";
+export { HttpProvider } from "./http-provider.js";
+export type { ProviderQuirks, ProviderEndpoint, OutgoingRequest, RequestSigner } from "./shared/provider-quirks.js";
 export {
   createCappedFetch,
   shouldStopSdkRetry,

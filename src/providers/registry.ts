@@ -4,35 +4,31 @@
  */
 import { ERROR_CODES, ConfigError, DetourError } from "../core/errors.js";
 import type { Provider, ProviderApi } from "../ports/provider.js";
-import { AnthropicProvider } from "./anthropic/anthropic-provider.js";
-import { GoogleProvider } from "./google/google-provider.js";
-import { OllamaProvider } from "./ollama/ollama-provider.js";
-import { OpenAiProvider } from "./openai/openai-provider.js";
-import { OpenAiResponsesProvider } from "./openai-responses/openai-responses-provider.js";
-import type { ProviderSettings } from "./shared/provider-settings.js";
 import { wireFormatIdOf } from "../wire/formats.js";
+import { anthropicQuirks } from "./anthropic/quirks.js";
+import { googleQuirks } from "./google/quirks.js";
+import { HttpProvider } from "./http-provider.js";
+import { ollamaQuirks } from "./ollama/quirks.js";
+import { openAiQuirks } from "./openai/quirks.js";
+import { openAiResponsesQuirks } from "./openai-responses/quirks.js";
+import type { ProviderQuirks } from "./shared/provider-quirks.js";
+import type { ProviderSettings } from "./shared/provider-settings.js";
 
 export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"];
 
-const PROVIDER_CONSTRUCTORS: Readonly<Record<ProviderApi, new (settings: ProviderSettings) => Provider>> = {
-  "openai-chat": OpenAiProvider,
-  "openai-responses": OpenAiResponsesProvider,
-  "anthropic-messages": AnthropicProvider,
-  "google-generative-ai": GoogleProvider,
-  ollama: OllamaProvider,
+/** What sets each API's provider apart: its endpoint (URL, auth, signing). The wire format does the rest. */
+const PROVIDER_QUIRKS: Readonly<Record<ProviderApi, ProviderQuirks>> = {
+  "openai-chat": openAiQuirks,
+  "openai-responses": openAiResponsesQuirks,
+  "anthropic-messages": anthropicQuirks,
+  "google-generative-ai": googleQuirks,
+  ollama: ollamaQuirks,
 };
-
-const BUILT_IN_CLASSES = Object.values(PROVIDER_CONSTRUCTORS);
-
-/** A provider this module builds, as opposed to one injected by the caller (a test double, a custom adapter). */
-export function isBuiltInProvider(provider: Provider): boolean {
-  return BUILT_IN_CLASSES.some((constructor) => provider instanceof constructor);
-}
 
 export function createProvider(settings: ProviderSettings): Provider {
   // An older name of a format (`openai-completions`) builds the same provider, under the format's one id.
   const api: unknown = typeof settings.api === "string" ? (wireFormatIdOf(settings.api) ?? settings.api) : settings.api;
-  if (typeof api !== "string" || !Object.hasOwn(PROVIDER_CONSTRUCTORS, api)) {
+  if (typeof api !== "string" || !Object.hasOwn(PROVIDER_QUIRKS, api)) {
     throw new ConfigError([
       { path: `models.providers.${settings.id}.api`, message: `expected one of ${PROVIDER_APIS.join(", ")}, got ${JSON.stringify(api)}` },
     ]);
@@ -42,7 +38,8 @@ export function createProvider(settings: ProviderSettings): Provider {
       { path: `models.providers.${settings.id}.baseUrl`, message: `expected an http(s) URL, got ${JSON.stringify(settings.baseUrl)}` },
     ]);
   }
-  return new PROVIDER_CONSTRUCTORS[api as ProviderApi]({ ...settings, api: api as ProviderApi });
+  const quirks = PROVIDER_QUIRKS[api as ProviderApi];
+  return new HttpProvider({ ...settings, api: quirks.api }, quirks);
 }
 
 function isHttpUrl(value: string): boolean {

@@ -10,7 +10,7 @@
  * formats that have `lane`.
  */
 import type { RequestFactsBound } from "../core/fit.js";
-import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalUsage } from "../ports/canonical.js";
+import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../ports/canonical.js";
 import type { UpstreamBody } from "./shared/body-bytes.js";
 import type { UnsupportedField, WireEncoding } from "./shared/encoding.js";
 import type { FinishReasonTable } from "./shared/finish-reasons.js";
@@ -40,8 +40,13 @@ export interface DecodedClientRequest {
 
 export type ClientRequestDecode = { ok: true; value: DecodedClientRequest } | { ok: false; issues: DialectIssue[] };
 
-/** A provider's non-streamed answer decoded; `rawFinishReason` is the wire's own word for how it ended. */
-export type ProviderResponseDecode = { ok: true; response: CanonicalResponse; rawFinishReason?: string } | { ok: false; problem: string };
+/**
+ * A provider's non-streamed answer decoded; `rawFinishReason` is the wire's own word for how it ended, and
+ * `failure` what an answer that ended in an error says about it (Responses `status: "failed"` with its error).
+ */
+export type ProviderResponseDecode =
+  | { ok: true; response: CanonicalResponse; rawFinishReason?: string; failure?: WireErrorDetails }
+  | { ok: false; problem: string };
 
 /** Ids a decoder makes up when the wire has none (Gemini and Ollama answers carry no response id). */
 export interface DecodeFallback {
@@ -56,6 +61,13 @@ export interface RequestRoute {
   stream?: boolean;
 }
 
+export interface RequestEncodeOptions {
+  model: string;
+  stream: boolean;
+  /** The upstream's base URL, for formats whose fields differ by server (OpenAI's own API names max tokens otherwise). */
+  baseUrl?: string;
+}
+
 /** An error the gateway renders in the client's format. */
 export interface WireErrorInput {
   message: string;
@@ -64,6 +76,44 @@ export interface WireErrorInput {
   param?: string | null;
   /** When to try again; a format that says it in the body (Gemini's RetryInfo) renders it there. */
   retryAfterSeconds?: number;
+}
+
+/**
+ * Where a stream decoder's findings go. `error`, `failed` and `cut` end the stream: the provider layer throws
+ * its own failure from them (wire/ knows no failure classes), so they never return.
+ */
+export interface StreamDecodeSink {
+  event(event: CanonicalStreamEvent): void;
+  /** A chunk that is not the format's: skipped and counted (R-ST-2). */
+  malformed(raw: string, problem: string): void;
+  /** An in-band error event. */
+  error(details: WireErrorDetails): never;
+  /** The answer ended with an error-class finish reason, in the wire's own word. */
+  failed(rawFinishReason: string): never;
+  /** The body ended before the answer did. */
+  cut(): never;
+}
+
+/** How a format's upstream stream is framed: server-sent events, or one JSON object per line (Ollama). */
+export type StreamFraming = "sse" | "ndjson";
+
+export interface StreamDecoderOptions extends DecodeFallback {
+  /** Request fields the encoder had to leave out (R-GW-6), reported on the first event. */
+  dropped: readonly string[];
+}
+
+/** One upstream stream → canonical events, one framed piece (an SSE event's data, an NDJSON line) at a time. */
+export interface WireStreamDecoder {
+  /** True once the answer is complete: nothing after it is read. */
+  take(data: string, sink: StreamDecodeSink): boolean;
+  /** The body ended without a complete answer: emits the finish a complete one still needs, or calls `sink.cut`. */
+  end(sink: StreamDecodeSink): void;
+  /**
+   * R-GW-10: the whole JSON body an upstream sent for a stream, where the format's own non-streamed answer is
+   * not what it sent (Gemini without `alt=sse` sends its chunks as one array). Absent: the body is the format's
+   * answer, decoded by `response.decode`. Returns the problem when the text is not JSON at all.
+   */
+  whole?(text: string, sink: StreamDecodeSink): { problem: string } | undefined;
 }
 
 export interface StreamEncoderOptions {
@@ -146,12 +196,18 @@ export interface WireFormat {
     read(bodyText: string): WireErrorDetails;
     /** An in-band stream error as the stream scanner found it. */
     readStreamError(raw: unknown): WireErrorDetails;
+    /**
+     * R-GW-10: a 2xx JSON body that is the format's error object where a stream was asked for — the provider's
+     * error, read as the same error mid-stream is; undefined for any other body. Absent where the stream decoder
+     * reads such a body itself (NDJSON lines, Gemini's chunks).
+     */
+    readErrorAnswer?(text: string): WireErrorDetails | undefined;
     render?(input: WireErrorInput): unknown;
     renderValidation?(issues: readonly DialectIssue[]): unknown;
   };
   readonly request: {
     /** The provider's request body, or the field the format cannot carry (R-GW-6 `incompatible`). */
-    encode(request: CanonicalRequest, options: { model: string; stream: boolean }): WireEncoding<unknown>;
+    encode(request: CanonicalRequest, options: RequestEncodeOptions): WireEncoding<unknown>;
     /** A client's request body (the gateway dialect, or the mock provider's server side), with what its URL says. */
     decode?(body: unknown, route?: RequestRoute): ClientRequestDecode;
   };
@@ -161,6 +217,9 @@ export interface WireFormat {
     render?(response: CanonicalResponse, options: { createdSeconds: number }): unknown;
   };
   readonly stream: {
+    readonly framing: StreamFraming;
+    /** The provider's reading of an upstream stream of this format. */
+    decoder(options: StreamDecoderOptions): WireStreamDecoder;
     encoder?(options: StreamEncoderOptions): CanonicalStreamEncoder;
     /**
      * An encoder that goes on with a stream whose first part the client already holds in this format

@@ -8,13 +8,14 @@
  * gateway serves no Google or Ollama clients: no lane, no resumed streams); the members it has meet the same
  * cases as every other format's.
  */
+import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "../../src/config/schema.js";
 import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../src/ports/canonical.js";
 import { WIRE_FORMAT_IDS, WIRE_FORMATS, wireFormatIdOf, wireFormatNamed } from "../../src/wire/formats.js";
 import { scanChatBody } from "../../src/wire/shared/scan-chat-body.js";
 import type { UpstreamBody } from "../../src/wire/shared/body-bytes.js";
-import type { WireFormat, WireFormatId } from "../../src/wire/wire-format.js";
+import type { StreamDecodeSink, StreamFraming, WireFormat, WireFormatId, WireStreamDecoder } from "../../src/wire/wire-format.js";
 
 const CANONICAL_FINISH_REASONS: readonly CanonicalFinishReason[] = ["stop", "length", "tool_calls", "content_filter", "error"];
 
@@ -126,6 +127,14 @@ const events: CanonicalStreamEvent[] = [
   { type: "finish", reason: "stop", usage },
 ];
 
+/** A stream that says some text, then calls a tool whose arguments arrive in two pieces. */
+const toolStreamEvents: CanonicalStreamEvent[] = [
+  ...events.slice(0, 3),
+  { type: "tool-call-delta", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' },
+  { type: "tool-call-delta", index: 0, argumentsDelta: '"Oslo"}' },
+  { type: "finish", reason: "tool_calls", usage },
+];
+
 const WEATHER_PARAMETERS = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 const FORECAST_SCHEMA = { type: "object", properties: { forecast: { type: "string" } }, required: ["forecast"] };
 
@@ -162,6 +171,52 @@ function textOf(response: CanonicalResponse): string {
 
 function bytesOf(body: UpstreamBody): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks as Buffer[]);
+}
+
+/** The pieces a stream's framing cuts its text into: each SSE event's data, or each non-blank NDJSON line. */
+function framedPieces(text: string, framing: StreamFraming): string[] {
+  if (framing === "ndjson") return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  const pieces: string[] = [];
+  const parser = createParser({ onEvent: (event) => pieces.push(event.data) });
+  parser.feed(text);
+  parser.feed("\n\n");
+  return pieces;
+}
+
+/** What a decoder said, by kind; its ending findings stop it as the provider's sink does (by throwing). */
+class SeenStream implements StreamDecodeSink {
+  readonly events: CanonicalStreamEvent[] = [];
+  readonly malformedChunks: string[] = [];
+  ending: { kind: "error" | "failed" | "cut"; detail?: unknown } | undefined;
+  event(event: CanonicalStreamEvent): void {
+    this.events.push(event);
+  }
+  malformed(raw: string): void {
+    this.malformedChunks.push(raw);
+  }
+  error(details: unknown): never {
+    this.ending = { kind: "error", detail: details };
+    throw new Error("ended");
+  }
+  failed(rawFinishReason: string): never {
+    this.ending = { kind: "failed", detail: rawFinishReason };
+    throw new Error("ended");
+  }
+  cut(): never {
+    this.ending = { kind: "cut" };
+    throw new Error("ended");
+  }
+  /** Feeds the pieces until the decoder says complete, then (when it did not) ends it. */
+  read(decoder: WireStreamDecoder, pieces: readonly string[]): { complete: boolean } {
+    try {
+      for (const piece of pieces) if (decoder.take(piece, this)) return { complete: true };
+      decoder.end(this);
+      return { complete: false };
+    } catch (error) {
+      if (this.ending === undefined) throw error;
+      return { complete: false };
+    }
+  }
 }
 
 describe("the wire format registry", () => {
@@ -242,6 +297,13 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(format.errors.read(JSON.stringify(body)).message).toBe("The model is busy.");
   });
 
+  it.runIf(format.errors.readErrorAnswer !== undefined && format.errors.render !== undefined)("R-GW-10: errors: the format's error body sent for a stream reads as its error; an answer does not", () => {
+    const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
+    expect(format.errors.readErrorAnswer?.(JSON.stringify(body))).toMatchObject({ message: "Rate limit reached for requests." });
+    expect(format.errors.readErrorAnswer?.(JSON.stringify(samples.answer))).toBeUndefined();
+    expect(format.errors.readErrorAnswer?.("<html>502</html>")).toBeUndefined();
+  });
+
   it("request: encodes a plain conversation", () => {
     const encoded = format.request.encode(request, { model: "model-x", stream: false });
     expect(encoded.ok).toBe(true);
@@ -315,14 +377,8 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it.runIf(format.lane === undefined && format.stream.encoder !== undefined)("stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
     if (!encoder) throw new Error("checked by runIf");
-    const pieces: CanonicalStreamEvent[] = [
-      ...events.slice(0, 3),
-      // A tool call whose arguments arrive in pieces goes out whole, once.
-      { type: "tool-call-delta", index: 0, id: "call_1", name: "get_weather", argumentsDelta: '{"city":' },
-      { type: "tool-call-delta", index: 0, argumentsDelta: '"Oslo"}' },
-      { type: "finish", reason: "tool_calls", usage },
-    ];
-    const frames = pieces.flatMap((event) => encoder.encode(event));
+    // A tool call whose arguments arrive in pieces goes out whole, once.
+    const frames = toolStreamEvents.flatMap((event) => encoder.encode(event));
     expect(encoder.finished).toBe(true);
     const decodedFrames = frames.map((frame) => {
       // Server-sent events carry the chunk after `data: `; NDJSON is the chunk itself.
@@ -337,6 +393,46 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     // The last chunk alone has no call in it: it carries the format's own word for a turn that called tools.
     expect(decodedFrames.at(-1)?.rawFinishReason).toBe(format.finish.fromCanonical?.tool_calls);
     expect(chunks.at(-1)?.usage).toMatchObject(usage);
+  });
+
+  it("stream decoder: reads the encoder's frames back as the same text, tool call, finish and usage", () => {
+    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
+    if (!encoder) throw new Error("every format writes streams");
+    const text = toolStreamEvents.flatMap((event) => encoder.encode(event)).join("");
+    const seen = new SeenStream();
+    const decoder = format.stream.decoder({ ...fallback, dropped: ["logitBias"] });
+    seen.read(decoder, framedPieces(text, format.stream.framing));
+    expect(seen.ending).toBeUndefined();
+    expect(seen.malformedChunks).toEqual([]);
+    expect(seen.events[0]).toMatchObject({ type: "message-start", dropped: ["logitBias"] });
+    expect(seen.events.map((event) => (event.type === "text-delta" ? event.text : "")).join("")).toBe("Rain in Oslo.");
+    const argumentsText = seen.events.map((event) => (event.type === "tool-call-delta" ? (event.argumentsDelta ?? "") : "")).join("");
+    expect(JSON.parse(argumentsText)).toEqual({ city: "Oslo" });
+    expect(seen.events.find((event) => event.type === "tool-call-delta" && event.name !== undefined)).toMatchObject({ name: "get_weather" });
+    const finishes = seen.events.filter((event) => event.type === "finish");
+    expect(finishes).toHaveLength(1);
+    expect(finishes[0]).toMatchObject({ reason: "tool_calls", usage });
+  });
+
+  it("stream decoder: a stream cut before its finish ends as cut; a chunk that is not JSON is skipped and counted", () => {
+    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
+    if (!encoder) throw new Error("every format writes streams");
+    const text = events.slice(0, 3).flatMap((event) => encoder.encode(event)).join("");
+    const seen = new SeenStream();
+    seen.read(format.stream.decoder({ ...fallback, dropped: [] }), ["{not json", ...framedPieces(text, format.stream.framing)]);
+    expect(seen.malformedChunks).toEqual(["{not json"]);
+    expect(seen.events.map((event) => (event.type === "text-delta" ? event.text : "")).join("")).toBe("Rain in Oslo.");
+    expect(seen.ending).toEqual({ kind: "cut" });
+  });
+
+  it.runIf(format.errors.render !== undefined)("stream decoder: the format's in-band error event ends the stream with its message", () => {
+    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
+    if (!encoder) throw new Error("every format writes streams");
+    const frames = [...encoder.encode(events[0] as CanonicalStreamEvent), ...encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } })];
+    const seen = new SeenStream();
+    seen.read(format.stream.decoder({ ...fallback, dropped: [] }), framedPieces(frames.join(""), format.stream.framing));
+    expect(seen.ending?.kind).toBe("error");
+    expect(seen.ending?.detail).toMatchObject({ message: "The model is busy." });
   });
 
   it.runIf(format.lane !== undefined)("stream: the encoder's frames pass the same format's scanner, and assemble into the answer", () => {

@@ -9,7 +9,8 @@ import {
 } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { AnthropicProvider, anthropicMessagesUrl } from "./anthropic-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { anthropicMessagesUrl, anthropicQuirks } from "./quirks.js";
 import { anthropicMessagesRequestSchema } from "../../wire/anthropic-messages/schemas.js";
 
 const SSE = "text/event-stream";
@@ -19,8 +20,8 @@ const jsonFixture = (name: string) => readJsonFixture(import.meta.url, name);
 
 const serve = serverPerTest();
 
-function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): AnthropicProvider {
-  return new AnthropicProvider({ id: "anthropic", api: "anthropic-messages", baseUrl, ...extra });
+function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
+  return new HttpProvider({ id: "anthropic", api: "anthropic-messages", baseUrl, ...extra }, anthropicQuirks);
 }
 
 const context = (extra: Partial<{ onMalformedChunk: (chunk: MalformedChunk) => void; credential: typeof credential | { type: "oauth"; provider: string; access: string } }> = {}) => ({
@@ -38,7 +39,7 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<Can
 
 const textOf = (events: CanonicalStreamEvent[]) => events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 
-describe("AnthropicProvider.complete", () => {
+describe("the Anthropic provider: complete", () => {
   it("R-GW-2: translates a rich canonical request into the Messages wire format", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("message-text.json") });
     await provider(upstream.url).complete(richRequest, context());
@@ -143,7 +144,7 @@ describe("AnthropicProvider.complete", () => {
   });
 });
 
-describe("AnthropicProvider.stream", () => {
+describe("the Anthropic provider: stream", () => {
   it("R-ST-3: streams text and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 5 });
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));

@@ -11,14 +11,15 @@ import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { simpleRequest, richRequest } from "../shared/__fixtures__/canonical-requests.js";
 import { readFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
 import { expectSameReadings, streamReadings } from "../shared/__fixtures__/stream-readings.js";
-import { AnthropicProvider } from "./anthropic-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { anthropicQuirks } from "./quirks.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "anthropic", key: "sk-ant-test-0123456789abcdef" };
 const fixture = (name: string) => readFixture(import.meta.url, name);
 const serve = serverPerTest();
 
-const provider = (baseUrl: string) => new AnthropicProvider({ id: "anthropic", api: "anthropic-messages", baseUrl });
+const provider = (baseUrl: string) => new HttpProvider({ id: "anthropic", api: "anthropic-messages", baseUrl }, anthropicQuirks);
 
 function context(onMalformedChunk?: (chunk: MalformedChunk) => void) {
   return { model: "claude-sonnet-4-5", credential, signal: new AbortController().signal, ...(onMalformedChunk ? { onMalformedChunk } : {}) };
@@ -26,7 +27,7 @@ function context(onMalformedChunk?: (chunk: MalformedChunk) => void) {
 
 const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => context(onMalformedChunk));
 
-describe("AnthropicProvider: pulled and pushed reads of one stream", () => {
+describe("the Anthropic provider: pulled and pushed reads of one stream", () => {
   it.each([
     ["stream-text.chunks.txt", 5],
     ["stream-text.chunks.txt", 100_000],
@@ -62,7 +63,7 @@ describe("AnthropicProvider: pulled and pushed reads of one stream", () => {
   });
 });
 
-describe("AnthropicProvider: a complete answer keeps its connection (R-ST-6)", () => {
+describe("the Anthropic provider: a complete answer keeps its connection (R-ST-6)", () => {
   let servers: Server[] = [];
   afterEach(async () => {
     await Promise.all(
@@ -137,7 +138,7 @@ describe("AnthropicProvider: a complete answer keeps its connection (R-ST-6)", (
   });
 });
 
-describe("AnthropicProvider.stream read ahead (backpressure and early returns)", () => {
+describe("the Anthropic provider: stream read ahead (backpressure and early returns)", () => {
   let server: Server | undefined;
   afterEach(async () => {
     server?.closeAllConnections();

@@ -9,7 +9,8 @@ import {
 } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { GoogleProvider, googleMethodUrl } from "./google-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { googleMethodUrl, googleQuirks } from "./quirks.js";
 import { googleGenerateContentRequestSchema } from "../../wire/google-generative-ai/schemas.js";
 
 const SSE = "text/event-stream";
@@ -20,15 +21,15 @@ const jsonFixture = (name: string) => readJsonFixture(import.meta.url, name);
 const serve = serverPerTest();
 
 let nextId = 0;
-function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): GoogleProvider {
-  return new GoogleProvider({
+function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
+  return new HttpProvider({
     id: "google",
     api: "google-generative-ai",
     baseUrl,
     createToolCallId: () => `call_test_${nextId++}`,
     createResponseId: () => "resp_generated",
     ...extra,
-  });
+  }, googleQuirks);
 }
 
 const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } = {}) => ({
@@ -46,7 +47,7 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<Can
 
 const textOf = (events: CanonicalStreamEvent[]) => events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 
-describe("GoogleProvider.complete", () => {
+describe("the Gemini provider: complete", () => {
   it("R-GW-2: translates a rich canonical request into the generateContent wire format", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("generate-text.json") });
     await provider(upstream.url).complete(richRequest, context());
@@ -142,7 +143,7 @@ describe("GoogleProvider.complete", () => {
   });
 });
 
-describe("GoogleProvider.stream", () => {
+describe("the Gemini provider: stream", () => {
   it("R-ST-3: streams text over alt=sse and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 11 });
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));

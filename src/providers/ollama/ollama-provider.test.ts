@@ -9,7 +9,8 @@ import {
 } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { OllamaProvider, ollamaChatUrl } from "./ollama-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { ollamaEndpoint, ollamaQuirks } from "./quirks.js";
 import { ollamaChatRequestSchema } from "../../wire/ollama/schemas.js";
 
 const NDJSON = "application/x-ndjson";
@@ -18,16 +19,16 @@ const jsonFixture = (name: string) => readJsonFixture(import.meta.url, name);
 
 const serve = serverPerTest();
 
-function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): OllamaProvider {
+function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
   let toolCalls = 0;
-  return new OllamaProvider({
+  return new HttpProvider({
     id: "ollama",
     api: "ollama",
     baseUrl,
     createToolCallId: () => `call_o${toolCalls++}`,
     createResponseId: () => "ollama-resp",
     ...extra,
-  });
+  }, ollamaQuirks);
 }
 
 const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } = {}) => ({
@@ -44,7 +45,7 @@ async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<Can
 
 const textOf = (events: CanonicalStreamEvent[]) => events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 
-describe("OllamaProvider.complete", () => {
+describe("the Ollama provider: complete", () => {
   it("R-GW-2: translates a rich canonical request into the native /api/chat format, keyless", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("chat-text.json") });
     await provider(`${upstream.url}/v1`).complete(richRequest, context());
@@ -126,7 +127,7 @@ describe("OllamaProvider.complete", () => {
   });
 });
 
-describe("OllamaProvider.stream", () => {
+describe("the Ollama provider: stream", () => {
   it("R-ST-3: streams NDJSON text and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: NDJSON, text: fixture("stream-text.chunks.txt"), pieceBytes: 9 });
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
@@ -175,14 +176,14 @@ describe("OllamaProvider.stream", () => {
   });
 });
 
-describe("ollamaChatUrl", () => {
+describe("ollamaEndpoint", () => {
   it.each([
     ["http://127.0.0.1:11434", "http://127.0.0.1:11434/api/chat"],
     ["http://127.0.0.1:11434/", "http://127.0.0.1:11434/api/chat"],
     ["http://127.0.0.1:11434/v1", "http://127.0.0.1:11434/api/chat"],
     ["http://127.0.0.1:11434/api", "http://127.0.0.1:11434/api/chat"],
   ])("%s → %s", (baseUrl, expected) => {
-    expect(ollamaChatUrl(baseUrl)).toBe(expected);
+    expect(ollamaEndpoint(baseUrl, "api/chat")).toBe(expected);
   });
 });
 

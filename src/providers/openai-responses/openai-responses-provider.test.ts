@@ -8,7 +8,8 @@ import { describeTransportContract } from "../shared/__fixtures__/transport-cont
 import { IncompatibleRequestError } from "../shared/incompatible.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { createProvider } from "../registry.js";
-import { OpenAiResponsesProvider } from "./openai-responses-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { openAiResponsesQuirks } from "./quirks.js";
 
 const credential = { type: "api_key" as const, provider: "openai-codex", key: "sk-test-responses-0123456789" };
 
@@ -18,8 +19,8 @@ afterEach(async () => {
   mock = undefined;
 });
 
-function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): OpenAiResponsesProvider {
-  return new OpenAiResponsesProvider({ id: "openai-codex", api: "openai-responses", baseUrl: `${baseUrl}/v1`, ...extra });
+function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
+  return new HttpProvider({ id: "openai-codex", api: "openai-responses", baseUrl: `${baseUrl}/v1`, ...extra }, openAiResponsesQuirks);
 }
 
 async function against(scenario: MockScenarioSelection = "healthy") {
@@ -40,11 +41,11 @@ const toolRequest = {
   tools: [{ name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } }],
 };
 
-describe("OpenAiResponsesProvider (api openai-responses)", () => {
+describe("the Responses provider (api openai-responses)", () => {
   it("R-GW-2: the registry builds it for api openai-responses, and it posts to <baseUrl>/responses", async () => {
     const { mock } = await against();
     const built = createProvider({ id: "openai-codex", api: "openai-responses", baseUrl: `${mock.url}/v1` });
-    expect(built).toBeInstanceOf(OpenAiResponsesProvider);
+    expect(built).toBeInstanceOf(HttpProvider);
     const answer = await built.complete(simpleRequest, context());
     expect(answer.content[0]).toMatchObject({ type: "text" });
     expect((answer.content[0] as { text: string }).text).toContain(fingerprintKey(credential.key));

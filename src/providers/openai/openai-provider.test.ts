@@ -9,7 +9,8 @@ import {
 } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
-import { OpenAiProvider } from "./openai-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { openAiQuirks } from "./quirks.js";
 import { openAiChatRequestSchema } from "../../wire/openai-chat/schemas.js";
 
 const SSE = "text/event-stream";
@@ -18,8 +19,8 @@ const fixture = (name: string) => readFixture(import.meta.url, name);
 
 const serve = serverPerTest();
 
-function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): OpenAiProvider {
-  return new OpenAiProvider({ id: "openai", api: "openai-chat", baseUrl: `${baseUrl}/v1`, ...extra });
+function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
+  return new HttpProvider({ id: "openai", api: "openai-chat", baseUrl: `${baseUrl}/v1`, ...extra }, openAiQuirks);
 }
 
 const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } = {}) => ({
@@ -39,7 +40,7 @@ function textOf(events: CanonicalStreamEvent[]): string {
   return events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 }
 
-describe("OpenAiProvider.complete", () => {
+describe("the OpenAI chat provider: complete", () => {
   it("R-GW-2: translates a rich canonical request into the Chat Completions wire format", async () => {
     const upstream = await serve({ kind: "json", body: readJsonFixture(import.meta.url, "completion-text.json") });
     await provider(upstream.url, { headers: { "HTTP-Referer": "https://detour.test" } }).complete(richRequest, context());
@@ -133,7 +134,7 @@ describe("OpenAiProvider.complete", () => {
 
   it("OpenRouter 'Provider returned error' carries the upstream's raw text", async () => {
     const upstream = await serve({ kind: "json", status: 429, body: readJsonFixture(import.meta.url, "openrouter-error-provider-returned.json") });
-    const openrouter = new OpenAiProvider({ id: "openrouter", api: "openai-chat", baseUrl: `${upstream.url}/api/v1` });
+    const openrouter = new HttpProvider({ id: "openrouter", api: "openai-chat", baseUrl: `${upstream.url}/api/v1` }, openAiQuirks);
     const error = (await openrouter.complete(simpleRequest, context()).catch((caught: unknown) => caught)) as UpstreamFailure;
     expect(upstream.requests[0]?.url).toBe("/api/v1/chat/completions");
     expect(error.failure).toMatchObject({ provider: "openrouter", status: 429 });
@@ -148,7 +149,7 @@ describe("OpenAiProvider.complete", () => {
   });
 });
 
-describe("OpenAiProvider.stream", () => {
+describe("the OpenAI chat provider: stream", () => {
   it("R-ST-3: streams text with the answering model and final usage; asks for usage on the wire", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 7 });
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
@@ -208,7 +209,7 @@ describe("OpenAiProvider.stream", () => {
   it("an OpenRouter in-band error after content throws an UpstreamFailure with its code", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("openrouter-stream-error.chunks.txt") });
     const seen: CanonicalStreamEvent[] = [];
-    const openrouter = new OpenAiProvider({ id: "openrouter", api: "openai-chat", baseUrl: upstream.url });
+    const openrouter = new HttpProvider({ id: "openrouter", api: "openai-chat", baseUrl: upstream.url }, openAiQuirks);
     const error = await (async () => {
       for await (const event of openrouter.stream(simpleRequest, context())) seen.push(event);
     })().catch((caught: unknown) => caught);

@@ -9,13 +9,14 @@ import { afterEach, describe, expect, it } from "vitest";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
 import { readFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
 import { expectSameReadings, streamReadings } from "../shared/__fixtures__/stream-readings.js";
-import { OpenAiProvider } from "./openai-provider.js";
+import { HttpProvider } from "../http-provider.js";
+import { openAiQuirks } from "./quirks.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "openai", key: "sk-test-0123456789abcdefghij" };
 const fixture = (name: string) => readFixture(import.meta.url, name);
 const serve = serverPerTest();
-const provider = (baseUrl: string) => new OpenAiProvider({ id: "openai", api: "openai-chat", baseUrl, createResponseId: () => "chatcmpl-fixed" });
+const provider = (baseUrl: string) => new HttpProvider({ id: "openai", api: "openai-chat", baseUrl, createResponseId: () => "chatcmpl-fixed" }, openAiQuirks);
 
 const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => ({
   model: "gpt-4o-mini",
@@ -24,7 +25,7 @@ const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => ({
   onMalformedChunk,
 }));
 
-describe("OpenAiProvider: pulled and pushed reads of one stream", () => {
+describe("the OpenAI chat provider: pulled and pushed reads of one stream", () => {
   it.each([
     ["stream-text.chunks.txt", 7],
     ["stream-text.chunks.txt", 100_000],
@@ -40,7 +41,7 @@ describe("OpenAiProvider: pulled and pushed reads of one stream", () => {
   });
 });
 
-describe("OpenAiProvider: a complete answer keeps its connection (R-ST-6)", () => {
+describe("the OpenAI chat provider: a complete answer keeps its connection (R-ST-6)", () => {
   let server: Server | undefined;
   afterEach(async () => {
     server?.closeAllConnections();

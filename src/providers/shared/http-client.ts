@@ -32,6 +32,8 @@ export interface UpstreamRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
   body: unknown;
+  /** The body already serialised (a signed request's bytes): sent as it is instead of `body`. */
+  bodyBytes?: Buffer;
   signal: AbortSignal;
   /** Bounds the wait for response headers and every gap between body chunks. */
   timeoutMs: number;
@@ -52,7 +54,7 @@ export async function postJson(upstream: UpstreamRequest): Promise<UpstreamRespo
       method: "POST",
       dispatcher: upstream.dispatcher ?? getSharedAgent(),
       headers: { "content-type": "application/json", ...upstream.headers },
-      body: JSON.stringify(upstream.body),
+      body: upstream.bodyBytes ?? JSON.stringify(upstream.body),
       signal: upstream.signal,
       headersTimeout: upstream.timeoutMs,
       bodyTimeout: upstream.timeoutMs,

@@ -28,7 +28,18 @@ export interface PassThroughTarget {
   describeError: (bodyText: string) => WireErrorDetails;
   /** Secrets to redact from error texts. */
   secrets: readonly (string | undefined)[];
+  /** Signs the request over its final bytes (a cloud's SigV4, a token fetched per call). */
+  sign?: RequestSigner;
 }
+
+/** A request as it goes out, once its body is bytes: what a signing step reads and extends. */
+export interface OutgoingRequest {
+  url: string;
+  headers: Readonly<Record<string, string>>;
+  body: Buffer;
+}
+
+export type RequestSigner = (request: OutgoingRequest, signal: AbortSignal) => Promise<OutgoingRequest>;
 
 export type { UpstreamBody, UpstreamChunks } from "../../wire/shared/body-bytes.js";
 
@@ -67,9 +78,15 @@ export async function openPassThrough(
   const signal = context.signal;
   if (signal.aborted) throw abortReasonOf(signal);
   let response: Dispatcher.ResponseData;
-  const sent = undiciBody(target.headers, body);
+  let url = target.url;
+  let sent = undiciBody(target.headers, body);
   try {
-    response = await request(target.url, {
+    if (target.sign) {
+      const signed = await target.sign({ url, headers: sent.headers, body: Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks) }, signal);
+      url = signed.url;
+      sent = { headers: { ...signed.headers, "content-length": String(signed.body.byteLength) }, body: signed.body };
+    }
+    response = await request(url, {
       method: "POST",
       dispatcher: target.dispatcher ?? getSharedAgent(),
       headers: sent.headers,

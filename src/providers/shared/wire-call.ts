@@ -13,7 +13,7 @@ import {
   type UpstreamResponse,
 } from "./http-client.js";
 import type { ProviderSettings } from "./provider-settings.js";
-import { drainCompleteBody } from "./pass-through-call.js";
+import type { RequestSigner } from "./pass-through-call.js";
 import { readBodyText } from "./read-body.js";
 import {
   deadlineFailure,
@@ -34,8 +34,10 @@ export interface WireCall {
   /** Auth and dialect headers; `settings.headers` are added underneath. */
   headers: Readonly<Record<string, string>>;
   body: unknown;
-  /** The provider's error mapper (`map-<id>-error.ts`). */
+  /** The wire format's error reader. */
   describeError: (bodyText: string) => WireErrorDetails;
+  /** Signs the request over its final bytes (a cloud's SigV4, a token fetched per call). */
+  sign?: RequestSigner;
 }
 
 export function timeoutMsOf(settings: ProviderSettings): number {
@@ -48,15 +50,15 @@ function secretsOf(call: WireCall): (string | undefined)[] {
 }
 
 async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamResponse> {
-  const response = await postJson({
-    provider: call.settings.id,
-    url: call.url,
-    headers: { ...(call.settings.headers ?? {}), ...call.headers },
-    body: call.body,
-    signal,
-    timeoutMs: timeoutMsOf(call.settings),
-    dispatcher: call.settings.dispatcher,
-  });
+  const headers = { ...(call.settings.headers ?? {}), ...call.headers };
+  const upstream = { provider: call.settings.id, url: call.url, headers, body: call.body, signal, timeoutMs: timeoutMsOf(call.settings), dispatcher: call.settings.dispatcher };
+  let response: UpstreamResponse;
+  if (call.sign) {
+    const signed = await call.sign({ url: call.url, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify(call.body)) }, signal);
+    response = await postJson({ ...upstream, url: signed.url, headers: signed.headers, bodyBytes: signed.body });
+  } else {
+    response = await postJson(upstream);
+  }
   call.context.onUpstreamHeaders?.(response.status, response.headers);
   if (response.status >= 200 && response.status < 300) return response;
   const bodyText = await readBodyText(response.body, ERROR_BODY_LIMIT_BYTES);
@@ -128,41 +130,6 @@ export async function readJsonAnswer(call: WireCall, response: UpstreamResponse)
     return await readWholeBody(response.body);
   } catch (error) {
     throw failureFromNetworkError(error, { provider: call.settings.id, signal: call.context.signal });
-  }
-}
-
-/**
- * The body of a stream as an iterable that, when its reader stops early (the provider returns at the answer's
- * end, before the `[DONE]` or the terminating chunk arrived), drains the rest instead of destroying it: the
- * connection goes back to the pool. A reader that stops because the run really stops aborts the call's
- * signal, and that still cuts the body at once. For the providers that iterate their body; the ones that
- * read it in flowing mode (sse-canonical.ts) release it themselves.
- */
-export function drainedWhenLeft(body: UpstreamResponse["body"]): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator]() {
-      const inner = body.iterator({ destroyOnReturn: false }) as AsyncIterator<Uint8Array>;
-      return {
-        next: () => inner.next(),
-        async return() {
-          await inner.return?.();
-          drainCompleteBody(body);
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
-}
-
-/** Re-throws transport errors of a body being read as `UpstreamFailure` (or the caller's abort). */
-export async function* guardTransport<T>(
-  source: AsyncIterable<T>,
-  context: { provider: string; signal: AbortSignal },
-): AsyncGenerator<T> {
-  try {
-    for await (const item of source) yield item;
-  } catch (error) {
-    throw failureFromNetworkError(error, context);
   }
 }
 

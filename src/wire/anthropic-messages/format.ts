@@ -1,6 +1,6 @@
 /** The Anthropic Messages wire format as one `WireFormat` (wire/wire-format.ts). */
 import type { LaneWireFormat } from "../wire-format.js";
-import { parseWireJson, validateWire } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseAnthropicMessagesRequest } from "./decode-request.js";
 import { fromAnthropicResponse } from "./decode-response.js";
 import { encodeAnthropicRequest } from "./encode-request.js";
@@ -9,9 +9,11 @@ import { createAnthropicStreamEncoder } from "./encode-stream.js";
 import { renderAnthropicError, renderAnthropicValidationError } from "./errors.js";
 import { ANTHROPIC_FINISH_REASONS, CANONICAL_TO_ANTHROPIC_STOP_REASON } from "./finish-reasons.js";
 import { anthropicMessagesLane } from "./lane.js";
-import { describeAnthropicError, describeAnthropicStreamErrorValue } from "./read-error.js";
+import { describeAnthropicError, describeAnthropicStreamError, describeAnthropicStreamErrorValue } from "./read-error.js";
+import { readAnthropicStreamEvent } from "./stream-event.js";
 import { anthropicMessageSchema, anthropicUsageSchema } from "./schemas.js";
 import { renderAnthropicUsage, usageFromAnthropic } from "./usage.js";
+import { createAnthropicStreamDecoder } from "./stream-decoder.js";
 
 /** Anthropic Messages (`POST /v1/messages`), config `api: "anthropic-messages"`. */
 export const anthropicMessagesWire: LaneWireFormat = {
@@ -29,6 +31,11 @@ export const anthropicMessagesWire: LaneWireFormat = {
   errors: {
     read: describeAnthropicError,
     readStreamError: describeAnthropicStreamErrorValue,
+    readErrorAnswer(text) {
+      const json = parseJsonText(text);
+      const event = json.ok ? readAnthropicStreamEvent(json.value) : undefined;
+      return event?.ok && event.value.type === "error" ? describeAnthropicStreamError(event.value.error) : undefined;
+    },
     render: (input) => renderAnthropicError({ message: input.message, status: input.status }),
     renderValidation: renderAnthropicValidationError,
   },
@@ -51,6 +58,8 @@ export const anthropicMessagesWire: LaneWireFormat = {
     render: (response) => renderAnthropicMessage(response),
   },
   stream: {
+    framing: "sse",
+    decoder: createAnthropicStreamDecoder,
     encoder: (options) => createAnthropicStreamEncoder({ model: options.model }),
     resumeEncoder: (options) => createAnthropicStreamEncoder({ model: options.model, resume: options.delivered.blocks ?? { started: 0 } }),
   },

@@ -14,6 +14,7 @@ import { renderGoogleError } from "./errors.js";
 import { CANONICAL_TO_GOOGLE_FINISH_REASON, GOOGLE_FINISH_REASONS } from "./finish-reasons.js";
 import { describeGoogleError, describeGoogleErrorObject } from "./read-error.js";
 import { googleErrorObjectSchema, googleGenerateContentResponseSchema, googleUsageSchema } from "./schemas.js";
+import { createGoogleStreamDecoder } from "./stream-decoder.js";
 
 /** Google Generative AI (`models/{model}:generateContent`), config `api: "google-generative-ai"`. */
 export const googleGenerativeAiWire: WireFormat = {
@@ -57,5 +58,5 @@ export const googleGenerativeAiWire: WireFormat = {
     },
     render: (response) => renderGoogleResponse(response),
   },
-  stream: { encoder: (options) => createGoogleStreamEncoder(options) },
+  stream: { framing: "sse", decoder: createGoogleStreamDecoder, encoder: (options) => createGoogleStreamEncoder(options) },
 };

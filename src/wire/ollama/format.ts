@@ -15,6 +15,7 @@ import { renderOllamaError } from "./errors.js";
 import { CANONICAL_TO_OLLAMA_FINISH_REASON, OLLAMA_FINISH_REASONS } from "./finish-reasons.js";
 import { describeOllamaError } from "./read-error.js";
 import { ollamaChatResponseSchema } from "./schemas.js";
+import { createOllamaStreamDecoder } from "./stream-decoder.js";
 
 /** Ollama's usage is two counts on the answer's (or the last stream line's) top level. */
 function usageOfLine(raw: unknown): CanonicalUsage | undefined {
@@ -55,5 +56,5 @@ export const ollamaWire: WireFormat = {
     },
     render: (response, options) => renderOllamaResponse(response, options),
   },
-  stream: { encoder: (options) => createOllamaStreamEncoder(options) },
+  stream: { framing: "ndjson", decoder: createOllamaStreamDecoder, encoder: (options) => createOllamaStreamEncoder(options) },
 };

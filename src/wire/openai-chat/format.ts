@@ -1,9 +1,9 @@
 /** The OpenAI Chat Completions wire format as one `WireFormat` (wire/wire-format.ts). */
 import type { LaneWireFormat } from "../wire-format.js";
-import { validateWire, parseWireJson } from "../shared/wire-json.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseOpenAIChatRequest } from "./decode-request.js";
 import { decodeOpenAiResponse } from "./decode-response.js";
-import { encodeOpenAiRequest } from "./encode-request.js";
+import { encodeOpenAiRequest, maxTokensFieldFor } from "./encode-request.js";
 import { renderOpenAIChatCompletion } from "./encode-response.js";
 import { createOpenAIStreamEncoder } from "./encode-stream.js";
 import { renderOpenAIError, renderOpenAIValidationError } from "./errors.js";
@@ -12,6 +12,7 @@ import { openAIChatLane } from "./lane.js";
 import { describeOpenAiError, describeOpenAiStreamError } from "./read-error.js";
 import { openAiChatCompletionSchema, openAiUsageSchema } from "./schemas.js";
 import { renderOpenAIUsage, usageFromOpenAi } from "./usage.js";
+import { createOpenAiStreamDecoder } from "./stream-decoder.js";
 
 /** OpenAI Chat Completions (`POST /chat/completions`), config `api: "openai-chat"`. */
 export const openAIChatWire: LaneWireFormat = {
@@ -29,11 +30,17 @@ export const openAIChatWire: LaneWireFormat = {
   errors: {
     read: describeOpenAiError,
     readStreamError: describeOpenAiStreamError,
+    readErrorAnswer(text) {
+      const json = parseJsonText(text);
+      const error = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { error?: unknown }).error : undefined;
+      return error !== undefined && error !== null ? describeOpenAiStreamError(error) : undefined;
+    },
     render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
     renderValidation: renderOpenAIValidationError,
   },
   request: {
-    encode: (request, options) => encodeOpenAiRequest(request, { ...options, maxTokensField: "max_tokens" }),
+    encode: (request, options) =>
+      encodeOpenAiRequest(request, { model: options.model, stream: options.stream, maxTokensField: options.baseUrl ? maxTokensFieldFor(options.baseUrl) : "max_tokens" }),
     decode(body) {
       const parsed = parseOpenAIChatRequest(body);
       if (!parsed.ok) return parsed;
@@ -50,6 +57,8 @@ export const openAIChatWire: LaneWireFormat = {
     render: (response, options) => renderOpenAIChatCompletion(response, options),
   },
   stream: {
+    framing: "sse",
+    decoder: createOpenAiStreamDecoder,
     encoder: (options) => createOpenAIStreamEncoder(options),
     resumeEncoder(options) {
       // R-GW-10: the rest of the answer is the same answer: its id, creation time and fingerprint stay.

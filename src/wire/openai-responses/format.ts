@@ -5,7 +5,8 @@
 import type { CanonicalFinishReason } from "../../ports/canonical.js";
 import type { LaneWireFormat } from "../wire-format.js";
 import { renderOpenAIError, renderOpenAIValidationError } from "../openai-chat/errors.js";
-import { parseWireJson, validateWire } from "../shared/wire-json.js";
+import { withBodyResets } from "../shared/body-reset-hints.js";
+import { parseJsonText, parseWireJson, validateWire } from "../shared/wire-json.js";
 import { parseResponsesRequest } from "./decode-request.js";
 import { decodeResponsesResponse } from "./decode-response.js";
 import { encodeResponsesRequest } from "./encode-request.js";
@@ -16,6 +17,7 @@ import { describeResponsesError, describeResponsesStreamError } from "./read-err
 import { responsesResponseSchema, responsesUsageSchema } from "./schemas.js";
 import { CANONICAL_TO_RESPONSES_STATUS, RESPONSES_FINISH_REASONS } from "./status.js";
 import { renderResponsesUsage, usageFromResponses } from "./usage.js";
+import { createResponsesStreamDecoder } from "./stream-decoder.js";
 
 /** Canonical → the key of RESPONSES_FINISH_REASONS (`status`, or `incomplete:<reason>`). */
 const FINISH_KEYS = Object.fromEntries(
@@ -41,6 +43,12 @@ export const openAIResponsesWire: LaneWireFormat = {
   errors: {
     read: describeResponsesError,
     readStreamError: describeResponsesStreamError,
+    readErrorAnswer(text) {
+      const json = parseJsonText(text);
+      const body = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { id?: unknown; error?: unknown }) : undefined;
+      // OpenAI's error body, not a response that failed (which has its id and status).
+      return body && body.id === undefined && typeof body.error === "object" && body.error !== null ? describeResponsesStreamError(body.error) : undefined;
+    },
     render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
     renderValidation: renderOpenAIValidationError,
   },
@@ -64,15 +72,25 @@ export const openAIResponsesWire: LaneWireFormat = {
     },
   },
   response: {
-    decode(text) {
+    decode(text, fallback) {
       const parsed = parseWireJson(text, responsesResponseSchema);
       if (!parsed.ok) return { ok: false, problem: parsed.problem };
       const { response, rawStatus } = decodeResponsesResponse(parsed.value);
-      return { ok: true, response, ...(rawStatus !== undefined ? { rawFinishReason: rawStatus } : {}) };
+      // A failed response states its error; R-EC-6: a reset it states is read like a header's.
+      const error = response.finishReason === "error" ? parsed.value.error : undefined;
+      const failure = error?.message ? withBodyResets({ message: error.message, ...(error.code ? { code: error.code } : {}) }, parsed.value) : undefined;
+      return {
+        ok: true,
+        response: response.model === "" ? { ...response, model: fallback.model } : response,
+        ...(rawStatus !== undefined ? { rawFinishReason: rawStatus } : {}),
+        ...(failure ? { failure } : {}),
+      };
     },
     render: (response, options) => renderResponsesResponse(response, options),
   },
   stream: {
+    framing: "sse",
+    decoder: createResponsesStreamDecoder,
     encoder: (options) => createResponsesStreamEncoder({ model: options.model, createdSeconds: options.createdSeconds }),
     // No resumeEncoder: a Responses stream's events carry item ids and sequence numbers, so a cut one is not
     // continued in its own bytes; it ends with R-ST-2's explicit error.

@@ -1,34 +1,36 @@
 /**
- * An event-stream body read into canonical events, for the providers' canonical paths (SPEC R-ST-1, R-ST-2,
- * R-ST-6). One loop per call does the work that used to be four stacked generators (text decoding, SSE
- * framing, transport-error translation, the provider's own translation): each upstream read is decoded with
- * TextDecoder, framed by eventsource-parser and handed event by event to the wire's decoder, whose canonical
- * events are then pulled (`sseCanonicalEvents`, one settled promise per event) or pushed (`pumpSseCanonical`,
- * no promise per event). Both read the body in flowing mode; the pulled reading pauses it when the consumer
- * falls behind, so backpressure still reaches the upstream.
+ * An upstream stream body read into canonical events, for the providers' canonical paths (SPEC R-ST-1, R-ST-2,
+ * R-ST-6). One loop per call does the work that used to be four stacked generators (text decoding, framing,
+ * transport-error translation, the provider's own translation): each upstream read is decoded with
+ * TextDecoder, framed (server-sent events by eventsource-parser, or NDJSON lines) and handed piece by piece to
+ * the wire format's stream decoder, whose canonical events are then pulled (`streamCanonicalEvents`, one
+ * settled promise per event) or pushed (`pumpStreamCanonical`, no promise per event). Both read the body in
+ * flowing mode; the pulled reading pauses it when the consumer falls behind, so backpressure still reaches the
+ * upstream.
  *
  * A complete answer's body is not destroyed: what is left of it (its terminating chunk, usually in the next
  * read) drains in the background so the connection goes back to the pool instead of a new TCP connection per
- * request. Transport errors of the body are classified as `guardTransport` does; what the decoder throws (an
- * in-band error, a malformed end) is thrown after the events that came before it in the same read.
+ * request. Transport errors of the body are classified as any network failure (`failureFromNetworkError`); what the decoder's sink throws
+ * (an in-band error, a malformed end) is thrown after the events that came before it in the same read.
  */
-import { createParser, type EventSourceMessage, type EventSourceParser } from "eventsource-parser";
+import { createParser, type EventSourceParser } from "eventsource-parser";
 import type { Readable } from "node:stream";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { StreamDecodeSink, StreamFraming, WireStreamDecoder } from "../../wire/wire-format.js";
 import { drainCompleteBody } from "./pass-through-call.js";
 import { failureFromNetworkError } from "./upstream-failure.js";
 
-/**
- * One wire's event decoder: takes the data of one SSE event, emits its canonical events; `true` once the answer
- * is complete (nothing after it is read). `end` runs when the body ended without that: it emits the finish a
- * complete answer still needs, or throws for a cut.
- */
-export interface SseCanonicalDecoder {
-  take(event: EventSourceMessage, emit: (event: CanonicalStreamEvent) => void): boolean;
-  end(emit: (event: CanonicalStreamEvent) => void): void;
+/** What a decoder's findings beyond its events become: the provider's failures (each throws). */
+export type StreamFailures = Omit<StreamDecodeSink, "event">;
+
+/** A 2xx stream body with its format's decoder and framing, and what the decoder's findings become. */
+export interface StreamReading {
+  decoder: WireStreamDecoder;
+  framing: StreamFraming;
+  failures: StreamFailures;
 }
 
-export interface SseTransport {
+export interface StreamTransport {
   provider: string;
   /** The call's signal: an abort is the caller's, not a transport failure. */
   signal: AbortSignal;
@@ -36,24 +38,48 @@ export interface SseTransport {
 
 function ignore(): void {}
 
+/** Splits text into NDJSON lines: each non-blank line without its terminator; a last unterminated one counts. */
+class NdjsonLines {
+  #buffered = "";
+
+  constructor(private readonly onLine: (line: string) => void) {}
+
+  feed(text: string): void {
+    const lines = (this.#buffered + text).split("\n");
+    this.#buffered = lines.pop() ?? "";
+    for (const line of lines) {
+      const trimmed = line.trim();
+      if (trimmed !== "") this.onLine(trimmed);
+    }
+  }
+
+  end(): void {
+    const last = this.#buffered.trim();
+    this.#buffered = "";
+    if (last !== "") this.onLine(last);
+  }
+}
+
 /**
- * Bytes → SSE events → the decoder, one read at a time. A failure of the decoder stops the reading and is kept
- * until the events before it were handed on (`failure`).
+ * Bytes → framed pieces → the decoder, one read at a time. A failure of the decoder stops the reading and is
+ * kept until the events before it were handed on (`failure`).
  */
-class SseReads {
-  readonly #decoder: SseCanonicalDecoder;
+class FramedReads {
+  readonly #decoder: WireStreamDecoder;
+  readonly #sink: StreamDecodeSink;
   readonly #text = new TextDecoder();
-  readonly #parser: EventSourceParser;
-  readonly #emit: (event: CanonicalStreamEvent) => void;
-  /** The answer is complete, or the decoder failed: later events of the body are not decoded. */
+  readonly #framer: EventSourceParser | NdjsonLines;
+  /** The answer is complete, or the decoder failed: later pieces of the body are not decoded. */
   stopped = false;
   complete = false;
   failure: { error: unknown } | undefined;
 
-  constructor(decoder: SseCanonicalDecoder, emit: (event: CanonicalStreamEvent) => void) {
-    this.#decoder = decoder;
-    this.#emit = emit;
-    this.#parser = createParser({ onEvent: (event) => this.#take(event) });
+  constructor(reading: StreamReading, emit: (event: CanonicalStreamEvent) => void) {
+    this.#decoder = reading.decoder;
+    const failures = reading.failures;
+    this.#sink = { event: emit, malformed: failures.malformed, error: failures.error, failed: failures.failed, cut: failures.cut };
+    this.#framer =
+      reading.framing === "ndjson" ? new NdjsonLines((line) => this.#take(line)) : createParser({ onEvent: (event) => this.#take(event.data) });
   }
 
   /** The consumer needs no more events. */
@@ -63,27 +89,28 @@ class SseReads {
 
   read(chunk: Uint8Array): void {
     const text = this.#text.decode(chunk, { stream: true });
-    if (text !== "") this.#parser.feed(text);
+    if (text !== "") this.#framer.feed(text);
   }
 
-  /** The body ended: an event left unterminated is still delivered, then the decoder's own end. */
+  /** The body ended: a piece left unterminated is still delivered, then the decoder's own end. */
   end(): void {
     const rest = this.#text.decode();
-    if (rest !== "") this.#parser.feed(rest);
+    if (rest !== "") this.#framer.feed(rest);
     // A blank line ends any event the server left unterminated (a lone newline would only end the line).
-    this.#parser.feed("\n\n");
+    if (this.#framer instanceof NdjsonLines) this.#framer.end();
+    else this.#framer.feed("\n\n");
     if (this.stopped) return;
     try {
-      this.#decoder.end(this.#emit);
+      this.#decoder.end(this.#sink);
     } catch (error) {
       this.failure = { error };
     }
   }
 
-  #take(event: EventSourceMessage): void {
+  #take(data: string): void {
     if (this.stopped) return;
     try {
-      if (this.#decoder.take(event, this.#emit)) {
+      if (this.#decoder.take(data, this.#sink)) {
         this.complete = true;
         this.stopped = true;
       }
@@ -95,14 +122,14 @@ class SseReads {
 }
 
 /**
- * What `sseCanonicalEvents` reads: a 2xx event-stream body and its wire's decoder — or, when the upstream
- * ignored `stream: true` and sent its complete JSON answer (R-GW-10), that answer's events, already decoded.
+ * What `streamCanonicalEvents` reads: a 2xx stream body and how to read it — or, when the upstream ignored
+ * `stream: true` and sent its complete JSON answer (R-GW-10), that answer's events, already decoded.
  */
-export type OpenedSse = { body: Readable; decoder: SseCanonicalDecoder } | { answer: readonly CanonicalStreamEvent[] };
+export type OpenedStream = (StreamReading & { body: Readable }) | { answer: readonly CanonicalStreamEvent[] };
 
 /**
  * R-GW-10 for a pushed reading: a complete answer's events, pushed until the consumer needs no more — what
- * `pumpSseCanonical` does for a body, for an answer that came whole.
+ * `pumpStreamCanonical` does for a body, for an answer that came whole.
  */
 export function pushAnswer(events: readonly CanonicalStreamEvent[], push: (event: CanonicalStreamEvent) => boolean): void {
   for (const event of events) if (!push(event)) return;
@@ -113,8 +140,8 @@ export function pushAnswer(events: readonly CanonicalStreamEvent[], push: (event
  * `stream` throws nothing before it is read). Returning the iterator early releases the body (destroyed unless
  * the answer was complete, then drained).
  */
-export function sseCanonicalEvents(open: () => Promise<OpenedSse>, transport: SseTransport): AsyncIterableIterator<CanonicalStreamEvent> {
-  return new PulledSseEvents(open, transport);
+export function streamCanonicalEvents(open: () => Promise<OpenedStream>, transport: StreamTransport): AsyncIterableIterator<CanonicalStreamEvent> {
+  return new PulledStreamEvents(open, transport);
 }
 
 /** Events decoded ahead of the consumer before the body is paused (backpressure reaches the upstream). */
@@ -130,20 +157,20 @@ type Poll = { result: IteratorResult<CanonicalStreamEvent> } | { error: unknown 
  * are queued; a pull takes the next one or waits for the next read. The order is the body's: a failure (the
  * decoder's, or the transport's) comes after every event decoded before it.
  */
-class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
-  readonly #open: () => Promise<OpenedSse>;
-  readonly #transport: SseTransport;
+class PulledStreamEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
+  readonly #open: () => Promise<OpenedStream>;
+  readonly #transport: StreamTransport;
   readonly #ready: CanonicalStreamEvent[] = [];
   #head = 0;
   #body: Readable | undefined;
-  #reads: SseReads | undefined;
+  #reads: FramedReads | undefined;
   #started = false;
   #waiter: { resolve(result: IteratorResult<CanonicalStreamEvent>): void; reject(error: unknown): void } | undefined;
   #ended = false;
   #transportFailure: { error: unknown } | undefined;
   #closed = false;
 
-  constructor(open: () => Promise<OpenedSse>, transport: SseTransport) {
+  constructor(open: () => Promise<OpenedStream>, transport: StreamTransport) {
     this.#open = open;
     this.#transport = transport;
   }
@@ -174,7 +201,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
 
   async #start(): Promise<IteratorResult<CanonicalStreamEvent>> {
     this.#started = true;
-    let opened: OpenedSse;
+    let opened: OpenedStream;
     try {
       opened = await this.#open();
     } catch (error) {
@@ -188,7 +215,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
       this.#ended = true;
       return this.next();
     }
-    const { body, decoder } = opened;
+    const body = opened.body;
     this.#body = body;
     if (this.#closed) {
       // Returned while the call was opening: nothing was read, nothing is wanted.
@@ -196,7 +223,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
       body.destroy();
       return DONE;
     }
-    this.#reads = new SseReads(decoder, (event) => this.#ready.push(event));
+    this.#reads = new FramedReads(opened, (event) => this.#ready.push(event));
     body.on("data", this.#onData);
     body.on("end", this.#onEnd);
     body.on("error", this.#onError);
@@ -239,7 +266,7 @@ class PulledSseEvents implements AsyncIterableIterator<CanonicalStreamEvent> {
   }
 
   readonly #onData = (chunk: Uint8Array) => {
-    const reads = this.#reads as SseReads;
+    const reads = this.#reads as FramedReads;
     reads.read(chunk);
     // Complete or failed, the body keeps flowing (nothing more is decoded): a complete answer's last bytes are
     // read at once, so undici has the response's end — and keeps the connection — before the call is released.
@@ -288,15 +315,15 @@ function prematureClose(): Error {
  * more (the answer is complete, or an event failed it). Resolves when the body ended or the push stopped it;
  * rejects with the decoder's failure or a classified transport error.
  */
-export function pumpSseCanonical(
+export function pumpStreamCanonical(
   body: Readable,
-  decoder: SseCanonicalDecoder,
-  transport: SseTransport,
+  reading: StreamReading,
+  transport: StreamTransport,
   push: (event: CanonicalStreamEvent) => boolean,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let wanted = true;
-    const reads: SseReads = new SseReads(decoder, (event) => {
+    const reads: FramedReads = new FramedReads(reading, (event) => {
       if (!wanted || push(event)) return;
       wanted = false;
       reads.stop();

@@ -1,0 +1,36 @@
+/**
+ * Where an embeddings or token-count call goes, per provider API (one HTTP request per attempt, R-RA-1): the
+ * OpenAI-compatible `embeddings` path, Ollama's `/api/embed`, Anthropic's `messages/count_tokens`, each with
+ * its provider's auth and error mapper so failures classify exactly as chat failures do.
+ */
+import type { Credential } from "../core/types.js";
+import { anthropicMessagesUrl, anthropicQuirks, type AnthropicClientHeaders } from "./anthropic/quirks.js";
+import { anthropicMessagesWire } from "../wire/anthropic-messages/format.js";
+import { ollamaWire } from "../wire/ollama/format.js";
+import { openAIChatWire } from "../wire/openai-chat/format.js";
+import { ollamaEndpoint, ollamaQuirks } from "./ollama/quirks.js";
+import { openAiQuirks } from "./openai/quirks.js";
+import { joinUrl } from "./shared/http-client.js";
+import type { PassThroughTarget } from "./shared/pass-through-call.js";
+import { passThroughTargetOf } from "./shared/provider-quirks.js";
+import type { ProviderSettings } from "./shared/provider-settings.js";
+
+export function openAiEmbeddingsTarget(settings: ProviderSettings, credential: Credential | undefined): PassThroughTarget {
+  const url = joinUrl(settings.baseUrl, "embeddings");
+  return passThroughTargetOf(settings, openAiQuirks.endpoint(settings), openAIChatWire.errors.read, { url, credential, stream: false });
+}
+
+export function ollamaEmbedTarget(settings: ProviderSettings, credential: Credential | undefined): PassThroughTarget {
+  // Same auth and headers as Ollama chat (keyless unless a proxy in front wants a bearer token).
+  const url = ollamaEndpoint(settings.baseUrl, "api/embed");
+  return passThroughTargetOf(settings, ollamaQuirks.endpoint(settings), ollamaWire.errors.read, { url, credential, stream: false });
+}
+
+export function anthropicCountTokensTarget(
+  settings: ProviderSettings,
+  credential: Credential | undefined,
+  client: AnthropicClientHeaders,
+): PassThroughTarget {
+  const url = `${anthropicMessagesUrl(settings.baseUrl)}/count_tokens`;
+  return passThroughTargetOf(settings, anthropicQuirks.endpoint(settings), anthropicMessagesWire.errors.read, { url, credential, stream: false, client: { ...client } });
+}
