@@ -4,7 +4,7 @@
  */
 import type { ProfileState } from "./profile-states.js";
 
-export type StepId = "healthy" | "headroom" | "rate-limit" | "billing" | "outage" | "recovery" | "stream-rescue";
+export type StepId = "healthy" | "headroom" | "seats" | "rate-limit" | "billing" | "outage" | "recovery" | "stream-rescue" | "hedging";
 
 /** One upstream call the engine made for a request. */
 export interface AttemptView {
@@ -16,6 +16,8 @@ export interface AttemptView {
   status: number | null;
   /** The attempt continued a stream that was cut after its first words. */
   continuation?: number;
+  /** The attempt was a hedge, started beside an attempt that had sent nothing yet. */
+  hedge?: true;
 }
 
 export interface DemoStartedEvent {
@@ -143,6 +145,18 @@ export interface ProfileFailureEvent {
   remainingMs: number | null;
 }
 
+/** A hedge of a slow attempt: started after `afterMs` without a first byte, then `won` or `lost` (or not allowed). */
+export interface HedgeDemoEvent {
+  type: "hedge";
+  request: number;
+  /** The slow attempt's model and profile. */
+  provider: string;
+  model: string;
+  profileId: string | null;
+  outcome: "started" | "won" | "lost" | "budget_denied";
+  afterMs: number;
+}
+
 export interface NoticeEvent {
   type: "notice";
   request: number;
@@ -184,6 +198,8 @@ export interface SummaryEvent {
   headroomMoves: number;
   /** Requests a mock budget answered 429 (a key used past its limit). */
   budgetRejections: number;
+  /** Requests a hedge answered while the attempt it raced had sent nothing. */
+  hedgesWon: number;
   skippedMs: number;
   elapsedMs: number;
   profiles: ProfileSummary[];
@@ -206,6 +222,7 @@ export type DemoEvent =
   | RotationEvent
   | HeadroomPassedOverEvent
   | ProfileFailureEvent
+  | HedgeDemoEvent
   | NoticeEvent
   | ProfilesEvent
   | SummaryEvent

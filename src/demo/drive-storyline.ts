@@ -165,6 +165,7 @@ class StorylinePlayer {
       });
     }
     for (const rotation of trace.rotations) sink.emit({ type: "rotation", request, ...rotation });
+    for (const hedge of trace.hedges) sink.emit({ type: "hedge", request, ...hedge });
     sink.emit(route);
     if (reply.notice !== undefined) {
       const kind = reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback";

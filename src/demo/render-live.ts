@@ -8,6 +8,7 @@ import type { CliOutput, OutputStream } from "../terminal/output.js";
 import type {
   DemoEvent,
   DemoSink,
+  HedgeDemoEvent,
   HeadroomPassedOverEvent,
   ProfileFailureEvent,
   ProfilesEvent,
@@ -31,14 +32,15 @@ const INTRO = [
   "No keys, no network: everything runs on 127.0.0.1 and is removed at the end.",
 ];
 
-const LEGEND = "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⚡ fault injected  ⏩ clock skip  » what happened";
+const LEGEND =
+  "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⇉ hedge  ⚡ fault injected  ⏩ clock skip  » what happened";
 
 export class LiveView implements DemoSink {
   readonly #out: OutputStream;
   readonly #colors: Colors;
   readonly #tty: boolean;
   readonly #notes = new Map<number, string>();
-  #pending: (RotationEvent | ProfileFailureEvent | HeadroomPassedOverEvent)[] = [];
+  #pending: (RotationEvent | ProfileFailureEvent | HeadroomPassedOverEvent | HedgeDemoEvent)[] = [];
   /** The demo's main session; requests of another session say which one they belong to. */
   #mainSession: string | undefined;
   #lastPanelKey = "";
@@ -104,6 +106,7 @@ export class LiveView implements DemoSink {
       case "rotation":
       case "profile_failure":
       case "headroom_passed_over":
+      case "hedge":
         // Shown under the request's attempts, once its route is known.
         this.#pending.push(event);
         return;
@@ -149,8 +152,17 @@ export class LiveView implements DemoSink {
     for (const item of this.#pending) {
       if (item.type === "headroom_passed_over") this.#line(`${INDENT}${c.yellow("↷")} ${passedOverText(item)}`);
     }
+    for (const item of this.#pending) {
+      if (item.type === "hedge") this.#line(`${INDENT}${c.yellow("⇉")} ${hedgeText(item)}`);
+    }
+    const raced = this.#pending.some((item) => item.type === "hedge");
     for (const attempt of event.attempts) {
       if (attempt.outcome === "succeeded") continue;
+      if (attempt.outcome === "aborted" && raced) {
+        const why = attempt.hedge ? "was the hedge; it lost the race and was closed" : "sent nothing; closed, the hedge answered first";
+        this.#line(`${INDENT}${c.dim("–")} ${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model} ${why}`)}`);
+        continue;
+      }
       const where = `${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model}`)}`;
       const failure = this.#pending.find((item): item is ProfileFailureEvent => item.type === "profile_failure" && item.profileId === attempt.profileId);
       const lane =
@@ -165,10 +177,11 @@ export class LiveView implements DemoSink {
     this.#pending = [];
     const note = this.#notes.get(event.request);
     if (event.status === 200) {
+      const hedged = event.attempts.some((attempt) => attempt.hedge === true && attempt.outcome === "succeeded") ? c.yellow(" · answered by the hedge") : "";
       const probe = event.probedPrimary ? c.dim(" · primary re-probed") : "";
       const rescued = event.continued ? c.yellow(" · cut mid-stream, continued") : "";
       this.#line(
-        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}`,
+        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}${hedged}`,
       );
     } else {
       this.#line(`${INDENT}${c.red(`✗ HTTP ${event.status}`)} ${event.reply}`);
@@ -244,6 +257,22 @@ export function passedOverText(event: HeadroomPassedOverEvent): string {
   const to = event.toProfileId ?? "another key";
   const move = event.pinMoved ? `the session moves to ${to} before this turn` : `this turn goes to ${to}`;
   return `passed over ${event.profileId}: nearly spent (${state}, resets in ${formatDuration(event.resetsInMs)}) → ${move}`;
+}
+
+/** `openai:alpha openai/gpt-4o-mini sent nothing for 5s → hedged: the rest of the chain raced it (won)`. */
+export function hedgeText(event: HedgeDemoEvent): string {
+  const slow = `${event.profileId ?? "(no profile)"} ${event.provider}/${event.model}`;
+  const after = formatDuration(event.afterMs);
+  switch (event.outcome) {
+    case "started":
+      return `${slow} sent nothing for ${after} → hedge started: the next route in the chain races it`;
+    case "won":
+      return `the hedge answered first; ${slow} was closed without a failure on its record`;
+    case "lost":
+      return `${slow} answered first after all; the hedge was closed`;
+    case "budget_denied":
+      return `${slow} sent nothing for ${after}, but the hedge budget is spent: no hedge`;
+  }
 }
 
 function idsOf(event: Extract<DemoEvent, { type: "demo_started" }>, provider: string): string {

@@ -25,7 +25,7 @@ function headroomSentence(summary: SummaryEvent): string {
 
 export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"], color: boolean): string[] {
   const totals = renderTable(
-    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit", "streams rescued"],
+    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit", "streams rescued", "hedges won"],
     [
       [
         summary.requests,
@@ -37,6 +37,7 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
         summary.recoveries,
         summary.headroomMoves,
         summary.rescuedStreams,
+        summary.hedgesWon,
       ],
     ],
     color,

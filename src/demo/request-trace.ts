@@ -26,6 +26,8 @@ export interface RecordedRotation {
 
 export type RecordedPassOver = Omit<Extract<DetourEvent, { type: "headroom_passed_over" }>, "type" | "runId" | "agentId" | "sessionId">;
 
+export type RecordedHedge = Omit<Extract<DetourEvent, { type: "hedge" }>, "type" | "runId" | "agentId">;
+
 export interface RequestTrace {
   /** The run of this request finished (a stream's settles just after its last frame). */
   finished?: boolean;
@@ -33,9 +35,10 @@ export interface RequestTrace {
   rotations: RecordedRotation[];
   failures: RecordedFailure[];
   passedOver: RecordedPassOver[];
+  hedges: RecordedHedge[];
 }
 
-const emptyTrace = (): RequestTrace => ({ attempts: [], rotations: [], failures: [], passedOver: [] });
+const emptyTrace = (): RequestTrace => ({ attempts: [], rotations: [], failures: [], passedOver: [], hedges: [] });
 
 type Subscribe = (type: "*", listener: (event: DetourEvent) => void) => () => void;
 
@@ -81,6 +84,7 @@ export class RequestTracer {
           reason: event.reason,
           status: event.status,
           ...(event.continuation !== undefined ? { continuation: event.continuation } : {}),
+          ...(event.hedge ? { hedge: true as const } : {}),
         });
         return;
       case "profile_rotated":
@@ -92,6 +96,11 @@ export class RequestTracer {
           reason: event.reason,
         });
         return;
+      case "hedge": {
+        const { type: _type, runId: _runId, agentId: _agentId, ...hedge } = event;
+        trace.hedges.push(hedge);
+        return;
+      }
       case "run_finished":
         trace.finished = true;
         return;

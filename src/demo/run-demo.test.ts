@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DemoEvent, DemoSink } from "./demo-events.js";
 import { runDemo } from "./run-demo.js";
+import { HEDGING_SESSION, HEDGING_STEP } from "./storyline-hedging.js";
 
 let parent: string;
 beforeEach(() => {
@@ -50,4 +51,27 @@ describe("runDemo", () => {
     expect(existsSync(cleanup?.type === "cleanup" ? cleanup.workspace : parent)).toBe(false);
     expect(readdirSync(parent)).toEqual([]);
   });
+
+  it("R-HG-1: the hedging step alone: the silent key is raced after seconds, the hedge answers, and the attempts count it", async () => {
+    const sink = collecting();
+    const summary = await runDemo({ fast: true, sink, tempParent: parent, storyline: [HEDGING_STEP] });
+    const hedges = sink.events.filter((event) => event.type === "hedge");
+    expect(hedges.map((event) => event.type === "hedge" && [event.profileId, event.outcome])).toEqual([
+      ["openai:alpha", "started"],
+      ["openai:alpha", "won"],
+    ]);
+    const request = sink.events.find((event) => event.type === "request");
+    expect(request).toMatchObject({ session: HEDGING_SESSION });
+    const route = sink.events.find((event) => event.type === "route");
+    // Both keys are healthy here, so the hedge is the next key of the same model.
+    expect(route).toMatchObject({ status: 200, profileId: "openai:beta", attemptCount: 2 });
+    expect(route?.type === "route" && route.attempts.map((attempt) => [attempt.profileId, attempt.outcome, attempt.hedge ?? false])).toEqual([
+      ["openai:beta", "succeeded", true],
+      ["openai:alpha", "aborted", false],
+    ]);
+    expect(route?.type === "route" && route.elapsedMs).toBeLessThan(10_000);
+    // The silent key was closed, not blamed.
+    expect(sink.events.some((event) => event.type === "profile_failure")).toBe(false);
+    expect(summary).toMatchObject({ requests: 1, answered: 1, hedgesWon: 1 });
+  }, 20_000);
 });

@@ -16,5 +16,6 @@ export function missingStorylineParts(summary: SummaryEvent): string[] {
   if (summary.primaryProbes < 1) missing.push("the primary was never re-probed");
   if (summary.recoveries < 1) missing.push("no cleared notice after the primary recovered");
   if (summary.rescuedStreams < 1) missing.push("the stream cut mid-answer was not finished by a continuation");
+  if (summary.hedgesWon < 1) missing.push("no hedge answered for the provider that never sent a byte");
   return missing;
 }

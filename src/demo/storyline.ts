@@ -7,6 +7,7 @@ import type { MockBudgetsInput, MockRuleInput } from "../testing/mock-provider/i
 import { DEMO_PROFILES } from "./demo-setup.js";
 import type { StepId } from "./demo-events.js";
 import { HEADROOM_STEP } from "./storyline-headroom.js";
+import { HEDGING_STEP } from "./storyline-hedging.js";
 
 /** Sticky until cleared (`repeat-last`), like a real outage or an empty credit balance. */
 export interface FaultSpec {
@@ -185,4 +186,5 @@ export const STORYLINE: readonly StoryStep[] = [
       { kind: "clear", fault: CLAUDE_TELLS_THE_STORY, description: "Claude answers as before" },
     ],
   },
+  HEDGING_STEP,
 ];

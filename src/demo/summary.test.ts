@@ -54,6 +54,8 @@ const EVENTS: DemoEvent[] = [
   { type: "notice", request: 4, kind: "cleared", text: "↪️ Model Fallback cleared: y" },
   { type: "request", request: 6, step: 7, session: "s", model: "openai/gpt-4o-mini", message: "f" },
   route(6, { model: "anthropic/claude", profileId: "anthropic:main", continued: true, attempts: [failed("openai:alpha", "timeout")] }),
+  { type: "hedge", request: 6, provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "started", afterMs: 5_000 },
+  { type: "hedge", request: 6, provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "won", afterMs: 5_000 },
 ];
 
 const FINAL = [
@@ -82,6 +84,7 @@ describe("summarize", () => {
       disables: 1,
       primaryProbes: 1,
       recoveries: 1,
+      hedgesWon: 1,
       skippedMs: 300_000,
       elapsedMs: 1_234,
     });
@@ -123,6 +126,7 @@ describe("summarize", () => {
       "the primary was never re-probed",
       "no cleared notice after the primary recovered",
       "the stream cut mid-answer was not finished by a continuation",
+      "no hedge answered for the provider that never sent a byte",
     ]);
   });
 });

@@ -29,6 +29,7 @@ export function summarize(input: SummaryInput): SummaryEvent {
   let recoveries = 0;
   let headroomMoves = 0;
   let budgetRejections = 0;
+  let hedgesWon = 0;
 
   for (const event of input.events) {
     switch (event.type) {
@@ -52,6 +53,9 @@ export function summarize(input: SummaryInput): SummaryEvent {
         break;
       case "rotation":
         rotations += 1;
+        break;
+      case "hedge":
+        if (event.outcome === "won") hedgesWon += 1;
         break;
       case "headroom_passed_over":
         headroomMoves += 1;
@@ -93,6 +97,7 @@ export function summarize(input: SummaryInput): SummaryEvent {
     recoveries,
     headroomMoves,
     budgetRejections,
+    hedgesWon,
     skippedMs: input.skippedMs,
     elapsedMs: input.elapsedMs,
     profiles,

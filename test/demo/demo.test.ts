@@ -87,7 +87,9 @@ describe("detour demo", () => {
     );
 
     // (5) The outage falls back to Anthropic with the notice, once; the next turn is sticky and silent.
-    const notices = ofType(events, "notice");
+    // The main session's notices; the hedging step's own session gets its own fallback notice (checked below).
+    const mainRequests = new Set(ofType(events, "request").filter((event) => event.session === "demo-chat").map((event) => event.request));
+    const notices = ofType(events, "notice").filter((notice) => mainRequests.has(notice.request));
     const fallback = notices.filter((notice) => notice.kind === "fallback");
     expect(fallback).toHaveLength(1);
     expect(fallback[0]?.text).toMatch(/^↪️ Model Fallback: anthropic\/claude-sonnet-4-5 \(selected openai\/gpt-4o-mini; .+\)$/);
@@ -110,12 +112,28 @@ describe("detour demo", () => {
     const rescued = ofType(events, "route").find((event) => event.continued === true);
     expect(rescued).toMatchObject({ status: 200, model: FALLBACK_MODEL, profileId: "anthropic:main", reply: DEMO_STORY });
 
+    // (8) A provider that never sends a byte is raced: the hedge (the fallback model, openai:beta being out of
+    // credits) answers in seconds, the silent attempt is closed without a failure on its record, and
+    // x-detour-attempts counts the hedge.
+    const hedges = ofType(events, "hedge");
+    expect(hedges.map((event) => [event.profileId, event.outcome])).toEqual([["openai:alpha", "started"], ["openai:alpha", "won"]]);
+    const hedged = routeOf(events, hedges[0]?.request ?? -1);
+    expect(ofType(events, "request").find((event) => event.request === hedged.request)?.session).toBe("demo-hedged-chat");
+    expect(hedged).toMatchObject({ status: 200, model: FALLBACK_MODEL, profileId: "anthropic:main", attemptCount: 2 });
+    expect(hedged.attempts).toEqual([
+      expect.objectContaining({ profileId: "anthropic:main", outcome: "succeeded", hedge: true }),
+      expect.objectContaining({ profileId: "openai:alpha", outcome: "aborted", reason: null }),
+    ]);
+    expect(hedged.elapsedMs).toBeLessThan(10_000);
+    expect(ofType(events, "profile_failure").some((event) => event.request === hedged.request)).toBe(false);
+
     // The summary counts what the events showed.
     const summaries = ofType(events, "summary");
     expect(summaries).toHaveLength(1);
     const summary = summaries[0];
     const requests = ofType(events, "request").length;
-    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: 1, recoveries: 1, headroomMoves: 1, budgetRejections: 0, rescuedStreams: 1 });
+    const fallbackNotices = ofType(events, "notice").filter((notice) => notice.kind === "fallback").length;
+    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: fallbackNotices, recoveries: 1, headroomMoves: 1, budgetRejections: 0, rescuedStreams: 1, hedgesWon: 1 });
     expect(summary?.rotations).toBeGreaterThanOrEqual(1);
     expect(summary?.disables).toBeGreaterThanOrEqual(1);
     expect(summary?.profiles.find((profile) => profile.id === "openai:beta")).toMatchObject({ lane: "disabled", reason: "billing" });
@@ -146,6 +164,9 @@ describe("detour demo", () => {
     expect(result.stdout).toContain(`↪️ Model Fallback: ${FALLBACK_MODEL} (selected ${PRIMARY_MODEL};`);
     expect(result.stdout).toContain(`↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})`);
     expect(result.stdout).toMatch(/Summary\n\s*requests\s+answered\s+rotations\s+fallbacks\s+disables\s+primary probes\s+recoveries\s+moved before a limit/);
+    expect(result.stdout).toMatch(/⇉ openai:alpha openai\/gpt-4o-mini sent nothing for \d+s → hedge started/);
+    expect(result.stdout).toContain("⇉ the hedge answered first; openai:alpha openai/gpt-4o-mini was closed without a failure on its record");
+    expect(result.stdout).toContain("· answered by the hedge");
     expect(readdirSync(tempDir)).toEqual([]);
   });
 
