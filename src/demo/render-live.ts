@@ -14,6 +14,7 @@ import type {
   ProfilesEvent,
   RotationEvent,
   RouteEvent,
+  SeatsEvent,
 } from "./demo-events.js";
 import { formatDuration } from "./format-duration.js";
 import type { ProfileState } from "./profile-states.js";
@@ -33,7 +34,7 @@ const INTRO = [
 ];
 
 const LEGEND =
-  "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⇉ hedge  ⚡ fault injected  ⏩ clock skip  » what happened";
+  "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⇉ hedge  ⧗ waited for a seat  ⚡ fault injected  ⏩ clock skip  » what happened";
 
 export class LiveView implements DemoSink {
   readonly #out: OutputStream;
@@ -113,6 +114,9 @@ export class LiveView implements DemoSink {
       case "route":
         this.#route(event);
         return;
+      case "seats":
+        this.#seats(event);
+        return;
       case "notice":
         // The gateway sends it to the client (x-detour-notice header) for the app to show its user.
         this.#line(`${INDENT}${c.dim("notice to the user:")} ${c.bold(c.magenta(event.text))}`);
@@ -180,8 +184,9 @@ export class LiveView implements DemoSink {
       const hedged = event.attempts.some((attempt) => attempt.hedge === true && attempt.outcome === "succeeded") ? c.yellow(" · answered by the hedge") : "";
       const probe = event.probedPrimary ? c.dim(" · primary re-probed") : "";
       const rescued = event.continued ? c.yellow(" · cut mid-stream, continued") : "";
+      const waited = event.waitedForSeat ? c.yellow(" · ⧗ waited in line for a seat") : "";
       this.#line(
-        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}${hedged}`,
+        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}${hedged}${waited}`,
       );
     } else {
       this.#line(`${INDENT}${c.red(`✗ HTTP ${event.status}`)} ${event.reply}`);
@@ -189,6 +194,24 @@ export class LiveView implements DemoSink {
     // The one answer the reader got, seam included: the point of a rescued stream.
     if (event.continued && event.status === 200) this.#line(`${INDENT}${c.dim("answer:")} ${event.reply}`);
     if (note) this.#line(`${INDENT}${c.dim(`» ${note}`)}`);
+  }
+
+  /** Per account: how many sub-agents it answered and the most it ever had in flight, against its seats. */
+  #seats(event: SeatsEvent): void {
+    const c = this.#colors;
+    const width = Math.max(...event.accounts.map((account) => account.profileId.length));
+    this.#line(`${INDENT}${c.bold(`${event.answered}/${event.subAgents} sub-agents answered`)}, spread over the accounts:`);
+    for (const account of event.accounts) {
+      const full = account.maxInFlight > event.limit ? c.red : c.green;
+      this.#line(
+        `${INDENT}  ${account.profileId.padEnd(width)}  answered ${account.answered}  ` +
+          `${full(`at most ${account.maxInFlight}/${event.limit} in flight`)}  ${c.dim(`refused by the provider: ${account.refused}`)}`,
+      );
+    }
+    const refused = event.accounts.reduce((sum, account) => sum + account.refused, 0);
+    this.#line(
+      `${INDENT}${c.dim(`» ${event.waited} waited in line for a free seat; full accounts passed over ${event.passedOver}× before a call; ${refused} concurrency 429s upstream`)}`,
+    );
   }
 
   #profiles(event: ProfilesEvent): void {

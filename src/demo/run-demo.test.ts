@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DemoEvent, DemoSink } from "./demo-events.js";
 import { runDemo } from "./run-demo.js";
 import { HEDGING_SESSION, HEDGING_STEP } from "./storyline-hedging.js";
+import { SEATS_STEP, SUB_AGENTS } from "./storyline-seats.js";
 
 let parent: string;
 beforeEach(() => {
@@ -73,5 +74,27 @@ describe("runDemo", () => {
     // The silent key was closed, not blamed.
     expect(sink.events.some((event) => event.type === "profile_failure")).toBe(false);
     expect(summary).toMatchObject({ requests: 1, answered: 1, hedgesWon: 1 });
+  }, 20_000);
+
+  it("R-PO-8: the seats step alone: sub-agents spread over the accounts, never more than 2 in flight on one, none refused, some waited", async () => {
+    const sink = collecting();
+    const summary = await runDemo({ fast: true, sink, tempParent: parent, storyline: [SEATS_STEP] });
+    const seats = sink.events.find((event) => event.type === "seats");
+    expect(seats).toMatchObject({ subAgents: SUB_AGENTS, answered: SUB_AGENTS, limit: 2 });
+    if (seats?.type !== "seats") throw new Error("no seats event");
+    for (const account of seats.accounts) {
+      expect(account.maxInFlight).toBeLessThanOrEqual(2);
+      expect(account.refused).toBe(0);
+    }
+    // 8 sub-agents, 6 seats: every account was full at once, and the rest waited in line.
+    expect(seats.accounts.map((account) => account.maxInFlight)).toEqual([2, 2, 2]);
+    expect(seats.accounts.reduce((sum, account) => sum + account.answered, 0)).toBe(SUB_AGENTS);
+    expect(seats.waited).toBeGreaterThanOrEqual(1);
+    const routes = sink.events.filter((event) => event.type === "route");
+    expect(routes).toHaveLength(SUB_AGENTS);
+    expect(routes.filter((event) => event.type === "route" && event.waitedForSeat)).toHaveLength(seats.waited);
+    // Each sub-agent's route is its own run: one attempt, no failures.
+    for (const route of routes) expect(route.type === "route" && route.attempts.map((attempt) => attempt.outcome)).toEqual(["succeeded"]);
+    expect(summary).toMatchObject({ requests: SUB_AGENTS, answered: SUB_AGENTS, subAgents: SUB_AGENTS, concurrency429s: 0, maxInFlightPerAccount: 2, accountsUsed: 3 });
   }, 20_000);
 });
