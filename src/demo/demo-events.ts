@@ -4,7 +4,7 @@
  */
 import type { ProfileState } from "./profile-states.js";
 
-export type StepId = "healthy" | "headroom" | "rate-limit" | "billing" | "outage" | "recovery" | "stream-rescue";
+export type StepId = "healthy" | "headroom" | "seats" | "rate-limit" | "billing" | "outage" | "recovery" | "stream-rescue" | "hedging";
 
 /** One upstream call the engine made for a request. */
 export interface AttemptView {
@@ -16,6 +16,8 @@ export interface AttemptView {
   status: number | null;
   /** The attempt continued a stream that was cut after its first words. */
   continuation?: number;
+  /** The attempt was a hedge, started beside an attempt that had sent nothing yet. */
+  hedge?: true;
 }
 
 export interface DemoStartedEvent {
@@ -118,6 +120,8 @@ export interface RouteEvent {
   probedPrimary: boolean;
   /** A streamed request: its answer was cut mid-stream and finished by a continuation. */
   continued?: boolean;
+  /** Every account was at its seat limit: the request waited in line for a seat first. */
+  waitedForSeat?: boolean;
   reply: string;
   elapsedMs: number;
 }
@@ -141,6 +145,42 @@ export interface ProfileFailureEvent {
   lane: ProfileState["lane"];
   until: number | null;
   remainingMs: number | null;
+}
+
+/** A hedge of a slow attempt: started after `afterMs` without a first byte, then `won` or `lost` (or not allowed). */
+export interface HedgeDemoEvent {
+  type: "hedge";
+  request: number;
+  /** The slow attempt's model and profile. */
+  provider: string;
+  model: string;
+  profileId: string | null;
+  outcome: "started" | "won" | "lost" | "budget_denied";
+  afterMs: number;
+}
+
+/** One account's share of a fan-out of sub-agents: at most how many were in flight on it at once. */
+export interface SeatAccountView {
+  profileId: string;
+  answered: number;
+  /** The most requests in flight on the account's key at once, counted by the mock provider. */
+  maxInFlight: number;
+  /** Requests the provider refused with a concurrency 429 (the key had no free seat). */
+  refused: number;
+}
+
+/** A fan-out of sub-agents sent at once, and how Detour spread them over the accounts' seats. */
+export interface SeatsEvent {
+  type: "seats";
+  subAgents: number;
+  answered: number;
+  /** Seats per account (`maxConcurrent`). */
+  limit: number;
+  accounts: SeatAccountView[];
+  /** Sub-agents that waited in line because every account was full. */
+  waited: number;
+  /** Times a full account was passed over for one with a free seat. */
+  passedOver: number;
 }
 
 export interface NoticeEvent {
@@ -184,6 +224,17 @@ export interface SummaryEvent {
   headroomMoves: number;
   /** Requests a mock budget answered 429 (a key used past its limit). */
   budgetRejections: number;
+  /** Sub-agents of the fan-out, the seats per account, and the most in flight on any one account. */
+  subAgents: number;
+  seatLimit: number | null;
+  maxInFlightPerAccount: number;
+  /** Accounts that answered at least one sub-agent. */
+  accountsUsed: number;
+  seatWaits: number;
+  /** Concurrency 429s the providers answered during the fan-out. */
+  concurrency429s: number;
+  /** Requests a hedge answered while the attempt it raced had sent nothing. */
+  hedgesWon: number;
   skippedMs: number;
   elapsedMs: number;
   profiles: ProfileSummary[];
@@ -206,6 +257,8 @@ export type DemoEvent =
   | RotationEvent
   | HeadroomPassedOverEvent
   | ProfileFailureEvent
+  | HedgeDemoEvent
+  | SeatsEvent
   | NoticeEvent
   | ProfilesEvent
   | SummaryEvent

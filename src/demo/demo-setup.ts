@@ -24,6 +24,13 @@ export const DEMO_PROFILES = {
 
 export const DEMO_PROFILE_LIST: readonly DemoProfile[] = Object.values(DEMO_PROFILES);
 
+/**
+ * Seats per account: like a subscription that allows only so many sessions at once. Detour never has more
+ * attempts in flight on a profile; the mock providers refuse one more with a concurrency 429, so a breach
+ * would show.
+ */
+export const DEMO_SEATS_PER_ACCOUNT = 2;
+
 /** The stored order of the OpenAI keys (R-AP-3): alpha first, beta second. */
 export const OPENAI_STORED_ORDER: readonly string[] = [DEMO_PROFILES.alpha.id, DEMO_PROFILES.beta.id];
 
@@ -47,7 +54,9 @@ export function buildDemoConfig(mocks: MockEndpoints): DetourConfigInput {
       },
     },
     auth: {
-      profiles: Object.fromEntries(DEMO_PROFILE_LIST.map((profile) => [profile.id, { provider: profile.provider, mode: "api_key" }])),
+      profiles: Object.fromEntries(
+        DEMO_PROFILE_LIST.map((profile) => [profile.id, { provider: profile.provider, mode: "api_key", maxConcurrent: DEMO_SEATS_PER_ACCOUNT }]),
+      ),
     },
     agents: { defaults: { model: { primary: PRIMARY_MODEL, fallbacks: [FALLBACK_MODEL] } } },
     gateway: { host: "127.0.0.1", port: 0 },

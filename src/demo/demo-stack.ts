@@ -11,7 +11,7 @@ import { startGateway, type RunningGateway } from "../gateway/start-gateway.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { startMockProvider, type MockProvider } from "../testing/mock-provider/index.js";
 import type { DemoClock } from "./demo-clock.js";
-import { buildDemoConfig, DEMO_PROFILE_LIST, OPENAI_STORED_ORDER } from "./demo-setup.js";
+import { buildDemoConfig, DEMO_PROFILE_LIST, DEMO_SEATS_PER_ACCOUNT, OPENAI_STORED_ORDER } from "./demo-setup.js";
 import type { DemoWorkspace } from "./demo-workspace.js";
 
 const LOOPBACK = "127.0.0.1";
@@ -59,7 +59,9 @@ export async function startDemoStack(options: StartDemoStackOptions): Promise<De
   const shutdown = new ShutdownStack();
   try {
     // Budget windows run on the demo clock too, so a skipped minute resets a key's window at the mock as well.
-    const mockOptions = { host: LOOPBACK, port: 0, scenario: "healthy", clock: options.clock } as const;
+    // Each key takes as many requests at once as its account has seats, and answers one more with a 429.
+    const concurrencyLimits = Object.fromEntries(DEMO_PROFILE_LIST.map((profile) => [profile.key, DEMO_SEATS_PER_ACCOUNT]));
+    const mockOptions = { host: LOOPBACK, port: 0, scenario: "healthy", clock: options.clock, concurrencyLimits } as const;
     const openaiMock = await startMockProvider({ ...mockOptions, models: ["gpt-4o-mini"] });
     shutdown.push(() => openaiMock.close());
     const anthropicMock = await startMockProvider({ ...mockOptions, models: ["claude-sonnet-4-5"] });

@@ -6,8 +6,8 @@
  */
 import type { MockBudgetsInput, MockProvider, MockRuleInput } from "../testing/mock-provider/index.js";
 import type { DemoClock } from "./demo-clock.js";
-import type { DemoSink, ProfilesEvent, RouteEvent } from "./demo-events.js";
-import { DEMO_PROFILE_LIST, DEMO_SESSION, PRIMARY_MODEL } from "./demo-setup.js";
+import type { DemoSink, ProfilesEvent, RouteEvent, SeatAccountView } from "./demo-events.js";
+import { DEMO_PROFILE_LIST, DEMO_SEATS_PER_ACCOUNT, DEMO_SESSION, PRIMARY_MODEL, profileIdForKey } from "./demo-setup.js";
 import type { GatewayClient } from "./gateway-client.js";
 import { skipTime, type Pacing } from "./pacing.js";
 import { profileState } from "./profile-states.js";
@@ -82,6 +82,11 @@ class StorylinePlayer {
         sink.emit({ type: "clock", skippedMs: action.ms, totalSkippedMs: clock.skippedMs + action.ms, why: action.why });
         await skipTime(clock, action.ms, pacing, (now) => sink.tick?.(now), signal);
         await this.#emitProfiles();
+        return;
+      case "fan-out":
+        await this.#fanOut(action);
+        await this.#emitProfiles();
+        await this.#pause(pacing.afterRequestMs);
         return;
       case "chat":
         await this.#chat(action.message, action.note, action.session ?? DEMO_SESSION, action.stream === true);
@@ -165,12 +170,103 @@ class StorylinePlayer {
       });
     }
     for (const rotation of trace.rotations) sink.emit({ type: "rotation", request, ...rotation });
+    for (const hedge of trace.hedges) sink.emit({ type: "hedge", request, ...hedge });
     sink.emit(route);
     if (reply.notice !== undefined) {
       const kind = reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback";
       if (session === DEMO_SESSION) this.#onFallback = kind === "fallback";
       sink.emit({ type: "notice", request, kind, text: reply.notice });
     }
+  }
+
+  /**
+   * Sends every sub-agent's turn at once and reports each route once all have answered, then how they were
+   * spread: per account the answers and the most in flight at once (counted at the mock, where a request over
+   * the key's seats would have been refused), who waited in line, and how often a full account was passed over.
+   */
+  async #fanOut(action: Extract<StoryAction, { kind: "fan-out" }>): Promise<void> {
+    const { client, tracer, sink, signal } = this.#context;
+    const subAgents = Array.from({ length: action.count }, (_, index) => {
+      this.#requests += 1;
+      return { request: this.#requests, session: `${action.sessionPrefix}-${index + 1}` };
+    });
+    subAgents.forEach((agent, index) =>
+      sink.emit({
+        type: "request",
+        request: agent.request,
+        step: this.#step,
+        session: agent.session,
+        model: PRIMARY_MODEL,
+        message: action.message,
+        ...(index === 0 ? { note: action.note } : {}),
+      }),
+    );
+    tracer.begin();
+    let trace;
+    let replies;
+    try {
+      replies = await Promise.all(
+        subAgents.map(async (agent) => {
+          const startedAt = performance.now();
+          const reply = await client.chat({ sessionKey: agent.session, model: PRIMARY_MODEL, message: action.message, signal });
+          return { reply, elapsedMs: Math.round(performance.now() - startedAt) };
+        }),
+      );
+    } finally {
+      trace = tracer.end();
+    }
+    const runs = [...trace.runs.values()];
+    const answeredBy = new Map<string, number>();
+    let answered = 0;
+    subAgents.forEach((agent, index) => {
+      const { reply, elapsedMs } = replies[index]!;
+      const ownRuns = runs.filter((run) => run.sessionId === agent.session);
+      const attempts = ownRuns.flatMap((run) => run.attempts);
+      const by = attempts.findLast((attempt) => attempt.outcome === "succeeded");
+      if (reply.status === 200) {
+        answered += 1;
+        if (by?.profileId) answeredBy.set(by.profileId, (answeredBy.get(by.profileId) ?? 0) + 1);
+      }
+      sink.emit({
+        type: "route",
+        request: agent.request,
+        status: reply.status,
+        model: reply.model ?? null,
+        profileId: by?.profileId ?? null,
+        attemptCount: reply.attempts ?? null,
+        attempts,
+        notice: reply.notice ?? null,
+        probedPrimary: false,
+        waitedForSeat: ownRuns.some((run) => run.waitedForSeat),
+        reply: reply.text,
+        elapsedMs,
+      });
+      if (reply.notice !== undefined) {
+        sink.emit({ type: "notice", request: agent.request, kind: reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback", text: reply.notice });
+      }
+    });
+    const inFlight = new Map<string, { maxInFlight: number; refused: number }>();
+    for (const mock of [this.#context.openaiMock, this.#context.anthropicMock]) {
+      for (const [key, seen] of Object.entries(mock?.concurrency() ?? {})) {
+        const profileId = profileIdForKey(key);
+        if (profileId !== undefined) inFlight.set(profileId, { maxInFlight: seen.maxInFlight, refused: seen.rejected });
+      }
+    }
+    const accounts: SeatAccountView[] = DEMO_PROFILE_LIST.map((profile) => ({
+      profileId: profile.id,
+      answered: answeredBy.get(profile.id) ?? 0,
+      maxInFlight: inFlight.get(profile.id)?.maxInFlight ?? 0,
+      refused: inFlight.get(profile.id)?.refused ?? 0,
+    }));
+    sink.emit({
+      type: "seats",
+      subAgents: action.count,
+      answered,
+      limit: DEMO_SEATS_PER_ACCOUNT,
+      accounts,
+      waited: runs.filter((run) => run.waitedForSeat).length,
+      passedOver: trace.seatPassOvers,
+    });
   }
 
   async #emitProfiles(): Promise<ProfilesEvent> {

@@ -65,7 +65,8 @@ function safeJson(text: string): unknown {
 
 export class GatewayClient {
   readonly #baseUrl: string;
-  readonly #agent = new Agent({ connections: 4 });
+  /** Room for the fan-out step's sub-agents, all in flight at once. */
+  readonly #agent = new Agent({ connections: 16 });
 
   constructor(baseUrl: string) {
     this.#baseUrl = baseUrl;

@@ -57,6 +57,77 @@ describe("LiveView", () => {
     expect(text).toMatch(/openai:alpha\s+◔ blocked 30s \(rate_limit\)/);
   });
 
+  it("R-HG-1: shows a hedge beside a silent attempt: when it started, that it won, and the silent attempt closed, not failed", () => {
+    const out = capture();
+    const view = new LiveView(out.stream, pc.createColors(false), { tty: false });
+    const hedge = { request: 9, provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", afterMs: 5_000 } as const;
+    const events: DemoEvent[] = [
+      { type: "request", request: 9, step: 8, session: "h", model: "openai/gpt-4o-mini", message: "Are you there?" },
+      { type: "hedge", ...hedge, outcome: "started" },
+      { type: "hedge", ...hedge, outcome: "won" },
+      {
+        type: "route",
+        request: 9,
+        status: 200,
+        model: "anthropic/claude-sonnet-4-5",
+        profileId: "anthropic:main",
+        attemptCount: 2,
+        attempts: [
+          { provider: "anthropic", model: "claude-sonnet-4-5", profileId: "anthropic:main", outcome: "succeeded", reason: null, status: null, hedge: true },
+          { provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "aborted", reason: null, status: null },
+        ],
+        notice: null,
+        probedPrimary: false,
+        reply: "Hi",
+        elapsedMs: 5_040,
+      },
+    ];
+    for (const event of events) view.emit(event);
+    const text = out.text();
+    expect(text).toContain("⇉ openai:alpha openai/gpt-4o-mini sent nothing for 5s → hedge started: the next route in the chain races it");
+    expect(text).toContain("⇉ the hedge answered first; openai:alpha openai/gpt-4o-mini was closed without a failure on its record");
+    expect(text).toContain("– openai:alpha openai/gpt-4o-mini sent nothing; closed, the hedge answered first");
+    expect(text).not.toContain("✗ openai:alpha");
+    expect(text).toContain("✓ anthropic/claude-sonnet-4-5 via anthropic:main 5040 ms · answered by the hedge");
+  });
+
+  it("R-PO-8: shows a fan-out: who waited for a seat, and per account its answers and the most in flight against its seats", () => {
+    const out = capture();
+    const view = new LiveView(out.stream, pc.createColors(false), { tty: false });
+    view.emit({ type: "request", request: 4, step: 3, session: "sub-1", model: "openai/gpt-4o-mini", message: "Go" });
+    view.emit({
+      type: "route",
+      request: 4,
+      status: 200,
+      model: "openai/gpt-4o-mini",
+      profileId: "openai:beta",
+      attemptCount: 1,
+      attempts: [{ provider: "openai", model: "gpt-4o-mini", profileId: "openai:beta", outcome: "succeeded", reason: null, status: null }],
+      notice: null,
+      probedPrimary: false,
+      waitedForSeat: true,
+      reply: "ok",
+      elapsedMs: 1_600,
+    });
+    view.emit({
+      type: "seats",
+      subAgents: 8,
+      answered: 8,
+      limit: 2,
+      accounts: [
+        { profileId: "openai:alpha", answered: 4, maxInFlight: 2, refused: 0 },
+        { profileId: "anthropic:main", answered: 4, maxInFlight: 2, refused: 0 },
+      ],
+      waited: 2,
+      passedOver: 9,
+    });
+    const text = out.text();
+    expect(text).toContain("✓ openai/gpt-4o-mini via openai:beta 1600 ms · ⧗ waited in line for a seat");
+    expect(text).toContain("8/8 sub-agents answered, spread over the accounts:");
+    expect(text).toMatch(/openai:alpha\s+answered 4  at most 2\/2 in flight  refused by the provider: 0/);
+    expect(text).toContain("» 2 waited in line for a free seat; full accounts passed over 9× before a call; 0 concurrency 429s upstream");
+  });
+
   it("R-CL-1: colour and in-place timers only on a TTY; plain lines elsewhere", () => {
     const plain = capture();
     const plainView = new LiveView(plain.stream, pc.createColors(false), { tty: false });

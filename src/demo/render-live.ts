@@ -8,11 +8,13 @@ import type { CliOutput, OutputStream } from "../terminal/output.js";
 import type {
   DemoEvent,
   DemoSink,
+  HedgeDemoEvent,
   HeadroomPassedOverEvent,
   ProfileFailureEvent,
   ProfilesEvent,
   RotationEvent,
   RouteEvent,
+  SeatsEvent,
 } from "./demo-events.js";
 import { formatDuration } from "./format-duration.js";
 import type { ProfileState } from "./profile-states.js";
@@ -31,14 +33,15 @@ const INTRO = [
   "No keys, no network: everything runs on 127.0.0.1 and is removed at the end.",
 ];
 
-const LEGEND = "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⚡ fault injected  ⏩ clock skip  » what happened";
+const LEGEND =
+  "✓ answer  ✗ failed attempt  ⟳ key rotation  ↷ moved before a limit  ⇉ hedge  ⧗ waited for a seat  ⚡ fault injected  ⏩ clock skip  » what happened";
 
 export class LiveView implements DemoSink {
   readonly #out: OutputStream;
   readonly #colors: Colors;
   readonly #tty: boolean;
   readonly #notes = new Map<number, string>();
-  #pending: (RotationEvent | ProfileFailureEvent | HeadroomPassedOverEvent)[] = [];
+  #pending: (RotationEvent | ProfileFailureEvent | HeadroomPassedOverEvent | HedgeDemoEvent)[] = [];
   /** The demo's main session; requests of another session say which one they belong to. */
   #mainSession: string | undefined;
   #lastPanelKey = "";
@@ -104,11 +107,15 @@ export class LiveView implements DemoSink {
       case "rotation":
       case "profile_failure":
       case "headroom_passed_over":
+      case "hedge":
         // Shown under the request's attempts, once its route is known.
         this.#pending.push(event);
         return;
       case "route":
         this.#route(event);
+        return;
+      case "seats":
+        this.#seats(event);
         return;
       case "notice":
         // The gateway sends it to the client (x-detour-notice header) for the app to show its user.
@@ -149,8 +156,17 @@ export class LiveView implements DemoSink {
     for (const item of this.#pending) {
       if (item.type === "headroom_passed_over") this.#line(`${INDENT}${c.yellow("↷")} ${passedOverText(item)}`);
     }
+    for (const item of this.#pending) {
+      if (item.type === "hedge") this.#line(`${INDENT}${c.yellow("⇉")} ${hedgeText(item)}`);
+    }
+    const raced = this.#pending.some((item) => item.type === "hedge");
     for (const attempt of event.attempts) {
       if (attempt.outcome === "succeeded") continue;
+      if (attempt.outcome === "aborted" && raced) {
+        const why = attempt.hedge ? "was the hedge; it lost the race and was closed" : "sent nothing; closed, the hedge answered first";
+        this.#line(`${INDENT}${c.dim("–")} ${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model} ${why}`)}`);
+        continue;
+      }
       const where = `${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model}`)}`;
       const failure = this.#pending.find((item): item is ProfileFailureEvent => item.type === "profile_failure" && item.profileId === attempt.profileId);
       const lane =
@@ -165,10 +181,12 @@ export class LiveView implements DemoSink {
     this.#pending = [];
     const note = this.#notes.get(event.request);
     if (event.status === 200) {
+      const hedged = event.attempts.some((attempt) => attempt.hedge === true && attempt.outcome === "succeeded") ? c.yellow(" · answered by the hedge") : "";
       const probe = event.probedPrimary ? c.dim(" · primary re-probed") : "";
       const rescued = event.continued ? c.yellow(" · cut mid-stream, continued") : "";
+      const waited = event.waitedForSeat ? c.yellow(" · ⧗ waited in line for a seat") : "";
       this.#line(
-        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}`,
+        `${INDENT}${c.green("✓")} ${c.bold(event.model ?? "?")} via ${event.profileId ?? "?"} ${c.dim(`${event.elapsedMs} ms`)}${probe}${rescued}${hedged}${waited}`,
       );
     } else {
       this.#line(`${INDENT}${c.red(`✗ HTTP ${event.status}`)} ${event.reply}`);
@@ -176,6 +194,24 @@ export class LiveView implements DemoSink {
     // The one answer the reader got, seam included: the point of a rescued stream.
     if (event.continued && event.status === 200) this.#line(`${INDENT}${c.dim("answer:")} ${event.reply}`);
     if (note) this.#line(`${INDENT}${c.dim(`» ${note}`)}`);
+  }
+
+  /** Per account: how many sub-agents it answered and the most it ever had in flight, against its seats. */
+  #seats(event: SeatsEvent): void {
+    const c = this.#colors;
+    const width = Math.max(...event.accounts.map((account) => account.profileId.length));
+    this.#line(`${INDENT}${c.bold(`${event.answered}/${event.subAgents} sub-agents answered`)}, spread over the accounts:`);
+    for (const account of event.accounts) {
+      const full = account.maxInFlight > event.limit ? c.red : c.green;
+      this.#line(
+        `${INDENT}  ${account.profileId.padEnd(width)}  answered ${account.answered}  ` +
+          `${full(`at most ${account.maxInFlight}/${event.limit} in flight`)}  ${c.dim(`refused by the provider: ${account.refused}`)}`,
+      );
+    }
+    const refused = event.accounts.reduce((sum, account) => sum + account.refused, 0);
+    this.#line(
+      `${INDENT}${c.dim(`» ${event.waited} waited in line for a free seat; full accounts passed over ${event.passedOver}× before a call; ${refused} concurrency 429s upstream`)}`,
+    );
   }
 
   #profiles(event: ProfilesEvent): void {
@@ -244,6 +280,22 @@ export function passedOverText(event: HeadroomPassedOverEvent): string {
   const to = event.toProfileId ?? "another key";
   const move = event.pinMoved ? `the session moves to ${to} before this turn` : `this turn goes to ${to}`;
   return `passed over ${event.profileId}: nearly spent (${state}, resets in ${formatDuration(event.resetsInMs)}) → ${move}`;
+}
+
+/** `openai:alpha openai/gpt-4o-mini sent nothing for 5s → hedged: the rest of the chain raced it (won)`. */
+export function hedgeText(event: HedgeDemoEvent): string {
+  const slow = `${event.profileId ?? "(no profile)"} ${event.provider}/${event.model}`;
+  const after = formatDuration(event.afterMs);
+  switch (event.outcome) {
+    case "started":
+      return `${slow} sent nothing for ${after} → hedge started: the next route in the chain races it`;
+    case "won":
+      return `the hedge answered first; ${slow} was closed without a failure on its record`;
+    case "lost":
+      return `${slow} answered first after all; the hedge was closed`;
+    case "budget_denied":
+      return `${slow} sent nothing for ${after}, but the hedge budget is spent: no hedge`;
+  }
 }
 
 function idsOf(event: Extract<DemoEvent, { type: "demo_started" }>, provider: string): string {

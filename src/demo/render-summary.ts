@@ -23,9 +23,19 @@ function headroomSentence(summary: SummaryEvent): string {
   return `Headroom: ${moves}, ${rejections}.`;
 }
 
+/** What the fan-out showed: sub-agents spread over the accounts without ever exceeding an account's seats. */
+function seatsSentence(summary: SummaryEvent): string | undefined {
+  if (summary.subAgents === 0 || summary.seatLimit === null) return undefined;
+  const limit = summary.maxInFlightPerAccount <= summary.seatLimit ? "never more than" : "but once";
+  return (
+    `Seats: ${summary.subAgents} sub-agents spread over ${summary.accountsUsed} accounts, ${limit} ${summary.maxInFlightPerAccount} in flight ` +
+    `on one (each has ${summary.seatLimit} seats); ${summary.seatWaits} waited in line for a seat, ${summary.concurrency429s} concurrency 429s upstream.`
+  );
+}
+
 export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"], color: boolean): string[] {
   const totals = renderTable(
-    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit", "streams rescued"],
+    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit", "streams rescued", "hedges won"],
     [
       [
         summary.requests,
@@ -37,6 +47,7 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
         summary.recoveries,
         summary.headroomMoves,
         summary.rescuedStreams,
+        summary.hedgesWon,
       ],
     ],
     color,
@@ -53,6 +64,7 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
     profiles,
     "",
     headroomSentence(summary),
+    ...[seatsSentence(summary)].filter((line): line is string => line !== undefined),
     colors.dim(
       `The demo clock skipped ${formatDuration(summary.skippedMs)} (cooldowns and probe intervals kept their real length); ` +
         `the run took ${(summary.elapsedMs / 1000).toFixed(1)} s.`,

@@ -3,7 +3,7 @@
  * attempt, each rotation between keys, each failure written to a profile, and each nearly spent profile
  * passed over before any call. The demo sends one request
  * at a time and the gateway runs in this process, so every event between `begin()` and `end()` belongs to
- * that request.
+ * that request — except a fan-out, whose requests are told apart by their runs' sessions.
  */
 import type { DetourEvent } from "../ports/events.js";
 import type { UsageStats } from "../core/types.js";
@@ -26,6 +26,16 @@ export interface RecordedRotation {
 
 export type RecordedPassOver = Omit<Extract<DetourEvent, { type: "headroom_passed_over" }>, "type" | "runId" | "agentId" | "sessionId">;
 
+export type RecordedHedge = Omit<Extract<DetourEvent, { type: "hedge" }>, "type" | "runId" | "agentId">;
+
+/** One run of the engine seen while tracing (a fan-out traces several at once). */
+export interface RecordedRun {
+  sessionId: string | null;
+  attempts: AttemptView[];
+  /** The run waited in line for a seat (every account was full). */
+  waitedForSeat: boolean;
+}
+
 export interface RequestTrace {
   /** The run of this request finished (a stream's settles just after its last frame). */
   finished?: boolean;
@@ -33,9 +43,14 @@ export interface RequestTrace {
   rotations: RecordedRotation[];
   failures: RecordedFailure[];
   passedOver: RecordedPassOver[];
+  hedges: RecordedHedge[];
+  /** Per run, by run id: for tracing requests sent at once. */
+  runs: Map<string, RecordedRun>;
+  /** Profiles at their seat limit passed over before a call. */
+  seatPassOvers: number;
 }
 
-const emptyTrace = (): RequestTrace => ({ attempts: [], rotations: [], failures: [], passedOver: [] });
+const emptyTrace = (): RequestTrace => ({ attempts: [], rotations: [], failures: [], passedOver: [], hedges: [], runs: new Map(), seatPassOvers: 0 });
 
 type Subscribe = (type: "*", listener: (event: DetourEvent) => void) => () => void;
 
@@ -72,8 +87,19 @@ export class RequestTracer {
     const trace = this.#current;
     if (!trace) return;
     switch (event.type) {
-      case "attempt_finished":
-        trace.attempts.push({
+      case "run_started":
+        trace.runs.set(event.runId, { sessionId: event.sessionId, attempts: [], waitedForSeat: false });
+        return;
+      case "seat_queue_wait": {
+        const run = trace.runs.get(event.runId);
+        if (run) run.waitedForSeat = true;
+        return;
+      }
+      case "profile_passed_over":
+        trace.seatPassOvers += 1;
+        return;
+      case "attempt_finished": {
+        const attempt: AttemptView = {
           provider: event.provider,
           model: event.model,
           profileId: event.profileId,
@@ -81,8 +107,12 @@ export class RequestTracer {
           reason: event.reason,
           status: event.status,
           ...(event.continuation !== undefined ? { continuation: event.continuation } : {}),
-        });
+          ...(event.hedge ? { hedge: true as const } : {}),
+        };
+        trace.attempts.push(attempt);
+        trace.runs.get(event.runId)?.attempts.push(attempt);
         return;
+      }
       case "profile_rotated":
         trace.rotations.push({
           provider: event.provider,
@@ -92,6 +122,11 @@ export class RequestTracer {
           reason: event.reason,
         });
         return;
+      case "hedge": {
+        const { type: _type, runId: _runId, agentId: _agentId, ...hedge } = event;
+        trace.hedges.push(hedge);
+        return;
+      }
       case "run_finished":
         trace.finished = true;
         return;

@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DemoEvent, DemoSink } from "./demo-events.js";
 import { runDemo } from "./run-demo.js";
+import { HEDGING_SESSION, HEDGING_STEP } from "./storyline-hedging.js";
+import { SEATS_STEP, SUB_AGENTS } from "./storyline-seats.js";
 
 let parent: string;
 beforeEach(() => {
@@ -50,4 +52,49 @@ describe("runDemo", () => {
     expect(existsSync(cleanup?.type === "cleanup" ? cleanup.workspace : parent)).toBe(false);
     expect(readdirSync(parent)).toEqual([]);
   });
+
+  it("R-HG-1: the hedging step alone: the silent key is raced after seconds, the hedge answers, and the attempts count it", async () => {
+    const sink = collecting();
+    const summary = await runDemo({ fast: true, sink, tempParent: parent, storyline: [HEDGING_STEP] });
+    const hedges = sink.events.filter((event) => event.type === "hedge");
+    expect(hedges.map((event) => event.type === "hedge" && [event.profileId, event.outcome])).toEqual([
+      ["openai:alpha", "started"],
+      ["openai:alpha", "won"],
+    ]);
+    const request = sink.events.find((event) => event.type === "request");
+    expect(request).toMatchObject({ session: HEDGING_SESSION });
+    const route = sink.events.find((event) => event.type === "route");
+    // Both keys are healthy here, so the hedge is the next key of the same model.
+    expect(route).toMatchObject({ status: 200, profileId: "openai:beta", attemptCount: 2 });
+    expect(route?.type === "route" && route.attempts.map((attempt) => [attempt.profileId, attempt.outcome, attempt.hedge ?? false])).toEqual([
+      ["openai:beta", "succeeded", true],
+      ["openai:alpha", "aborted", false],
+    ]);
+    expect(route?.type === "route" && route.elapsedMs).toBeLessThan(10_000);
+    // The silent key was closed, not blamed.
+    expect(sink.events.some((event) => event.type === "profile_failure")).toBe(false);
+    expect(summary).toMatchObject({ requests: 1, answered: 1, hedgesWon: 1 });
+  }, 20_000);
+
+  it("R-PO-8: the seats step alone: sub-agents spread over the accounts, never more than 2 in flight on one, none refused, some waited", async () => {
+    const sink = collecting();
+    const summary = await runDemo({ fast: true, sink, tempParent: parent, storyline: [SEATS_STEP] });
+    const seats = sink.events.find((event) => event.type === "seats");
+    expect(seats).toMatchObject({ subAgents: SUB_AGENTS, answered: SUB_AGENTS, limit: 2 });
+    if (seats?.type !== "seats") throw new Error("no seats event");
+    for (const account of seats.accounts) {
+      expect(account.maxInFlight).toBeLessThanOrEqual(2);
+      expect(account.refused).toBe(0);
+    }
+    // 8 sub-agents, 6 seats: every account was full at once, and the rest waited in line.
+    expect(seats.accounts.map((account) => account.maxInFlight)).toEqual([2, 2, 2]);
+    expect(seats.accounts.reduce((sum, account) => sum + account.answered, 0)).toBe(SUB_AGENTS);
+    expect(seats.waited).toBeGreaterThanOrEqual(1);
+    const routes = sink.events.filter((event) => event.type === "route");
+    expect(routes).toHaveLength(SUB_AGENTS);
+    expect(routes.filter((event) => event.type === "route" && event.waitedForSeat)).toHaveLength(seats.waited);
+    // Each sub-agent's route is its own run: one attempt, no failures.
+    for (const route of routes) expect(route.type === "route" && route.attempts.map((attempt) => attempt.outcome)).toEqual(["succeeded"]);
+    expect(summary).toMatchObject({ requests: SUB_AGENTS, answered: SUB_AGENTS, subAgents: SUB_AGENTS, concurrency429s: 0, maxInFlightPerAccount: 2, accountsUsed: 3 });
+  }, 20_000);
 });

@@ -7,6 +7,8 @@ import type { MockBudgetsInput, MockRuleInput } from "../testing/mock-provider/i
 import { DEMO_PROFILES } from "./demo-setup.js";
 import type { StepId } from "./demo-events.js";
 import { HEADROOM_STEP } from "./storyline-headroom.js";
+import { HEDGING_STEP } from "./storyline-hedging.js";
+import { SEATS_STEP } from "./storyline-seats.js";
 
 /** Sticky until cleared (`repeat-last`), like a real outage or an empty credit balance. */
 export interface FaultSpec {
@@ -36,7 +38,9 @@ export type StoryAction =
   | { kind: "lift-budget"; budget: BudgetSpec; description: string }
   | { kind: "skip-time"; ms: number; why: string }
   /** `session`: another chat session than the demo's main one (default); `stream`: the turn is streamed. */
-  | { kind: "chat"; message: string; note: string; session?: string; stream?: boolean };
+  | { kind: "chat"; message: string; note: string; session?: string; stream?: boolean }
+  /** `count` sub-agents, each in its own session `<sessionPrefix>-<n>`, send one turn each, all at once. */
+  | { kind: "fan-out"; count: number; sessionPrefix: string; message: string; note: string };
 
 export interface StoryStep {
   id: StepId;
@@ -121,6 +125,7 @@ export const STORYLINE: readonly StoryStep[] = [
     ],
   },
   HEADROOM_STEP,
+  SEATS_STEP,
   {
     id: "rate-limit",
     title: "A rate limit on the first key",
@@ -185,4 +190,5 @@ export const STORYLINE: readonly StoryStep[] = [
       { kind: "clear", fault: CLAUDE_TELLS_THE_STORY, description: "Claude answers as before" },
     ],
   },
+  HEDGING_STEP,
 ];

@@ -54,6 +54,21 @@ const EVENTS: DemoEvent[] = [
   { type: "notice", request: 4, kind: "cleared", text: "↪️ Model Fallback cleared: y" },
   { type: "request", request: 6, step: 7, session: "s", model: "openai/gpt-4o-mini", message: "f" },
   route(6, { model: "anthropic/claude", profileId: "anthropic:main", continued: true, attempts: [failed("openai:alpha", "timeout")] }),
+  {
+    type: "seats",
+    subAgents: 8,
+    answered: 8,
+    limit: 2,
+    accounts: [
+      { profileId: "openai:alpha", answered: 4, maxInFlight: 2, refused: 0 },
+      { profileId: "openai:beta", answered: 2, maxInFlight: 1, refused: 0 },
+      { profileId: "anthropic:main", answered: 0, maxInFlight: 0, refused: 0 },
+    ],
+    waited: 2,
+    passedOver: 5,
+  },
+  { type: "hedge", request: 6, provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "started", afterMs: 5_000 },
+  { type: "hedge", request: 6, provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "won", afterMs: 5_000 },
 ];
 
 const FINAL = [
@@ -82,6 +97,13 @@ describe("summarize", () => {
       disables: 1,
       primaryProbes: 1,
       recoveries: 1,
+      hedgesWon: 1,
+      subAgents: 8,
+      seatLimit: 2,
+      maxInFlightPerAccount: 2,
+      accountsUsed: 2,
+      seatWaits: 2,
+      concurrency429s: 0,
       skippedMs: 300_000,
       elapsedMs: 1_234,
     });
@@ -104,6 +126,26 @@ describe("summarize", () => {
     expect(missingStorylineParts(summary)).toEqual(["a key was used past its limit: 2 request(s) answered 429 by its budget"]);
   });
 
+  it("R-PO-8: an account over its seats, a concurrency 429 or a fan-out on one account fails the storyline", () => {
+    const summary = summarize({
+      events: EVENTS.map((event) =>
+        event.type === "seats"
+          ? { ...event, accounts: [{ profileId: "openai:alpha", answered: 8, maxInFlight: 3, refused: 1 }] }
+          : event,
+      ),
+      finalProfiles: FINAL,
+      upstreamCalls: {},
+      skippedMs: 0,
+      elapsedMs: 0,
+    });
+    expect(summary).toMatchObject({ maxInFlightPerAccount: 3, concurrency429s: 1, accountsUsed: 1 });
+    expect(missingStorylineParts(summary)).toEqual([
+      "the sub-agents were not spread over the accounts",
+      "an account had 3 requests in flight, over its 2 seats",
+      "a provider refused 1 request(s) for lack of a free seat (concurrency 429)",
+    ]);
+  });
+
   it("R-CL-2: a run that did not show a part of the storyline is reported, part by part", () => {
     const summary = summarize({
       events: EVENTS.filter((event) => event.type === "request" || event.type === "route").map((event) =>
@@ -117,12 +159,14 @@ describe("summarize", () => {
     expect(missingStorylineParts(summary)).toEqual([
       "1 request(s) got no answer",
       "no turn moved off the nearly spent key before its limit",
+      "no sub-agents fanned out over the accounts",
       "no rotation to the second key after the rate limit",
       "no profile was disabled by the billing failure",
       "no model fallback notice during the outage",
       "the primary was never re-probed",
       "no cleared notice after the primary recovered",
       "the stream cut mid-answer was not finished by a continuation",
+      "no hedge answered for the provider that never sent a byte",
     ]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The closing numbers of the demo, computed from the events it reported — so the summary can only claim
  * what actually happened: requests, rotations, fallbacks, disables, primary probes and recoveries, turns
- * moved off a nearly spent key and the 429s a spent budget answered, and
+ * moved off a nearly spent key and the 429s a spent budget answered, how a fan-out of sub-agents used the
+ * accounts' seats, the hedges that answered, and
  * per profile its final state, how often it answered, how it failed and how many calls its key made.
  */
 import type { DemoEvent, ProfileSummary, SummaryEvent } from "./demo-events.js";
@@ -29,6 +30,13 @@ export function summarize(input: SummaryInput): SummaryEvent {
   let recoveries = 0;
   let headroomMoves = 0;
   let budgetRejections = 0;
+  let hedgesWon = 0;
+  let subAgents = 0;
+  let seatLimit: number | null = null;
+  let maxInFlightPerAccount = 0;
+  let accountsUsed = 0;
+  let seatWaits = 0;
+  let concurrency429s = 0;
 
   for (const event of input.events) {
     switch (event.type) {
@@ -52,6 +60,17 @@ export function summarize(input: SummaryInput): SummaryEvent {
         break;
       case "rotation":
         rotations += 1;
+        break;
+      case "seats":
+        subAgents += event.subAgents;
+        seatLimit = event.limit;
+        maxInFlightPerAccount = Math.max(maxInFlightPerAccount, ...event.accounts.map((account) => account.maxInFlight));
+        accountsUsed = Math.max(accountsUsed, event.accounts.filter((account) => account.answered > 0).length);
+        seatWaits += event.waited;
+        concurrency429s += event.accounts.reduce((sum, account) => sum + account.refused, 0);
+        break;
+      case "hedge":
+        if (event.outcome === "won") hedgesWon += 1;
         break;
       case "headroom_passed_over":
         headroomMoves += 1;
@@ -93,6 +112,13 @@ export function summarize(input: SummaryInput): SummaryEvent {
     recoveries,
     headroomMoves,
     budgetRejections,
+    subAgents,
+    seatLimit,
+    maxInFlightPerAccount,
+    accountsUsed,
+    seatWaits,
+    concurrency429s,
+    hedgesWon,
     skippedMs: input.skippedMs,
     elapsedMs: input.elapsedMs,
     profiles,

@@ -76,18 +76,38 @@ describe("detour demo", () => {
     expect(budgets.map((event) => [event.profileId, event.active])).toEqual([["openai:alpha", true], ["openai:alpha", false]]);
     expect(budgets[1]?.rejected).toBe(0);
 
-    // (3) A 429 on the first key rotates to the second key on the same model.
+    // (3) Sub-agents fan out over the accounts' seats: all answered, spread over every account, never more
+    // than 2 in flight on one (counted by the mock, which would have refused a third with a 429), and the
+    // sub-agents beyond the 6 seats waited in line.
+    const seats = ofType(events, "seats");
+    expect(seats).toHaveLength(1);
+    expect(seats[0]).toMatchObject({ subAgents: 8, answered: 8, limit: 2 });
+    expect(seats[0]?.accounts.map((account) => [account.profileId, account.maxInFlight, account.refused])).toEqual([
+      ["openai:alpha", 2, 0],
+      ["openai:beta", 2, 0],
+      ["anthropic:main", 2, 0],
+    ]);
+    expect(seats[0]?.waited).toBeGreaterThanOrEqual(1);
+    const subAgentRoutes = ofType(events, "route").filter((route) =>
+      ofType(events, "request").some((request) => request.request === route.request && request.session.startsWith("demo-sub-agent-")),
+    );
+    expect(subAgentRoutes).toHaveLength(8);
+    expect(subAgentRoutes.every((route) => route.status === 200 && route.attempts.every((attempt) => attempt.status !== 429))).toBe(true);
+
+    // (4) A 429 on the first key rotates to the second key on the same model.
     const rotation = ofType(events, "rotation").find((event) => event.reason === "rate_limit");
     expect(rotation).toMatchObject({ from: "openai:alpha", to: "openai:beta", provider: "openai" });
     expect(routeOf(events, rotation?.request ?? -1)).toMatchObject({ status: 200, model: PRIMARY_MODEL, profileId: "openai:beta" });
 
-    // (4) A 402 disables a profile.
+    // (5) A 402 disables a profile.
     expect(ofType(events, "profile_failure")).toContainEqual(
       expect.objectContaining({ profileId: "openai:beta", reason: "billing", lane: "disabled" }),
     );
 
-    // (5) The outage falls back to Anthropic with the notice, once; the next turn is sticky and silent.
-    const notices = ofType(events, "notice");
+    // (6) The outage falls back to Anthropic with the notice, once; the next turn is sticky and silent.
+    // The main session's notices; the hedging step's own session gets its own fallback notice (checked below).
+    const mainRequests = new Set(ofType(events, "request").filter((event) => event.session === "demo-chat").map((event) => event.request));
+    const notices = ofType(events, "notice").filter((notice) => mainRequests.has(notice.request));
     const fallback = notices.filter((notice) => notice.kind === "fallback");
     expect(fallback).toHaveLength(1);
     expect(fallback[0]?.text).toMatch(/^↪️ Model Fallback: anthropic\/claude-sonnet-4-5 \(selected openai\/gpt-4o-mini; .+\)$/);
@@ -95,7 +115,7 @@ describe("detour demo", () => {
     expect(routeOf(events, fallbackRequest)).toMatchObject({ model: FALLBACK_MODEL, profileId: "anthropic:main" });
     expect(routeOf(events, fallbackRequest + 1)).toMatchObject({ model: FALLBACK_MODEL, notice: null, probedPrimary: false });
 
-    // (6) The primary's re-probe succeeds: back on the primary with the cleared notice, once.
+    // (7) The primary's re-probe succeeds: back on the primary with the cleared notice, once.
     const cleared = notices.filter((notice) => notice.kind === "cleared");
     expect(cleared).toEqual([
       expect.objectContaining({ text: `↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})` }),
@@ -106,16 +126,33 @@ describe("detour demo", () => {
     // R-SO-3 needs 5 minutes between probes: the demo clock skipped ahead rather than waiting.
     expect(ofType(events, "clock").some((event) => event.skippedMs >= 5 * 60_000)).toBe(true);
 
-    // (6) A stream cut after its first words is finished by a continuation: one whole answer, no word twice.
+    // (8) A stream cut after its first words is finished by a continuation: one whole answer, no word twice.
     const rescued = ofType(events, "route").find((event) => event.continued === true);
     expect(rescued).toMatchObject({ status: 200, model: FALLBACK_MODEL, profileId: "anthropic:main", reply: DEMO_STORY });
+
+    // (9) A provider that never sends a byte is raced: the hedge (the fallback model, openai:beta being out of
+    // credits) answers in seconds, the silent attempt is closed without a failure on its record, and
+    // x-detour-attempts counts the hedge.
+    const hedges = ofType(events, "hedge");
+    expect(hedges.map((event) => [event.profileId, event.outcome])).toEqual([["openai:alpha", "started"], ["openai:alpha", "won"]]);
+    const hedged = routeOf(events, hedges[0]?.request ?? -1);
+    expect(ofType(events, "request").find((event) => event.request === hedged.request)?.session).toBe("demo-hedged-chat");
+    expect(hedged).toMatchObject({ status: 200, model: FALLBACK_MODEL, profileId: "anthropic:main", attemptCount: 2 });
+    expect(hedged.attempts).toEqual([
+      expect.objectContaining({ profileId: "anthropic:main", outcome: "succeeded", hedge: true }),
+      expect.objectContaining({ profileId: "openai:alpha", outcome: "aborted", reason: null }),
+    ]);
+    expect(hedged.elapsedMs).toBeLessThan(10_000);
+    expect(ofType(events, "profile_failure").some((event) => event.request === hedged.request)).toBe(false);
 
     // The summary counts what the events showed.
     const summaries = ofType(events, "summary");
     expect(summaries).toHaveLength(1);
     const summary = summaries[0];
     const requests = ofType(events, "request").length;
-    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: 1, recoveries: 1, headroomMoves: 1, budgetRejections: 0, rescuedStreams: 1 });
+    const fallbackNotices = ofType(events, "notice").filter((notice) => notice.kind === "fallback").length;
+    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: fallbackNotices, recoveries: 1, headroomMoves: 1, budgetRejections: 0, rescuedStreams: 1, hedgesWon: 1 });
+    expect(summary).toMatchObject({ subAgents: 8, seatLimit: 2, maxInFlightPerAccount: 2, accountsUsed: 3, concurrency429s: 0 });
     expect(summary?.rotations).toBeGreaterThanOrEqual(1);
     expect(summary?.disables).toBeGreaterThanOrEqual(1);
     expect(summary?.profiles.find((profile) => profile.id === "openai:beta")).toMatchObject({ lane: "disabled", reason: "billing" });
@@ -146,6 +183,12 @@ describe("detour demo", () => {
     expect(result.stdout).toContain(`↪️ Model Fallback: ${FALLBACK_MODEL} (selected ${PRIMARY_MODEL};`);
     expect(result.stdout).toContain(`↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})`);
     expect(result.stdout).toMatch(/Summary\n\s*requests\s+answered\s+rotations\s+fallbacks\s+disables\s+primary probes\s+recoveries\s+moved before a limit/);
+    expect(result.stdout).toMatch(/⇉ openai:alpha openai\/gpt-4o-mini sent nothing for \d+s → hedge started/);
+    expect(result.stdout).toContain("⇉ the hedge answered first; openai:alpha openai/gpt-4o-mini was closed without a failure on its record");
+    expect(result.stdout).toContain("· answered by the hedge");
+    expect(result.stdout).toContain("8/8 sub-agents answered, spread over the accounts:");
+    expect(result.stdout).toContain("· ⧗ waited in line for a seat");
+    expect(result.stdout).toMatch(/Seats: 8 sub-agents spread over 3 accounts, never more than 2 in flight on one \(each has 2 seats\); \d+ waited in line for a seat, 0 concurrency 429s upstream\./);
     expect(readdirSync(tempDir)).toEqual([]);
   });
 
