@@ -1,5 +1,5 @@
 /**
- * Detour against the floor (issue 9 item 7): the gateway and a minimal `node:http` + undici pass-through proxy
+ * Detour against the floor: the gateway and a minimal `node:http` + undici pass-through proxy
  * (bench/floor-proxy.child.ts), each pinned to the same core with `taskset`, driven by this process in the
  * same interleaved reps, against one mock upstream in its own process. CPU per request is the target
  * process's own CPU time (/proc/<pid>/stat) over the requests it served; added latency is the target's p50

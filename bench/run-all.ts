@@ -12,5 +12,5 @@ const store = spawnSync(process.execPath, ["--import", "tsx", new URL("./store.b
   stdio: "inherit",
 });
 if (store.status !== 0) process.exitCode = store.status ?? 1;
-// Detour against the floor proxy (the gateway bench of issue 9); gateway.bench.ts stays for direct-vs-gateway runs.
+// Detour against the floor proxy (the gateway bench); gateway.bench.ts stays for direct-vs-gateway runs.
 await benchFloor();

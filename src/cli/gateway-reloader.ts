@@ -1,5 +1,5 @@
 /**
- * Hot reload for `detour gateway` (issue 13 item 5): SIGHUP or a change to the loaded config file (debounced)
+ * Hot reload for `detour gateway`: SIGHUP or a change to the loaded config file (debounced)
  * loads the config again. An invalid config is refused with one `error` line per invalid path and the running
  * one keeps serving; a valid one gets a new Detour and runner for the requests that arrive from then on, the
  * cron jobs restart with the new `cron.jobs`, and the previous Detour is closed once the requests in flight

@@ -123,7 +123,7 @@ function networkCode(error: unknown): string | undefined {
 
 /**
  * oauth4webapi is loaded on the first refresh, not when the engine is built: most setups have no OAuth
- * profile, and a plain `detour gateway` start should not hold a library it never calls (issue 9: idle RSS).
+ * profile, and a plain `detour gateway` start should not hold a library it never calls (idle RSS).
  */
 let oauthLibrary: Promise<typeof OAuth> | undefined;
 function loadOAuth(): Promise<typeof OAuth> {

@@ -1,5 +1,5 @@
 /**
- * Programmatic start of the gateway (issue 5 item 8): `startGateway({ config?, configPath?, host?, port? })`
+ * Programmatic start of the gateway: `startGateway({ config?, configPath?, host?, port? })`
  * resolves to `{ url, close() }`. Port 0 picks a free port. Without a Detour it builds one on the configured
  * state backend with providers from the config. Binding a non-loopback host without client tokens is
  * refused before anything listens (R-GW-5).

@@ -1,5 +1,5 @@
 /**
- * Issue 9 (idle RSS): what a plain `detour gateway` start does not call is not loaded at start. Each entry
+ * Idle RSS: what a plain `detour gateway` start does not call is not loaded at start. Each entry
  * names a module that was once loaded eagerly and now loads on first use; importing it eagerly again (a
  * static import on the start path) makes this test fail. The child starts a real gateway (SQLite store,
  * OpenAI and Anthropic providers, no OAuth profile) in its own process, so nothing this test file or

@@ -1,5 +1,5 @@
 /**
- * Crash (issue 12): 20 × SIGKILL of a child that records failures and session compare-and-sets on one
+ * Crash: 20 × SIGKILL of a child that records failures and session compare-and-sets on one
  * SQLite file, each at a random moment of a longer run than the unit test's (up to 400 ms of writing), all
  * on the same file so that every kill lands on the history of the earlier ones. After each kill the file
  * must open, pass `PRAGMA integrity_check`, and hold every update any child acknowledged. Prints the

@@ -1,5 +1,5 @@
 /**
- * Redis outage under load (issue 12, R-SB-3, R-SB-5): two gateway replicas share a private redis-server
+ * Redis outage under load (R-SB-3, R-SB-5): two gateway replicas share a private redis-server
  * (never the shared one on 6379) while clients keep sending requests; the server is killed for 10 s and
  * started again empty (`--save ""`, the harshest restart: it lost its data).
  *

@@ -1,5 +1,5 @@
 /**
- * Soak (issue 12): ≥ 50 000 requests through the real gateway at 30 % mixed faults (429 with and without
+ * Soak: ≥ 50 000 requests through the real gateway at 30 % mixed faults (429 with and without
  * Retry-After, 500, 503, 529, resets, silence, cut streams) over 3 providers × 2 keys of mock providers, on
  * loopback. Prints: requests, failed requests that had a healthy candidate, hung requests, RSS and open
  * file descriptors of the gateway process (this one) sampled along the run.

@@ -1,5 +1,5 @@
 /**
- * Hot reload of `detour gateway` as a spawned process (issue 13 item 5): a rewrite of the config file is
+ * Hot reload of `detour gateway` as a spawned process: a rewrite of the config file is
  * picked up by the next request; an invalid rewrite is refused path by path while the old config keeps
  * serving; a stream that started before a reload finishes on the model it started with; SIGHUP reloads too.
  */

@@ -1,5 +1,5 @@
 /**
- * The CLI and config traps of issue 12 as a new user meets them: replacing a profile, bogus OAuth payloads,
+ * The CLI and config traps a new user meets: replacing a profile, bogus OAuth payloads,
  * unset key variables, unknown providers and ghost pins, read-only commands that must not write, a port in
  * use, and a status that pages its sessions (R-GW-8).
  */

@@ -1,5 +1,5 @@
 /**
- * A large request body on the same-wire lane (SPEC R-GW-6, R-ST-6, issue 9): the upstream receives the client's
+ * A large request body on the same-wire lane (SPEC R-GW-6, R-ST-6): the upstream receives the client's
  * bytes with only the lane's edits, with their exact content-length (never chunked), and a rotation after a 429
  * sends the very same bytes with the next credential — the lane sends views of the client's bytes, not a copy,
  * and they can be sent again.

@@ -1,5 +1,5 @@
 /**
- * The lane's body parser (issue 9): fastify's limits and errors, without the join of a large body.
+ * The lane's body parser: fastify's limits and errors, without the join of a large body.
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";

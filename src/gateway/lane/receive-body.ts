@@ -1,5 +1,5 @@
 /**
- * The lane's JSON body parser (SPEC R-GW-6, issue 9): fastify's raw-body reading — the same body limit, the
+ * The lane's JSON body parser (SPEC R-GW-6): fastify's raw-body reading — the same body limit, the
  * same length check, the same errors (413, 400) — without its final join: a large body stays the chunks it
  * arrived in (BodyBytes), so a 1 MB request allocates no second 1 MB Buffer. A small body is joined into its
  * own copy, as fastify does, and is scanned in place. Keeping the chunks is safe: Node's HTTP parser hands each

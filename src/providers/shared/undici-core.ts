@@ -2,7 +2,7 @@
  * The two undici pieces Detour's HTTP client uses (`Agent` and `request`), loaded from their own modules
  * rather than from undici's index. The index eagerly loads all of undici — fetch, WebSocket, EventSource,
  * cache stores, cookie parsing, mock and proxy agents, interceptors: about 110 modules — and that costs the
- * built gateway ~9 MB of resident memory at start for code it never runs (issue 9: idle RSS). The pieces
+ * built gateway ~9 MB of resident memory at start for code it never runs (idle RSS). The pieces
  * below are ~40 modules.
  *
  * undici ships no `exports` map, so these paths are importable; the version is pinned exactly in

@@ -84,7 +84,7 @@ afterEach(async () => {
   servers = [];
 });
 
-describe("an upstream body given as views (issue 9: no second copy of a large body)", () => {
+describe("an upstream body given as views (no second copy of a large body)", () => {
   it("R-GW-6: the upstream receives exactly the joined bytes, with their length as content-length and no chunked encoding", async () => {
     const upstream = await capturingUpstream("json");
     const { chunks, expected } = viewsOfLargeBody();

@@ -1,5 +1,5 @@
 /**
- * BodyBytes (issue 9): a body kept as the chunks it arrived in reads exactly like the joined bytes, wherever the
+ * BodyBytes: a body kept as the chunks it arrived in reads exactly like the joined bytes, wherever the
  * chunk boundaries fall — inside a UTF-8 character, an escape, a key the scan looks for.
  */
 import { fc, test } from "@fast-check/vitest";

@@ -1,5 +1,5 @@
 /**
- * A request body's bytes as they arrived from the socket, never joined into one Buffer (issue 9). V8 counts
+ * A request body's bytes as they arrived from the socket, never joined into one Buffer. V8 counts
  * every new backing store towards its next full GC: a 1 MB body joined into one more 1 MB Buffer per request
  * (fastify's `parseAs: "buffer"` does that) kept the gateway in a regime of a Mark-Compact every few requests.
  * The chunks are the socket's own copies (one per read); the lane reads spans of them and sends views of them
@@ -109,7 +109,7 @@ function scratchOf(length: number): Buffer {
 
 /**
  * The bytes of one upstream request: one Buffer, or the same bytes as views in order (a large client body
- * with a few edits goes out as its own bytes around them, without a second copy of the whole body, issue 9).
+ * with a few edits goes out as its own bytes around them, without a second copy of the whole body).
  * Either form can be sent again as it is (a retry, a rotated credential): nothing in it is consumed.
  */
 export type UpstreamBody = Buffer | UpstreamChunks;

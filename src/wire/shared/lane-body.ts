@@ -123,7 +123,7 @@ export const VIEWS_FROM_BYTES = 64 * 1024;
 /**
  * A small body as one Buffer (undici writes it in one go); a large one as views of the client's bytes (the
  * chunks it arrived in, body-bytes.ts), so a 1 MB body does not get a second 1 MB copy per request — V8 counts
- * every new backing store towards its next full GC (issue 9). Runs of small parts (the edits, what lies between
+ * every new backing store towards its next full GC. Runs of small parts (the edits, what lies between
  * them, the ends of chunks) are joined, so there is one joined head and then about one view per chunk.
  */
 function joinedOrViews(parts: readonly Buffer[]): UpstreamBody {

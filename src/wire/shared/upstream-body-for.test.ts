@@ -1,5 +1,5 @@
 /**
- * The upstream body of a large client body (issue 9): the same bytes as the small-body form, but as views of
+ * The upstream body of a large client body: the same bytes as the small-body form, but as views of
  * the client's own bytes around the edits, so a 1 MB request does not get a second 1 MB copy.
  */
 import { fc, test } from "@fast-check/vitest";
