@@ -5,20 +5,12 @@
  * redis-remote.ts) and its routed half; redis-link.ts keeps serving from a local view through an outage
  * (R-SB-3). This class connects and composes them.
  */
+import { FacetedStateStore, type StoreFacets } from "../shared/faceted-store.js";
 import { createClient } from "@redis/client";
-import type { HeadroomReading } from "../../core/headroom/reading.js";
-import type { SessionEntry, UsageStats } from "../../core/types.js";
 import type { Clock } from "../../ports/clock.js";
 import { type Logger, silentLogger } from "../../ports/events.js";
 import type { Random } from "../../ports/random.js";
-import type {
-  RecordFailureParams,
-  SessionCasResult,
-  SessionFieldWrite,
-  StateStore,
-  StoredProfile,
-  WriteOptions,
-} from "../../ports/state-store.js";
+import type { StateStore } from "../../ports/state-store.js";
 import { systemClock } from "../../ports/system-clock.js";
 import { cryptoRandom } from "../../ports/system-random.js";
 import { type SecretKey, SecretBox } from "../secrets.js";
@@ -63,7 +55,8 @@ export interface RedisStateStoreOptions {
   sessionRetention?: SessionRetention;
 }
 
-export class RedisStateStore implements StateStore {
+export class RedisStateStore extends FacetedStateStore implements StateStore {
+  protected readonly facets: StoreFacets;
   readonly #client: RedisClient;
   readonly #link: RedisLink;
   readonly #profiles: RedisProfiles;
@@ -76,6 +69,7 @@ export class RedisStateStore implements StateStore {
   #pruner: SessionPruner | undefined;
 
   private constructor(client: RedisClient, link: RedisLink) {
+    super();
     this.#client = client;
     this.#link = link;
     this.#profiles = new RedisProfiles(link.routeTo((r) => r.profiles), link.orderProviders);
@@ -84,6 +78,7 @@ export class RedisStateStore implements StateStore {
     this.#probes = new RedisProbes(link.routeTo((r) => r.probes));
     this.#headroom = new RedisHeadroom(link.routeTo((r) => r.headroom));
     this.#spend = new RedisSpend(link.routeTo((r) => r.spend));
+    this.facets = { profiles: this.#profiles, usageStats: this.#usageStats, sessions: this.#sessions, probes: this.#probes, headroom: this.#headroom, spend: this.#spend };
   }
 
   static async connect(options: RedisStateStoreOptions): Promise<RedisStateStore> {
@@ -158,111 +153,6 @@ export class RedisStateStore implements StateStore {
   /** `shared` while Redis answers; `local` while the store serves its in-process view. */
   get mode(): RedisStoreMode {
     return this.#link.mode;
-  }
-
-  // --- profiles, orders and lastGood ---
-  listProfiles(): Promise<StoredProfile[]> {
-    return this.#profiles.listProfiles();
-  }
-  getProfile(id: string): Promise<StoredProfile | undefined> {
-    return this.#profiles.getProfile(id);
-  }
-  upsertProfile(profile: StoredProfile, options?: WriteOptions): Promise<void> {
-    return this.#profiles.upsertProfile(profile, options);
-  }
-  removeProfile(id: string): Promise<boolean> {
-    return this.#profiles.removeProfile(id);
-  }
-  getStoredOrder(provider: string): Promise<string[] | undefined> {
-    return this.#profiles.getStoredOrder(provider);
-  }
-  setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
-    return this.#profiles.setStoredOrder(provider, order);
-  }
-  getLastGood(provider: string): Promise<string | undefined> {
-    return this.#profiles.getLastGood(provider);
-  }
-  getAllLastGood(): Promise<Record<string, string>> {
-    return this.#profiles.getAllLastGood();
-  }
-  setLastGood(provider: string, profileId: string | undefined): Promise<void> {
-    return this.#profiles.setLastGood(provider, profileId);
-  }
-
-  // --- usage stats ---
-  getUsageStats(profileId: string): Promise<UsageStats | undefined> {
-    return this.#usageStats.getUsageStats(profileId);
-  }
-  getAllUsageStats(): Promise<Record<string, UsageStats>> {
-    return this.#usageStats.getAllUsageStats();
-  }
-  recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
-    return this.#usageStats.recordFailure(profileId, params);
-  }
-  recordSuccess(profileId: string, params: { provider: string; now: number }): Promise<UsageStats> {
-    return this.#usageStats.recordSuccess(profileId, params);
-  }
-  markUsed(profileId: string, now: number): Promise<void> {
-    return this.#usageStats.markUsed(profileId, now);
-  }
-  clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
-    return this.#usageStats.clearExpired(profileId, now);
-  }
-  resetUsageStats(profileId: string): Promise<void> {
-    return this.#usageStats.resetUsageStats(profileId);
-  }
-  replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
-    return this.#usageStats.replaceUsageStats(profileId, stats);
-  }
-
-  // --- sessions ---
-  getSession(sessionKey: string): Promise<SessionEntry | undefined> {
-    return this.#sessions.getSession(sessionKey);
-  }
-  listSessions(): Promise<SessionEntry[]> {
-    return this.#sessions.listSessions();
-  }
-  patchSession(
-    sessionKey: string,
-    patch: Partial<Omit<SessionEntry, "sessionKey">>,
-    options?: WriteOptions,
-  ): Promise<SessionEntry> {
-    return this.#sessions.patchSession(sessionKey, patch, options);
-  }
-  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], options?: WriteOptions): Promise<SessionCasResult> {
-    return this.#sessions.compareAndSetSession(sessionKey, writes, options);
-  }
-  deleteSession(sessionKey: string): Promise<boolean> {
-    return this.#sessions.deleteSession(sessionKey);
-  }
-  pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
-    return this.#sessions.pruneSessions(params);
-  }
-  evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
-    return this.#sessions.evictSessions(params);
-  }
-  countSessions(): Promise<number> {
-    return this.#sessions.countSessions();
-  }
-
-  // --- probe throttle, headroom readings (R-PO-7), spend (R-GW-7) ---
-  tryClaimProbe(key: string, now: number, intervalMs: number): Promise<boolean> {
-    return this.#probes.tryClaimProbe(key, now, intervalMs);
-  }
-  getLastProbeAt(key: string): Promise<number | undefined> {
-    return this.#probes.getLastProbeAt(key);
-  }
-  recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
-    return this.#headroom.recordHeadroom(profileId, readings, now);
-  }
-  headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
-    return this.#headroom.headroomReadings(profileIds, now);
-  }
-  recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
-    return this.#spend.recordSpend(profileId, costUsd, now);
-  }
-  spendByProfile(now: number): Promise<Record<string, number>> {
-    return this.#spend.spendByProfile(now);
   }
 
   // --- lifecycle ---

@@ -6,18 +6,10 @@
  * One facet per file (profiles, usage stats, sessions, probes, headroom, spend) over one shared
  * connection (sqlite-connection.ts); this class opens the file and composes them.
  */
+import { FacetedStateStore, type StoreFacets } from "../shared/faceted-store.js";
 import type Database from "better-sqlite3";
-import type { HeadroomReading } from "../../core/headroom/reading.js";
-import type { SessionEntry, UsageStats } from "../../core/types.js";
 import { type Logger, silentLogger } from "../../ports/events.js";
-import type {
-  RecordFailureParams,
-  SessionCasResult,
-  SessionFieldWrite,
-  StateStore,
-  StoredProfile,
-  WriteOptions,
-} from "../../ports/state-store.js";
+import type { StateStore } from "../../ports/state-store.js";
 import { systemClock } from "../../ports/system-clock.js";
 import type { SecretBox } from "../secrets.js";
 import { type SessionRetention, SessionPruner } from "../shared/session-retention.js";
@@ -48,7 +40,8 @@ export interface SqliteStateStoreOptions {
 
 const KEY_CHECK_META = "secret_key_check";
 
-export class SqliteStateStore implements StateStore {
+export class SqliteStateStore extends FacetedStateStore implements StateStore {
+  protected readonly facets: StoreFacets;
   readonly path: string;
   readonly #file: SqliteConnection;
   readonly #secrets: SecretBox;
@@ -65,6 +58,7 @@ export class SqliteStateStore implements StateStore {
   #closed = false;
 
   private constructor(db: Database.Database, options: SqliteStateStoreOptions) {
+    super();
     this.path = options.path;
     this.#file = new SqliteConnection(db, options.path, options.lockWaitMs);
     this.#secrets = options.secrets;
@@ -89,6 +83,7 @@ export class SqliteStateStore implements StateStore {
     this.#probes = new SqliteProbes(this.#file);
     this.#headroom = new SqliteHeadroom(this.#file);
     this.#spend = new SqliteSpend(this.#file);
+    this.facets = { profiles: this.#profiles, usageStats: this.#usageStats, sessions: this.#sessions, probes: this.#probes, headroom: this.#headroom, spend: this.#spend };
   }
 
   /** Opens (creating and migrating as needed) the file and checks the secret key against it. */
@@ -132,111 +127,6 @@ export class SqliteStateStore implements StateStore {
     // Another process may have won the race with its own key: verify whatever is stored now.
     const stored = sql.getMeta.get(KEY_CHECK_META);
     if (stored) this.#secrets.verifyKeyCheck(stored.value);
-  }
-
-  // --- profiles, orders and lastGood ---
-  listProfiles(): Promise<StoredProfile[]> {
-    return this.#profiles.listProfiles();
-  }
-  getProfile(id: string): Promise<StoredProfile | undefined> {
-    return this.#profiles.getProfile(id);
-  }
-  upsertProfile(profile: StoredProfile, options?: WriteOptions): Promise<void> {
-    return this.#profiles.upsertProfile(profile, options);
-  }
-  removeProfile(id: string): Promise<boolean> {
-    return this.#profiles.removeProfile(id);
-  }
-  getStoredOrder(provider: string): Promise<string[] | undefined> {
-    return this.#profiles.getStoredOrder(provider);
-  }
-  setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
-    return this.#profiles.setStoredOrder(provider, order);
-  }
-  getLastGood(provider: string): Promise<string | undefined> {
-    return this.#profiles.getLastGood(provider);
-  }
-  getAllLastGood(): Promise<Record<string, string>> {
-    return this.#profiles.getAllLastGood();
-  }
-  setLastGood(provider: string, profileId: string | undefined): Promise<void> {
-    return this.#profiles.setLastGood(provider, profileId);
-  }
-
-  // --- usage stats ---
-  getUsageStats(profileId: string): Promise<UsageStats | undefined> {
-    return this.#usageStats.getUsageStats(profileId);
-  }
-  getAllUsageStats(): Promise<Record<string, UsageStats>> {
-    return this.#usageStats.getAllUsageStats();
-  }
-  recordFailure(profileId: string, params: RecordFailureParams): Promise<UsageStats> {
-    return this.#usageStats.recordFailure(profileId, params);
-  }
-  recordSuccess(profileId: string, params: { provider: string; now: number }): Promise<UsageStats> {
-    return this.#usageStats.recordSuccess(profileId, params);
-  }
-  markUsed(profileId: string, now: number): Promise<void> {
-    return this.#usageStats.markUsed(profileId, now);
-  }
-  clearExpired(profileId: string, now: number): Promise<UsageStats | undefined> {
-    return this.#usageStats.clearExpired(profileId, now);
-  }
-  resetUsageStats(profileId: string): Promise<void> {
-    return this.#usageStats.resetUsageStats(profileId);
-  }
-  replaceUsageStats(profileId: string, stats: UsageStats | undefined): Promise<void> {
-    return this.#usageStats.replaceUsageStats(profileId, stats);
-  }
-
-  // --- sessions ---
-  getSession(sessionKey: string): Promise<SessionEntry | undefined> {
-    return this.#sessions.getSession(sessionKey);
-  }
-  listSessions(): Promise<SessionEntry[]> {
-    return this.#sessions.listSessions();
-  }
-  patchSession(
-    sessionKey: string,
-    patch: Partial<Omit<SessionEntry, "sessionKey">>,
-    options?: WriteOptions,
-  ): Promise<SessionEntry> {
-    return this.#sessions.patchSession(sessionKey, patch, options);
-  }
-  compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], options?: WriteOptions): Promise<SessionCasResult> {
-    return this.#sessions.compareAndSetSession(sessionKey, writes, options);
-  }
-  deleteSession(sessionKey: string): Promise<boolean> {
-    return this.#sessions.deleteSession(sessionKey);
-  }
-  pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
-    return this.#sessions.pruneSessions(params);
-  }
-  evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
-    return this.#sessions.evictSessions(params);
-  }
-  countSessions(): Promise<number> {
-    return this.#sessions.countSessions();
-  }
-
-  // --- probe throttle, headroom readings (R-PO-7), spend (R-GW-7) ---
-  tryClaimProbe(key: string, now: number, intervalMs: number): Promise<boolean> {
-    return this.#probes.tryClaimProbe(key, now, intervalMs);
-  }
-  getLastProbeAt(key: string): Promise<number | undefined> {
-    return this.#probes.getLastProbeAt(key);
-  }
-  recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
-    return this.#headroom.recordHeadroom(profileId, readings, now);
-  }
-  headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
-    return this.#headroom.headroomReadings(profileIds, now);
-  }
-  recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
-    return this.#spend.recordSpend(profileId, costUsd, now);
-  }
-  spendByProfile(now: number): Promise<Record<string, number>> {
-    return this.#spend.spendByProfile(now);
   }
 
   // --- lifecycle ---
