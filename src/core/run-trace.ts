@@ -7,6 +7,7 @@
  *
  * `runner/run-trace-builder.ts` assembles traces from the runner's events.
  */
+import type { HeadroomReading, HeadroomStatus } from "./headroom/reading.js";
 import type { FailoverReason } from "./reasons.js";
 import { DetourError, ERROR_CODES } from "./errors.js";
 
@@ -51,6 +52,51 @@ export interface TraceAttempt {
    * a replay can pair a hedge with the attempt it raced; `null` for an attempt that was no hedge.
    */
   hedgeIndex?: number | null;
+  /**
+   * Added within v1 (readers treat a missing field as none seen): the rate-limit headroom the upstream's
+   * answer stated (R-PO-7), at most `MAX_TRACE_HEADROOM_READINGS`, tightest first. Absent when the answer
+   * carried no rate-limit headers.
+   */
+  headroom?: TraceHeadroomReading[];
+}
+
+/** One rate-limit window as an attempt's answer stated it: numbers and a status, never a header value. */
+export interface TraceHeadroomReading {
+  window: string;
+  /** Set when the provider limits per model; absent = the whole profile. */
+  model?: string;
+  remainingShare: number | null;
+  remaining: number | null;
+  limit: number | null;
+  status: HeadroomStatus | null;
+  /** Epoch ms. */
+  resetAt: number;
+}
+
+/** An answer states a handful of windows; a trace keeps this many per attempt so its size stays bounded. */
+export const MAX_TRACE_HEADROOM_READINGS = 4;
+
+/** How tight a reading is, for keeping the tightest: a rejected window first, then by the share left. */
+function tightness(reading: HeadroomReading): number {
+  if (reading.status === "rejected") return -1;
+  if (reading.remainingShare !== undefined) return reading.remainingShare;
+  return reading.status === "allowed_warning" ? 0.5 : 1;
+}
+
+/** The compact trace form of an answer's readings: the tightest few, numbers only. */
+export function traceHeadroomReadings(readings: readonly HeadroomReading[]): TraceHeadroomReading[] {
+  return [...readings]
+    .sort((a, b) => tightness(a) - tightness(b))
+    .slice(0, MAX_TRACE_HEADROOM_READINGS)
+    .map((reading) => ({
+      window: reading.window,
+      ...(reading.model !== undefined ? { model: reading.model } : {}),
+      remainingShare: reading.remainingShare ?? null,
+      remaining: reading.remaining ?? null,
+      limit: reading.limit ?? null,
+      status: reading.status ?? null,
+      resetAt: reading.resetAt,
+    }));
 }
 
 /** A candidate the run passed over without calling it (cooldown, no profile, …). */

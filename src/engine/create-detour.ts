@@ -350,7 +350,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
   // The providers (and every lane over them) reach a discovered local Ollama; `detour.config` stays as given.
   const providerConfig = discovery ? withDiscoveredOllama(config, discovery) : config;
   const providers = providerMap(options.providers ?? providersFromConfig(providerConfig));
-  const headroom = createHeadroomRecorder({ store: agentStore, clock, logger });
+  const headroom = createHeadroomRecorder({ store: agentStore, clock, logger, events: hub, defaultAgentId: DEFAULT_AGENT });
   const lanes = createLanes({ detour: { runWith, reportPostCommitFailure }, config: providerConfig, providers, clock, headroom });
   const canonicalRunner = lanes.canonical;
   const { embed, countTokens } = lanes;

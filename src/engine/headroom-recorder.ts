@@ -2,11 +2,13 @@
  * R-PO-7: turns every upstream response's headers into headroom readings and keeps them in the agent's
  * store. Parsing is synchronous and cheap (a table of header names); the store write is started and not
  * awaited, so it stays off the response's critical path. A write the store refuses is logged, never thrown
- * into the request: readings are restated by the provider's next answer.
+ * into the request: readings are restated by the provider's next answer. The same readings (parsed once) go
+ * to the event hub as `headroom_read`, so the run's trace (R-OB-4) shows what each attempt saw.
  */
 import { readHeadroom } from "../core/headroom/header-readers.js";
+import { traceHeadroomReadings } from "../core/run-trace.js";
 import type { Clock } from "../ports/clock.js";
-import type { Logger } from "../ports/events.js";
+import type { EventSink, Logger } from "../ports/events.js";
 import type { ProviderCallContext } from "../ports/provider.js";
 import type { StateStore } from "../ports/state-store.js";
 import type { AttemptContext } from "../runner/attempt.js";
@@ -20,8 +22,12 @@ export function createHeadroomRecorder(options: {
   store: (agentId: string | undefined) => Promise<StateStore>;
   clock: Clock;
   logger?: Logger;
+  /** Where `headroom_read` goes (run traces); without it readings are only kept in the store. */
+  events?: EventSink;
+  /** The agent named in events when the caller names none. */
+  defaultAgentId?: string;
 }): HeadroomRecorder {
-  const { clock, logger } = options;
+  const { clock, logger, events } = options;
   return (agentId, attempt) => {
     const profileId = attempt.profileId;
     if (profileId === undefined) return undefined;
@@ -40,6 +46,15 @@ export function createHeadroomRecorder(options: {
               error: error instanceof Error ? error.message : String(error),
             }),
           );
+        events?.emit({
+          type: "headroom_read",
+          runId: attempt.runId,
+          agentId: agentId ?? options.defaultAgentId ?? "main",
+          provider: attempt.provider,
+          model: attempt.model,
+          profileId,
+          readings: traceHeadroomReadings(readings),
+        });
       } catch (error) {
         // The hook must never throw into the provider's response handling.
         logger?.log("warn", "Could not read rate-limit headers", {

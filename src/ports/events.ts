@@ -4,6 +4,7 @@
  * profiles by id, never by key.
  */
 import type { FailoverReason } from "../core/reasons.js";
+import type { TraceHeadroomReading } from "../core/run-trace.js";
 import type { UsageStats } from "../core/types.js";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -346,6 +347,18 @@ export interface UsageRecordedEvent extends RunScoped {
   costUsd: number | null;
 }
 
+/**
+ * An attempt's upstream answer stated rate-limit headroom (R-PO-7): run traces (R-OB-4) keep the readings on
+ * that attempt. Emitted only when the headers held readings; numbers and statuses only, never a header value.
+ */
+export interface HeadroomReadEvent extends RunScoped {
+  type: "headroom_read";
+  provider: string;
+  model: string;
+  profileId: string;
+  readings: TraceHeadroomReading[];
+}
+
 // --- state bookkeeping (R-SB-5) ---
 
 /** Recording a success, a use or a spend failed in the store; the answer was delivered anyway (best effort). */
@@ -376,6 +389,7 @@ export type DetourEvent =
   | CooldownWaitEvent
   | NoticeEvent
   | UsageRecordedEvent
+  | HeadroomReadEvent
   | SessionOverrideEvent
   | HeadroomPassedOverEvent
   | ProfilePassedOverEvent

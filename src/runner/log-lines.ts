@@ -32,6 +32,7 @@ export function eventLevel(event: DetourEvent): LogLevel {
     case "attempt_started":
     case "attempt_finished":
     case "usage_recorded":
+    case "headroom_read":
     case "session_override":
       return "debug";
     case "no_available_profile":
@@ -144,6 +145,7 @@ export function describeEvent(event: DetourEvent): LogLine {
     case "attempt_started":
     case "attempt_finished":
     case "usage_recorded":
+    case "headroom_read":
     case "session_override":
       return { level: "debug", message: event.type, fields };
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DetourEvent } from "../ports/events.js";
-import { runTraceLine } from "../core/run-trace.js";
+import { MAX_TRACE_HEADROOM_READINGS, parseRunTraceLine, runTraceLine, traceHeadroomReadings } from "../core/run-trace.js";
+import type { HeadroomReading } from "../core/headroom/reading.js";
 import { hashSessionKey } from "../ports/trace-store.js";
 import { RunTraceBuilder } from "./run-trace-builder.js";
 
@@ -95,5 +96,33 @@ describe("run trace v1", () => {
     expect(trace.attempts[1]).toMatchObject({ inputTokens: 910, outputTokens: 320, costUsd: 0.007 });
     expect(trace.attempts[0]!.costUsd).toBeNull();
     expect(trace.costUsd).toBe(0.007);
+  });
+
+  it("R-OB-4 the headroom readings an attempt's answer stated land on that attempt, bounded; old lines still read", () => {
+    const events = fallbackRunEvents();
+    const readings = traceHeadroomReadings([
+      { window: "tokens", family: "anthropic", model: "claude-sonnet-4-6", remainingShare: 0.4, remaining: 400, limit: 1000, resetAt: T0 + 30_000, readAt: T0 + 90 },
+      { window: "requests", family: "anthropic", model: "claude-sonnet-4-6", remainingShare: 0, remaining: 0, limit: 50, resetAt: T0 + 60_000, readAt: T0 + 90 },
+    ]);
+    // The 429's headers arrive before its outcome: between attempt_started and attempt_finished.
+    events.splice(2, 0, [{ type: "headroom_read", ...run, provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:work", readings }, T0 + 99]);
+    // Another run's readings go nowhere.
+    events.splice(3, 0, [{ type: "headroom_read", runId: "other-run", agentId: "main", provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:work", readings }, T0 + 99]);
+    const trace = build(events).finish()!;
+    expect(trace.attempts[0]!.headroom).toEqual([
+      { window: "requests", model: "claude-sonnet-4-6", remainingShare: 0, remaining: 0, limit: 50, status: null, resetAt: T0 + 60_000 },
+      { window: "tokens", model: "claude-sonnet-4-6", remainingShare: 0.4, remaining: 400, limit: 1000, status: null, resetAt: T0 + 30_000 },
+    ]);
+    // An attempt whose answer stated nothing has no field at all.
+    expect(trace.attempts[1]).not.toHaveProperty("headroom");
+    expect(parseRunTraceLine(runTraceLine(trace), 1).attempts[0]!.headroom).toEqual(trace.attempts[0]!.headroom);
+
+    // Bounded: an answer stating many windows keeps the tightest few; a rejected window comes first.
+    const many: HeadroomReading[] = Array.from({ length: 9 }, (_, index) => ({ window: `w${index}`, family: "codex", remainingShare: 0.9 - index / 10, resetAt: T0 + 1, readAt: T0 }));
+    many.push({ window: "unified-7d", family: "anthropic-unified", status: "rejected", resetAt: T0 + 2, readAt: T0 });
+    const kept = traceHeadroomReadings(many);
+    expect(kept).toHaveLength(MAX_TRACE_HEADROOM_READINGS);
+    expect(kept.map((reading) => reading.window)).toEqual(["unified-7d", "w8", "w7", "w6"]);
+    expect(kept[0]).toEqual({ window: "unified-7d", remainingShare: null, remaining: null, limit: null, status: "rejected", resetAt: T0 + 2 });
   });
 });

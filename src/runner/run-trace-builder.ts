@@ -3,7 +3,7 @@
  * stamps each event with the time it was seen (`observe(event, at)`); nothing here reads a clock. Only facts
  * are copied: error previews and notice texts are left out, the session key is hashed.
  */
-import { RUN_TRACE_VERSION, traceableCode, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
+import { MAX_TRACE_HEADROOM_READINGS, RUN_TRACE_VERSION, traceableCode, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
 import type { DetourEvent, DetourEventOf } from "../ports/events.js";
 import { hashSessionKey } from "../ports/trace-store.js";
 
@@ -120,6 +120,13 @@ export class RunTraceBuilder {
       case "server_error_retry_scheduled":
         trace.waits.push({ offsetMs, kind: "server_error_retry", waitMs: event.delayMs });
         return;
+      case "headroom_read": {
+        // Headers arrive before the outcome: the attempt is still open (a late hook falls back to the newest).
+        const attempt = this.#openAttempt(event.provider, event.model, event.profileId) ?? this.#newestAttempt(event.provider, event.model, event.profileId);
+        if (!attempt || event.readings.length === 0) return;
+        attempt.headroom = event.readings.slice(0, MAX_TRACE_HEADROOM_READINGS).map((reading) => ({ ...reading }));
+        return;
+      }
       case "headroom_passed_over":
         trace.headroom.push({
           offsetMs,
@@ -168,6 +175,16 @@ export class RunTraceBuilder {
       trace.costUsd = trace.attempts.reduce((sum, a) => sum + (a.costUsd ?? 0), 0);
       return;
     }
+  }
+
+  /** The newest attempt of this (provider, model, profile), finished or not. */
+  #newestAttempt(provider: string, model: string, profileId: string | null): TraceAttempt | undefined {
+    const attempts = this.#trace?.attempts ?? [];
+    for (let index = attempts.length - 1; index >= 0; index -= 1) {
+      const attempt = attempts[index]!;
+      if (attempt.provider === provider && attempt.model === model && attempt.profileId === profileId) return attempt;
+    }
+    return undefined;
   }
 
   /** The newest attempt of this (provider, model, profile) still waiting for its outcome. */
