@@ -113,7 +113,12 @@ async function send(pool: Pool, request: Request): Promise<{ ok: boolean; latenc
   const started = performance.now();
   let ttfb = Number.NaN;
   try {
-    const answer = await pool.request({ path: request.path, method: "POST", headers: { "content-type": "application/json" }, body: request.body });
+    const answer = await pool.request({
+      path: request.path,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: request.body,
+    });
     for await (const _chunk of answer.body) {
       if (Number.isNaN(ttfb)) ttfb = performance.now() - started;
     }
@@ -305,13 +310,21 @@ const FORMAT: Record<Scenario["figures"][number], (value: number) => string> = {
 };
 
 export async function benchFloor(): Promise<void> {
-  const [upstreamScript, floorScript, assemblingScript] = plainChildren(["upstream.child.ts", "floor-proxy.child.ts", "floor-assembled.child.ts"]) as [string, string, string];
+  const [upstreamScript, floorScript, assemblingScript] = plainChildren([
+    "upstream.child.ts",
+    "floor-proxy.child.ts",
+    "floor-assembled.child.ts",
+  ]) as [string, string, string];
   const upstream = await startChild(upstreamScript, [], UPSTREAM_CORE);
   const floor = await startChild(floorScript, [upstream.url], GATEWAY_CORE);
-  const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
+  const profile =
+    process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${new URL("./.profiles", import.meta.url).pathname}`] : [];
   const assembling = await startChild(assemblingScript, [upstream.url], GATEWAY_CORE);
   const gatewayFlags = (process.env.BENCH_GATEWAY_NODE_FLAGS ?? "").split(" ").filter((flag) => flag !== "");
-  const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, [...gatewayFlags, ...profile]);
+  const gateway = await startChild(DIST ? "./gateway-dist.child.mjs" : "./gateway.child.ts", [upstream.url], GATEWAY_CORE, [
+    ...gatewayFlags,
+    ...profile,
+  ]);
   const samples = new Map<string, { floor: Figures[]; assembling: Figures[]; detour: Figures[] }>();
   try {
     const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
@@ -324,7 +337,11 @@ export async function benchFloor(): Promise<void> {
         if (rep === 0) {
           // Warm JIT and connection pools of every path just before its first measurement, so a scenario's first
           // rep runs on processes that have served nothing heavier before it (its peak RSS is its own).
-          const warm = [[floor, scenario.floor], [gateway, scenario.detour], ...(scenario.assembled ? [[assembling, scenario.floor] as const] : [])] as const;
+          const warm = [
+            [floor, scenario.floor],
+            [gateway, scenario.detour],
+            ...(scenario.assembled ? [[assembling, scenario.floor] as const] : []),
+          ] as const;
           for (const [target, request] of warm) {
             await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
           }
@@ -342,7 +359,9 @@ export async function benchFloor(): Promise<void> {
         }
       }
     }
-    console.log(`\nDetour (${DIST ? "dist/ on node" : "src/ through tsx"}) vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`);
+    console.log(
+      `\nDetour (${DIST ? "dist/ on node" : "src/ through tsx"}) vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`,
+    );
     console.log("median of the reps; [min–max] across reps shows the noise\n");
     for (const scenario of selected) {
       const entry = samples.get(scenario.name) as { floor: Figures[]; assembling: Figures[]; detour: Figures[] };
@@ -357,9 +376,13 @@ export async function benchFloor(): Promise<void> {
         const compare = (base: number, name: string) =>
           figure.startsWith("added") ? `Detour − ${name} ${(d - base).toFixed(2)} ms` : `Detour ÷ ${name} ${(d / base).toFixed(2)}×`;
         const spread = (values: number[]) => `[${FORMAT[figure](Math.min(...values))} – ${FORMAT[figure](Math.max(...values))}]`;
-        console.log(`  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${compare(f, "floor")}`);
+        console.log(
+          `  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${compare(f, "floor")}`,
+        );
         if (figure === "peakRss") {
-          console.log(`  ${"".padEnd(10)} ${peakResettable ? "peak during this scenario's first rep (VmHWM reset before it)" : "peak since the process started (/proc/<pid>/clear_refs not writable)"}`);
+          console.log(
+            `  ${"".padEnd(10)} ${peakResettable ? "peak during this scenario's first rep (VmHWM reset before it)" : "peak since the process started (/proc/<pid>/clear_refs not writable)"}`,
+          );
         } else if (REPS > 1) console.log(`  ${"".padEnd(10)} floor ${spread(floorValues)}  Detour ${spread(detourValues)}`);
         if (entry.assembling.length > 0 && figure !== "peakRss") {
           const assemblingValues = entry.assembling.map((sample) => sample[figure] as number);

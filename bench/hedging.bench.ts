@@ -48,7 +48,10 @@ async function engine(primaryPace: Pace) {
   const primary = new PacedProvider("openai", clock, primaryPace);
   const fallback = new PacedProvider("anthropic", clock, () => 600);
   const detour = await createDetour({
-    config: { agents: { defaults: { model: { primary: "openai/gpt-4o-mini", fallbacks: ["anthropic/claude-fallback"] } } }, state: { backend: "memory" } },
+    config: {
+      agents: { defaults: { model: { primary: "openai/gpt-4o-mini", fallbacks: ["anthropic/claude-fallback"] } } },
+      state: { backend: "memory" },
+    },
     store,
     clock,
     random: new SeededRandom(7),

@@ -56,8 +56,7 @@ function rules(scenario: OneKeyScenario): MockRuleInput[] {
   return [{ match: { model: "mock-gpt" }, random: { seed: scenario.seed }, steps: scenario.steps }];
 }
 
-const chatBody = (model: string) =>
-  JSON.stringify({ model, max_tokens: 16, messages: [{ role: "user", content: "hello" }] });
+const chatBody = (model: string) => JSON.stringify({ model, max_tokens: 16, messages: [{ role: "user", content: "hello" }] });
 
 async function sendOne(url: string, token: string, body: string, timeoutMs: number): Promise<number | undefined> {
   const began = performance.now();

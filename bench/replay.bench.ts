@@ -11,9 +11,15 @@ const RUNS = Number(process.env.BENCH_REPLAY_RUNS ?? 10_000);
 const TARGET_MS = 10_000;
 
 export async function benchReplay(): Promise<void> {
-  const recording = parseConfig({ agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6" } } }, state: { backend: "memory" } }, "A").config;
+  const recording = parseConfig(
+    { agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6" } } }, state: { backend: "memory" } },
+    "A",
+  ).config;
   const withFallback = parseConfig(
-    { agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } }, state: { backend: "memory" } },
+    {
+      agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } },
+      state: { backend: "memory" },
+    },
     "B",
   ).config;
   const storm = DRILLS.find((drill) => drill.name === "rate-limit-storm")!;
@@ -23,13 +29,17 @@ export async function benchReplay(): Promise<void> {
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
   const reports = [];
-  for (const [name, config] of [["A (recorded)", recording], ["B (+ fallback)", withFallback]] as const) {
+  for (const [name, config] of [
+    ["A (recorded)", recording],
+    ["B (+ fallback)", withFallback],
+  ] as const) {
     reports.push((await replayTraces({ name, config, traces })).report);
   }
   const elapsedMs = performance.now() - started;
   const cpu = process.cpuUsage(cpuBefore);
   const cpuMs = (cpu.user + cpu.system) / 1000;
-  for (const report of reports) console.log(`  ${report.name}: ${report.answered}/${report.runs} answered, ${report.upstreamCalls} upstream calls`);
+  for (const report of reports)
+    console.log(`  ${report.name}: ${report.answered}/${report.runs} answered, ${report.upstreamCalls} upstream calls`);
   // CPU time as well as wall time: on a shared machine the wall time says more about the neighbours.
   console.log(
     `replay: ${traces.length} runs × 2 configs in ${(elapsedMs / 1000).toFixed(2)} s wall, ${(cpuMs / 1000).toFixed(2)} s CPU (target ≤ ${TARGET_MS / 1000} s)${elapsedMs > TARGET_MS ? "  OVER TARGET (wall)" : ""}`,

@@ -42,7 +42,9 @@ async function engineRuns(limit: number | undefined): Promise<{ cpu: number[]; w
   for (const name of names) {
     await store.upsertProfile({ id: `openai:${name}`, credential: { type: "api_key", provider: "openai", key: `sk-${name}` } });
   }
-  const profiles = Object.fromEntries(names.map((name) => [`openai:${name}`, { provider: "openai", mode: "api_key" as const, ...(limit ? { maxConcurrent: limit } : {}) }]));
+  const profiles = Object.fromEntries(
+    names.map((name) => [`openai:${name}`, { provider: "openai", mode: "api_key" as const, ...(limit ? { maxConcurrent: limit } : {}) }]),
+  );
   const detour = await createDetour({
     config: { auth: { profiles }, agents: { defaults: { model: { primary: "openai/gpt-bench", fallbacks: [] } } } },
     store,
@@ -113,7 +115,10 @@ export async function benchSeats(): Promise<void> {
   console.log(`\nseat bookkeeping (median of ${ROUNDS} rounds)`);
   console.table({
     "engine healthy run, no limit (µs CPU)": { median: median(without.cpu).toFixed(1), wall: median(without.wall).toFixed(1) },
-    "engine healthy run, maxConcurrent 4, memory seats (µs CPU)": { median: median(withSeats.cpu).toFixed(1), wall: median(withSeats.wall).toFixed(1) },
+    "engine healthy run, maxConcurrent 4, memory seats (µs CPU)": {
+      median: median(withSeats.cpu).toFixed(1),
+      wall: median(withSeats.wall).toFixed(1),
+    },
   });
 
   const rows: Record<string, { cpuUs: string; wallUs: string }> = {};
@@ -128,7 +133,10 @@ export async function benchSeats(): Promise<void> {
   }
   if (await redisAnswers()) {
     const prefix = `detour-bench-seats-${process.pid}`;
-    const redis = await seatOps(await RedisSeats.connect({ url: "redis://127.0.0.1:6379", keyPrefix: prefix, agentId: "main" }), Math.floor(RUNS / 4));
+    const redis = await seatOps(
+      await RedisSeats.connect({ url: "redis://127.0.0.1:6379", keyPrefix: prefix, agentId: "main" }),
+      Math.floor(RUNS / 4),
+    );
     rows["redis: take + release"] = { cpuUs: redis.cpu.toFixed(1), wallUs: redis.wall.toFixed(1) };
   } else {
     console.log("(no Redis on 127.0.0.1:6379: the Redis row is left out)");

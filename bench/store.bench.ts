@@ -66,7 +66,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * per turn, batched lastUsed flushes) is paid by every operation; the cost of the turn itself is measured
  * alone and subtracted.
  */
-async function measure(store: StateStore, operation: (store: StateStore, index: number) => Promise<unknown>, perRound: number): Promise<number> {
+async function measure(
+  store: StateStore,
+  operation: (store: StateStore, index: number) => Promise<unknown>,
+  perRound: number,
+): Promise<number> {
   let index = 0;
   for (let warm = 0; warm < Math.min(200, perRound); warm += 1) {
     await nextTurn();

@@ -67,7 +67,10 @@ async function gatewayShare(upstreamUrl: string): Promise<void> {
     ] as const) {
       await closedLoop(on.url, request, CONNECTIONS, WARM_MS);
       await closedLoop(off.url, request, CONNECTIONS, WARM_MS);
-      const figures = { on: { cpuUsPerRequest: [], requestsPerSecond: [] } as ModeFigures, off: { cpuUsPerRequest: [], requestsPerSecond: [] } as ModeFigures };
+      const figures = {
+        on: { cpuUsPerRequest: [], requestsPerSecond: [] } as ModeFigures,
+        off: { cpuUsPerRequest: [], requestsPerSecond: [] } as ModeFigures,
+      };
       for (let rep = 0; rep < REPS; rep += 1) {
         // Alternate which goes first, so a drift of the machine's load weighs on both alike.
         const order = rep % 2 === 0 ? (["off", "on"] as const) : (["on", "off"] as const);
@@ -99,10 +102,13 @@ async function gatewayShare(upstreamUrl: string): Promise<void> {
       };
     }
     // The "on" gateway did record, the "off" one did not: the comparison measures what it claims to.
-    const recorded = async (url: string) => ((await (await fetch(`${url}/admin/runs?limit=200`)).json()) as { runs: unknown[] }).runs.length;
+    const recorded = async (url: string) =>
+      ((await (await fetch(`${url}/admin/runs?limit=200`)).json()) as { runs: unknown[] }).runs.length;
     const [recordedOn, recordedOff] = [await recorded(on.url), await recorded(off.url)];
     if (recordedOn === 0 || recordedOff !== 0) throw new Error(`traces recorded: on ${recordedOn}, off ${recordedOff}`);
-    console.log(`\nrun traces on vs off: the gateway's own CPU per request (${REPS} reps × ${DURATION_MS / 1000} s, ${CONNECTIONS} connections, SQLite store, median)`);
+    console.log(
+      `\nrun traces on vs off: the gateway's own CPU per request (${REPS} reps × ${DURATION_MS / 1000} s, ${CONNECTIONS} connections, SQLite store, median)`,
+    );
     console.table(rows);
   } finally {
     await on.close();
@@ -113,15 +119,24 @@ async function gatewayShare(upstreamUrl: string): Promise<void> {
 /** The events of one real run (a chat completion through the engine to the bench upstream), in order. */
 async function eventsOfOneRun(upstreamUrl: string): Promise<DetourEvent[]> {
   const providers = Object.fromEntries(
-    Object.entries(setup.config.models.providers).map(([id, provider]) => [id, { ...provider, baseUrl: `${upstreamUrl}${provider.baseUrl}` }]),
+    Object.entries(setup.config.models.providers).map(([id, provider]) => [
+      id,
+      { ...provider, baseUrl: `${upstreamUrl}${provider.baseUrl}` },
+    ]),
   );
   const config = { ...setup.config, models: { providers }, state: { backend: "memory" } } as DetourConfigInput;
   const detour = await createDetour({ config, env: setup.env, recordTraces: false });
   const events: DetourEvent[] = [];
   try {
-    await detour.run({ request: { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] }, sessionKey: "bench-session" });
+    await detour.run({
+      request: { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] },
+      sessionKey: "bench-session",
+    });
     const off = detour.on("*", (event) => events.push(event));
-    await detour.run({ request: { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] }, sessionKey: "bench-session" });
+    await detour.run({
+      request: { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] },
+      sessionKey: "bench-session",
+    });
     off();
   } finally {
     await detour.close();
@@ -137,7 +152,12 @@ function withRunId(events: readonly DetourEvent[], runId: string): DetourEvent[]
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** CPU µs per run of feeding `runs` runs (in bursts of `perTurn` per event-loop turn) to `listener`, then `done`. */
-async function cpuPerRun(runs: readonly DetourEvent[][], perTurn: number, listener: ((event: DetourEvent) => void) | undefined, done: () => Promise<void>): Promise<number> {
+async function cpuPerRun(
+  runs: readonly DetourEvent[][],
+  perTurn: number,
+  listener: ((event: DetourEvent) => void) | undefined,
+  done: () => Promise<void>,
+): Promise<number> {
   const before = process.cpuUsage();
   for (let index = 0; index < runs.length; index += 1) {
     if (listener) for (const event of runs[index]!) listener(event);
@@ -154,7 +174,10 @@ async function recorderAlone(upstreamUrl: string): Promise<void> {
   const rows: Record<string, Record<string, string | number>> = {};
   try {
     const measure = async (name: string, perTurn: number, limits: { maxBatch?: number; flushMs?: number }) => {
-      const store = SqliteTraceStore.open({ path: join(dir, `${name.replace(/\W+/g, "-")}.sqlite`), retention: { keepRuns: 10_000, keepHours: 24 } });
+      const store = SqliteTraceStore.open({
+        path: join(dir, `${name.replace(/\W+/g, "-")}.sqlite`),
+        retention: { keepRuns: 10_000, keepHours: 24 },
+      });
       const recorder = new TraceRecorder({ clock: systemClock, logger: { log() {} }, storeFor: async () => store, ...limits });
       // Fresh run ids made beforehand, so only the recorder's work is inside the measurement.
       const warm = Array.from({ length: 2000 }, (_, index) => withRunId(sample, `warm-${name}-${index}`));
@@ -172,12 +195,20 @@ async function recorderAlone(upstreamUrl: string): Promise<void> {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`\nthe trace recorder alone: ${RECORDER_RUNS} runs of ${sample.length} events each into a SQLite trace store (this process's CPU)`);
+  console.log(
+    `\nthe trace recorder alone: ${RECORDER_RUNS} runs of ${sample.length} events each into a SQLite trace store (this process's CPU)`,
+  );
   console.table(rows);
 }
 
 /** Files whose functions are the trace writing: a sample with one of them on its stack is trace work. */
-const TRACE_CODE = ["/src/engine/trace-recorder.ts", "/src/runner/run-trace-builder.ts", "/src/state/sqlite/sqlite-trace-store.ts", "/src/ports/trace-store.ts", "/src/engine/run-traces.ts"];
+const TRACE_CODE = [
+  "/src/engine/trace-recorder.ts",
+  "/src/runner/run-trace-builder.ts",
+  "/src/state/sqlite/sqlite-trace-store.ts",
+  "/src/ports/trace-store.ts",
+  "/src/engine/run-traces.ts",
+];
 
 interface ProfileNode {
   id: number;
@@ -263,7 +294,8 @@ async function profiledShare(upstreamUrl: string): Promise<void> {
       for (const request of [chat(false), chat(true)]) await closedLoop(gateway.url, request, CONNECTIONS, WARM_MS);
       // Only the measured load is profiled: start-up, module loading and warm-up are not the gateway's per-request work.
       await gateway.command("start", "started");
-      for (const request of [chat(false), chat(true)]) requests += (await closedLoop(gateway.url, request, CONNECTIONS, DURATION_MS * 2)).requests;
+      for (const request of [chat(false), chat(true)])
+        requests += (await closedLoop(gateway.url, request, CONNECTIONS, DURATION_MS * 2)).requests;
       await gateway.command("stop", "stopped");
     } finally {
       await gateway.close();

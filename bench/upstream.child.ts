@@ -40,10 +40,22 @@ const anthropicJson = Buffer.from(
 );
 const sse = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 const anthropicEvents: Buffer[] = [
-  sse("message_start", { message: { id: "msg_bench", type: "message", role: "assistant", model: "bench-claude", content: [], stop_reason: null, usage: { input_tokens: 12, output_tokens: 1 } } }) +
-    sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
-  ...Array.from({ length: CHUNKS - 2 }, (_, index) => sse("content_block_delta", { index: 0, delta: { type: "text_delta", text: `tok${index} ` } })),
-  sse("content_block_stop", { index: 0 }) + sse("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 18 } }),
+  sse("message_start", {
+    message: {
+      id: "msg_bench",
+      type: "message",
+      role: "assistant",
+      model: "bench-claude",
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 12, output_tokens: 1 },
+    },
+  }) + sse("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
+  ...Array.from({ length: CHUNKS - 2 }, (_, index) =>
+    sse("content_block_delta", { index: 0, delta: { type: "text_delta", text: `tok${index} ` } }),
+  ),
+  sse("content_block_stop", { index: 0 }) +
+    sse("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 18 } }),
   sse("message_stop", {}),
 ].map((text) => Buffer.from(text));
 

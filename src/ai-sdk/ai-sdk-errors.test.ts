@@ -7,8 +7,19 @@ import { toUpstreamFailure } from "./ai-sdk-errors.js";
 
 const NOW = 1_700_000_000_000;
 
-function apiCallError(fields: { statusCode?: number; responseHeaders?: Record<string, string>; responseBody?: string; cause?: unknown; message?: string }) {
-  return new APICallError({ message: fields.message ?? "call failed", url: "http://127.0.0.1/v1/chat/completions", requestBodyValues: {}, ...fields });
+function apiCallError(fields: {
+  statusCode?: number;
+  responseHeaders?: Record<string, string>;
+  responseBody?: string;
+  cause?: unknown;
+  message?: string;
+}) {
+  return new APICallError({
+    message: fields.message ?? "call failed",
+    url: "http://127.0.0.1/v1/chat/completions",
+    requestBodyValues: {},
+    ...fields,
+  });
 }
 
 function classified(error: unknown, provider = "openai") {
@@ -19,37 +30,62 @@ describe("R-LB-1 AI SDK errors through Detour's classifier", () => {
   const rows: { name: string; error: unknown; provider?: string; reason: string; status?: number }[] = [
     {
       name: "429 with an OpenAI rate-limit body",
-      error: apiCallError({ statusCode: 429, responseBody: JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }) }),
+      error: apiCallError({
+        statusCode: 429,
+        responseBody: JSON.stringify({ error: { message: "Rate limit reached", type: "requests", code: "rate_limit_exceeded" } }),
+      }),
       reason: "rate_limit",
       status: 429,
     },
     {
       name: "529 with Anthropic's overloaded body",
-      error: apiCallError({ statusCode: 529, responseBody: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }) }),
+      error: apiCallError({
+        statusCode: 529,
+        responseBody: JSON.stringify({ type: "error", error: { type: "overloaded_error", message: "Overloaded" } }),
+      }),
       provider: "anthropic",
       reason: "overloaded",
       status: 529,
     },
     {
       name: "401 invalid key",
-      error: apiCallError({ statusCode: 401, responseBody: JSON.stringify({ error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } }) }),
+      error: apiCallError({
+        statusCode: 401,
+        responseBody: JSON.stringify({
+          error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" },
+        }),
+      }),
       reason: "auth",
       status: 401,
     },
     {
       name: "400 whose body says the context is too long",
-      error: apiCallError({ statusCode: 400, responseBody: JSON.stringify({ error: { message: "This model's maximum context length is 8192 tokens", code: "context_length_exceeded" } }) }),
+      error: apiCallError({
+        statusCode: 400,
+        responseBody: JSON.stringify({
+          error: { message: "This model's maximum context length is 8192 tokens", code: "context_length_exceeded" },
+        }),
+      }),
       reason: "context_overflow",
       status: 400,
     },
     {
       name: "a network failure (no status, ECONNREFUSED in the cause chain)",
-      error: apiCallError({ message: "Cannot connect to API: fetch failed", cause: Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }) }) }),
+      error: apiCallError({
+        message: "Cannot connect to API: fetch failed",
+        cause: Object.assign(new TypeError("fetch failed"), {
+          cause: Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }),
+        }),
+      }),
       reason: "timeout",
     },
     {
       name: "a RetryError judged by its last error",
-      error: new RetryError({ message: "Failed after 3 attempts", reason: "maxRetriesExceeded", errors: [apiCallError({ statusCode: 500 }), apiCallError({ statusCode: 429 })] }),
+      error: new RetryError({
+        message: "Failed after 3 attempts",
+        reason: "maxRetriesExceeded",
+        errors: [apiCallError({ statusCode: 500 }), apiCallError({ statusCode: 429 })],
+      }),
       reason: "rate_limit",
       status: 429,
     },

@@ -10,11 +10,19 @@ const openaiB = createOpenAI({ apiKey: "sk-b" });
 const anthropic = createAnthropic({ apiKey: "sk-ant" });
 
 function shape(inputs: readonly DetourCandidateInput[], profiles?: Record<string, ProviderInstance>) {
-  return planCandidates(inputs, profiles).candidates.map((candidate) => ({ ref: candidate.ref, profiles: [...candidate.byProfile.keys()] }));
+  return planCandidates(inputs, profiles).candidates.map((candidate) => ({
+    ref: candidate.ref,
+    profiles: [...candidate.byProfile.keys()],
+  }));
 }
 
 describe("R-LB-1 candidates and profiles", () => {
-  const rows: { name: string; inputs: DetourCandidateInput[]; profiles?: Record<string, ProviderInstance>; expected: ReturnType<typeof shape> }[] = [
+  const rows: {
+    name: string;
+    inputs: DetourCandidateInput[];
+    profiles?: Record<string, ProviderInstance>;
+    expected: ReturnType<typeof shape>;
+  }[] = [
     {
       name: "one model per provider: one candidate each, one profile each",
       inputs: [openaiA("gpt-5"), anthropic("claude-sonnet-4-6")],
@@ -33,7 +41,10 @@ describe("R-LB-1 candidates and profiles", () => {
     },
     {
       name: "named profiles keep their names",
-      inputs: [{ model: openaiA("gpt-5"), profile: "openai:work" }, { model: openaiB("gpt-5"), profile: "openai:home" }],
+      inputs: [
+        { model: openaiA("gpt-5"), profile: "openai:work" },
+        { model: openaiB("gpt-5"), profile: "openai:home" },
+      ],
       expected: [{ ref: "openai/gpt-5", profiles: ["openai:work", "openai:home"] }],
     },
     {
@@ -65,7 +76,9 @@ describe("R-LB-1 candidates and profiles", () => {
     { name: "something that is not a model", inputs: ["openai/gpt-5"], message: /candidates\[0\] is not an AI SDK language model/ },
     {
       name: "a model of an older specification",
-      inputs: [{ ...openaiA("gpt-5"), specificationVersion: "v2", doGenerate() {}, doStream() {}, modelId: "gpt-5", provider: "openai.chat" }],
+      inputs: [
+        { ...openaiA("gpt-5"), specificationVersion: "v2", doGenerate() {}, doStream() {}, modelId: "gpt-5", provider: "openai.chat" },
+      ],
       message: /specification "v2"/,
     },
     {
@@ -73,9 +86,25 @@ describe("R-LB-1 candidates and profiles", () => {
       inputs: [openaiA("gpt-5"), openaiB("gpt-5"), openaiA("gpt-5-mini")],
       message: /openai\/gpt-5-mini has no model for the profile openai:2/,
     },
-    { name: "a profile id without its provider", inputs: [openaiA("gpt-5")], profiles: { work: openaiA }, message: /must read "<provider>:<name>"/ },
-    { name: "a named profile of another provider", inputs: [{ model: openaiA("gpt-5"), profile: "anthropic:x" }], message: /does not belong to openai/ },
-    { name: "one profile twice for one model", inputs: [{ model: openaiA("gpt-5"), profile: "openai:x" }, { model: openaiB("gpt-5"), profile: "openai:x" }], message: /repeats the profile/ },
+    {
+      name: "a profile id without its provider",
+      inputs: [openaiA("gpt-5")],
+      profiles: { work: openaiA },
+      message: /must read "<provider>:<name>"/,
+    },
+    {
+      name: "a named profile of another provider",
+      inputs: [{ model: openaiA("gpt-5"), profile: "anthropic:x" }],
+      message: /does not belong to openai/,
+    },
+    {
+      name: "one profile twice for one model",
+      inputs: [
+        { model: openaiA("gpt-5"), profile: "openai:x" },
+        { model: openaiB("gpt-5"), profile: "openai:x" },
+      ],
+      message: /repeats the profile/,
+    },
   ];
   for (const row of refused) {
     it(`R-LB-1 refuses ${row.name} before any call`, () => {

@@ -87,7 +87,7 @@ export function planCandidates(
   namedProfiles: Readonly<Record<string, ProviderInstance>> = {},
 ): CandidatePlan {
   if (inputs.length === 0) {
-    throw new AiSdkCandidatesError("createDetourModel needs at least one candidate model, e.g. candidates: [openai(\"gpt-5\")].");
+    throw new AiSdkCandidatesError('createDetourModel needs at least one candidate model, e.g. candidates: [openai("gpt-5")].');
   }
   const named = new Map<string, { id: string; instance: ProviderInstance }[]>();
   for (const [id, instance] of Object.entries(namedProfiles)) {

@@ -151,9 +151,14 @@ describe("R-LB-1 streamText through createDetourModel", () => {
   const env = mockPerTest();
 
   it("R-LB-1 streamText fails over before the first token without the app seeing the failure", async () => {
-    const mock = await env.start({ rules: [keyRule("sk-a", ["rate-limit"], { then: "repeat-last" }), keyRule("sk-b", ["ok"], { answer: ANSWER })] });
+    const mock = await env.start({
+      rules: [keyRule("sk-a", ["rate-limit"], { then: "repeat-last" }), keyRule("sk-b", ["ok"], { answer: ANSWER })],
+    });
     const model = env.track(
-      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")], config: fast }),
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+        config: fast,
+      }),
     );
     const errors: unknown[] = [];
     const result = streamText({ model, prompt: "hello", onError: ({ error }) => void errors.push(error) });
@@ -172,7 +177,10 @@ describe("R-LB-1 streamText through createDetourModel", () => {
       ],
     });
     const model = env.track(
-      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")], config: fast }),
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+        config: fast,
+      }),
     );
     const errors: unknown[] = [];
     const result = streamText({ model, prompt: "tell me", onError: ({ error }) => void errors.push(error) });
@@ -255,7 +263,10 @@ describe("R-LB-1 tools and structured output after a fallback across providers",
       rules: [keyRule("sk-a", ["overloaded"], { then: "repeat-last" }), keyRule("sk-ant", ["ok"])],
     });
     const model = env.track(
-      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")], config: fast }),
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), anthropicWithKey(mock, "sk-ant")("mock-claude")],
+        config: fast,
+      }),
     );
     const result = await generateText({
       model,
@@ -275,14 +286,19 @@ describe("R-LB-1 tools and structured output after a fallback across providers",
       rules: [keyRule("sk-ant", ["overloaded"], { then: "repeat-last" }), keyRule("sk-a", ["ok"])],
     });
     const model = env.track(
-      createDetourModel({ candidates: [anthropicWithKey(mock, "sk-ant")("mock-claude"), openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }),
+      createDetourModel({
+        candidates: [anthropicWithKey(mock, "sk-ant")("mock-claude"), openaiWithKey(mock, "sk-a").chat("mock-gpt")],
+        config: fast,
+      }),
     );
     const result = streamText({ model, tools: { get_weather: weather }, prompt: "Use get_weather for Paris." });
     const calls = await result.toolCalls;
     expect(calls).toMatchObject([{ toolName: "get_weather", input: { city: "mock-city" } }]);
     expect(calls[0]?.toolCallId).toMatch(/^call_mock_/);
     expect(await result.finishReason).toBe("tool-calls");
-    expect(await result.providerMetadata).toMatchObject({ detour: { provider: "openai", attempts: [{ provider: "anthropic", status: 529 }] } });
+    expect(await result.providerMetadata).toMatchObject({
+      detour: { provider: "openai", attempts: [{ provider: "anthropic", status: 529 }] },
+    });
   });
 
   it("R-LB-1 structured output (Output.object) parses the fallback provider's JSON answer", async () => {
@@ -291,7 +307,10 @@ describe("R-LB-1 tools and structured output after a fallback across providers",
       rules: [keyRule("sk-ant", ["overloaded"], { then: "repeat-last" }), keyRule("sk-a", ["ok"], { answer })],
     });
     const model = env.track(
-      createDetourModel({ candidates: [anthropicWithKey(mock, "sk-ant")("mock-claude"), openaiWithKey(mock, "sk-a").chat("mock-gpt")], config: fast }),
+      createDetourModel({
+        candidates: [anthropicWithKey(mock, "sk-ant")("mock-claude"), openaiWithKey(mock, "sk-a").chat("mock-gpt")],
+        config: fast,
+      }),
     );
     const schema = z.object({ city: z.string(), temperatureC: z.number(), sunny: z.boolean() });
     const generated = await generateText({ model, output: Output.object({ schema }), prompt: "Weather in Paris as JSON" });
@@ -322,7 +341,10 @@ describe("R-LB-1 shared state, stickiness and the caller's abort", () => {
       const first = appInstance();
       const second = appInstance();
       const answered = await generateText({ model: first, prompt: "hello" });
-      expect(answered.providerMetadata?.detour).toMatchObject({ profileId: "openai:2", attempts: [{ profileId: "openai:1", status: 429 }] });
+      expect(answered.providerMetadata?.detour).toMatchObject({
+        profileId: "openai:2",
+        attempts: [{ profileId: "openai:1", status: 429 }],
+      });
 
       const profiles = await (await second.detour()).profiles.list();
       expect(profiles.find((profile) => profile.id === "openai:1")).toMatchObject({ usable: false, unusableReason: "rate_limit" });
@@ -337,7 +359,10 @@ describe("R-LB-1 shared state, stickiness and the caller's abort", () => {
   it("R-LB-1 providerOptions.detour.sessionId keeps a conversation on its key while other calls rotate", async () => {
     const mock = await env.start({ rules: [keyRule("sk-a", ["ok"]), keyRule("sk-b", ["ok"])] });
     const model = env.track(
-      createDetourModel({ candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")], config: fast }),
+      createDetourModel({
+        candidates: [openaiWithKey(mock, "sk-a").chat("mock-gpt"), openaiWithKey(mock, "sk-b").chat("mock-gpt")],
+        config: fast,
+      }),
     );
     const inSession = { detour: { sessionId: "conversation-1" } };
     const profileOf = async (options: { providerOptions?: typeof inSession }) =>

@@ -36,7 +36,13 @@ import { normalizeRunError } from "../engine/run-canonical.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 import { failureHeadersOf, toUpstreamFailure } from "./ai-sdk-errors.js";
-import { planCandidates, type CandidatePlan, type DetourCandidateInput, type ProviderInstance, type ResolvedCandidate } from "./candidates.js";
+import {
+  planCandidates,
+  type CandidatePlan,
+  type DetourCandidateInput,
+  type ProviderInstance,
+  type ResolvedCandidate,
+} from "./candidates.js";
 import { detourConfigFor } from "./detour-config.js";
 import { ClientStreamState, commitParts, continuationSegment, firstSegment, type CommittedParts, type Part } from "./part-stream.js";
 
@@ -267,7 +273,11 @@ class DetourModel implements DetourLanguageModel {
   }
 
   /** R-GW-7: prices the answer and charges the profile that gave it; the cost goes into the metadata. */
-  #charge(detour: Detour, answeredBy: { provider: string; model: string; profileId?: string }, usage: LanguageModelV3Usage | undefined): number | undefined {
+  #charge(
+    detour: Detour,
+    answeredBy: { provider: string; model: string; profileId?: string },
+    usage: LanguageModelV3Usage | undefined,
+  ): number | undefined {
     const priced = pricedUsageOf(usage);
     if (!priced) return undefined;
     return detour.recordUsage({
@@ -357,7 +367,8 @@ class DetourModel implements DetourLanguageModel {
       try {
         return await open(context, continuationPrompt(call.prompt, delivered.text, mode));
       } catch (error) {
-        const status = error instanceof Error && "failure" in error ? (error as { failure: { status?: number } }).failure.status : undefined;
+        const status =
+          error instanceof Error && "failure" in error ? (error as { failure: { status?: number } }).failure.status : undefined;
         if (mode !== "prefill" || (status !== 400 && status !== 422)) throw error;
         continuationSettings.rejectedPrefill(context.provider, context.model);
         return open(context, continuationPrompt(call.prompt, delivered.text, "instructed"));
@@ -380,7 +391,11 @@ class DetourModel implements DetourLanguageModel {
       continuation: async (context, delivered) => {
         lastAttempt = context;
         const committed = await openContinuation(context, delivered);
-        continued.push({ provider: context.provider, model: context.model, ...(context.profileId !== undefined ? { profileId: context.profileId } : {}) });
+        continued.push({
+          provider: context.provider,
+          model: context.model,
+          ...(context.profileId !== undefined ? { profileId: context.profileId } : {}),
+        });
         return continuationSegment(committed, client, delivered, continued.length);
       },
       normalizeError: (error, last) => normalizeRunError(error, this.#clock, last),

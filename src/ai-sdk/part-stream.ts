@@ -85,7 +85,12 @@ export async function commitParts(options: {
   let ended = false;
   let finished = false;
   /** A stream that closes without its `finish` part was cut, whatever the provider package made of it. */
-  const closed = () => cutFailure(options.provider, options.model, head.some(isContent) ? "stream closed before it finished" : "stream closed before any content");
+  const closed = () =>
+    cutFailure(
+      options.provider,
+      options.model,
+      head.some(isContent) ? "stream closed before it finished" : "stream closed before any content",
+    );
   try {
     for (;;) {
       const read = await reader.read();
@@ -218,7 +223,12 @@ export class ClientStreamState {
   }
 }
 
-function segmentOf(committed: CommittedParts, client: ClientStreamState, head: readonly Part[], rest: AsyncIterable<Part>): StreamSegment<Part> {
+function segmentOf(
+  committed: CommittedParts,
+  client: ClientStreamState,
+  head: readonly Part[],
+  rest: AsyncIterable<Part>,
+): StreamSegment<Part> {
   const delivery = new SegmentDelivery();
   return {
     head,

@@ -84,10 +84,7 @@ const OPENAI = listOf([
   gpt("gpt-5-codex", "2025-09-15", 1.25, 10),
 ]);
 
-const GOOGLE = listOf([
-  gemini("gemini-3-pro-preview", "2025-11-18", 2, 12),
-  gemini("gemini-3-flash-preview", "2025-12-17", 0.5, 3),
-]);
+const GOOGLE = listOf([gemini("gemini-3-pro-preview", "2025-11-18", 2, 12), gemini("gemini-3-flash-preview", "2025-12-17", 0.5, 3)]);
 
 /** Detour provider id → its bundled rows. */
 export const BUNDLED_SNAPSHOT: Readonly<Record<string, CatalogueModels>> = Object.freeze({

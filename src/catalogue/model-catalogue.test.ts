@@ -74,14 +74,23 @@ describe("model catalogue layers", () => {
   });
 
   it("R-GW-12 a refreshed models.dev catalogue answers before the bundled rows, and config declarations before both", () => {
-    useRefreshedCatalogue(refreshedCatalogue({ "claude-sonnet-4-6": { cost: { input: 2.5, output: 12 }, limit: { context: 1_000_000, output: 64_000 } } }));
-    expect(catalogueFacts("anthropic", "claude-sonnet-4-6")).toMatchObject({ contextWindow: 1_000_000, prices: { input: 2.5, output: 12 } });
+    useRefreshedCatalogue(
+      refreshedCatalogue({ "claude-sonnet-4-6": { cost: { input: 2.5, output: 12 }, limit: { context: 1_000_000, output: 64_000 } } }),
+    );
+    expect(catalogueFacts("anthropic", "claude-sonnet-4-6")).toMatchObject({
+      contextWindow: 1_000_000,
+      prices: { input: 2.5, output: 12 },
+    });
     // A model the refreshed list lacks still comes from the layers below it.
     expect(catalogueFacts("anthropic", "claude-haiku-4-5").prices?.input).toBe(1);
     const explained = explainModel("anthropic", "claude-sonnet-4-6", { contextWindow: 150_000 });
     expect(explained.contextWindow).toEqual({ value: 150_000, source: "config" });
     expect(explained.prices).toEqual({ value: { input: 2.5, output: 12 }, source: "models.dev cache" });
-    expect(explained.catalogue).toEqual({ layer: "models.dev cache", date: "2026-11-30T10:00:00.000Z", source: "http://127.0.0.1:1/api.json" });
+    expect(explained.catalogue).toEqual({
+      layer: "models.dev cache",
+      date: "2026-11-30T10:00:00.000Z",
+      source: "http://127.0.0.1:1/api.json",
+    });
   });
 
   it("R-GW-12 explainModel names the layer and the published source of a bundled row", () => {
@@ -98,7 +107,13 @@ describe("model catalogue layers", () => {
     useRefreshedCatalogue({
       fetchedAt: "2026-11-30T10:00:00.000Z",
       source: "test",
-      providers: { "amazon-bedrock": { models: { "anthropic.claude-sonnet-4-5-20250929-v1:0": { id: "anthropic.claude-sonnet-4-5-20250929-v1:0", limit: { context: 200_000 } } } } },
+      providers: {
+        "amazon-bedrock": {
+          models: {
+            "anthropic.claude-sonnet-4-5-20250929-v1:0": { id: "anthropic.claude-sonnet-4-5-20250929-v1:0", limit: { context: 200_000 } },
+          },
+        },
+      },
     });
     expect(catalogueFacts("bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0").contextWindow).toBe(200_000);
     expect(CATALOGUE_PROVIDER_IDS["azure-openai"]).toBe("azure");

@@ -131,7 +131,8 @@ export function catalogueFacts(provider: string, model: string): ModelFacts {
   const listed = found ? factsOf(found.entry) : EMPTY;
   // Whether a model continues a prefill is known by model family, listed or not (prefill-support.ts).
   const prefill = listed.supportsPrefill ?? catalogueSupportsPrefill(model);
-  const facts = prefill === undefined || prefill === listed.supportsPrefill ? listed : Object.freeze({ ...listed, supportsPrefill: prefill });
+  const facts =
+    prefill === undefined || prefill === listed.supportsPrefill ? listed : Object.freeze({ ...listed, supportsPrefill: prefill });
   if (memo.size >= MEMO_LIMIT) memo.delete(memo.keys().next().value as string);
   memo.set(key, facts);
   return facts;

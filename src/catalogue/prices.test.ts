@@ -6,7 +6,10 @@ const PRICES = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75, reasoni
 describe("costOfUsage", () => {
   it("R-GW-7: prices input and output per million tokens", () => {
     expect(costOfUsage({ inputTokens: 1_000_000, outputTokens: 2_000_000 }, { input: 3, output: 15 })).toBeCloseTo(33, 12);
-    expect(costOfUsage({ inputTokens: 1234, outputTokens: 56 }, { input: 0.15, output: 0.6 })).toBeCloseTo((1234 * 0.15 + 56 * 0.6) / 1e6, 15);
+    expect(costOfUsage({ inputTokens: 1234, outputTokens: 56 }, { input: 0.15, output: 0.6 })).toBeCloseTo(
+      (1234 * 0.15 + 56 * 0.6) / 1e6,
+      15,
+    );
   });
 
   it("R-GW-7: cache reads, cache writes and reasoning are priced apart when the model has prices for them", () => {
@@ -22,7 +25,10 @@ describe("costOfUsage", () => {
   });
 
   it("R-GW-7: inconsistent or negative counts never make a cost negative", () => {
-    expect(costOfUsage({ inputTokens: 10, outputTokens: -5, cacheReadTokens: 50, reasoningTokens: 9 }, PRICES)).toBeCloseTo((10 * 0.3) / 1e6, 15);
+    expect(costOfUsage({ inputTokens: 10, outputTokens: -5, cacheReadTokens: 50, reasoningTokens: 9 }, PRICES)).toBeCloseTo(
+      (10 * 0.3) / 1e6,
+      15,
+    );
     expect(costOfUsage({ inputTokens: Number.NaN, outputTokens: 0 }, PRICES)).toBe(0);
   });
 });

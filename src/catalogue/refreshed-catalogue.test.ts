@@ -63,10 +63,17 @@ describe("the refreshed models.dev catalogue", () => {
     const detourHome = home();
     const parsed = parseModelsDev(API_JSON);
     if (!parsed.ok) throw new Error(parsed.problem);
-    const path = writeCatalogueCache(detourHome, { fetchedAt: "2026-11-30T00:00:00.000Z", source: "http://127.0.0.1/api.json", providers: parsed.providers });
+    const path = writeCatalogueCache(detourHome, {
+      fetchedAt: "2026-11-30T00:00:00.000Z",
+      source: "http://127.0.0.1/api.json",
+      providers: parsed.providers,
+    });
     expect(path).toBe(join(detourHome, "catalogue", "models-dev.json"));
     const read = readCatalogueCache(detourHome);
-    expect(read).toMatchObject({ state: "present", catalogue: { fetchedAt: "2026-11-30T00:00:00.000Z", source: "http://127.0.0.1/api.json" } });
+    expect(read).toMatchObject({
+      state: "present",
+      catalogue: { fetchedAt: "2026-11-30T00:00:00.000Z", source: "http://127.0.0.1/api.json" },
+    });
     expect(JSON.parse(readFileSync(path, "utf8")).format).toBe(1);
   });
 

@@ -34,7 +34,11 @@ describe("exitCodeForError", () => {
 
 describe("describeError", () => {
   it("R-OB-2: a key echoed in an error message is redacted before it is printed", () => {
-    const text = describeError(new Error("Incorrect API key provided: sk-proj-abcdef0123456789abcdef. Bearer eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0NTY3.SflKxwRJSMeKKF2QT4"));
+    const text = describeError(
+      new Error(
+        "Incorrect API key provided: sk-proj-abcdef0123456789abcdef. Bearer eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0NTY3.SflKxwRJSMeKKF2QT4",
+      ),
+    );
     expect(text).not.toContain("abcdef0123456789");
     expect(text).not.toContain("SflKxwRJSMeKKF2QT4");
     expect(text).toContain("Incorrect API key provided");

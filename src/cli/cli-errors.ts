@@ -62,7 +62,8 @@ export function exitCodeForError(error: unknown): number {
  */
 export function describeError(error: unknown): string {
   // Config paths name secret-looking keys (`headers.Authorization: expected …`): only values are redacted.
-  if (error instanceof ConfigError && !(error instanceof ConfigFileError)) return configErrorMessage(error.issues, error.source, redactSecrets);
+  if (error instanceof ConfigError && !(error instanceof ConfigFileError))
+    return configErrorMessage(error.issues, error.source, redactSecrets);
   const text = error instanceof Error ? error.message || error.name : String(error);
   return redactSecrets(text);
 }

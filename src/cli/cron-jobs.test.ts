@@ -31,7 +31,13 @@ describe("runCronJob", () => {
     const run = (async (options: CanonicalRunOptions) => {
       calls.push(options);
       return {
-        result: { id: "r1", model: "gpt-a", content: [{ type: "text", text: "All quiet." }], finishReason: "stop", usage: { inputTokens: 1, outputTokens: 2 } },
+        result: {
+          id: "r1",
+          model: "gpt-a",
+          content: [{ type: "text", text: "All quiet." }],
+          finishReason: "stop",
+          usage: { inputTokens: 1, outputTokens: 2 },
+        },
         provider: "openai",
         model: "gpt-a",
         profileId: "openai:a",
@@ -55,7 +61,12 @@ describe("runCronJob", () => {
       expect.objectContaining({
         level: "info",
         message: "cron job digest answered by openai/gpt-a",
-        fields: expect.objectContaining({ event: "cron_job_finished", outcome: "succeeded", profileId: "openai:a", answerPreview: "All quiet." }),
+        fields: expect.objectContaining({
+          event: "cron_job_finished",
+          outcome: "succeeded",
+          profileId: "openai:a",
+          answerPreview: "All quiet.",
+        }),
       }),
     ]);
   });
@@ -63,7 +74,9 @@ describe("runCronJob", () => {
   it("R-CH-2: a failed cron run is logged as an error and does not throw; a stopped one is not a failure", async () => {
     if (!job) throw new Error("fixture job missing");
     const failing = (async () => {
-      throw new FallbackSummaryError("All models failed (2): openai/gpt-a: 429 (rate_limit) | anthropic/claude-b: 529 (overloaded)", { attempts: [] });
+      throw new FallbackSummaryError("All models failed (2): openai/gpt-a: 429 (rate_limit) | anthropic/claude-b: 529 (overloaded)", {
+        attempts: [],
+      });
     }) as unknown as CanonicalRunner["run"];
     const logger = recordingLogger();
     await runCronJob(failing, job, logger);

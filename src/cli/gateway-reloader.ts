@@ -164,7 +164,10 @@ export class GatewayReloader {
         primary: next.agents.defaults.model.primary ?? null,
         cronJobs: this.#cron.count,
       });
-      this.#retire(previous, Promise.all([drained, cronDone]).then(() => undefined));
+      this.#retire(
+        previous,
+        Promise.all([drained, cronDone]).then(() => undefined),
+      );
     } catch (error) {
       if (detour && detour !== this.#current) await detour.close();
       logger.log("error", `Config reload failed: ${describeError(error)}; the running config keeps serving`, {

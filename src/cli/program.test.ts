@@ -37,25 +37,61 @@ describe("the detour command tree", () => {
   it("R-CL-1: has every command of SPEC §15", () => {
     expect(paths.map((path) => path.join(" "))).toEqual(
       expect.arrayContaining([
-        "gateway", "run", "status", "auth add", "auth list", "auth remove", "auth order set", "auth order show", "auth reset",
-        "sessions list", "sessions show", "sessions reset", "sessions patch", "doctor", "config check", "config schema",
-        "demo", "mock-provider",
+        "gateway",
+        "run",
+        "status",
+        "auth add",
+        "auth list",
+        "auth remove",
+        "auth order set",
+        "auth order show",
+        "auth reset",
+        "sessions list",
+        "sessions show",
+        "sessions reset",
+        "sessions patch",
+        "doctor",
+        "config check",
+        "config schema",
+        "demo",
+        "mock-provider",
       ]),
     );
   });
 
-  it.each(paths.map((path) => [path.join(" ") || "(root)", path]))("R-CL-1: `detour %s --help` shows usage and examples", async (_name, path) => {
-    const deps = fakeDeps();
-    expect(await runCli([...path, "--help"], deps)).toBe(0);
-    expect(deps.out()).toMatch(/^Usage: detour/);
-    const examples = deps.out().slice(deps.out().indexOf("Examples:"));
-    expect(examples).toMatch(/^Examples:\n {2}(\$|#) /);
-    expect(examples).toMatch(/^ {2}\$ .*\bdetour /m);
-    expect(deps.err()).toBe("");
-  });
+  it.each(paths.map((path) => [path.join(" ") || "(root)", path]))(
+    "R-CL-1: `detour %s --help` shows usage and examples",
+    async (_name, path) => {
+      const deps = fakeDeps();
+      expect(await runCli([...path, "--help"], deps)).toBe(0);
+      expect(deps.out()).toMatch(/^Usage: detour/);
+      const examples = deps.out().slice(deps.out().indexOf("Examples:"));
+      expect(examples).toMatch(/^Examples:\n {2}(\$|#) /);
+      expect(examples).toMatch(/^ {2}\$ .*\bdetour /m);
+      expect(deps.err()).toBe("");
+    },
+  );
 
   it("R-CL-1: every command that prints data offers --json", async () => {
-    const printsData = ["run", "status", "auth add", "auth list", "auth remove", "auth order set", "auth order show", "auth reset", "sessions list", "sessions show", "sessions reset", "sessions patch", "doctor", "config check", "mock-provider", "gateway", "demo"];
+    const printsData = [
+      "run",
+      "status",
+      "auth add",
+      "auth list",
+      "auth remove",
+      "auth order set",
+      "auth order show",
+      "auth reset",
+      "sessions list",
+      "sessions show",
+      "sessions reset",
+      "sessions patch",
+      "doctor",
+      "config check",
+      "mock-provider",
+      "gateway",
+      "demo",
+    ];
     for (const name of printsData) {
       const deps = fakeDeps();
       await runCli([...name.split(" "), "--help"], deps);

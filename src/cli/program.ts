@@ -24,7 +24,20 @@ import { withExamples } from "./help.js";
 
 export const DETOUR_VERSION = "0.1.0";
 
-const REGISTERED_EAGERLY = new Set(["gateway", "run", "status", "auth", "sessions", "doctor", "config", "catalogue", "mock-provider", "trace", "replay", "drill"]);
+const REGISTERED_EAGERLY = new Set([
+  "gateway",
+  "run",
+  "status",
+  "auth",
+  "sessions",
+  "doctor",
+  "config",
+  "catalogue",
+  "mock-provider",
+  "trace",
+  "replay",
+  "drill",
+]);
 /** Root options that take a value, so the value is not mistaken for the command name. */
 const ROOT_OPTIONS_WITH_VALUE = new Set(["--config"]);
 
@@ -50,12 +63,7 @@ export async function createProgram(deps: CliDeps, argv: readonly string[] = [])
       writeOut: (text) => void deps.stdout.write(text),
       writeErr: (text) => void deps.stderr.write(text),
     });
-  withExamples(program, [
-    "detour demo",
-    'detour run "Say hello"',
-    "detour status",
-    "detour --config ./detour.json5 gateway",
-  ]);
+  withExamples(program, ["detour demo", 'detour run "Say hello"', "detour status", "detour --config ./detour.json5 gateway"]);
 
   registerGatewayCommand(program, deps);
   registerRunCommand(program, deps);

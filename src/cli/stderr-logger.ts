@@ -12,9 +12,25 @@ import type { OutputStream } from "./output.js";
  * an event, pino censors it before it is written.
  */
 export const REDACTED_LOG_PATHS = [
-  "key", "*.key", "token", "*.token", "access", "*.access", "refresh", "*.refresh",
-  "authorization", "*.authorization", "headers.authorization", "headers.x-api-key", "*.headers.authorization",
-  "credential", "*.credential", "apiKey", "*.apiKey", "secretKey", "*.secretKey",
+  "key",
+  "*.key",
+  "token",
+  "*.token",
+  "access",
+  "*.access",
+  "refresh",
+  "*.refresh",
+  "authorization",
+  "*.authorization",
+  "headers.authorization",
+  "headers.x-api-key",
+  "*.headers.authorization",
+  "credential",
+  "*.credential",
+  "apiKey",
+  "*.apiKey",
+  "secretKey",
+  "*.secretKey",
 ];
 
 /** Lines gathered before one write to stderr, and the longest a line waits (JSON logs on the real stderr). */
@@ -128,7 +144,10 @@ function readableMessage(message: string, fields: Record<string, unknown> | unde
   if (fields.reason) parts.push(String(fields.reason));
   if (fields.status) parts.push(String(fields.status));
   if (fields.nextCandidate) parts.push(`→ next ${String(fields.nextCandidate)}`);
-  return parts.filter((part) => part !== undefined && part !== null && part !== "").map(String).join(" ");
+  return parts
+    .filter((part) => part !== undefined && part !== null && part !== "")
+    .map(String)
+    .join(" ");
 }
 
 /**

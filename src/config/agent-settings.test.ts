@@ -78,8 +78,17 @@ describe("sameEmbeddingSpace and declared prices", () => {
   const { config: spaces } = parseConfig({
     models: {
       providers: {
-        openai: { models: [{ id: "te3-small", embeddingSpace: "te3s", cost: { input: 0.02 } }, { id: "te3-large", embeddingSpace: "te3l" }] },
-        router: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", models: [{ id: "openai/te3-small", embeddingSpace: "te3s" }, { id: "chat" }] },
+        openai: {
+          models: [
+            { id: "te3-small", embeddingSpace: "te3s", cost: { input: 0.02 } },
+            { id: "te3-large", embeddingSpace: "te3l" },
+          ],
+        },
+        router: {
+          api: "openai-chat",
+          baseUrl: "http://127.0.0.1:9/v1",
+          models: [{ id: "openai/te3-small", embeddingSpace: "te3s" }, { id: "chat" }],
+        },
       },
     },
   });
@@ -96,7 +105,9 @@ describe("sameEmbeddingSpace and declared prices", () => {
   });
 
   it("rejects a space name with spaces and a negative price", () => {
-    expect(() => parseConfig({ models: { providers: { openai: { models: [{ id: "m", embeddingSpace: "two words" }] } } } })).toThrow(/embeddingSpace/);
+    expect(() => parseConfig({ models: { providers: { openai: { models: [{ id: "m", embeddingSpace: "two words" }] } } } })).toThrow(
+      /embeddingSpace/,
+    );
     expect(() => parseConfig({ models: { providers: { openai: { models: [{ id: "m", cost: { input: -1 } }] } } } })).toThrow(/cost\.input/);
   });
 });

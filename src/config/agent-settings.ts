@@ -61,9 +61,7 @@ export interface ModelDeclaration {
 
 /** What `models.providers.<provider>.models` declares about one model; empty when nothing. */
 export function modelDeclaration(config: DetourConfig, provider: string, model: string): ModelDeclaration {
-  const providerConfig = Object.hasOwn(config.models.providers, provider)
-    ? config.models.providers[provider]
-    : undefined;
+  const providerConfig = Object.hasOwn(config.models.providers, provider) ? config.models.providers[provider] : undefined;
   const declared = providerConfig?.models?.find((entry) => entry.id === model);
   if (!declared) return Object.freeze({});
   return Object.freeze({

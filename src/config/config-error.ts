@@ -107,12 +107,7 @@ export class ConfigFileError extends ConfigError {
   readonly line?: number;
   readonly column?: number;
 
-  constructor(
-    problem: ConfigFileProblem,
-    file: string,
-    message: string,
-    position?: { line: number; column: number },
-  ) {
+  constructor(problem: ConfigFileProblem, file: string, message: string, position?: { line: number; column: number }) {
     const where = position ? `${file}:${position.line}:${position.column}` : file;
     super([{ path: where, message }], file);
     this.problem = problem;
@@ -133,11 +128,7 @@ export function configFileNotFound(file: string, namedBy: string): ConfigFileErr
 export function configFileUnreadable(file: string, cause: unknown): ConfigFileError {
   const code = (cause as NodeJS.ErrnoException | undefined)?.code;
   const reason = code === "EISDIR" ? "it is a directory" : code === "EACCES" ? "permission denied" : (code ?? "read failed");
-  return new ConfigFileError(
-    "unreadable",
-    file,
-    `Cannot read config file ${file}: ${reason}. Check the path and its permissions.`,
-  );
+  return new ConfigFileError("unreadable", file, `Cannot read config file ${file}: ${reason}. Check the path and its permissions.`);
 }
 
 /** json5 throws SyntaxError with lineNumber/columnNumber and a message ending in "at L:C". */

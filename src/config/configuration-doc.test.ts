@@ -35,10 +35,7 @@ function schemaKeyPaths(node: JsonSchemaNode, prefix = ""): string[] {
   return [...new Set(paths)];
 }
 
-const documentation = readFileSync(
-  fileURLToPath(new URL("../../docs/configuration.md", import.meta.url)),
-  "utf8",
-);
+const documentation = readFileSync(fileURLToPath(new URL("../../docs/configuration.md", import.meta.url)), "utf8");
 
 describe("docs/configuration.md", () => {
   const paths = schemaKeyPaths(toJsonSchema() as JsonSchemaNode);

@@ -1,13 +1,7 @@
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  SKIP_TTL_MAX_MS,
-  SKIP_TTL_MIN_MS,
-  parseFallbackSkipTtlMs,
-  parseSdkRetryMaxWaitSeconds,
-  readEnvKnobs,
-} from "./env-knobs.js";
+import { SKIP_TTL_MAX_MS, SKIP_TTL_MIN_MS, parseFallbackSkipTtlMs, parseSdkRetryMaxWaitSeconds, readEnvKnobs } from "./env-knobs.js";
 
 const HOME = "/home/ada";
 
@@ -110,10 +104,7 @@ describe("readEnvKnobs", () => {
   });
 
   it("R-CF-4: reads the OPENCLAW_ knobs", () => {
-    const knobs = readEnvKnobs(
-      { OPENCLAW_FALLBACK_SKIP_TTL_MS: "30000", OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: "none" },
-      { homeDir: HOME },
-    );
+    const knobs = readEnvKnobs({ OPENCLAW_FALLBACK_SKIP_TTL_MS: "30000", OPENCLAW_SDK_RETRY_MAX_WAIT_SECONDS: "none" }, { homeDir: HOME });
     expect(knobs.fallbackSkipTtlMs).toBe(30_000);
     expect(knobs.sdkRetryMaxWaitSeconds).toBeNull();
   });
@@ -133,18 +124,12 @@ describe("readEnvKnobs", () => {
   });
 
   it("R-CF-4: a blank DETOUR_ twin counts as unset", () => {
-    const knobs = readEnvKnobs(
-      { OPENCLAW_FALLBACK_SKIP_TTL_MS: "30000", DETOUR_FALLBACK_SKIP_TTL_MS: " " },
-      { homeDir: HOME },
-    );
+    const knobs = readEnvKnobs({ OPENCLAW_FALLBACK_SKIP_TTL_MS: "30000", DETOUR_FALLBACK_SKIP_TTL_MS: " " }, { homeDir: HOME });
     expect(knobs.fallbackSkipTtlMs).toBe(30_000);
   });
 
   it("R-CF-4: warnings name the variable that was actually read", () => {
-    const knobs = readEnvKnobs(
-      { DETOUR_SDK_RETRY_MAX_WAIT_SECONDS: "soon", OPENCLAW_FALLBACK_SKIP_TTL_MS: "x" },
-      { homeDir: HOME },
-    );
+    const knobs = readEnvKnobs({ DETOUR_SDK_RETRY_MAX_WAIT_SECONDS: "soon", OPENCLAW_FALLBACK_SKIP_TTL_MS: "x" }, { homeDir: HOME });
     expect(knobs.warnings).toEqual([
       "OPENCLAW_FALLBACK_SKIP_TTL_MS: expected a whole number of milliseconds; the skip cache stays off",
       "DETOUR_SDK_RETRY_MAX_WAIT_SECONDS: expected a positive number of seconds or one of 0, false, off, none, disabled; using 60",
@@ -170,9 +155,7 @@ describe("readEnvKnobs", () => {
   });
 
   it("R-CF-4: DETOUR_CONFIG is passed through", () => {
-    expect(readEnvKnobs({ DETOUR_CONFIG: "conf/detour.json5" }, { homeDir: HOME }).configPath).toBe(
-      "conf/detour.json5",
-    );
+    expect(readEnvKnobs({ DETOUR_CONFIG: "conf/detour.json5" }, { homeDir: HOME }).configPath).toBe("conf/detour.json5");
     expect(readEnvKnobs({ DETOUR_CONFIG: "  " }, { homeDir: HOME }).configPath).toBeUndefined();
   });
 

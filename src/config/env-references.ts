@@ -11,10 +11,7 @@ export interface MissingEnvReference {
   variable: string;
 }
 
-export function missingEnvReferences(
-  config: DetourConfig,
-  env: Readonly<Record<string, string | undefined>>,
-): MissingEnvReference[] {
+export function missingEnvReferences(config: DetourConfig, env: Readonly<Record<string, string | undefined>>): MissingEnvReference[] {
   return Object.entries(config.auth.profiles).flatMap(([profileId, profile]) => {
     const variable = profile.keyRef?.env;
     if (variable === undefined || (env[variable] ?? "").trim() !== "") return [];

@@ -19,9 +19,7 @@ import { closestKnownKey } from "./key-distance.js";
 import { BUILT_IN_PROVIDERS } from "./provider-defaults.js";
 import type { DetourConfig } from "./schema.js";
 
-export type ModelNameResolution =
-  | { ok: true; ref: string }
-  | { ok: false; message: string; candidates: readonly string[] };
+export type ModelNameResolution = { ok: true; ref: string } | { ok: false; message: string; candidates: readonly string[] };
 
 /**
  * What resolving a name needs to know about a config: its aliases, the providers it may name, the
@@ -175,7 +173,10 @@ function resolveBareName(naming: ModelNaming, name: string): ModelNameResolution
   const known = naming.knownProviders;
   const tiers = [
     configured,
-    catalogueCandidates(known.filter((provider) => naming.usedProviders.has(provider)), name),
+    catalogueCandidates(
+      known.filter((provider) => naming.usedProviders.has(provider)),
+      name,
+    ),
     catalogueCandidates(known, name),
   ];
   for (const tier of tiers) {
@@ -213,11 +214,7 @@ export function resolveModelNameWith(naming: ModelNaming, text: string): ModelNa
  * Resolves what a person typed into a `provider/model` of a known provider, or says why not (the message
  * names the known providers or the candidates).
  */
-export function resolveModelName(
-  config: DetourConfig,
-  aliases: Readonly<Record<string, string>>,
-  text: string,
-): ModelNameResolution {
+export function resolveModelName(config: DetourConfig, aliases: Readonly<Record<string, string>>, text: string): ModelNameResolution {
   return resolveModelNameWith(modelNaming(config, aliases), text);
 }
 
@@ -236,12 +233,7 @@ export class ModelNameError extends ModelSelectionError {
 }
 
 /** `resolveModelName`, throwing a `ModelNameError` naming `origin` when the text names no usable model. */
-export function requireModelName(
-  config: DetourConfig,
-  aliases: Readonly<Record<string, string>>,
-  text: string,
-  origin: string,
-): string {
+export function requireModelName(config: DetourConfig, aliases: Readonly<Record<string, string>>, text: string, origin: string): string {
   const resolution = resolveModelName(config, aliases, text);
   if (resolution.ok) return resolution.ref;
   throw new ModelNameError({ input: text, origin, reason: resolution.message, candidates: resolution.candidates });

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { DATED_TAIL, nearModelRefs } from "./model-suggestions.js";
 
-const OFFERED = ["openai/gpt-4o-mini", "openai/gpt-4o", "openai/o1", "anthropic/claude-sonnet-4-20250514", "anthropic/claude-3-5-haiku-20241022"];
+const OFFERED = [
+  "openai/gpt-4o-mini",
+  "openai/gpt-4o",
+  "openai/o1",
+  "anthropic/claude-sonnet-4-20250514",
+  "anthropic/claude-3-5-haiku-20241022",
+];
 
 describe("nearModelRefs", () => {
   it("R-GW-3: suggests the offered names a typo is closest to, closest first, as family names", () => {

@@ -223,9 +223,7 @@ describe("parseConfig", () => {
 
   it("R-CF-2: warns about profile ids that do not start with their provider", () => {
     const { warnings } = parseConfig({ auth: { profiles: { "work-key": { provider: "openai", mode: "api_key" } } } });
-    expect(warnings).toEqual([
-      'auth.profiles.work-key: profile ids are "<provider>:<name>"; expected it to start with "openai:"',
-    ]);
+    expect(warnings).toEqual(['auth.profiles.work-key: profile ids are "<provider>:<name>"; expected it to start with "openai:"']);
   });
 
   it("R-CF-2: any input either parses or fails with a ConfigError, never anything else", () => {

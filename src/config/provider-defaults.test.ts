@@ -20,9 +20,7 @@ describe("resolveProviderSettings", () => {
   });
 
   it("R-CF-3: exactly the six documented providers are built in", () => {
-    expect(Object.keys(BUILT_IN_PROVIDERS).sort()).toEqual(
-      ["anthropic", "google", "ollama", "openai", "openai-codex", "openrouter"],
-    );
+    expect(Object.keys(BUILT_IN_PROVIDERS).sort()).toEqual(["anthropic", "google", "ollama", "openai", "openai-codex", "openrouter"]);
   });
 
   it("R-CF-3: models.providers.<id> overrides built-in defaults field by field", () => {
@@ -46,9 +44,7 @@ describe("resolveProviderSettings", () => {
       baseUrl: "http://127.0.0.1:8080",
       oauth: { tokenUrl: "https://console.anthropic.com/v1/oauth/token", clientId: "my-client" },
     });
-    expect(resolveProviderSettings(config, "ollama")?.models).toEqual([
-      { id: "qwen3.5:27b", contextWindow: 32768, supportsPrefill: true },
-    ]);
+    expect(resolveProviderSettings(config, "ollama")?.models).toEqual([{ id: "qwen3.5:27b", contextWindow: 32768, supportsPrefill: true }]);
   });
 
   it("R-CF-3: a user-defined provider resolves with the global defaults", () => {

@@ -94,14 +94,9 @@ export interface ResolvedProviderSettings {
  * Returns undefined for a provider that is neither built in nor configured: the caller reports it
  * (a model ref naming such a provider cannot be served).
  */
-export function resolveProviderSettings(
-  config: DetourConfig,
-  providerId: string,
-): ResolvedProviderSettings | undefined {
+export function resolveProviderSettings(config: DetourConfig, providerId: string): ResolvedProviderSettings | undefined {
   const builtIn = builtInProviderDefaults(providerId);
-  const configured = Object.hasOwn(config.models.providers, providerId)
-    ? config.models.providers[providerId]
-    : undefined;
+  const configured = Object.hasOwn(config.models.providers, providerId) ? config.models.providers[providerId] : undefined;
   const api = configured?.api ?? builtIn?.api;
   const baseUrl = configured?.baseUrl ?? builtIn?.baseUrl;
   // Validation requires both for providers without built-in defaults; this guards configs built by hand.

@@ -117,7 +117,9 @@ describe("config schema", () => {
   });
 
   it("R-GW-3: a bare model name in the config is read as the one provider/model the catalogue offers it under, with a note", () => {
-    const { config, warnings } = parseConfig({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["claude-sonnet-4"] } } } });
+    const { config, warnings } = parseConfig({
+      agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["claude-sonnet-4"] } } },
+    });
     expect(config.agents.defaults.model.fallbacks).toEqual(["anthropic/claude-sonnet-4"]);
     expect(warnings).toEqual([
       'agents.defaults.model.fallbacks[0]: bare model name "claude-sonnet-4" read as "anthropic/claude-sonnet-4"; write it so to keep that meaning',
@@ -128,7 +130,10 @@ describe("config schema", () => {
     const { config } = parseConfig({
       agents: {
         defaults: { model: "gpt-4o", heartbeat: { model: "gpt-4o-mini" } },
-        list: [{ id: "x", model: { primary: "gemini-2.5-pro", fallbacks: ["o3"] }, heartbeat: { model: "gpt-4o" } }, { id: "y", model: "o3" }],
+        list: [
+          { id: "x", model: { primary: "gemini-2.5-pro", fallbacks: ["o3"] }, heartbeat: { model: "gpt-4o" } },
+          { id: "y", model: "o3" },
+        ],
       },
       cron: { jobs: [{ id: "j", schedule: "@hourly", payload: { message: "m", model: "claude-sonnet-4", fallbacks: ["gpt-4o"] } }] },
     });
@@ -152,7 +157,9 @@ describe("config schema", () => {
   it("R-GW-3: the catalogue is searched only among built-in and configured providers", () => {
     // cerebras is no built-in: its catalogue counts only once the config names it.
     expect(rejects({ agents: { defaults: { model: "gpt-oss-120b" } } })).toEqual([
-      expect.stringContaining('agents.defaults.model.primary: expected "provider/model": model "gpt-oss-120b" is not an alias and no known provider offers it'),
+      expect.stringContaining(
+        'agents.defaults.model.primary: expected "provider/model": model "gpt-oss-120b" is not an alias and no known provider offers it',
+      ),
     ]);
     const { config } = parseConfig({
       models: { providers: { cerebras: { api: "openai-completions", baseUrl: "http://127.0.0.1:8001/v1" } } },
@@ -221,7 +228,9 @@ describe("config schema", () => {
         "agents.list[0].heartbeat.model",
         "cron.jobs[0].payload.model",
         "cron.jobs[0].payload.fallbacks[0]",
-      ].map((path) => expect.stringMatching(new RegExp(`^${path.replace(/[[\].]/g, "\\$&")}: expected "provider/model": model "\\w+" is not an alias`))),
+      ].map((path) =>
+        expect.stringMatching(new RegExp(`^${path.replace(/[[\].]/g, "\\$&")}: expected "provider/model": model "\\w+" is not an alias`)),
+      ),
     ]);
   });
 
@@ -260,7 +269,7 @@ describe("config schema", () => {
     expect(rejects({ models: { providers: { openai: { api } } } }).length === 0).toBe(valid);
   });
 
-  it("R-CF-3: api \"openai-completions\" (the older name) and \"openai-chat\" load as the same wire format, \"openai-chat\"", () => {
+  it('R-CF-3: api "openai-completions" (the older name) and "openai-chat" load as the same wire format, "openai-chat"', () => {
     for (const api of ["openai-completions", "openai-chat"]) {
       const { config, warnings } = parseConfig({ models: { providers: { vllm: { api, baseUrl: "http://127.0.0.1:8000/v1" } } } });
       expect(warnings).toEqual([]);
@@ -322,7 +331,7 @@ describe("config schema", () => {
         state: { backend: "postgres", redis: { url: "http://x" } },
       }),
     ).toEqual([
-      "auth.profiles[\"openai:x\"].keyRef.env: expected an environment variable name",
+      'auth.profiles["openai:x"].keyRef.env: expected an environment variable name',
       "auth.order.openai: expected a list, received string",
       "agents.defaults.modelFailover.retrySameProfileOnTimeout: expected a number at least 0",
       "agents.defaults.modelFailover.retryBackoffMs: expected [min, max] with min not above max",

@@ -35,28 +35,29 @@ const positiveNumber = () => z.number().positive();
  * Not `.int()`: zod marks its failure as aborting, which would skip the cross-field checks and hide
  * problems elsewhere in the file. A refinement keeps going; the meta keeps "integer" in the JSON Schema.
  */
-const wholeNumber = () =>
-  z
-    .number()
-    .refine(Number.isInteger, { error: "expected a whole number" })
-    .meta({ type: "integer" });
+const wholeNumber = () => z.number().refine(Number.isInteger, { error: "expected a whole number" }).meta({ type: "integer" });
 const positiveInteger = () => wholeNumber().positive();
 const nonNegativeNumber = () => z.number().nonnegative();
 const httpUrl = () => z.url({ protocol: /^https?$/, error: "expected an http(s) URL" });
 /** A name or address as a Host header carries it: `detour.example.com`, `10.0.0.5:4141`, `[fe80::1]:4141`. */
 const allowedHost = () =>
-  z.string().regex(/^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/, 'expected a host name with an optional port, like "detour.example.com" or "10.0.0.5:4141"');
+  z
+    .string()
+    .regex(
+      /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?$/,
+      'expected a host name with an optional port, like "detour.example.com" or "10.0.0.5:4141"',
+    );
 /** An origin as a browser sends it: scheme, host and optional port, no path. */
 const allowedOrigin = () =>
   z
     .string()
-    .regex(/^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?\/?$/, 'expected an origin like "https://chat.example.com" (scheme, host, optional port; no path)');
+    .regex(
+      /^https?:\/\/(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(:\d{1,5})?\/?$/,
+      'expected an origin like "https://chat.example.com" (scheme, host, optional port; no path)',
+    );
 
 /** Agent ids become directory names (`$DETOUR_HOME/agents/<agentId>/…`), so they must be path-safe. */
-const agentId = () =>
-  z
-    .string()
-    .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "expected an agent id of letters, digits, '.', '_' or '-'");
+const agentId = () => z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "expected an agent id of letters, digits, '.', '_' or '-'");
 
 /** `provider/model`, or a bare alias word that cross-checks.ts resolves against agents.defaults.models. */
 export const ModelRefSchema = z
@@ -119,7 +120,7 @@ export const ProviderConfigSchema = z.object({
 });
 
 export const ProfileConfigSchema = z.object({
-  provider: z.string().refine(isProviderId, { error: "expected a provider id such as \"openai\"" }),
+  provider: z.string().refine(isProviderId, { error: 'expected a provider id such as "openai"' }),
   mode: z.enum(["api_key", "oauth", "token"]),
   email: z.string().min(1).optional(),
   keyRef: z
@@ -145,7 +146,10 @@ export const CooldownsConfigSchema = z.object({
   overloadedProfileRotations: positiveInteger().default(DEFAULT_COOLDOWNS.overloadedProfileRotations),
   overloadedBackoffMs: nonNegativeNumber().default(DEFAULT_COOLDOWNS.overloadedBackoffMs),
   rateLimitedProfileRotations: positiveInteger().default(DEFAULT_COOLDOWNS.rateLimitedProfileRotations),
-  ladderSeconds: z.array(positiveNumber()).min(1).default(() => [...DEFAULT_COOLDOWNS.ladderSeconds]),
+  ladderSeconds: z
+    .array(positiveNumber())
+    .min(1)
+    .default(() => [...DEFAULT_COOLDOWNS.ladderSeconds]),
   timeoutLadderSeconds: z
     .array(positiveNumber())
     .min(1)
@@ -166,13 +170,8 @@ const AuthConfigSchema = z.object({
 
 /** `agents.defaults.model`: a bare string means `{ primary }` (R-CF-3). */
 const DefaultModelSelectionSchema = z
-  .union([
-    ModelRefSchema,
-    z.object({ primary: ModelRefSchema.optional(), fallbacks: z.array(ModelRefSchema).default(() => []) }),
-  ])
-  .transform((value): { primary?: string; fallbacks: string[] } =>
-    typeof value === "string" ? { primary: value, fallbacks: [] } : value,
-  );
+  .union([ModelRefSchema, z.object({ primary: ModelRefSchema.optional(), fallbacks: z.array(ModelRefSchema).default(() => []) })])
+  .transform((value): { primary?: string; fallbacks: string[] } => (typeof value === "string" ? { primary: value, fallbacks: [] } : value));
 
 /**
  * `agents.list[].model` keeps the written form: whether an agent states its own `fallbacks` changes
@@ -190,12 +189,8 @@ const retryBackoffRange = z
   .refine(([min, max]) => min <= max, { error: "expected [min, max] with min not above max" });
 
 const ModelFailoverConfigSchema = z.object({
-  retrySameProfileOnTimeout: wholeNumber()
-    .nonnegative()
-    .default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnTimeout),
-  retrySameProfileOnServerError: wholeNumber()
-    .nonnegative()
-    .default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnServerError),
+  retrySameProfileOnTimeout: wholeNumber().nonnegative().default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnTimeout),
+  retrySameProfileOnServerError: wholeNumber().nonnegative().default(DEFAULT_MODEL_FAILOVER.retrySameProfileOnServerError),
   retryBackoffMs: retryBackoffRange.default((): [number, number] => {
     const [min, max] = DEFAULT_MODEL_FAILOVER.retryBackoffMs;
     return [min, max];

@@ -21,7 +21,5 @@ export function findUnknownKeyPaths(raw: unknown, parsed: unknown, path: Propert
 }
 
 export function unknownKeyWarnings(raw: unknown, parsed: unknown): string[] {
-  return findUnknownKeyPaths(raw, parsed).map(
-    (path) => `${formatConfigPath(path)}: unknown key, ignored (Detour does not use it)`,
-  );
+  return findUnknownKeyPaths(raw, parsed).map((path) => `${formatConfigPath(path)}: unknown key, ignored (Detour does not use it)`);
 }

@@ -24,8 +24,6 @@ describe("providers on APIs Detour does not speak", () => {
   });
 
   it("R-CF-2: a non-string api is still an error naming its path", () => {
-    expect(() => parseConfig({ models: { providers: { local: { api: 42, baseUrl: "http://127.0.0.1:1" } } } })).toThrow(
-      ConfigError,
-    );
+    expect(() => parseConfig({ models: { providers: { local: { api: 42, baseUrl: "http://127.0.0.1:1" } } } })).toThrow(ConfigError);
   });
 });

@@ -180,13 +180,21 @@ describe("last resort (R-FB-9)", () => {
     ["a provider-stated reset", { blockedUntil: NOW + 30_000, blockedReason: "rate_limit" as const }, undefined],
     ["a disable", { disabledUntil: NOW + 30_000, disabledReason: "billing" as const }, undefined],
     ["an auth cooldown", { cooldownUntil: NOW + 30_000, cooldownReason: "auth" as const }, undefined],
-    ["a model_not_found cooldown", { cooldownUntil: NOW + 30_000, cooldownReason: "model_not_found" as const, cooldownModel: "m" }, undefined],
-    ["a ladder cooldown next to a stated reset", {
-      cooldownUntil: NOW + 30_000,
-      cooldownReason: "overloaded" as const,
-      blockedUntil: NOW + 10_000,
-      blockedReason: "rate_limit" as const,
-    }, undefined],
+    [
+      "a model_not_found cooldown",
+      { cooldownUntil: NOW + 30_000, cooldownReason: "model_not_found" as const, cooldownModel: "m" },
+      undefined,
+    ],
+    [
+      "a ladder cooldown next to a stated reset",
+      {
+        cooldownUntil: NOW + 30_000,
+        cooldownReason: "overloaded" as const,
+        blockedUntil: NOW + 10_000,
+        blockedReason: "rate_limit" as const,
+      },
+      undefined,
+    ],
   ])("R-FB-9: a profile kept out by %s", (_name, stats, expected) => {
     expect(ladderCooldownRecovery([{ id: "p", stats }], "m", NOW)).toBe(expected);
   });
@@ -202,7 +210,12 @@ describe("last resort (R-FB-9)", () => {
 
   it("R-FB-9: the candidate whose window ends soonest is chosen; ties go to the earlier one", () => {
     expect(pickLastResort([{ index: 0, recovery: 50 }, { index: 2, recovery: 20 }, { index: 3 }])).toBe(2);
-    expect(pickLastResort([{ index: 1, recovery: 20 }, { index: 2, recovery: 20 }])).toBe(1);
+    expect(
+      pickLastResort([
+        { index: 1, recovery: 20 },
+        { index: 2, recovery: 20 },
+      ]),
+    ).toBe(1);
     expect(pickLastResort([{ index: 0 }])).toBeUndefined();
   });
 });
@@ -215,10 +228,25 @@ describe("waiting for a stated reset, then a last resort (R-RA-2, R-FB-9)", () =
   it.each([
     ["a live stated block", rateLimitBlock, true, NOW + 1_000],
     ["a stated block that trust-once lengthened with a ladder step", lengthened, true, NOW + 1_000],
-    ["ladder cooldowns alone (open to a last resort already)", { cooldownUntil: NOW + 30_000, cooldownReason: "overloaded" as const }, true, undefined],
+    [
+      "ladder cooldowns alone (open to a last resort already)",
+      { cooldownUntil: NOW + 30_000, cooldownReason: "overloaded" as const },
+      true,
+      undefined,
+    ],
     ["a stated overload block", { blockedUntil: NOW + 2_000, blockedReason: "overloaded" as const }, true, NOW + 2_000],
-    ["a stated block next to a disable", { ...rateLimitBlock, disabledUntil: NOW + 3_600_000, disabledReason: "billing" as const }, false, undefined],
-    ["a stated block next to an auth cooldown", { ...rateLimitBlock, cooldownUntil: NOW + 60_000, cooldownReason: "auth" as const }, false, undefined],
+    [
+      "a stated block next to a disable",
+      { ...rateLimitBlock, disabledUntil: NOW + 3_600_000, disabledReason: "billing" as const },
+      false,
+      undefined,
+    ],
+    [
+      "a stated block next to an auth cooldown",
+      { ...rateLimitBlock, cooldownUntil: NOW + 60_000, cooldownReason: "auth" as const },
+      false,
+      undefined,
+    ],
     ["a stated billing block", { blockedUntil: NOW + 1_000, blockedReason: "billing" as const }, false, undefined],
     ["nothing (usable)", {}, false, undefined],
   ])("R-RA-2: a profile kept out by %s", (_name, stats, transientOnly, opening) => {
@@ -236,7 +264,15 @@ describe("waiting for a stated reset, then a last resort (R-RA-2, R-FB-9)", () =
   it("R-RA-2: the soonest opening of the provider's profiles counts; a block of another model does not", () => {
     const profiles = [
       { id: "a", stats: { blockedUntil: NOW + 3_000, blockedReason: "rate_limit" as const } },
-      { id: "b", stats: { blockedUntil: NOW + 2_000, blockedReason: "rate_limit" as const, cooldownUntil: NOW + 60_000, cooldownReason: "rate_limit" as const } },
+      {
+        id: "b",
+        stats: {
+          blockedUntil: NOW + 2_000,
+          blockedReason: "rate_limit" as const,
+          cooldownUntil: NOW + 60_000,
+          cooldownReason: "rate_limit" as const,
+        },
+      },
       { id: "c", stats: { blockedUntil: NOW + 500, blockedReason: "rate_limit" as const, blockedModel: "other" } },
     ];
     expect(statedResetOpening(profiles, "m", NOW)).toBe(NOW + 2_000);

@@ -67,9 +67,7 @@ function blamesAnotherModel(input: CandidateAvailabilityInput, reason: FailoverR
   const policy = REASON_POLICY[reason];
   if (!policy.modelScoped || policy.transient) return false;
   return input.profiles.every((profile) =>
-    activeWindows(profile.stats, input.model, input.now).every(
-      (window) => window.reason !== reason || window.model === undefined,
-    ),
+    activeWindows(profile.stats, input.model, input.now).every((window) => window.reason !== reason || window.model === undefined),
   );
 }
 

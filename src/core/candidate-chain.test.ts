@@ -1,12 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  buildCandidateChain,
-  dedupeModelRefs,
-  formatModelRef,
-  parseModelRef,
-  resolveModelRef,
-} from "./candidate-chain.js";
+import { buildCandidateChain, dedupeModelRefs, formatModelRef, parseModelRef, resolveModelRef } from "./candidate-chain.js";
 import { ModelSelectionError } from "./errors.js";
 import type { ModelRef } from "./types.js";
 
@@ -83,12 +77,7 @@ describe("buildCandidateChain", () => {
 
   it("R-CH-1: requested first, then configured fallbacks, then the configured primary as last resort", () => {
     const chain = buildCandidateChain({ requested: "openai/gpt-5", ...configured });
-    expect(refs(chain)).toEqual([
-      "openai/gpt-5",
-      "openai/gpt-4o",
-      "google/gemini-2.5-pro",
-      "anthropic/claude-opus-4-6",
-    ]);
+    expect(refs(chain)).toEqual(["openai/gpt-5", "openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-opus-4-6"]);
   });
 
   it("R-CH-1: configured fallbacks are tried before the primary even when the requested model is another provider's", () => {
@@ -143,10 +132,22 @@ describe("buildCandidateChain", () => {
 
   it("bare ids take the configured primary's provider in configured lists and the requested provider in overrides", () => {
     expect(
-      refs(buildCandidateChain({ requested: "openai/gpt-4o", configuredPrimary: "anthropic/claude-opus-4-6", configuredFallbacks: ["claude-haiku-4-5"] })),
+      refs(
+        buildCandidateChain({
+          requested: "openai/gpt-4o",
+          configuredPrimary: "anthropic/claude-opus-4-6",
+          configuredFallbacks: ["claude-haiku-4-5"],
+        }),
+      ),
     ).toEqual(["openai/gpt-4o", "anthropic/claude-haiku-4-5", "anthropic/claude-opus-4-6"]);
     expect(
-      refs(buildCandidateChain({ requested: "openai/gpt-4o", configuredPrimary: "anthropic/claude-opus-4-6", fallbacksOverride: ["gpt-4o-mini"] })),
+      refs(
+        buildCandidateChain({
+          requested: "openai/gpt-4o",
+          configuredPrimary: "anthropic/claude-opus-4-6",
+          fallbacksOverride: ["gpt-4o-mini"],
+        }),
+      ),
     ).toEqual(["openai/gpt-4o", "openai/gpt-4o-mini"]);
     expect(refs(buildCandidateChain({ requested: "claude-haiku-4-5", configuredPrimary: "anthropic/claude-opus-4-6" }))).toEqual([
       "anthropic/claude-haiku-4-5",

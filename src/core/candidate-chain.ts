@@ -45,10 +45,7 @@ export function sameModelRef(a: ModelRef, b: ModelRef): boolean {
  * alias target (`claude-sonnet-4-6` when `sonnet -> anthropic/claude-sonnet-4-6` is configured); then
  * a bare id under `defaultProvider`.
  */
-export function resolveModelRef(
-  text: string,
-  options: { aliases?: ModelAliases; defaultProvider?: string } = {},
-): ModelRef | undefined {
+export function resolveModelRef(text: string, options: { aliases?: ModelAliases; defaultProvider?: string } = {}): ModelRef | undefined {
   const trimmed = text.trim();
   if (trimmed === "") return undefined;
   const aliasTargets = Object.entries(options.aliases ?? {}).flatMap(([alias, target]) => {
@@ -87,8 +84,7 @@ export interface CandidateChainInput {
 export function buildCandidateChain(input: CandidateChainInput): ModelRef[] {
   const aliases = input.aliases;
   const primaryText = input.configuredPrimary;
-  const configuredPrimary =
-    primaryText === undefined ? undefined : resolveModelRef(primaryText, { aliases });
+  const configuredPrimary = primaryText === undefined ? undefined : resolveModelRef(primaryText, { aliases });
 
   const requested =
     typeof input.requested === "string"
@@ -100,14 +96,10 @@ export function buildCandidateChain(input: CandidateChainInput): ModelRef[] {
 
   const candidates: ModelRef[] = [requested];
   if (input.fallbacksOverride !== undefined) {
-    candidates.push(
-      ...resolveList(input.fallbacksOverride, "fallbacks override", aliases, requested.provider),
-    );
+    candidates.push(...resolveList(input.fallbacksOverride, "fallbacks override", aliases, requested.provider));
   } else {
     const defaultProvider = configuredPrimary?.provider ?? requested.provider;
-    candidates.push(
-      ...resolveList(input.configuredFallbacks ?? [], "configured fallbacks", aliases, defaultProvider),
-    );
+    candidates.push(...resolveList(input.configuredFallbacks ?? [], "configured fallbacks", aliases, defaultProvider));
     if (primaryText !== undefined) {
       if (!configuredPrimary) {
         throw new ModelSelectionError({ input: primaryText, origin: "configured primary" });
@@ -129,12 +121,7 @@ export function dedupeModelRefs(refs: readonly ModelRef[]): ModelRef[] {
   });
 }
 
-function resolveList(
-  entries: readonly string[],
-  origin: string,
-  aliases: ModelAliases | undefined,
-  defaultProvider: string,
-): ModelRef[] {
+function resolveList(entries: readonly string[], origin: string, aliases: ModelAliases | undefined, defaultProvider: string): ModelRef[] {
   return entries.map((entry, index) => {
     const ref = resolveModelRef(entry, { aliases, defaultProvider });
     if (!ref) throw new ModelSelectionError({ input: entry, origin: `${origin}[${index}]` });

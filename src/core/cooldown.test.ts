@@ -37,12 +37,7 @@ const SETTINGS: CooldownSettings = {
   timeoutLadderSeconds: [10, 20, 40, 80, 160, 300],
 };
 
-function fail(
-  stats: UsageStats | undefined,
-  reason: FailoverReason,
-  now: number,
-  extra: Partial<RecordFailureParams> = {},
-): UsageStats {
+function fail(stats: UsageStats | undefined, reason: FailoverReason, now: number, extra: Partial<RecordFailureParams> = {}): UsageStats {
   return recordFailure(stats, { reason, provider: "openai", now, cooldowns: SETTINGS, ...extra });
 }
 

@@ -54,18 +54,17 @@ type DisabledReason = NonNullable<UsageStats["disabledReason"]>;
  * Backoff of the disabled lane (R-CD-3), per reason: base step and cap in ms.
  * Billing's base may differ per provider (`billingBackoffHoursByProvider`).
  */
-const DISABLE_BACKOFF: Readonly<
-  Record<DisabledReason, (config: CooldownSettings, provider: string) => { baseMs: number; maxMs: number }>
-> = {
-  billing: (config, provider) => ({
-    baseMs: (config.billingBackoffHoursByProvider[provider] ?? config.billingBackoffHours) * HOUR_MS,
-    maxMs: config.billingMaxHours * HOUR_MS,
-  }),
-  auth_permanent: (config) => ({
-    baseMs: config.authPermanentBackoffMinutes * MINUTE_MS,
-    maxMs: config.authPermanentMaxMinutes * MINUTE_MS,
-  }),
-};
+const DISABLE_BACKOFF: Readonly<Record<DisabledReason, (config: CooldownSettings, provider: string) => { baseMs: number; maxMs: number }>> =
+  {
+    billing: (config, provider) => ({
+      baseMs: (config.billingBackoffHoursByProvider[provider] ?? config.billingBackoffHours) * HOUR_MS,
+      maxMs: config.billingMaxHours * HOUR_MS,
+    }),
+    auth_permanent: (config) => ({
+      baseMs: config.authPermanentBackoffMinutes * MINUTE_MS,
+      maxMs: config.authPermanentMaxMinutes * MINUTE_MS,
+    }),
+  };
 
 function isDisabledReason(reason: FailoverReason): reason is DisabledReason {
   return Object.hasOwn(DISABLE_BACKOFF, reason);
@@ -81,8 +80,7 @@ function cooldownLadder(
   config: CooldownSettings,
 ): { ladderSeconds: readonly number[]; step: number } {
   if (reason === "timeout") {
-    const ladder =
-      config.timeoutLadderSeconds.length > 0 ? config.timeoutLadderSeconds : DEFAULT_TIMEOUT_LADDER_SECONDS;
+    const ladder = config.timeoutLadderSeconds.length > 0 ? config.timeoutLadderSeconds : DEFAULT_TIMEOUT_LADDER_SECONDS;
     // R-CD-1: same-incident timeouts are counted in failureCounts.timeout without climbing; errorCount counts
     // incidents only, so it bounds the step and ten timeouts of one outage stay one step.
     const timeouts = stats.failureCounts?.timeout ?? 1;
@@ -129,11 +127,7 @@ function countFailure(stats: UsageStats, reason: FailoverReason, now: number, fa
  * R-CD-4: a window keeps its model scope only while every failure inside it hit that same model with a
  * model-scoped reason; anything else widens it to the whole profile. A new window takes the failure's scope.
  */
-function nextScope(
-  windowActive: boolean,
-  currentModel: string | undefined,
-  failureScopeModel: string | undefined,
-): string | undefined {
+function nextScope(windowActive: boolean, currentModel: string | undefined, failureScopeModel: string | undefined): string | undefined {
   if (!windowActive) return failureScopeModel;
   return currentModel !== undefined && currentModel === failureScopeModel ? currentModel : undefined;
 }
@@ -171,9 +165,7 @@ function applyDisable(stats: UsageStats, p: RecordFailureParams & { reason: Disa
   const candidateUntil = p.now + durationMs;
   return {
     ...stats,
-    disabledUntil: isActive(stats.disabledUntil, p.now)
-      ? Math.max(stats.disabledUntil, candidateUntil)
-      : candidateUntil,
+    disabledUntil: isActive(stats.disabledUntil, p.now) ? Math.max(stats.disabledUntil, candidateUntil) : candidateUntil,
     disabledReason: p.reason,
   };
 }
@@ -398,19 +390,11 @@ function dominantWindow(windows: readonly ActiveWindow[]): ActiveWindow | undefi
 }
 
 /** When the profile becomes usable for `model` again: every blocking window must have ended. */
-export function unusableUntil(
-  stats: UsageStats | undefined,
-  model: string | undefined,
-  now: number,
-): number | undefined {
+export function unusableUntil(stats: UsageStats | undefined, model: string | undefined, now: number): number | undefined {
   return dominantWindow(activeWindows(stats, model, now))?.until;
 }
 
 /** Why the profile is unusable for `model`: the reason of the window that lasts longest. */
-export function unusableReason(
-  stats: UsageStats | undefined,
-  model: string | undefined,
-  now: number,
-): FailoverReason | undefined {
+export function unusableReason(stats: UsageStats | undefined, model: string | undefined, now: number): FailoverReason | undefined {
   return dominantWindow(activeWindows(stats, model, now))?.reason;
 }

@@ -34,11 +34,7 @@ describe("R-RN-5 explaining reason", () => {
   });
 
   it("R-RN-5: counts add up across profiles", () => {
-    const result = explainUnavailable(
-      profiles(cooldown("overloaded", 2), cooldown("timeout", 2), cooldown("timeout", 1)),
-      undefined,
-      T0,
-    );
+    const result = explainUnavailable(profiles(cooldown("overloaded", 2), cooldown("timeout", 2), cooldown("timeout", 1)), undefined, T0);
     expect(result.reason).toBe("timeout");
   });
 
@@ -173,8 +169,6 @@ describe("R-FB-6 soonest cooldown expiry", () => {
 
   it("R-FB-6: a profile blocked by several windows recovers when the last one ends", () => {
     const stats: UsageStats = { ...cooldown("overloaded", 1, MINUTE), blockedUntil: T0 + 30 * MINUTE, blockedReason: "rate_limit" };
-    expect(soonestCooldownExpiry({ chain, now: T0, profiles: [{ id: "openai:a", provider: "openai", stats }] })).toBe(
-      T0 + 30 * MINUTE,
-    );
+    expect(soonestCooldownExpiry({ chain, now: T0, profiles: [{ id: "openai:a", provider: "openai", stats }] })).toBe(T0 + 30 * MINUTE);
   });
 });

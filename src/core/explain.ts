@@ -76,9 +76,7 @@ function candidateRecovery(
     const until = Math.max(...windows.map((window) => window.until));
     // A rate limit scoped to this very model is usually the model's limit, shared by every profile: the
     // profile that recovers first does not mean the model does, so the latest such expiry is the honest one.
-    const modelRateLimitOnly = windows.every(
-      (window) => window.reason === "rate_limit" && window.model === candidate.model,
-    );
+    const modelRateLimitOnly = windows.every((window) => window.reason === "rate_limit" && window.model === candidate.model);
     if (modelRateLimitOnly) {
       latestModelRateLimit = latestModelRateLimit === undefined ? until : Math.max(latestModelRateLimit, until);
     } else if (soonest === undefined || until < soonest) {

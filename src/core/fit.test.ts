@@ -55,9 +55,9 @@ describe("pre-call fit", () => {
   });
 
   it("R-FB-8: the attempt texts of a fit skip", () => {
-    expect(fitSkipMessage("openai/gpt-4o", { fits: false, reason: "context_overflow", requiredTokens: 200_000, contextWindow: 128_000 })).toBe(
-      "Skipping openai/gpt-4o: request (~200000 tokens) exceeds its context window (128000)",
-    );
+    expect(
+      fitSkipMessage("openai/gpt-4o", { fits: false, reason: "context_overflow", requiredTokens: 200_000, contextWindow: 128_000 }),
+    ).toBe("Skipping openai/gpt-4o: request (~200000 tokens) exceeds its context window (128000)");
     expect(fitSkipMessage("openai/gpt-3.5-turbo", { fits: false, reason: "incompatible", modality: "image" })).toBe(
       "Skipping openai/gpt-3.5-turbo: it does not accept image input",
     );
@@ -149,7 +149,11 @@ describe("facts on demand (R-FB-8 on the same-wire lane)", () => {
     const imageBound = boundOfBody({ byteLength: 200_000, messages: 2, tools: 0, mayCarryImages: true });
     expect(imageBound).toEqual({ modalities: ["image"] });
     const withImage = counted(imageBound, { inputTokens: 2_000, modalities: ["image"] });
-    expect(checkRequestFit(withImage.facts, { inputModalities: ["text"] })).toEqual({ fits: false, reason: "incompatible", modality: "image" });
+    expect(checkRequestFit(withImage.facts, { inputModalities: ["text"] })).toEqual({
+      fits: false,
+      reason: "incompatible",
+      modality: "image",
+    });
     // "image" was only a word in the text: the exact facts carry none.
     const wordOnly = counted(imageBound, { inputTokens: 50_000, modalities: [] });
     expect(checkRequestFit(wordOnly.facts, { inputModalities: ["text"] })).toEqual({ fits: true });

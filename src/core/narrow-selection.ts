@@ -13,10 +13,9 @@ export function narrowSelection(selection: Selection, accepts: (candidate: Model
   const chain = selection.chain.filter((candidate) => accepts(candidate));
   const requested = chain[0];
   if (requested === undefined) {
-    throw new FailoverError(
-      `No model of the chain (${selection.chain.map(formatModelRef).join(", ")}) can take this kind of call.`,
-      { reason: "incompatible" },
-    );
+    throw new FailoverError(`No model of the chain (${selection.chain.map(formatModelRef).join(", ")}) can take this kind of call.`, {
+      reason: "incompatible",
+    });
   }
   return { ...selection, requested, chain };
 }

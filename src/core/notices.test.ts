@@ -29,9 +29,9 @@ describe("formatNotice", () => {
     expect(formatNotice({ kind: "cleared", selected: "anthropic/claude-opus-4-6", previous: "" })).toBe(
       "↪️ Model Fallback cleared: anthropic/claude-opus-4-6",
     );
-    expect(
-      formatNotice({ kind: "cleared", selected: "anthropic/claude-opus-4-6", previous: "anthropic/claude-opus-4-6" }),
-    ).toBe("↪️ Model Fallback cleared: anthropic/claude-opus-4-6");
+    expect(formatNotice({ kind: "cleared", selected: "anthropic/claude-opus-4-6", previous: "anthropic/claude-opus-4-6" })).toBe(
+      "↪️ Model Fallback cleared: anthropic/claude-opus-4-6",
+    );
   });
 
   it("R-NT-1: more than one attempt adds `(+N more attempts)`", () => {
@@ -47,16 +47,28 @@ describe("formatNotice", () => {
 
 describe("fallbackReason", () => {
   it.each<[string, NoticeAttempt, string]>([
-    ["transient with status → status line", { reason: "rate_limit", status: 429, error: "Rate limit reached for org-abc123" }, "429 Too Many Requests"],
+    [
+      "transient with status → status line",
+      { reason: "rate_limit", status: 429, error: "Rate limit reached for org-abc123" },
+      "429 Too Many Requests",
+    ],
     ["overloaded 503", { reason: "overloaded", status: 503 }, "503 Service Unavailable"],
     ["server error 500", { reason: "server_error", status: 500, error: "oops" }, "500 Internal Server Error"],
     ["gateway timeout", { reason: "timeout", status: 504 }, "504 Gateway Timeout"],
     ["status without a standard phrase keeps the reason", { reason: "overloaded", status: 529, error: "Overloaded" }, "529 overloaded"],
-    ["transient without status shows a timing preview", { reason: "rate_limit", error: "You have hit your usage limit.\nTry again in 3 hours." }, "You have hit your usage limit. Try again in 3 hours."],
+    [
+      "transient without status shows a timing preview",
+      { reason: "rate_limit", error: "You have hit your usage limit.\nTry again in 3 hours." },
+      "You have hit your usage limit. Try again in 3 hours.",
+    ],
     ["transient preview without timing words falls back to the reason", { reason: "timeout", error: "socket hang up" }, "timeout"],
     ["unknown error text is never shown", { reason: "unclassified", error: "An unknown error occurred, try again" }, "unclassified"],
     ["permanent reasons never echo provider text", { reason: "auth", status: 401, error: "Incorrect API key provided: sk-abc…" }, "auth"],
-    ["billing with status shows only the reason", { reason: "billing", status: 402, error: "insufficient credits for account 42" }, "billing"],
+    [
+      "billing with status shows only the reason",
+      { reason: "billing", status: 402, error: "insufficient credits for account 42" },
+      "billing",
+    ],
     ["no reason, status known", { status: 418 }, "HTTP 418"],
     ["no reason, no status, error only", { error: "  connection\treset  " }, "connection reset"],
     ["nothing at all", {}, "unknown error"],
@@ -90,9 +102,7 @@ describe("notices as header values", () => {
       attempts: [{ error: "line one\nline two\u0000" }],
     });
     expect(notice).not.toMatch(/[\r\n\u0000]/);
-    expect(notice).toBe(
-      "↪️ Model Fallback: openai/gpt-4o (selected anthropic/claude X-Injected: 1; line one line two)",
-    );
+    expect(notice).toBe("↪️ Model Fallback: openai/gpt-4o (selected anthropic/claude X-Injected: 1; line one line two)");
   });
 
   it("R-NT-2: the header encoding is UTF-8 percent-encoding and round-trips", () => {

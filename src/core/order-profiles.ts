@@ -141,9 +141,7 @@ export function orderProfiles(input: OrderProfilesInput): OrderProfilesResult {
   if (!explicit) usableCandidates.sort(byRoundRobin);
   const withoutHeadroom = usableCandidates.map(({ id }) => id);
 
-  const headroom = input.headroom
-    ? assessProfiles(withoutHeadroom, input.headroom, { model: input.model, now: input.now })
-    : {};
+  const headroom = input.headroom ? assessProfiles(withoutHeadroom, input.headroom, { model: input.model, now: input.now }) : {};
   if (input.headroom && !explicit) {
     // R-PO-7: the strategy ranks right after the credential type; an explicit order is the operator's own.
     const settings = input.headroom.settings;
@@ -154,7 +152,11 @@ export function orderProfiles(input: OrderProfilesInput): OrderProfilesResult {
         byRoundRobin(a, b),
     );
   }
-  const steered = moveNearlySpentLast(usableCandidates.map(({ id }) => id), headroom, withoutHeadroom);
+  const steered = moveNearlySpentLast(
+    usableCandidates.map(({ id }) => id),
+    headroom,
+    withoutHeadroom,
+  );
   // R-PO-2 / R-PO-3: unusable profiles go last, the one that recovers first leading.
   const expiry = (id: string): number => unusableUntil(statsOf.get(id), input.model, input.now) ?? input.now;
   unusableCandidates.sort((a, b) => expiry(a.id) - expiry(b.id) || a.index - b.index);

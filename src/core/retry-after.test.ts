@@ -15,7 +15,10 @@ describe("R-EC-6 reset hints from headers", () => {
   });
 
   it("R-EC-6: retry-after as an HTTP date is absolute", () => {
-    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 12:02:00 GMT" }, "", NOW)).toEqual({ resetAt: NOW + 120_000, retryAfterMs: 120_000 });
+    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 12:02:00 GMT" }, "", NOW)).toEqual({
+      resetAt: NOW + 120_000,
+      retryAfterMs: 120_000,
+    });
     expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 12:02:00 GMT" }, "")).toEqual({ resetAt: NOW + 120_000 });
   });
 
@@ -94,7 +97,10 @@ describe("R-EC-6 reset hints from headers", () => {
   });
 
   it("R-EC-6: the unified subscription reset in epoch seconds", () => {
-    expect(parseResetHints({ "anthropic-ratelimit-unified-reset": String(NOW / 1000 + 3600) }, "", NOW)).toEqual({ resetAt: NOW + 3_600_000, retryAfterMs: 3_600_000 });
+    expect(parseResetHints({ "anthropic-ratelimit-unified-reset": String(NOW / 1000 + 3600) }, "", NOW)).toEqual({
+      resetAt: NOW + 3_600_000,
+      retryAfterMs: 3_600_000,
+    });
   });
 
   it("R-EC-6: x-ratelimit-reset in epoch milliseconds (OpenRouter)", () => {
@@ -102,7 +108,10 @@ describe("R-EC-6 reset hints from headers", () => {
   });
 
   it("R-EC-6: a reset already in the past gives a zero wait", () => {
-    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 11:00:00 GMT" }, "", NOW)).toEqual({ resetAt: NOW - 3_600_000, retryAfterMs: 0 });
+    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 11:00:00 GMT" }, "", NOW)).toEqual({
+      resetAt: NOW - 3_600_000,
+      retryAfterMs: 0,
+    });
   });
 
   it("R-EC-6: junk header values are ignored", () => {
@@ -121,12 +130,17 @@ describe("R-EC-6 reset hints from headers", () => {
 
 describe("R-EC-6 reset hints from usage-limit texts", () => {
   it("R-EC-6: Codex 'try again at <date>'", () => {
-    const text = "You've hit your usage limit. Upgrade to Plus to continue using Codex (https://chatgpt.com/explore/plus), or try again at Jul 5th, 2026 8:19 PM.";
-    expect(parseResetHints(undefined, text, NOW)).toEqual({ resetAt: Date.UTC(2026, 6, 5, 20, 19), retryAfterMs: Date.UTC(2026, 6, 5, 20, 19) - NOW });
+    const text =
+      "You've hit your usage limit. Upgrade to Plus to continue using Codex (https://chatgpt.com/explore/plus), or try again at Jul 5th, 2026 8:19 PM.";
+    expect(parseResetHints(undefined, text, NOW)).toEqual({
+      resetAt: Date.UTC(2026, 6, 5, 20, 19),
+      retryAfterMs: Date.UTC(2026, 6, 5, 20, 19) - NOW,
+    });
   });
 
   it("R-EC-6: Codex 'try again in 5 days 22 hours 11 minutes'", () => {
-    const text = "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 5 days 22 hours 11 minutes.";
+    const text =
+      "You've hit your usage limit. Upgrade to Pro (https://openai.com/chatgpt/pricing) or try again in 5 days 22 hours 11 minutes.";
     const ms = ((5 * 24 + 22) * 60 + 11) * 60_000;
     expect(parseResetHints(undefined, text, NOW)).toEqual({ resetAt: NOW + ms, retryAfterMs: ms });
   });
@@ -145,22 +159,35 @@ describe("R-EC-6 reset hints from usage-limit texts", () => {
   });
 
   it("R-EC-6: OpenAI/Groq 'Please try again in 8.57s' and '120ms' and '1m30.5s'", () => {
-    expect(parseResetHints(undefined, "Rate limit reached … Please try again in 8.57s. Need more tokens?", NOW)).toEqual({ resetAt: NOW + 8570, retryAfterMs: 8570 });
-    expect(parseResetHints(undefined, "Please try again in 120ms. Visit https://platform.openai.com/account/rate-limits", NOW)).toEqual({ resetAt: NOW + 120, retryAfterMs: 120 });
+    expect(parseResetHints(undefined, "Rate limit reached … Please try again in 8.57s. Need more tokens?", NOW)).toEqual({
+      resetAt: NOW + 8570,
+      retryAfterMs: 8570,
+    });
+    expect(parseResetHints(undefined, "Please try again in 120ms. Visit https://platform.openai.com/account/rate-limits", NOW)).toEqual({
+      resetAt: NOW + 120,
+      retryAfterMs: 120,
+    });
     expect(parseResetHints(undefined, "Please try again in 1m30.5s.", NOW)).toEqual({ resetAt: NOW + 90_500, retryAfterMs: 90_500 });
   });
 
   it("R-EC-6: Gemini 'Please retry in 35.5s' and RetryInfo retryDelay: the more precise wins", () => {
-    const body = '{"error":{"code":429,"message":"Quota exceeded. Please retry in 35.515986898s.","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"35s"}]}}';
+    const body =
+      '{"error":{"code":429,"message":"Quota exceeded. Please retry in 35.515986898s.","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"35s"}]}}';
     expect(parseResetHints(undefined, body, NOW)).toEqual({ resetAt: NOW + 35_516, retryAfterMs: 35_516 });
   });
 
   it("R-EC-6: Claude 'usage limit reached|<epoch>'", () => {
-    expect(parseResetHints(undefined, "Claude AI usage limit reached|1770000000", NOW)).toEqual({ resetAt: 1_770_000_000_000, retryAfterMs: 1_770_000_000_000 - NOW });
+    expect(parseResetHints(undefined, "Claude AI usage limit reached|1770000000", NOW)).toEqual({
+      resetAt: 1_770_000_000_000,
+      retryAfterMs: 1_770_000_000_000 - NOW,
+    });
   });
 
   it("R-EC-6: 'resets at' an ISO timestamp", () => {
-    expect(parseResetHints(undefined, "Your weekly limit resets at 2026-01-06T00:00:00Z.", NOW)).toEqual({ resetAt: Date.UTC(2026, 0, 6), retryAfterMs: Date.UTC(2026, 0, 6) - NOW });
+    expect(parseResetHints(undefined, "Your weekly limit resets at 2026-01-06T00:00:00Z.", NOW)).toEqual({
+      resetAt: Date.UTC(2026, 0, 6),
+      retryAfterMs: Date.UTC(2026, 0, 6) - NOW,
+    });
   });
 
   it("R-EC-6: texts combine with headers and the most precise hint wins (seconds over a whole minute)", () => {
@@ -168,7 +195,13 @@ describe("R-EC-6 reset hints from usage-limit texts", () => {
   });
 
   it("R-EC-6: vague or unparseable texts give no hint", () => {
-    for (const text of ["try again in a few minutes", "try again at 3:04 PM", "try again at 10 de jul. de 2026, 11:52", "please try again later", "try again in 2 or 3 minutes"]) {
+    for (const text of [
+      "try again in a few minutes",
+      "try again at 3:04 PM",
+      "try again at 10 de jul. de 2026, 11:52",
+      "please try again later",
+      "try again in 2 or 3 minutes",
+    ]) {
       expect(parseResetHints(undefined, text, NOW)).toEqual({});
     }
   });
@@ -181,7 +214,10 @@ describe("R-EC-6 the most precise hint wins, not the latest", () => {
   });
 
   it("R-EC-6: an exact reset timestamp beats a delay rounded to the same unit", () => {
-    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 12:00:07 GMT" }, "Please retry in 9 seconds", NOW)).toEqual({ resetAt: NOW + 7000, retryAfterMs: 7000 });
+    expect(parseResetHints({ "retry-after": "Mon, 05 Jan 2026 12:00:07 GMT" }, "Please retry in 9 seconds", NOW)).toEqual({
+      resetAt: NOW + 7000,
+      retryAfterMs: 7000,
+    });
   });
 
   it("R-EC-6: a fractional delay beats a whole-second one", () => {
@@ -200,15 +236,24 @@ describe("R-EC-6 the most precise hint wins, not the latest", () => {
 
 describe("R-EC-6 relayed reset texts", () => {
   it("R-EC-6: 'reset after 4s' as relayed by other gateways", () => {
-    expect(parseResetHints(undefined, "429 all credentials are cooling down, reset after 4s", NOW)).toEqual({ resetAt: NOW + 4000, retryAfterMs: 4000 });
+    expect(parseResetHints(undefined, "429 all credentials are cooling down, reset after 4s", NOW)).toEqual({
+      resetAt: NOW + 4000,
+      retryAfterMs: 4000,
+    });
   });
 
   it("R-EC-6: 'resets in 2m 13s'", () => {
-    expect(parseResetHints(undefined, "quota exhausted, limit resets in 2m 13s", NOW)).toEqual({ resetAt: NOW + 133_000, retryAfterMs: 133_000 });
+    expect(parseResetHints(undefined, "quota exhausted, limit resets in 2m 13s", NOW)).toEqual({
+      resetAt: NOW + 133_000,
+      retryAfterMs: 133_000,
+    });
   });
 
   it("R-EC-6: 'retry after 2m 13s'", () => {
-    expect(parseResetHints(undefined, "concurrency limit reached, retry after 2m 13s", NOW)).toEqual({ resetAt: NOW + 133_000, retryAfterMs: 133_000 });
+    expect(parseResetHints(undefined, "concurrency limit reached, retry after 2m 13s", NOW)).toEqual({
+      resetAt: NOW + 133_000,
+      retryAfterMs: 133_000,
+    });
   });
 
   it("R-EC-6: Z.ai 'Your limit will reset at 2026-01-05 13:53:48'", () => {
@@ -219,7 +264,10 @@ describe("R-EC-6 relayed reset texts", () => {
   });
 
   it("R-EC-6: relayed JSON retry_after and retry_after_ms fields", () => {
-    expect(parseResetHints(undefined, '{"error":{"message":"slow down","retry_after":12}}', NOW)).toEqual({ resetAt: NOW + 12_000, retryAfterMs: 12_000 });
+    expect(parseResetHints(undefined, '{"error":{"message":"slow down","retry_after":12}}', NOW)).toEqual({
+      resetAt: NOW + 12_000,
+      retryAfterMs: 12_000,
+    });
     expect(parseResetHints(undefined, '{"retry_after_ms": 250, "retry_after": 1}', NOW)).toEqual({ resetAt: NOW + 250, retryAfterMs: 250 });
   });
 });
@@ -239,31 +287,73 @@ describe("R-EC-6 duration and date parsing", () => {
     expect(parseCalendarDate("120")).toBeUndefined();
   });
 
-  test.prop([fc.anything(), fc.anything(), fc.anything()], { numRuns: 300 })("R-EC-6: parseResetHints never throws and returns finite values", (headers, message, now) => {
-    const hints = parseResetHints(headers, message, now as number);
-    if (hints.resetAt !== undefined) expect(Number.isFinite(hints.resetAt)).toBe(true);
-    if (hints.retryAfterMs !== undefined) expect(hints.retryAfterMs).toBeGreaterThanOrEqual(0);
-  });
-
-  test.prop([fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()), fc.integer())), fc.string({ maxLength: 500 }), fc.integer({ min: 0, max: 4_000_000_000_000 })], { numRuns: 300 })(
-    "R-EC-6: with now, resetAt is now + retryAfterMs (or earlier than now with a zero wait)",
+  test.prop([fc.anything(), fc.anything(), fc.anything()], { numRuns: 300 })(
+    "R-EC-6: parseResetHints never throws and returns finite values",
     (headers, message, now) => {
-      const hints = parseResetHints(headers, message, now);
-      if (hints.resetAt === undefined) expect(hints).toEqual({});
-      else expect(hints.retryAfterMs).toBe(Math.max(0, hints.resetAt - now));
+      const hints = parseResetHints(headers, message, now as number);
+      if (hints.resetAt !== undefined) expect(Number.isFinite(hints.resetAt)).toBe(true);
+      if (hints.retryAfterMs !== undefined) expect(hints.retryAfterMs).toBeGreaterThanOrEqual(0);
     },
   );
+
+  test.prop(
+    [
+      fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()), fc.integer())),
+      fc.string({ maxLength: 500 }),
+      fc.integer({ min: 0, max: 4_000_000_000_000 }),
+    ],
+    { numRuns: 300 },
+  )("R-EC-6: with now, resetAt is now + retryAfterMs (or earlier than now with a zero wait)", (headers, message, now) => {
+    const hints = parseResetHints(headers, message, now);
+    if (hints.resetAt === undefined) expect(hints).toEqual({});
+    else expect(hints.retryAfterMs).toBe(Math.max(0, hints.resetAt - now));
+  });
 });
 
 describe("R-EC-6 Codex subscription window headers", () => {
   const now = Date.UTC(2026, 6, 5, 12, 0, 0);
   const resetAt = now / 1000 + 7200;
   const rows: [string, Record<string, string>, number | undefined][] = [
-    ["a spent primary window's reset-at", { "x-codex-primary-used-percent": "100", "x-codex-primary-reset-at": String(resetAt), "x-codex-secondary-used-percent": "30", "x-codex-secondary-reset-at": String(resetAt + 86_400) }, resetAt * 1000],
-    ["a spent secondary window's reset-after-seconds", { "x-codex-primary-used-percent": "12", "x-codex-primary-reset-after-seconds": "600", "x-codex-secondary-used-percent": "100", "x-codex-secondary-reset-after-seconds": "90000" }, now + 90_000_000],
-    ["both spent: the later one, every window is needed back", { "x-codex-primary-used-percent": "100", "x-codex-primary-reset-after-seconds": "600", "x-codex-secondary-used-percent": "100.0", "x-codex-secondary-reset-after-seconds": "3600" }, now + 3_600_000],
-    ["no window spent: the headers say nothing about this failure", { "x-codex-primary-used-percent": "40", "x-codex-primary-reset-after-seconds": "600" }, undefined],
-    ["an explicit retry-after wins over the windows", { "retry-after": "30", "x-codex-primary-used-percent": "100", "x-codex-primary-reset-after-seconds": "600" }, now + 30_000],
+    [
+      "a spent primary window's reset-at",
+      {
+        "x-codex-primary-used-percent": "100",
+        "x-codex-primary-reset-at": String(resetAt),
+        "x-codex-secondary-used-percent": "30",
+        "x-codex-secondary-reset-at": String(resetAt + 86_400),
+      },
+      resetAt * 1000,
+    ],
+    [
+      "a spent secondary window's reset-after-seconds",
+      {
+        "x-codex-primary-used-percent": "12",
+        "x-codex-primary-reset-after-seconds": "600",
+        "x-codex-secondary-used-percent": "100",
+        "x-codex-secondary-reset-after-seconds": "90000",
+      },
+      now + 90_000_000,
+    ],
+    [
+      "both spent: the later one, every window is needed back",
+      {
+        "x-codex-primary-used-percent": "100",
+        "x-codex-primary-reset-after-seconds": "600",
+        "x-codex-secondary-used-percent": "100.0",
+        "x-codex-secondary-reset-after-seconds": "3600",
+      },
+      now + 3_600_000,
+    ],
+    [
+      "no window spent: the headers say nothing about this failure",
+      { "x-codex-primary-used-percent": "40", "x-codex-primary-reset-after-seconds": "600" },
+      undefined,
+    ],
+    [
+      "an explicit retry-after wins over the windows",
+      { "retry-after": "30", "x-codex-primary-used-percent": "100", "x-codex-primary-reset-after-seconds": "600" },
+      now + 30_000,
+    ],
   ];
   it.each(rows)("R-EC-6: %s", (_title, headers, expected) => {
     expect(parseResetHints(headers, "", now).resetAt).toBe(expected);

@@ -122,7 +122,12 @@ function codexWindowHints(table: ReadonlyMap<string, readonly string[]>): Bucket
     const at = plainNumber(table.get(`x-codex-${window}-reset-at`)?.[0] ?? "");
     const afterText = table.get(`x-codex-${window}-reset-after-seconds`)?.[0] ?? "";
     const after = plainNumber(afterText);
-    const hint = at !== undefined && at > 0 ? epochHint(at) : after !== undefined ? afterHint(after * 1000, numberResolution(afterText, 1000)) : undefined;
+    const hint =
+      at !== undefined && at > 0
+        ? epochHint(at)
+        : after !== undefined
+          ? afterHint(after * 1000, numberResolution(afterText, 1000))
+          : undefined;
     if (hint) hints.push({ ...hint, exhausted: used === undefined ? undefined : true });
   }
   return hints;
@@ -197,13 +202,22 @@ const TEXT_HINT_PATTERNS: readonly TextHintPattern[] = [
     read: (text) => durationHint(text, false) ?? calendarHint(sentenceOf(text)),
   },
   // ChatGPT usage_limit_reached bodies (possibly JSON-escaped inside an aggregator's raw field).
-  { pattern: /resets_in_seconds\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi, read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)) },
+  {
+    pattern: /resets_in_seconds\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi,
+    read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)),
+  },
   { pattern: /resets_at\\?"?\s*[:=]\s*\\?"?([^\s",}\\]{4,40})/gi, read: (text) => epochOrDate(text) },
   // Relayed JSON fields: `"retry_after": 4`, `retry_after_seconds=4`, `"retry_after_ms": 250`.
-  { pattern: /\bretry[_-]after(?:[_-]seconds)?\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*ms)/gi, read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)) },
+  {
+    pattern: /\bretry[_-]after(?:[_-]seconds)?\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)(?!\d|\.\d|\s*ms)/gi,
+    read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)),
+  },
   { pattern: /\bretry[_-]after[_-]ms\\?"?\s*[:=]\s*(\d+(?:\.\d+)?)/gi, read: (text) => afterHint(Number(text), numberResolution(text, 1)) },
   // Google RetryInfo detail.
-  { pattern: /retryDelay\\?"?\s*[:=]\s*\\?"?(\d+(?:\.\d+)?)s\b/gi, read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)) },
+  {
+    pattern: /retryDelay\\?"?\s*[:=]\s*\\?"?(\d+(?:\.\d+)?)s\b/gi,
+    read: (text) => afterHint(Number(text) * 1000, numberResolution(text, 1000)),
+  },
   // Claude subscription: "Claude AI usage limit reached|1760000000".
   { pattern: /\busage limit reached\|(\d{9,13})\b/gi, read: (text) => epochHint(Number(text)) },
 ];

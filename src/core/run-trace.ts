@@ -205,10 +205,14 @@ export function parseRunTraceLine(text: string, line: number): RunTraceV1 {
   if (value.v !== RUN_TRACE_VERSION) {
     throw new TraceLineError(line, `trace format "v": ${JSON.stringify(value.v)}; this Detour reads "v": ${RUN_TRACE_VERSION}`);
   }
-  const missing = (["runId", "startedAt", "durationMs", "outcome", "request", "attempts", "notices"] as const).filter((key) => value[key] === undefined);
+  const missing = (["runId", "startedAt", "durationMs", "outcome", "request", "attempts", "notices"] as const).filter(
+    (key) => value[key] === undefined,
+  );
   if (missing.length > 0) throw new TraceLineError(line, `missing ${missing.join(", ")}`);
-  if (typeof value.startedAt !== "number" || !Number.isFinite(value.startedAt)) throw new TraceLineError(line, "startedAt is not a time in epoch milliseconds");
-  if (!Array.isArray(value.attempts) || !value.attempts.every(isRecord)) throw new TraceLineError(line, "attempts is not a list of attempts");
+  if (typeof value.startedAt !== "number" || !Number.isFinite(value.startedAt))
+    throw new TraceLineError(line, "startedAt is not a time in epoch milliseconds");
+  if (!Array.isArray(value.attempts) || !value.attempts.every(isRecord))
+    throw new TraceLineError(line, "attempts is not a list of attempts");
   const trace = value as unknown as RunTraceV1;
   for (const attempt of trace.attempts) {
     attempt.code ??= null;

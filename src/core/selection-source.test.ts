@@ -184,9 +184,7 @@ describe("resolveSelection", () => {
   });
 
   it("R-CH-2: legacy override written as an alias or a bare id resolves like typed text", () => {
-    expect(select({ session: { modelOverride: "fast" }, aliases: { fast: "openai/gpt-4o-mini" } }).requested).toBe(
-      "openai/gpt-4o-mini",
-    );
+    expect(select({ session: { modelOverride: "fast" }, aliases: { fast: "openai/gpt-4o-mini" } }).requested).toBe("openai/gpt-4o-mini");
     expect(select({ session: { modelOverride: "claude-haiku-4-5" } }).requested).toBe("anthropic/claude-haiku-4-5");
   });
 
@@ -307,8 +305,6 @@ describe("resolveSelection", () => {
   });
 
   it("throws a ModelSelectionError naming a configured fallback that cannot be resolved", () => {
-    expect(() => resolveSelection({ defaults: { fallbacks: ["gpt-4o"] } })).toThrow(
-      /agents\.defaults\.model\.fallbacks\[0\]/,
-    );
+    expect(() => resolveSelection({ defaults: { fallbacks: ["gpt-4o"] } })).toThrow(/agents\.defaults\.model\.fallbacks\[0\]/);
   });
 });

@@ -12,13 +12,7 @@
  * A caller's explicit list (`request.fallbacks`, `cron.fallbacks`) replaces the source's fallbacks
  * for every non-strict source; an empty one (`none`) also sets a stored auto override aside.
  */
-import {
-  buildCandidateChain,
-  formatModelRef,
-  resolveModelRef,
-  sameModelRef,
-  type ModelAliases,
-} from "./candidate-chain.js";
+import { buildCandidateChain, formatModelRef, resolveModelRef, sameModelRef, type ModelAliases } from "./candidate-chain.js";
 import { ModelSelectionError } from "./errors.js";
 import type { ModelRef, SessionOverrides } from "./types.js";
 
@@ -91,11 +85,8 @@ export function resolveSelection(input: SelectionInput): Selection {
   };
   // A caller's own list: bare ids are siblings of the model the caller asked for.
   const callerList = (requested: ModelRef): FallbackPolicy | undefined =>
-    explicitList === undefined
-      ? undefined
-      : exactly(resolveList(explicitList.entries, explicitList.origin, aliases, requested.provider));
-  const walkable = (requested: ModelRef): FallbackPolicy =>
-    callerList(requested) ?? { kind: "configured", entries: configuredFallbacks };
+    explicitList === undefined ? undefined : exactly(resolveList(explicitList.entries, explicitList.origin, aliases, requested.provider));
+  const walkable = (requested: ModelRef): FallbackPolicy => callerList(requested) ?? { kind: "configured", entries: configuredFallbacks };
 
   let clearAutoOverrideBeforeRun = false;
   const select = (source: SelectionSource, requested: ModelRef, policy: FallbackPolicy): Selection => {
@@ -154,16 +145,14 @@ export function resolveSelection(input: SelectionInput): Selection {
     } else if (input.source === "heartbeat") {
       // No heartbeat model (that case returned above): a stale auto override would keep a background
       // run on a fallback of a default that is no longer configured.
-      const stillCurrent =
-        origin !== undefined && configuredPrimary !== undefined && sameModelRef(origin, configuredPrimary);
+      const stillCurrent = origin !== undefined && configuredPrimary !== undefined && sameModelRef(origin, configuredPrimary);
       if (stillCurrent) return select("auto_fallback_override", override, autoPolicy());
       clearAutoOverrideBeforeRun = true;
     } else {
       const requestModel = request?.model === undefined ? undefined : resolve(request.model, "request model");
       // A client that now asks for another model than the one this fallback stands in for has
       // switched models; the sticky fallback belongs to the old choice.
-      const forAnotherModel =
-        requestModel !== undefined && origin !== undefined && !sameModelRef(origin, requestModel);
+      const forAnotherModel = requestModel !== undefined && origin !== undefined && !sameModelRef(origin, requestModel);
       if (!forAnotherModel) return select("auto_fallback_override", override, autoPolicy());
     }
   }
@@ -177,11 +166,7 @@ export function resolveSelection(input: SelectionInput): Selection {
     throw new ModelSelectionError({ origin: input.agent?.model ? `agent ${input.agent.id}` : "agents.defaults.model" });
   }
   if (base.source === "agent_primary") {
-    return select(
-      "agent_primary",
-      configuredPrimary,
-      callerList(configuredPrimary) ?? exactly(configuredFallbacks),
-    );
+    return select("agent_primary", configuredPrimary, callerList(configuredPrimary) ?? exactly(configuredFallbacks));
   }
   return select("configured_default", configuredPrimary, walkable(configuredPrimary));
 }

@@ -104,7 +104,11 @@ export function resolveSessionPin(input: ResolveSessionPinInput): ResolveSession
   const pin = session.authProfileOverride;
   const pinProvider = pin ? providerOfPin(pin, input.profileProviders) : undefined;
   if (pin && pinProvider === input.provider && input.profileProviders[pin] === input.provider) {
-    return resolveProviderPin(input, { profileId: pin, source: pinSource(session), compactionCount: session.authProfileOverrideCompactionCount });
+    return resolveProviderPin(input, {
+      profileId: pin,
+      source: pinSource(session),
+      compactionCount: session.authProfileOverrideCompactionCount,
+    });
   }
 
   // The current pin belongs to another provider (park it) or is gone (drop it); this provider's own pin, if
@@ -124,7 +128,11 @@ export function resolveSessionPin(input: ResolveSessionPinInput): ResolveSession
   const chosen = result.write && result.write !== "clear" ? result.write : undefined;
   const keptAsIs =
     chosen === undefined && result.pinnedProfileId !== undefined && own !== undefined
-      ? { authProfileOverride: own.profileId, authProfileOverrideSource: own.source, authProfileOverrideCompactionCount: own.compactionCount }
+      ? {
+          authProfileOverride: own.profileId,
+          authProfileOverrideSource: own.source,
+          authProfileOverrideCompactionCount: own.compactionCount,
+        }
       : undefined;
   const current = chosen ?? keptAsIs;
   const authProfilePinsByProvider = sortedPins(parked);
@@ -136,7 +144,12 @@ export function resolveSessionPin(input: ResolveSessionPinInput): ResolveSession
   if (result.write === "clear" || (pin && parkedChanged)) {
     return {
       strict: result.strict,
-      write: { authProfileOverride: undefined, authProfileOverrideSource: undefined, authProfileOverrideCompactionCount: undefined, authProfilePinsByProvider },
+      write: {
+        authProfileOverride: undefined,
+        authProfileOverrideSource: undefined,
+        authProfileOverrideCompactionCount: undefined,
+        authProfilePinsByProvider,
+      },
     };
   }
   return result;
@@ -156,7 +169,8 @@ function resolveProviderPin(input: ResolveSessionPinInput, pin: StoredProfilePin
       if (!nearlySpent.has(pin.profileId)) return { pinnedProfileId: pin.profileId, strict: false };
       // R-PO-7: leave a nearly spent profile before the turn, not after its 429 — when another has room.
       const roomy = nextUsableAfter(pin.profileId, input.ordered, usable, nearlySpent);
-      if (roomy === undefined || nearlySpent.has(roomy) || roomy === pin.profileId) return { pinnedProfileId: pin.profileId, strict: false };
+      if (roomy === undefined || nearlySpent.has(roomy) || roomy === pin.profileId)
+        return { pinnedProfileId: pin.profileId, strict: false };
       return { ...autoPin(roomy, compactionCount), headroomMove: { from: pin.profileId, to: roomy } };
     }
 

@@ -15,5 +15,8 @@ export function singleLine(text: string): string {
 export function truncateWithEllipsis(text: string, max: number): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
-  return `${chars.slice(0, Math.max(0, max - 1)).join("").trimEnd()}…`;
+  return `${chars
+    .slice(0, Math.max(0, max - 1))
+    .join("")
+    .trimEnd()}…`;
 }

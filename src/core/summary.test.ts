@@ -3,7 +3,14 @@ import { FallbackSummaryError, type AttemptRecord } from "./errors.js";
 import { SUMMARY_ERROR_MAX_CHARS, formatSummaryMessage } from "./summary.js";
 
 const attempts: AttemptRecord[] = [
-  { provider: "anthropic", model: "claude-opus-4-6", profileId: "anthropic:work", reason: "rate_limit", status: 429, error: "429 Too Many Requests" },
+  {
+    provider: "anthropic",
+    model: "claude-opus-4-6",
+    profileId: "anthropic:work",
+    reason: "rate_limit",
+    status: 429,
+    error: "429 Too Many Requests",
+  },
   { provider: "openai", model: "gpt-4o", reason: "auth", error: "Provider openai has auth issue (skipping all models)", skipped: true },
   { provider: "openrouter", model: "meta-llama/llama-3.3-70b", reason: "timeout", error: "request timed out after 120s" },
 ];

@@ -55,7 +55,10 @@ export function buildDemoConfig(mocks: MockEndpoints): DetourConfigInput {
     },
     auth: {
       profiles: Object.fromEntries(
-        DEMO_PROFILE_LIST.map((profile) => [profile.id, { provider: profile.provider, mode: "api_key", maxConcurrent: DEMO_SEATS_PER_ACCOUNT }]),
+        DEMO_PROFILE_LIST.map((profile) => [
+          profile.id,
+          { provider: profile.provider, mode: "api_key", maxConcurrent: DEMO_SEATS_PER_ACCOUNT },
+        ]),
       ),
     },
     agents: { defaults: { model: { primary: PRIMARY_MODEL, fallbacks: [FALLBACK_MODEL] } } },

@@ -46,7 +46,14 @@ class StorylinePlayer {
     await this.#emitProfiles();
     for (const step of storyline) {
       this.#step += 1;
-      this.#context.sink.emit({ type: "step", step: this.#step, of: storyline.length, id: step.id, title: step.title, detail: step.detail });
+      this.#context.sink.emit({
+        type: "step",
+        step: this.#step,
+        of: storyline.length,
+        id: step.id,
+        title: step.title,
+        detail: step.detail,
+      });
       await this.#pause(this.#context.pacing.afterStepMs);
       for (const action of step.actions) await this.#run(action);
     }
@@ -146,15 +153,28 @@ class StorylinePlayer {
       attemptCount: reply.attempts ?? null,
       attempts: trace.attempts,
       notice: reply.notice ?? null,
-      probedPrimary: session === DEMO_SESSION && this.#onFallback && trace.attempts.some((attempt) => `${attempt.provider}/${attempt.model}` === PRIMARY_MODEL),
-      ...(stream ? { continued: trace.attempts.some((attempt) => attempt.continuation !== undefined && attempt.outcome === "succeeded") } : {}),
+      probedPrimary:
+        session === DEMO_SESSION &&
+        this.#onFallback &&
+        trace.attempts.some((attempt) => `${attempt.provider}/${attempt.model}` === PRIMARY_MODEL),
+      ...(stream
+        ? { continued: trace.attempts.some((attempt) => attempt.continuation !== undefined && attempt.outcome === "succeeded") }
+        : {}),
       reply: reply.text,
       elapsedMs: Math.round(performance.now() - startedAt),
     };
     const now = this.#context.clock.now();
     for (const failure of trace.failures) {
       const state = profileState({ id: failure.profileId, provider: failure.provider, usageStats: failure.stats }, now);
-      sink.emit({ type: "profile_failure", request, profileId: failure.profileId, reason: failure.reason, lane: state.lane, until: state.until ?? null, remainingMs: state.remainingMs ?? null });
+      sink.emit({
+        type: "profile_failure",
+        request,
+        profileId: failure.profileId,
+        reason: failure.reason,
+        lane: state.lane,
+        until: state.until ?? null,
+        remainingMs: state.remainingMs ?? null,
+      });
     }
     for (const passOver of trace.passedOver) {
       sink.emit({
@@ -242,7 +262,12 @@ class StorylinePlayer {
         elapsedMs,
       });
       if (reply.notice !== undefined) {
-        sink.emit({ type: "notice", request: agent.request, kind: reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback", text: reply.notice });
+        sink.emit({
+          type: "notice",
+          request: agent.request,
+          kind: reply.notice.startsWith(CLEARED_NOTICE_PREFIX) ? "cleared" : "fallback",
+          text: reply.notice,
+        });
       }
     });
     const inFlight = new Map<string, { maxInFlight: number; refused: number }>();
@@ -279,7 +304,12 @@ class StorylinePlayer {
       profiles: status.profiles
         .map((profile) =>
           profileState(
-            { id: profile.id, provider: profile.provider, usageStats: profile.usageStats, ...(profile.headroom ? { headroom: profile.headroom } : {}) },
+            {
+              id: profile.id,
+              provider: profile.provider,
+              usageStats: profile.usageStats,
+              ...(profile.headroom ? { headroom: profile.headroom } : {}),
+            },
             now,
           ),
         )

@@ -97,7 +97,12 @@ export class GatewayClient {
    * The same turn streamed: the assistant text is what the stream delivered; a stream that ended with an
    * error chunk instead of `[DONE]` reports that error's message as `streamError`.
    */
-  async chatStream(input: { sessionKey: string; model: string; message: string; signal?: AbortSignal }): Promise<ChatReply & { streamError?: string }> {
+  async chatStream(input: {
+    sessionKey: string;
+    model: string;
+    message: string;
+    signal?: AbortSignal;
+  }): Promise<ChatReply & { streamError?: string }> {
     const response = await request(`${this.#baseUrl}/v1/chat/completions`, {
       method: "POST",
       dispatcher: this.#agent,

@@ -14,7 +14,9 @@ describe("skipTime", () => {
   it("R-CL-2: an animated skip moves in frames and lands exactly on the target", async () => {
     const clock = new DemoClock(() => 0);
     const frames: number[] = [];
-    await skipTime(clock, 1_000, { afterStepMs: 0, afterRequestMs: 0, skipAnimationMs: 3, skipAnimationFrames: 3 }, (now) => frames.push(now));
+    await skipTime(clock, 1_000, { afterStepMs: 0, afterRequestMs: 0, skipAnimationMs: 3, skipAnimationFrames: 3 }, (now) =>
+      frames.push(now),
+    );
     expect(frames).toEqual([333, 667, 1_000]);
     expect(clock.skippedMs).toBe(1_000);
   });
@@ -23,7 +25,13 @@ describe("skipTime", () => {
     const clock = new DemoClock(() => 0);
     const controller = new AbortController();
     controller.abort();
-    const skipping = skipTime(clock, 1_000, { afterStepMs: 0, afterRequestMs: 0, skipAnimationMs: 10_000, skipAnimationFrames: 2 }, () => undefined, controller.signal);
+    const skipping = skipTime(
+      clock,
+      1_000,
+      { afterStepMs: 0, afterRequestMs: 0, skipAnimationMs: 10_000, skipAnimationFrames: 2 },
+      () => undefined,
+      controller.signal,
+    );
     await expect(skipping).rejects.toMatchObject({ name: "AbortError" });
   });
 });

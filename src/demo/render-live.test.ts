@@ -22,7 +22,15 @@ const profiles = (alpha: object, now = NOW): DemoEvent => ({
 const STORY: DemoEvent[] = [
   profiles({ lane: "ready" }),
   { type: "request", request: 3, step: 2, session: "s", model: "openai/gpt-4o-mini", message: "Still there?", note: "rotates" },
-  { type: "profile_failure", request: 3, profileId: "openai:alpha", reason: "rate_limit", lane: "blocked", until: NOW + 30_000, remainingMs: 30_000 },
+  {
+    type: "profile_failure",
+    request: 3,
+    profileId: "openai:alpha",
+    reason: "rate_limit",
+    lane: "blocked",
+    until: NOW + 30_000,
+    remainingMs: 30_000,
+  },
   { type: "rotation", request: 3, provider: "openai", model: "gpt-4o-mini", from: "openai:alpha", to: "openai:beta", reason: "rate_limit" },
   {
     type: "route",
@@ -73,7 +81,15 @@ describe("LiveView", () => {
         profileId: "anthropic:main",
         attemptCount: 2,
         attempts: [
-          { provider: "anthropic", model: "claude-sonnet-4-5", profileId: "anthropic:main", outcome: "succeeded", reason: null, status: null, hedge: true },
+          {
+            provider: "anthropic",
+            model: "claude-sonnet-4-5",
+            profileId: "anthropic:main",
+            outcome: "succeeded",
+            reason: null,
+            status: null,
+            hedge: true,
+          },
           { provider: "openai", model: "gpt-4o-mini", profileId: "openai:alpha", outcome: "aborted", reason: null, status: null },
         ],
         notice: null,
@@ -166,7 +182,11 @@ describe("LiveView", () => {
       session: "demo-chat",
       primaryModel: "openai/gpt-4o-mini",
       fallbackModel: "anthropic/claude-sonnet-4-5",
-      profiles: [{ id: "openai:alpha", provider: "openai" }, { id: "openai:beta", provider: "openai" }, { id: "anthropic:main", provider: "anthropic" }],
+      profiles: [
+        { id: "openai:alpha", provider: "openai" },
+        { id: "openai:beta", provider: "openai" },
+        { id: "anthropic:main", provider: "anthropic" },
+      ],
     });
     view.emit({ type: "notice", request: 6, kind: "fallback", text: "↪️ Model Fallback: b (selected a; overloaded)" });
     const text = out.text();
@@ -192,8 +212,19 @@ describe("LiveView", () => {
         profiles: [{ id: "openai:alpha", provider: "openai" }],
       },
       { type: "budget", provider: "openai", profileId: "openai:alpha", active: true, description: "openai:alpha has used 96 of 100" },
-      profiles({ lane: "ready", headroom: { remainingShare: 0.03, window: "requests", resetAt: NOW + 59_000, resetsInMs: 59_000, nearlySpent: true } }),
-      { type: "request", request: 4, step: 2, session: "demo-second-chat", model: "openai/gpt-4o-mini", message: "Go on", note: "moved early" },
+      profiles({
+        lane: "ready",
+        headroom: { remainingShare: 0.03, window: "requests", resetAt: NOW + 59_000, resetsInMs: 59_000, nearlySpent: true },
+      }),
+      {
+        type: "request",
+        request: 4,
+        step: 2,
+        session: "demo-second-chat",
+        model: "openai/gpt-4o-mini",
+        message: "Go on",
+        note: "moved early",
+      },
       {
         type: "headroom_passed_over",
         request: 4,
@@ -212,13 +243,22 @@ describe("LiveView", () => {
         model: "openai/gpt-4o-mini",
         profileId: "openai:beta",
         attemptCount: 1,
-        attempts: [{ provider: "openai", model: "gpt-4o-mini", profileId: "openai:beta", outcome: "succeeded", reason: null, status: null }],
+        attempts: [
+          { provider: "openai", model: "gpt-4o-mini", profileId: "openai:beta", outcome: "succeeded", reason: null, status: null },
+        ],
         notice: null,
         probedPrimary: false,
         reply: "ok",
         elapsedMs: 3,
       },
-      { type: "budget", provider: "openai", profileId: "openai:alpha", active: false, description: "openai:alpha has room again", rejected: 0 },
+      {
+        type: "budget",
+        provider: "openai",
+        profileId: "openai:alpha",
+        active: false,
+        description: "openai:alpha has room again",
+        rejected: 0,
+      },
     ];
     for (const event of events) view.emit(event);
     const text = out.text();

@@ -76,18 +76,10 @@ export class LiveView implements DemoSink {
         this.#line(`${INDENT}${c.dim(event.detail)}`);
         return;
       case "fault":
-        this.#line(
-          event.active
-            ? `  ${c.yellow("⚡ fault")}  ${event.description}`
-            : `  ${c.green("✓ fixed")}  ${event.description}`,
-        );
+        this.#line(event.active ? `  ${c.yellow("⚡ fault")}  ${event.description}` : `  ${c.green("✓ fixed")}  ${event.description}`);
         return;
       case "budget":
-        this.#line(
-          event.active
-            ? `  ${c.yellow("⚡ budget")} ${event.description}`
-            : `  ${c.green("✓ lifted")} ${event.description}`,
-        );
+        this.#line(event.active ? `  ${c.yellow("⚡ budget")} ${event.description}` : `  ${c.green("✓ lifted")} ${event.description}`);
         return;
       case "clock":
         // The first skip explains itself once: the rules keep their real length, only the demo's clock jumps.
@@ -168,7 +160,9 @@ export class LiveView implements DemoSink {
         continue;
       }
       const where = `${attempt.profileId ?? "(no profile)"} ${c.dim(`${attempt.provider}/${attempt.model}`)}`;
-      const failure = this.#pending.find((item): item is ProfileFailureEvent => item.type === "profile_failure" && item.profileId === attempt.profileId);
+      const failure = this.#pending.find(
+        (item): item is ProfileFailureEvent => item.type === "profile_failure" && item.profileId === attempt.profileId,
+      );
       const lane =
         failure && failure.lane !== "ready"
           ? ` → ${failure.lane}${failure.remainingMs !== null ? ` ${formatDuration(failure.remainingMs)}` : ""}`
@@ -176,12 +170,15 @@ export class LiveView implements DemoSink {
       this.#line(`${INDENT}${c.red("✗")} ${where} ${attempt.status ?? ""} ${attempt.reason ?? ""}${lane}`.trimEnd());
     }
     for (const item of this.#pending) {
-      if (item.type === "rotation") this.#line(`${INDENT}${c.yellow("⟳ rotated")} ${item.from} → ${item.to} ${c.dim(`(same model, ${item.reason})`)}`);
+      if (item.type === "rotation")
+        this.#line(`${INDENT}${c.yellow("⟳ rotated")} ${item.from} → ${item.to} ${c.dim(`(same model, ${item.reason})`)}`);
     }
     this.#pending = [];
     const note = this.#notes.get(event.request);
     if (event.status === 200) {
-      const hedged = event.attempts.some((attempt) => attempt.hedge === true && attempt.outcome === "succeeded") ? c.yellow(" · answered by the hedge") : "";
+      const hedged = event.attempts.some((attempt) => attempt.hedge === true && attempt.outcome === "succeeded")
+        ? c.yellow(" · answered by the hedge")
+        : "";
       const probe = event.probedPrimary ? c.dim(" · primary re-probed") : "";
       const rescued = event.continued ? c.yellow(" · cut mid-stream, continued") : "";
       const waited = event.waitedForSeat ? c.yellow(" · ⧗ waited in line for a seat") : "";
@@ -299,10 +296,17 @@ export function hedgeText(event: HedgeDemoEvent): string {
 }
 
 function idsOf(event: Extract<DemoEvent, { type: "demo_started" }>, provider: string): string {
-  return event.profiles.filter((profile) => profile.provider === provider).map((profile) => profile.id).join(", ");
+  return event.profiles
+    .filter((profile) => profile.provider === provider)
+    .map((profile) => profile.id)
+    .join(", ");
 }
 
 /** The panel is reprinted when a lane or reason changes, not when a timer merely counts down. */
 function panelKey(profiles: readonly ProfileState[]): string {
-  return profiles.map((profile) => `${profile.id}:${profile.lane}:${profile.reason ?? ""}:${profile.headroom?.nearlySpent === true ? "nearly-spent" : ""}`).join("|");
+  return profiles
+    .map(
+      (profile) => `${profile.id}:${profile.lane}:${profile.reason ?? ""}:${profile.headroom?.nearlySpent === true ? "nearly-spent" : ""}`,
+    )
+    .join("|");
 }

@@ -35,7 +35,18 @@ function seatsSentence(summary: SummaryEvent): string | undefined {
 
 export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"], color: boolean): string[] {
   const totals = renderTable(
-    ["requests", "answered", "rotations", "fallbacks", "disables", "primary probes", "recoveries", "moved before a limit", "streams rescued", "hedges won"],
+    [
+      "requests",
+      "answered",
+      "rotations",
+      "fallbacks",
+      "disables",
+      "primary probes",
+      "recoveries",
+      "moved before a limit",
+      "streams rescued",
+      "hedges won",
+    ],
     [
       [
         summary.requests,
@@ -54,7 +65,13 @@ export function renderSummary(summary: SummaryEvent, colors: CliOutput["colors"]
   );
   const profiles = renderTable(
     ["profile", "state now", "answered", "failures", "calls to provider"],
-    summary.profiles.map((profile) => [profile.id, stateText(profile), profile.answered, failuresText(profile.failures), profile.upstreamCalls]),
+    summary.profiles.map((profile) => [
+      profile.id,
+      stateText(profile),
+      profile.answered,
+      failuresText(profile.failures),
+      profile.upstreamCalls,
+    ]),
     color,
   );
   return [

@@ -50,7 +50,15 @@ export interface RequestTrace {
   seatPassOvers: number;
 }
 
-const emptyTrace = (): RequestTrace => ({ attempts: [], rotations: [], failures: [], passedOver: [], hedges: [], runs: new Map(), seatPassOvers: 0 });
+const emptyTrace = (): RequestTrace => ({
+  attempts: [],
+  rotations: [],
+  failures: [],
+  passedOver: [],
+  hedges: [],
+  runs: new Map(),
+  seatPassOvers: 0,
+});
 
 type Subscribe = (type: "*", listener: (event: DetourEvent) => void) => () => void;
 

@@ -31,7 +31,9 @@ describe("runDemo", () => {
     const sink = collecting((event) => {
       if (event.type === "route") controller.abort();
     });
-    await expect(runDemo({ fast: true, sink, signal: controller.signal, tempParent: parent })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(runDemo({ fast: true, sink, signal: controller.signal, tempParent: parent })).rejects.toMatchObject({
+      name: "AbortError",
+    });
     const started = sink.events.find((event) => event.type === "demo_started");
     const cleanup = sink.events.at(-1);
     expect(cleanup).toEqual({ type: "cleanup", workspace: started?.type === "demo_started" ? started.workspace : "", removed: true });
@@ -45,7 +47,9 @@ describe("runDemo", () => {
     const controller = new AbortController();
     controller.abort();
     const sink = collecting();
-    await expect(runDemo({ fast: true, sink, signal: controller.signal, tempParent: parent })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(runDemo({ fast: true, sink, signal: controller.signal, tempParent: parent })).rejects.toMatchObject({
+      name: "AbortError",
+    });
     expect(sink.events).toHaveLength(1);
     const cleanup = sink.events[0];
     expect(cleanup).toMatchObject({ type: "cleanup", removed: true });
@@ -66,7 +70,9 @@ describe("runDemo", () => {
     const route = sink.events.find((event) => event.type === "route");
     // Both keys are healthy here, so the hedge is the next key of the same model.
     expect(route).toMatchObject({ status: 200, profileId: "openai:beta", attemptCount: 2 });
-    expect(route?.type === "route" && route.attempts.map((attempt) => [attempt.profileId, attempt.outcome, attempt.hedge ?? false])).toEqual([
+    expect(
+      route?.type === "route" && route.attempts.map((attempt) => [attempt.profileId, attempt.outcome, attempt.hedge ?? false]),
+    ).toEqual([
       ["openai:beta", "succeeded", true],
       ["openai:alpha", "aborted", false],
     ]);
@@ -95,6 +101,13 @@ describe("runDemo", () => {
     expect(routes.filter((event) => event.type === "route" && event.waitedForSeat)).toHaveLength(seats.waited);
     // Each sub-agent's route is its own run: one attempt, no failures.
     for (const route of routes) expect(route.type === "route" && route.attempts.map((attempt) => attempt.outcome)).toEqual(["succeeded"]);
-    expect(summary).toMatchObject({ requests: SUB_AGENTS, answered: SUB_AGENTS, subAgents: SUB_AGENTS, concurrency429s: 0, maxInFlightPerAccount: 2, accountsUsed: 3 });
+    expect(summary).toMatchObject({
+      requests: SUB_AGENTS,
+      answered: SUB_AGENTS,
+      subAgents: SUB_AGENTS,
+      concurrency429s: 0,
+      maxInFlightPerAccount: 2,
+      accountsUsed: 3,
+    });
   }, 20_000);
 });

@@ -9,13 +9,15 @@ export function missingStorylineParts(summary: SummaryEvent): string[] {
   const missing: string[] = [];
   if (summary.answered !== summary.requests) missing.push(`${summary.requests - summary.answered} request(s) got no answer`);
   if (summary.headroomMoves < 1) missing.push("no turn moved off the nearly spent key before its limit");
-  if (summary.budgetRejections > 0) missing.push(`a key was used past its limit: ${summary.budgetRejections} request(s) answered 429 by its budget`);
+  if (summary.budgetRejections > 0)
+    missing.push(`a key was used past its limit: ${summary.budgetRejections} request(s) answered 429 by its budget`);
   if (summary.subAgents < 1) missing.push("no sub-agents fanned out over the accounts");
   else if (summary.accountsUsed < 2) missing.push("the sub-agents were not spread over the accounts");
   if (summary.seatLimit !== null && summary.maxInFlightPerAccount > summary.seatLimit) {
     missing.push(`an account had ${summary.maxInFlightPerAccount} requests in flight, over its ${summary.seatLimit} seats`);
   }
-  if (summary.concurrency429s > 0) missing.push(`a provider refused ${summary.concurrency429s} request(s) for lack of a free seat (concurrency 429)`);
+  if (summary.concurrency429s > 0)
+    missing.push(`a provider refused ${summary.concurrency429s} request(s) for lack of a free seat (concurrency 429)`);
   if (summary.rotations < 1) missing.push("no rotation to the second key after the rate limit");
   if (summary.disables < 1) missing.push("no profile was disabled by the billing failure");
   if (summary.fallbacks < 1) missing.push("no model fallback notice during the outage");

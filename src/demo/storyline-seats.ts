@@ -19,7 +19,12 @@ const thinking = (provider: FaultSpec["provider"]): FaultSpec => ({
   provider,
   fault: "slow-first-token",
   description: `${provider} takes ${THINKING_MS / 1000}s to answer each request (so they overlap)`,
-  rule: { name: `${provider}-thinking`, match: { api: provider }, steps: [{ fault: "slow-first-token", delayMs: THINKING_MS }], then: "repeat-last" },
+  rule: {
+    name: `${provider}-thinking`,
+    match: { api: provider },
+    steps: [{ fault: "slow-first-token", delayMs: THINKING_MS }],
+    then: "repeat-last",
+  },
 });
 
 export const OPENAI_THINKING = thinking("openai");

@@ -13,7 +13,17 @@ const actions = STORYLINE.flatMap((step) => step.actions);
 
 describe("the demo storyline", () => {
   it("R-CL-2: tells the parts in order: healthy, headroom, seats, rate limit, billing, outage, recovery, a rescued stream, hedging", () => {
-    expect(STORYLINE.map((step) => step.id)).toEqual(["healthy", "headroom", "seats", "rate-limit", "billing", "outage", "recovery", "stream-rescue", "hedging"]);
+    expect(STORYLINE.map((step) => step.id)).toEqual([
+      "healthy",
+      "headroom",
+      "seats",
+      "rate-limit",
+      "billing",
+      "outage",
+      "recovery",
+      "stream-rescue",
+      "hedging",
+    ]);
   });
 
   it("R-PO-7: the headroom step is self-contained: its own session, and its budget lifted only after the window has reset", () => {
@@ -48,7 +58,10 @@ describe("the demo storyline", () => {
     expect(fanOut?.kind === "fan-out" && fanOut.count).toBe(SUB_AGENTS);
     // More sub-agents than seats, so some must wait in line; the answers take long enough to overlap.
     expect(SUB_AGENTS).toBeGreaterThan(DEMO_PROFILE_LIST.length * DEMO_SEATS_PER_ACCOUNT);
-    expect(step?.actions.filter((action) => action.kind === "inject").map((action) => action.kind === "inject" && action.fault)).toEqual([OPENAI_THINKING, ANTHROPIC_THINKING]);
+    expect(step?.actions.filter((action) => action.kind === "inject").map((action) => action.kind === "inject" && action.fault)).toEqual([
+      OPENAI_THINKING,
+      ANTHROPIC_THINKING,
+    ]);
     expect(step?.actions.slice(-2).map((action) => action.kind)).toEqual(["clear", "clear"]);
     // Before any key is rate-limited or out of credits: every account's seats are there to use.
     const ids = STORYLINE.map((entry) => entry.id);

@@ -47,7 +47,12 @@ const EVENTS: DemoEvent[] = [
   route(2, { profileId: "openai:beta", attempts: [failed("openai:alpha", "rate_limit")] }),
   { type: "request", request: 3, step: 3, session: "s", model: "openai/gpt-4o-mini", message: "c" },
   { type: "profile_failure", request: 3, profileId: "openai:beta", reason: "billing", lane: "disabled", until: 9, remainingMs: 9 },
-  route(3, { model: "anthropic/claude", profileId: "anthropic:main", attempts: [failed("openai:beta", "billing")], notice: "↪️ Model Fallback: x" }),
+  route(3, {
+    model: "anthropic/claude",
+    profileId: "anthropic:main",
+    attempts: [failed("openai:beta", "billing")],
+    notice: "↪️ Model Fallback: x",
+  }),
   { type: "notice", request: 3, kind: "fallback", text: "↪️ Model Fallback: x" },
   { type: "request", request: 4, step: 4, session: "s", model: "openai/gpt-4o-mini", message: "d" },
   route(4, { probedPrimary: true, notice: "↪️ Model Fallback cleared: y" }),
@@ -108,7 +113,15 @@ describe("summarize", () => {
       elapsedMs: 1_234,
     });
     expect(summary.profiles).toEqual([
-      { id: "openai:alpha", lane: "ready", reason: null, remainingMs: null, answered: 2, failures: { rate_limit: 1, timeout: 1 }, upstreamCalls: 4 },
+      {
+        id: "openai:alpha",
+        lane: "ready",
+        reason: null,
+        remainingMs: null,
+        answered: 2,
+        failures: { rate_limit: 1, timeout: 1 },
+        upstreamCalls: 4,
+      },
       { id: "openai:beta", lane: "disabled", reason: "billing", remainingMs: 9, answered: 2, failures: { billing: 1 }, upstreamCalls: 2 },
     ]);
     expect(missingStorylineParts(summary)).toEqual([]);
@@ -129,9 +142,7 @@ describe("summarize", () => {
   it("R-PO-8: an account over its seats, a concurrency 429 or a fan-out on one account fails the storyline", () => {
     const summary = summarize({
       events: EVENTS.map((event) =>
-        event.type === "seats"
-          ? { ...event, accounts: [{ profileId: "openai:alpha", answered: 8, maxInFlight: 3, refused: 1 }] }
-          : event,
+        event.type === "seats" ? { ...event, accounts: [{ profileId: "openai:alpha", answered: 8, maxInFlight: 3, refused: 1 }] } : event,
       ),
       finalProfiles: FINAL,
       upstreamCalls: {},

@@ -68,7 +68,12 @@ const embedOptions = z.looseObject({
   model: modelText,
   fallbacks,
   request: z.looseObject({
-    input: z.union([z.string(), z.array(z.string()).min(1), z.array(z.number().int().nonnegative()).min(1), z.array(z.array(z.number().int().nonnegative()).min(1)).min(1)]),
+    input: z.union([
+      z.string(),
+      z.array(z.string()).min(1),
+      z.array(z.number().int().nonnegative()).min(1),
+      z.array(z.array(z.number().int().nonnegative()).min(1)).min(1),
+    ]),
   }),
   signal,
 });
@@ -165,9 +170,11 @@ function looksLikeRunOptions(options: unknown): boolean {
   return (
     simple &&
     (parts === undefined ||
-      (Array.isArray(parts) && parts.every((part) => isObject(part) && (part.role === "system" || part.role === "developer") && typeof part.text === "string"))) &&
+      (Array.isArray(parts) &&
+        parts.every((part) => isObject(part) && (part.role === "system" || part.role === "developer") && typeof part.text === "string"))) &&
     (tools === undefined ||
-      (Array.isArray(tools) && tools.every((tool) => isObject(tool) && typeof tool.name === "string" && tool.name !== "" && isObject(tool.parameters)))) &&
+      (Array.isArray(tools) &&
+        tools.every((tool) => isObject(tool) && typeof tool.name === "string" && tool.name !== "" && isObject(tool.parameters)))) &&
     (request.maxTokens === undefined || (Number.isInteger(request.maxTokens) && (request.maxTokens as number) > 0)) &&
     (request.temperature === undefined || typeof request.temperature === "number") &&
     (stop === undefined || (Array.isArray(stop) && stop.every((item) => typeof item === "string")))
@@ -199,7 +206,8 @@ export function checkIdArgument(value: unknown, name: string, call: string): voi
 
 /** `detour.sessions` whose methods check the session key and options first. */
 export function checkedSessionsApi(sessions: DetourSessions): DetourSessions {
-  const keyed = <A extends unknown[], R>(name: string, method: (sessionKey: string, ...rest: A) => Promise<R>) =>
+  const keyed =
+    <A extends unknown[], R>(name: string, method: (sessionKey: string, ...rest: A) => Promise<R>) =>
     async (sessionKey: string, ...rest: A): Promise<R> => {
       checkIdArgument(sessionKey, "sessionKey", `detour.sessions.${name}`);
       checkAgentOption(rest[rest.length - 1], `detour.sessions.${name}`);

@@ -57,7 +57,8 @@ export async function completeThroughStream(call: AssembledCompletionCall): Prom
   const assembler = new CanonicalResponseAssembler({ id: `detour-${context.runId}`, model: context.model });
   const accept = (event: CanonicalStreamEvent): WatchedItem => {
     if (event.type === "error") throw errorEventFailure(context.provider, event.error);
-    if (event.type === "finish" && event.reason === "error") throw cutFailure(context.provider, context.model, "stream finished with stop reason: error");
+    if (event.type === "finish" && event.reason === "error")
+      throw cutFailure(context.provider, context.model, "stream finished with stop reason: error");
     assembler.accept(event);
     if (event.type === "finish") return "complete";
     // Thinking is tokens too: a model that is visibly reasoning is not silent.
@@ -76,7 +77,12 @@ export async function completeThroughStream(call: AssembledCompletionCall): Prom
         ...attemptStreamBudgets(settings, context, call.callerSignal),
       });
     } else {
-      await readWatchedStream({ open: (signal) => provider.stream(streamed, call.callContext(signal)), accept, end, ...attemptStreamBudgets(settings, context, call.callerSignal) });
+      await readWatchedStream({
+        open: (signal) => provider.stream(streamed, call.callContext(signal)),
+        accept,
+        end,
+        ...attemptStreamBudgets(settings, context, call.callerSignal),
+      });
     }
   } catch (error) {
     if (!refusesStreaming(error)) throw error;

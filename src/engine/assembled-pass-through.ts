@@ -63,7 +63,8 @@ export async function completePlainSameWire(
 
 /** A whole JSON answer as the attempt's answer, returned as sent; a 200 whose body is not one fails over. */
 function jsonAnswerOf(target: PassThroughTarget, response: PassThroughResponse, bytes: Buffer): SameWireAnswer {
-  if (!looksLikeJsonObject(bytes)) throw unreadableResponseFailure(target.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
+  if (!looksLikeJsonObject(bytes))
+    throw unreadableResponseFailure(target.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
   return { status: response.status, headers: response.headers, body: bytes };
 }
 
@@ -99,7 +100,13 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   // The usage chunk is the non-streamed answer's `usage`: it is always kept here. The answer is renamed once.
   const assembled = sseAssembler(call.wire);
   const onEvent = assembled.accept;
-  const scanner: RawStreamScanner = call.wire.lane.scanner({ shownModel, forwardUsage: true, keepUpstreamModel: true, onEvent, assembleOnly: true });
+  const scanner: RawStreamScanner = call.wire.lane.scanner({
+    shownModel,
+    forwardUsage: true,
+    keepUpstreamModel: true,
+    onEvent,
+    assembleOnly: true,
+  });
   // R-GW-10: the upstream ignored `stream: true` and sent its whole JSON answer: that answer is the attempt's.
   let jsonAnswer: { response: PassThroughResponse; body?: Buffer } | undefined;
   const inBandFailure = (failure: unknown) =>
@@ -157,5 +164,10 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
   }
   if (jsonAnswer?.body) return jsonAnswerOf(streamTarget, jsonAnswer.response, jsonAnswer.body);
   // The stream's headers (request id, rate limits) stay; the body is JSON now, not an event stream.
-  return { status, headers: { ...(headers ?? {}), "content-type": "application/json" }, body: assembled.body(shownModel), assembled: { usage: scanner.usage } };
+  return {
+    status,
+    headers: { ...(headers ?? {}), "content-type": "application/json" },
+    body: assembled.body(shownModel),
+    assembled: { usage: scanner.usage },
+  };
 }

@@ -11,10 +11,7 @@ const request: CanonicalRequest = {
 describe("R-ST-4 continuationRequest", () => {
   it("prefill: the delivered text as a trailing assistant message, trailing whitespace left out", () => {
     const built = continuationRequest(request, "Once upon a time ", "prefill");
-    expect(built.messages).toEqual([
-      ...request.messages,
-      { role: "assistant", content: [{ type: "text", text: "Once upon a time" }] },
-    ]);
+    expect(built.messages).toEqual([...request.messages, { role: "assistant", content: [{ type: "text", text: "Once upon a time" }] }]);
     expect(built.system).toBe("Be brief.");
     expect(built.maxTokens).toBe(100);
   });

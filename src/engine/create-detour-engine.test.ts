@@ -29,7 +29,12 @@ describe("createDetour for the front ends", () => {
   it("R-CF-5: discoverCredentials finds a local Ollama at OLLAMA_HOST and the engine's run calls it there", async () => {
     const detour = await createDetour({ config: MEMORY, env: { OLLAMA_HOST: mock.url.replace("http://", "") }, discoverCredentials: {} });
     try {
-      expect(detour.discovery).toMatchObject({ kind: "discovered", envProfiles: [], ollama: { baseUrl: mock.url }, suggestedModel: "ollama/mock-gpt" });
+      expect(detour.discovery).toMatchObject({
+        kind: "discovered",
+        envProfiles: [],
+        ollama: { baseUrl: mock.url },
+        suggestedModel: "ollama/mock-gpt",
+      });
       const outcome = await detour.run({ model: "ollama/mock-gpt", request: HELLO });
       expect(outcome).toMatchObject({ provider: "ollama", model: "mock-gpt" });
       expect(mock.requests().at(-1)).toMatchObject({ api: "ollama", model: "mock-gpt" });
@@ -53,7 +58,10 @@ describe("createDetour for the front ends", () => {
   });
 
   it("builds the same-wire lane over the config's providers, none over providers that cannot be called raw", async () => {
-    const configured = await createDetour({ config: { ...MEMORY, models: { providers: { openai: { baseUrl: `${mock.url}/v1` } } } }, env: {} });
+    const configured = await createDetour({
+      config: { ...MEMORY, models: { providers: { openai: { baseUrl: `${mock.url}/v1` } } } },
+      env: {},
+    });
     expect(configured.passThrough).toBeDefined();
     await configured.close();
     const scripted = await createDetour({ config: MEMORY, env: {}, providers: [new ScriptedProvider({ id: "openai" })] });

@@ -254,7 +254,8 @@ describe("createDetour", () => {
         fallbacks: ["gpt-4o"],
         attempt: async (context) => {
           seen.push(`${context.provider}/${context.model}`);
-          if (context.provider === "anthropic") throw new FailoverError("Overloaded", { reason: "overloaded", provider: "anthropic", model: context.model, status: 529 });
+          if (context.provider === "anthropic")
+            throw new FailoverError("Overloaded", { reason: "overloaded", provider: "anthropic", model: context.model, status: 529 });
           return "answer";
         },
       });

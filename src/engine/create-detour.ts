@@ -4,7 +4,16 @@
  * this file only resolves inputs and hands them over.
  */
 import { randomUUID } from "node:crypto";
-import { agentSettings, loadConfig, type DetourConfig, useCatalogueOfHome, modelAliases, parseConfig, readEnvKnobs, resolveProviderSettings } from "../config/index.js";
+import {
+  agentSettings,
+  loadConfig,
+  type DetourConfig,
+  useCatalogueOfHome,
+  modelAliases,
+  parseConfig,
+  readEnvKnobs,
+  resolveProviderSettings,
+} from "../config/index.js";
 import { chargeUnreportedRequest, type UnreportedRequest } from "../core/headroom/charge.js";
 import { narrowSelection } from "../core/narrow-selection.js";
 import { resolveSelection } from "../core/selection-source.js";
@@ -159,7 +168,13 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     if (typeof given === "function") return { store: await given(agentId), owns: false };
     if (given) return { store: given, owns: false };
     if (options.readOnly) {
-      const view = { config, detourHome: knobs.detourHome, env, logger, ...(knobs.secretKey !== undefined ? { secretKey: knobs.secretKey } : {}) };
+      const view = {
+        config,
+        detourHome: knobs.detourHome,
+        env,
+        logger,
+        ...(knobs.secretKey !== undefined ? { secretKey: knobs.secretKey } : {}),
+      };
       return { store: await openReadOnlyStore(view, agentId), owns: true };
     }
     const store = await openStateStore({
@@ -331,9 +346,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     await traces.close();
     await seats.close();
     await Promise.all(
-      contexts.flatMap((settled) =>
-        settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [],
-      ),
+      contexts.flatMap((settled) => (settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [])),
     );
   }
 
@@ -367,8 +380,18 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
   // spend and to the profile's headroom (the provider counted the request even though it never answered).
   hub.on("attempt_finished", (event) => {
     if (event.outcome === "aborted" && event.usageEstimated && event.inputTokens !== undefined && event.profileId !== null) {
-      recordUsage({ agentId: event.agentId, provider: event.provider, model: event.model, profileId: event.profileId, usage: { inputTokens: event.inputTokens, outputTokens: 0 } });
-      chargeLoserHeadroom(event.agentId, event.profileId, { model: event.model, inputTokens: event.inputTokens, sentAt: clock.now() - event.durationMs });
+      recordUsage({
+        agentId: event.agentId,
+        provider: event.provider,
+        model: event.model,
+        profileId: event.profileId,
+        usage: { inputTokens: event.inputTokens, outputTokens: 0 },
+      });
+      chargeLoserHeadroom(event.agentId, event.profileId, {
+        model: event.model,
+        inputTokens: event.inputTokens,
+        sentAt: clock.now() - event.durationMs,
+      });
     }
   });
   function chargeLoserHeadroom(agentId: string, profileId: string, request: UnreportedRequest): void {
@@ -380,7 +403,10 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
       if (charged.length > 0) await store.recordHeadroom(profileId, charged, now);
     })().catch((error: unknown) =>
       // Best effort: the provider's next answer restates the window anyway.
-      logger.log("warn", "Could not charge a raced attempt to its profile's headroom", { profileId, error: error instanceof Error ? error.message : String(error) }),
+      logger.log("warn", "Could not charge a raced attempt to its profile's headroom", {
+        profileId,
+        error: error instanceof Error ? error.message : String(error),
+      }),
     );
   }
 

@@ -135,8 +135,9 @@ describe("discoverCredentials", () => {
     const config = parseConfig({
       models: { providers: { local: { api: "openai-chat", baseUrl: "http://127.0.0.1:9" } } },
     }).config;
-    await expect(
-      discoverCredentials({ config, store: new MemoryStateStore(), env: {}, fetch: unreachable }),
-    ).resolves.toEqual({ kind: "discovered", envProfiles: [] });
+    await expect(discoverCredentials({ config, store: new MemoryStateStore(), env: {}, fetch: unreachable })).resolves.toEqual({
+      kind: "discovered",
+      envProfiles: [],
+    });
   });
 });

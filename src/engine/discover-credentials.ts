@@ -31,8 +31,7 @@ export interface DiscoveredOllama {
 
 export type CredentialDiscovery =
   /** Profiles are configured or stored: discovery stays out of the way. */
-  | { kind: "configured" }
-  | { kind: "discovered"; envProfiles: DiscoveredEnvProfile[]; ollama?: DiscoveredOllama; suggestedModel?: string };
+  { kind: "configured" } | { kind: "discovered"; envProfiles: DiscoveredEnvProfile[]; ollama?: DiscoveredOllama; suggestedModel?: string };
 
 export type FetchLike = (input: string, init?: { signal?: AbortSignal }) => Promise<{ ok: boolean; json(): Promise<unknown> }>;
 

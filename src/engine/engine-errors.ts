@@ -24,9 +24,7 @@ const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function requireAgentId(agentId: string): string {
   if (!AGENT_ID.test(agentId)) {
-    throw new DetourArgumentError(
-      `Invalid agent id ${JSON.stringify(agentId)}: use letters, digits, ".", "_" or "-" (e.g. "main").`,
-    );
+    throw new DetourArgumentError(`Invalid agent id ${JSON.stringify(agentId)}: use letters, digits, ".", "_" or "-" (e.g. "main").`);
   }
   return agentId;
 }

@@ -36,9 +36,21 @@ describe("attemptStreamBudgets (R-GW-10: a continuation keeps the client's strea
 
   it("R-GW-10: a continuation's first-token budget is at most streamStallSeconds; a first attempt keeps its own", () => {
     const settings = { clock, ttftTimeoutSeconds: 15, streamStallSeconds: 2 };
-    expect(attemptStreamBudgets(settings, { provider: "openai", model: "gpt-4o-mini", signal }, undefined)).toMatchObject({ ttftTimeoutMs: 15_000, stallTimeoutMs: 2_000 });
-    expect(attemptStreamBudgets(settings, { provider: "openai", model: "gpt-4o-mini", signal, continuation: 1 }, undefined)).toMatchObject({ ttftTimeoutMs: 2_000, stallTimeoutMs: 2_000 });
+    expect(attemptStreamBudgets(settings, { provider: "openai", model: "gpt-4o-mini", signal }, undefined)).toMatchObject({
+      ttftTimeoutMs: 15_000,
+      stallTimeoutMs: 2_000,
+    });
+    expect(attemptStreamBudgets(settings, { provider: "openai", model: "gpt-4o-mini", signal, continuation: 1 }, undefined)).toMatchObject({
+      ttftTimeoutMs: 2_000,
+      stallTimeoutMs: 2_000,
+    });
     // A first-token budget already shorter than the stall budget stays as it is.
-    expect(attemptStreamBudgets({ clock, ttftTimeoutSeconds: 1, streamStallSeconds: 30 }, { provider: "openai", model: "o3", signal, continuation: 2 }, undefined).ttftTimeoutMs).toBe(1_000);
+    expect(
+      attemptStreamBudgets(
+        { clock, ttftTimeoutSeconds: 1, streamStallSeconds: 30 },
+        { provider: "openai", model: "o3", signal, continuation: 2 },
+        undefined,
+      ).ttftTimeoutMs,
+    ).toBe(1_000);
   });
 });

@@ -61,7 +61,9 @@ export function attemptStreamBudgets(
   const stallTimeoutMs = settings.streamStallSeconds * 1000;
   // R-TT-1: the runner's deadline for this model (learned from its first-token times) unless one is configured.
   const firstTokenMs =
-    settings.ttftTimeoutSeconds === undefined && context.firstTokenTimeoutMs !== undefined ? context.firstTokenTimeoutMs : firstTokenTimeoutMs(settings, context);
+    settings.ttftTimeoutSeconds === undefined && context.firstTokenTimeoutMs !== undefined
+      ? context.firstTokenTimeoutMs
+      : firstTokenTimeoutMs(settings, context);
   return {
     clock: settings.clock,
     ttftTimeoutMs: context.continuation !== undefined ? Math.min(firstTokenMs, stallTimeoutMs) : firstTokenMs,

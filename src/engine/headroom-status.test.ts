@@ -16,7 +16,13 @@ const perModel: HeadroomReading = {
   resetAt: NOW + 60_000,
   readAt: NOW,
 };
-const fiveHour: HeadroomReading = { window: "unified-5h", family: "anthropic-unified", remainingShare: 0.4, resetAt: NOW + 3_600_000, readAt: NOW };
+const fiveHour: HeadroomReading = {
+  window: "unified-5h",
+  family: "anthropic-unified",
+  remainingShare: 0.4,
+  resetAt: NOW + 3_600_000,
+  readAt: NOW,
+};
 
 describe("R-PO-7: headroom in status output", () => {
   it("R-PO-7: status names the tightest window (with its model), the share left and the reset", () => {
@@ -51,7 +57,9 @@ describe("R-PO-7: headroom in status output", () => {
       agentIds: ["main"],
       now: NOW,
       chains: [],
-      profiles: [{ id: "anthropic:max", provider: "anthropic", type: "api_key", usageStats: {}, headroom: headroomText(profile?.headroom) }],
+      profiles: [
+        { id: "anthropic:max", provider: "anthropic", type: "api_key", usageStats: {}, headroom: headroomText(profile?.headroom) },
+      ],
       refreshMs: 2000,
       nonce: "n",
     });

@@ -41,7 +41,8 @@ class PacedProvider implements Provider {
   }
 
   async *stream(_request: CanonicalRequest, context: ProviderCallContext & { profileId?: string }): AsyncIterable<CanonicalStreamEvent> {
-    const key = context.profileId && this.paces[`${context.model}@${context.profileId}`] ? `${context.model}@${context.profileId}` : context.model;
+    const key =
+      context.profileId && this.paces[`${context.model}@${context.profileId}`] ? `${context.model}@${context.profileId}` : context.model;
     const pace = this.paces[key];
     if (!pace) throw new Error(`no pace for ${key}`);
     const call: Call = { profileId: context.profileId, model: context.model, at: this.clock.now() };
@@ -121,7 +122,15 @@ describe("hedged attempts (R-HG-1)", () => {
     async (stream) => {
       const { clock, detour, openai, anthropic, events, store } = await engine({ paces: { "gpt-4o-mini": SILENT } });
       // The provider's last statement of the primary's request window, read before this run.
-      const window = { window: "requests", family: "openai", limit: 100, remaining: 50, remainingShare: 0.5, resetAt: clock.now() + 60_000, readAt: clock.now() - 1_000 };
+      const window = {
+        window: "requests",
+        family: "openai",
+        limit: 100,
+        remaining: 50,
+        remainingShare: 0.5,
+        resetAt: clock.now() + 60_000,
+        readAt: clock.now() - 1_000,
+      };
       await store.recordHeadroom("openai:a", [window], clock.now());
       const run = track<{ provider: string; attempts: unknown[]; notice?: string; result: unknown }>(
         clock,
@@ -139,7 +148,9 @@ describe("hedged attempts (R-HG-1)", () => {
       expect(anthropic.calls.map((call) => call.at - openai.calls[0]!.at)).toEqual([5_000]);
       // The loser was aborted the moment the hedge had content.
       expect(openai.calls[0]!.abortedAt).toBe(openai.calls[0]!.at + 5_200);
-      expect(outcome.attempts).toEqual([expect.objectContaining({ provider: "openai", model: "gpt-4o-mini", profileId: "openai:a", hedge: "lost" })]);
+      expect(outcome.attempts).toEqual([
+        expect.objectContaining({ provider: "openai", model: "gpt-4o-mini", profileId: "openai:a", hedge: "lost" }),
+      ]);
       // hedge_lost: no cooldown, no failure count on the loser; a notice because another model answered.
       expect((await store.getUsageStats("openai:a"))?.errorCount ?? 0).toBe(0);
       expect(outcome.notice).toContain("anthropic/claude-fallback");
@@ -147,7 +158,9 @@ describe("hedged attempts (R-HG-1)", () => {
         ["openai", "started"],
         ["openai", "won"],
       ]);
-      const decisions = events.filter((event) => event.type === "model_fallback_decision").map((event) => [event.candidateModel, event.decision]);
+      const decisions = events
+        .filter((event) => event.type === "model_fallback_decision")
+        .map((event) => [event.candidateModel, event.decision]);
       expect(decisions[0]).toEqual(["openai/gpt-4o-mini", "hedge_started"]);
       if (stream) {
         const stream = (outcome.result as { events: AsyncIterable<CanonicalStreamEvent> }).events;
@@ -161,7 +174,9 @@ describe("hedged attempts (R-HG-1)", () => {
         ["anthropic", "succeeded", true],
         ["openai", "aborted", false],
       ]);
-      expect(events.filter((event) => event.type === "model_fallback_decision").map((event) => [event.candidateModel, event.decision])).toEqual([
+      expect(
+        events.filter((event) => event.type === "model_fallback_decision").map((event) => [event.candidateModel, event.decision]),
+      ).toEqual([
         ["openai/gpt-4o-mini", "hedge_started"],
         ["anthropic/claude-fallback", "candidate_succeeded"],
         ["openai/gpt-4o-mini", "hedge_lost"],
@@ -266,7 +281,14 @@ describe("when to hedge (R-HG-2)", () => {
     expect(anthropic.calls).toEqual([]);
     const status = await detour.status();
     expect(status.firstToken).toEqual([
-      expect.objectContaining({ provider: "openai", model: "gpt-4o-mini", samples: 20, p95Ms: 800, deadlineMs: 15_000, hedgeAfterMs: 1_200 }),
+      expect.objectContaining({
+        provider: "openai",
+        model: "gpt-4o-mini",
+        samples: 20,
+        p95Ms: 800,
+        deadlineMs: 15_000,
+        hedgeAfterMs: 1_200,
+      }),
     ]);
     // The model goes silent: raced after 1.2 s, not the cold 5 s.
     (openai as unknown as { paces: Record<string, Pace> }).paces["gpt-4o-mini"] = SILENT;

@@ -58,8 +58,16 @@ describe("needsRefresh", () => {
   const now = 1_000_000_000;
   const rows: { name: string; credential: OAuthCredential; expected: boolean }[] = [
     { name: "expires in 4 minutes", credential: { type: "oauth", provider: "p", access: "a", expires: now + 4 * MINUTE }, expected: true },
-    { name: "expires in exactly 5 minutes", credential: { type: "oauth", provider: "p", access: "a", expires: now + OAUTH_REFRESH_WINDOW_MS }, expected: true },
-    { name: "expires in 5 minutes and 1 ms", credential: { type: "oauth", provider: "p", access: "a", expires: now + OAUTH_REFRESH_WINDOW_MS + 1 }, expected: false },
+    {
+      name: "expires in exactly 5 minutes",
+      credential: { type: "oauth", provider: "p", access: "a", expires: now + OAUTH_REFRESH_WINDOW_MS },
+      expected: true,
+    },
+    {
+      name: "expires in 5 minutes and 1 ms",
+      credential: { type: "oauth", provider: "p", access: "a", expires: now + OAUTH_REFRESH_WINDOW_MS + 1 },
+      expected: false,
+    },
     { name: "already expired", credential: { type: "oauth", provider: "p", access: "a", expires: now - 1 }, expected: true },
     { name: "no expiry stated", credential: { type: "oauth", provider: "p", access: "a" }, expected: false },
     { name: "no access token yet", credential: { type: "oauth", provider: "p", refresh: "r" }, expected: true },
@@ -80,7 +88,10 @@ describe("OAuthRefresher", () => {
   });
 
   it("R-AP-5: leaves a credential far from expiry alone", async () => {
-    const { server, stored, refresher } = await setup(() => grant("at-new"), (clock) => oauthCredential(clock, { expires: clock.now() + 10 * MINUTE }));
+    const { server, stored, refresher } = await setup(
+      () => grant("at-new"),
+      (clock) => oauthCredential(clock, { expires: clock.now() + 10 * MINUTE }),
+    );
     expect(await refresher().ensureFresh(PROFILE, stored)).toBe(stored);
     expect(server.requests).toHaveLength(0);
   });

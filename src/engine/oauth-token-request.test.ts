@@ -60,7 +60,13 @@ describe("requestTokenRefresh", () => {
 
   // R-EC-5: "OAuth refresh rejected" is auth_permanent; the rest follows the status rules (R-EC-3).
   const answered: { name: string; reply: TokenReply; reason: FailoverReason; status?: number; code?: string }[] = [
-    { name: "400 invalid_grant", reply: oauthError(400, "invalid_grant", "Refresh token revoked"), reason: "auth_permanent", status: 400, code: "invalid_grant" },
+    {
+      name: "400 invalid_grant",
+      reply: oauthError(400, "invalid_grant", "Refresh token revoked"),
+      reason: "auth_permanent",
+      status: 400,
+      code: "invalid_grant",
+    },
     { name: "400 invalid_client", reply: oauthError(400, "invalid_client"), reason: "auth_permanent", status: 400, code: "invalid_client" },
     { name: "401 with an OAuth body", reply: oauthError(401, "invalid_client"), reason: "auth_permanent", status: 401 },
     { name: "401 without a body", reply: { status: 401 }, reason: "auth_permanent", status: 401 },
@@ -126,7 +132,10 @@ describe("requestTokenRefresh", () => {
 
 describe("refreshFailureReason", () => {
   const rows: { failure: RefreshFailure; reason: FailoverReason }[] = [
-    ...[...REFRESH_REJECTION_STATUSES].map((status) => ({ failure: { kind: "http_error", status } as RefreshFailure, reason: "auth_permanent" as const })),
+    ...[...REFRESH_REJECTION_STATUSES].map((status) => ({
+      failure: { kind: "http_error", status } as RefreshFailure,
+      reason: "auth_permanent" as const,
+    })),
     { failure: { kind: "http_error", status: 429 }, reason: "rate_limit" },
     { failure: { kind: "http_error", status: 529 }, reason: "overloaded" },
     { failure: { kind: "timed_out", timeoutMs: 1 }, reason: REFRESH_FAILURE_REASONS.timed_out },

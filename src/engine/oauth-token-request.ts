@@ -45,15 +45,14 @@ export type RefreshFailure =
 export const REFRESH_REJECTION_STATUSES: ReadonlySet<number> = new Set([400, 401, 403]);
 
 /** The failover reason of each refresh failure; `http_error` outside the rejection statuses asks the classifier. */
-export const REFRESH_FAILURE_REASONS: Readonly<Record<Exclude<RefreshFailure["kind"], "http_error">, FailoverReason>> =
-  Object.freeze({
-    timed_out: "timeout",
-    network: "timeout",
-    // A 200 without a usable access token is the endpoint's fault; a cooldown lets it recover.
-    unusable_response: "server_error",
-    // Only a config change helps (R-CF-3 `models.providers.<id>.oauth.tokenUrl`).
-    bad_endpoint: "auth_permanent",
-  });
+export const REFRESH_FAILURE_REASONS: Readonly<Record<Exclude<RefreshFailure["kind"], "http_error">, FailoverReason>> = Object.freeze({
+  timed_out: "timeout",
+  network: "timeout",
+  // A 200 without a usable access token is the endpoint's fault; a cooldown lets it recover.
+  unusable_response: "server_error",
+  // Only a config change helps (R-CF-3 `models.providers.<id>.oauth.tokenUrl`).
+  bad_endpoint: "auth_permanent",
+});
 
 export function refreshFailureReason(failure: RefreshFailure, provider: string): FailoverReason {
   if (failure.kind !== "http_error") return REFRESH_FAILURE_REASONS[failure.kind];
@@ -150,7 +149,6 @@ function describeFailure(
   const code = networkCode(error);
   return { kind: "network", ...(code ? { code } : {}) };
 }
-
 
 /** Sends the refresh-token grant and returns the new tokens; throws a classified `FailoverError` otherwise. */
 export async function requestTokenRefresh(request: TokenRefreshRequest): Promise<RefreshedTokens> {

@@ -5,5 +5,11 @@ import type { ProviderSettings } from "../providers/shared/provider-settings.js"
 export function providerCallSettings(config: DetourConfig, providerId: string): ProviderSettings | undefined {
   const resolved = resolveProviderSettings(config, providerId);
   if (!resolved) return undefined;
-  return { id: providerId, api: resolved.api, baseUrl: resolved.baseUrl, headers: resolved.headers, timeoutSeconds: resolved.timeoutSeconds };
+  return {
+    id: providerId,
+    api: resolved.api,
+    baseUrl: resolved.baseUrl,
+    headers: resolved.headers,
+    timeoutSeconds: resolved.timeoutSeconds,
+  };
 }

@@ -12,7 +12,9 @@ const chunk = (choices: string, usage = "null") =>
 const ROLE = chunk('[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]');
 const HEL = chunk('[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]');
 const LO = chunk('[{"index":0,"delta":{"content":"lo"},"finish_reason":null}]');
-const TOOL = chunk('[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"lookup","arguments":"{\\"q\\":"}}]},"finish_reason":null}]');
+const TOOL = chunk(
+  '[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_1","type":"function","function":{"name":"lookup","arguments":"{\\"q\\":"}}]},"finish_reason":null}]',
+);
 const TOOL_MORE = chunk('[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"1}"}}]},"finish_reason":null}]');
 const STOP = chunk('[{"index":0,"delta":{},"finish_reason":"stop"}]');
 const USAGE = chunk("[]", '{"prompt_tokens":3,"completion_tokens":2,"total_tokens":5,"prompt_tokens_details":{"cached_tokens":1}}');
@@ -67,7 +69,6 @@ async function drain(rest: AsyncIterable<Buffer>): Promise<{ parts: string[]; er
     return { parts, error };
   }
 }
-
 
 describe("commitRawStream with the OpenAI scanner", () => {
   it("R-ST-1: lifecycle frames are held until the first content; then one buffer per upstream read", async () => {
@@ -183,7 +184,10 @@ describe("commitRawStream with the OpenAI scanner", () => {
 });
 
 const sse = (type: string, data: string) => `event: ${type}\ndata: ${data}\n\n`;
-const START = sse("message_start", '{"type":"message_start","message":{"id":"m","model":"claude-x","usage":{"input_tokens":5,"cache_read_input_tokens":7}}}');
+const START = sse(
+  "message_start",
+  '{"type":"message_start","message":{"id":"m","model":"claude-x","usage":{"input_tokens":5,"cache_read_input_tokens":7}}}',
+);
 const BLOCK = sse("content_block_start", '{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}');
 const TEXT = sse("content_block_delta", '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hi"}}');
 const DELTA = sse("message_delta", '{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}');
@@ -191,7 +195,11 @@ const STOP_EVENT = sse("message_stop", '{"type":"message_stop"}');
 const OVERLOADED = sse("error", '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}');
 
 describe("commitRawStream with the Anthropic scanner", () => {
-  const anthropic = () => ({ scanner: new AnthropicStreamScanner({ shownModel: "anthropic/claude-x" }), provider: "anthropic", model: "claude-x" });
+  const anthropic = () => ({
+    scanner: new AnthropicStreamScanner({ shownModel: "anthropic/claude-x" }),
+    provider: "anthropic",
+    model: "claude-x",
+  });
 
   it("R-ST-1 / R-ST-3: message_start is held until the first text and names the model that answered", async () => {
     const { options } = setup({ reads: [START, BLOCK, TEXT, DELTA + STOP_EVENT] }, anthropic());
@@ -226,7 +234,6 @@ describe("commitRawStream with the Anthropic scanner", () => {
     expect(committed.scanner.delivered().text).toBe("Hi");
   });
 });
-
 
 describe("commitRawStream reading a pushed body", () => {
   it("R-ST-2: a consumer that falls behind pauses the body at the queue's high water and loses nothing", async () => {
@@ -304,7 +311,11 @@ describe("commitRawStream when the scanner itself throws", () => {
   it("R-ST-1: the throw fails the attempt (so the runner fails over) and releases the body, instead of escaping the body's event", async () => {
     const { options, seen } = setup({ reads: [ROLE, HEL], then: "hang" });
     const broken = new Error("scanner bug");
-    options.scanner = Object.assign(Object.create(options.scanner), { push: () => { throw broken; } });
+    options.scanner = Object.assign(Object.create(options.scanner), {
+      push: () => {
+        throw broken;
+      },
+    });
     expect(await commitRawStream(options).catch((caught: unknown) => caught)).toBe(broken);
     expect(seen.signal?.aborted).toBe(true);
   });
@@ -313,7 +324,11 @@ describe("commitRawStream when the scanner itself throws", () => {
 describe("the scanners' event sink (what an assembled answer is built from, R-ST-6)", () => {
   it("R-ST-6: every kept event reaches the sink once, in order, and so does the terminal frame supplied at the end", () => {
     const seen: unknown[] = [];
-    const scanner = new AnthropicStreamScanner({ shownModel: "anthropic/claude-x", keepUpstreamModel: true, onEvent: (event) => seen.push(event) });
+    const scanner = new AnthropicStreamScanner({
+      shownModel: "anthropic/claude-x",
+      keepUpstreamModel: true,
+      onEvent: (event) => seen.push(event),
+    });
     // One read with three events, then one with the stop reason; the upstream ends without message_stop.
     scanner.push(Buffer.from(START + BLOCK + TEXT));
     scanner.push(Buffer.from(DELTA));
@@ -329,7 +344,12 @@ describe("the scanners' event sink (what an assembled answer is built from, R-ST
 
   it("R-ST-6: an OpenAI stream's events reach the sink as parsed JSON; [DONE] and malformed chunks do not", () => {
     const seen: unknown[] = [];
-    const scanner = new OpenAiChatStreamScanner({ shownModel: "openai/gpt-x", forwardUsageChunk: true, keepUpstreamModel: true, onEvent: (event) => seen.push(event) });
+    const scanner = new OpenAiChatStreamScanner({
+      shownModel: "openai/gpt-x",
+      forwardUsageChunk: true,
+      keepUpstreamModel: true,
+      onEvent: (event) => seen.push(event),
+    });
     scanner.push(Buffer.from(ROLE + HEL + "data: {not json\n\n"));
     scanner.push(Buffer.from(STOP + USAGE + DONE));
     expect(seen).toEqual([ROLE, HEL, STOP, USAGE].map((event) => JSON.parse(event.slice("data: ".length))));

@@ -22,8 +22,14 @@ describe("requestFacts", () => {
       tools: [{ name: "weather", description: "forecast", parameters }],
     });
     const textCharacters =
-      "be brief".length + "what is the weather".length + "weather".length + '{"city":"Oslo"}'.length + "rain".length +
-      "weather".length + "forecast".length + JSON.stringify(parameters).length;
+      "be brief".length +
+      "what is the weather".length +
+      "weather".length +
+      '{"city":"Oslo"}'.length +
+      "rain".length +
+      "weather".length +
+      "forecast".length +
+      JSON.stringify(parameters).length;
     expect(facts).toEqual({
       inputTokens: estimateInputTokens({ textCharacters, images: 1, toolDefinitions: 1, messages: 3 }),
       maxOutputTokens: 300,

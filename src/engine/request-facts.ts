@@ -6,8 +6,7 @@ import { estimateInputTokens, type RequestFacts, type RequestModality } from "..
 import type { CanonicalRequest } from "../ports/canonical.js";
 
 export function requestFacts(request: CanonicalRequest): RequestFacts {
-  let textCharacters =
-    request.system?.length ?? (request.systemParts ?? []).reduce((sum, part) => sum + part.text.length, 0);
+  let textCharacters = request.system?.length ?? (request.systemParts ?? []).reduce((sum, part) => sum + part.text.length, 0);
   let images = 0;
   for (const message of request.messages) {
     for (const part of message.content) {

@@ -184,7 +184,10 @@ export async function streamCanonicalAttempt(
   };
   const committed = await commitStream({
     open: (signal) =>
-      provider.stream({ ...request, model: context.model, stream: true }, { ...callContext(context, signal, onUpstreamHeaders), onMalformedChunk }),
+      provider.stream(
+        { ...request, model: context.model, stream: true },
+        { ...callContext(context, signal, onUpstreamHeaders), onMalformedChunk },
+      ),
     ...attemptStreamBudgets(settings, context, callerSignal),
   });
   return {
@@ -233,17 +236,19 @@ export function routingOptionsOf(options: Omit<CanonicalRunOptions, "request" | 
   };
 }
 
-export function createCanonicalRunner(
-  detour: RunnerDetour,
-  providers: ProviderLookup,
-  settings: CanonicalRunnerSettings,
-): CanonicalRunner {
+export function createCanonicalRunner(detour: RunnerDetour, providers: ProviderLookup, settings: CanonicalRunnerSettings): CanonicalRunner {
   const { clock } = settings;
   const refusals = new StreamRefusals();
 
   function runOptions<T>(options: CanonicalRunOptions, attempt: RunWithOptions<T>["attempt"]): RunWithOptions<T> {
     // R-HG-1: every attempt of this runner reports its upstream progress, so a slow one can be raced.
-    return { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true, traceFacts: { stream: false }, attempt };
+    return {
+      ...routingOptionsOf(options),
+      requestFacts: requestFacts(options.request),
+      reportsProgress: true,
+      traceFacts: { stream: false },
+      attempt,
+    };
   }
 
   async function complete(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse>> {
@@ -266,7 +271,12 @@ export function createCanonicalRunner(
     const onHeaders = (context: AttemptContext) => settings.headroom?.(options.agentId, context);
     const outcome = await runContinuedStream<CanonicalStreamEvent, CommittedAttempt>({
       runWith: detour.runWith,
-      run: { ...routingOptionsOf(options), requestFacts: requestFacts(options.request), reportsProgress: true, traceFacts: { stream: true } },
+      run: {
+        ...routingOptionsOf(options),
+        requestFacts: requestFacts(options.request),
+        reportsProgress: true,
+        traceFacts: { stream: true },
+      },
       maxContinuations: settings.continuations?.max ?? 0,
       async first(context) {
         assertPinnedProvider(options.pinnedProvider, context);
@@ -275,7 +285,15 @@ export function createCanonicalRunner(
       },
       continuation: async (context, delivered) => {
         assertPinnedProvider(options.pinnedProvider, context);
-        const committed = await continueCanonically(providers, options.request, delivered, context, settings, options.signal, onHeaders(context));
+        const committed = await continueCanonically(
+          providers,
+          options.request,
+          delivered,
+          context,
+          settings,
+          options.signal,
+          onHeaders(context),
+        );
         return continuationSegment(committed, delivered, (event) => event);
       },
       normalizeError: (error, lastAttempt) => normalizeRunError(error, clock, lastAttempt),

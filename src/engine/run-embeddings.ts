@@ -16,7 +16,12 @@ import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { encodedOrThrow, IncompatibleRequestError } from "../providers/shared/incompatible.js";
 import { ollamaEmbedTarget, openAiEmbeddingsTarget } from "../providers/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
-import { looksLikeJsonObject, openPassThrough, readPassThroughBody, type PassThroughTarget } from "../providers/shared/pass-through-call.js";
+import {
+  looksLikeJsonObject,
+  openPassThrough,
+  readPassThroughBody,
+  type PassThroughTarget,
+} from "../providers/shared/pass-through-call.js";
 import { unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import { encodeOllamaEmbedRequest, ollamaEmbedResponseSchema, openAiEmbeddingsFromOllama } from "../wire/ollama/embed.js";
 import type { OpenAiEmbeddingsRequest } from "../wire/openai-embeddings/schemas.js";
@@ -73,8 +78,14 @@ export function createEmbeddingsRunner(input: {
     const settings = providerCallSettings(config, context.provider);
     if (settings?.api === "openai-chat") {
       const target = openAiEmbeddingsTarget(settings, context.credential);
-      const { response, bytes } = await sameWire(target, Buffer.from(JSON.stringify({ ...options.request, model: context.model })), context, options.agentId);
-      if (!looksLikeJsonObject(bytes)) throw unreadableResponseFailure(context.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
+      const { response, bytes } = await sameWire(
+        target,
+        Buffer.from(JSON.stringify({ ...options.request, model: context.model })),
+        context,
+        options.agentId,
+      );
+      if (!looksLikeJsonObject(bytes))
+        throw unreadableResponseFailure(context.provider, "the body is not a JSON object", bytes.toString("utf8", 0, 500));
       const usage = embeddingsUsageOf(bytes);
       return { body: bytes, headers: response.headers, ...(usage ? { usage: { ...usage, outputTokens: 0 } } : {}), dropped: [] };
     }

@@ -82,22 +82,23 @@ export interface PassThroughRequest {
  * exclude it. A model of unknown window never costs the lane a parse, which keeps it a pipe.
  */
 function laneRequestFacts(request: PassThroughRequest): DeferredRequestFacts {
-  return deferRequestFacts(() => request.factsBound(), () => {
-    try {
-      return requestFacts(request.canonical());
-    } catch {
-      // A body the canonical model cannot hold is checked by the same-wire upstream itself.
-      return undefined;
-    }
-  });
+  return deferRequestFacts(
+    () => request.factsBound(),
+    () => {
+      try {
+        return requestFacts(request.canonical());
+      } catch {
+        // A body the canonical model cannot hold is checked by the same-wire upstream itself.
+        return undefined;
+      }
+    },
+  );
 }
 
 export type PassThroughRunOptions = Omit<CanonicalRunOptions, "request" | "stream"> & { request: PassThroughRequest };
 
 /** A non-streamed answer: the upstream's bytes, or a canonical response from a cross-wire candidate. */
-export type LaneResponse =
-  | ({ lane: "same-wire" } & SameWireAnswer)
-  | { lane: "canonical"; response: CanonicalResponse };
+export type LaneResponse = ({ lane: "same-wire" } & SameWireAnswer) | { lane: "canonical"; response: CanonicalResponse };
 
 /** A committed same-wire stream: `chunks` starts with the held head; one buffer per upstream read. */
 export interface RawStreamResult {
@@ -115,12 +116,21 @@ export interface PassThroughTargets {
   get(providerId: string): SameWireTarget | undefined;
 }
 
-export function passThroughTargetsFromConfig(config: DetourConfig, providers: ReadonlyMap<string, Provider>): ReadonlyMap<string, SameWireTarget> {
+export function passThroughTargetsFromConfig(
+  config: DetourConfig,
+  providers: ReadonlyMap<string, Provider>,
+): ReadonlyMap<string, SameWireTarget> {
   const targets = new Map<string, SameWireTarget>();
   for (const [id, provider] of providers) {
     const resolved = resolveProviderSettings(config, id);
     if (!resolved || resolved.api !== provider.api) continue;
-    const settings = { id, api: resolved.api, baseUrl: resolved.baseUrl, headers: resolved.headers, timeoutSeconds: resolved.timeoutSeconds };
+    const settings = {
+      id,
+      api: resolved.api,
+      baseUrl: resolved.baseUrl,
+      headers: resolved.headers,
+      timeoutSeconds: resolved.timeoutSeconds,
+    };
     const target = sameWireTargetOf(provider, settings);
     if (target) targets.set(id, target);
   }
@@ -174,7 +184,9 @@ export function createPassThroughRunner(
 
   function sameWire(context: AttemptContext, request: PassThroughRequest, stream = request.stream) {
     const entry = targets.get(context.provider);
-    return entry && entry.wire === request.wire ? entry.target(context.credential, stream, request.clientHeaders, context.model) : undefined;
+    return entry && entry.wire === request.wire
+      ? entry.target(context.credential, stream, request.clientHeaders, context.model)
+      : undefined;
   }
 
   async function complete(options: PassThroughRunOptions): Promise<RunOutcome<LaneResponse>> {
@@ -189,7 +201,11 @@ export function createPassThroughRunner(
           const target = sameWire(context, request);
           const onUpstreamHeaders = settings.headroom?.(options.agentId, context);
           const watch = { settings, refusals, callerSignal: options.signal };
-          if (!target) return { lane: "canonical", response: await completeCanonicalAttempt(providers, request.canonical(), context, watch, onUpstreamHeaders) };
+          if (!target)
+            return {
+              lane: "canonical",
+              response: await completeCanonicalAttempt(providers, request.canonical(), context, watch, onUpstreamHeaders),
+            };
           const plainBody = () => request.bodyFor(context.model);
           // R-ST-6: streamed upstream and assembled, so silence is caught; without the streamed bytes, one plain call.
           const answer = request.streamedBodyFor
@@ -205,7 +221,8 @@ export function createPassThroughRunner(
                 callContext: (signal) => callContext(context, signal, onUpstreamHeaders),
                 ...(options.signal ? { callerSignal: options.signal } : {}),
               })
-            : await (context.upstreamProgress?.("unwatched"), completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders)));
+            : await (context.upstreamProgress?.("unwatched"),
+              completePlainSameWire(target, plainBody(), callContext(context, context.signal, onUpstreamHeaders)));
           // R-GW-11: a refusal goes back as sent, counted as content_filter.
           if (isRefusalBody(answer.body)) context.refused?.();
           return { lane: "same-wire", ...answer };
@@ -231,7 +248,12 @@ export function createPassThroughRunner(
         // as the stream of its format, scanned like any upstream stream (commit, usage, the shown model).
         const answer = await readPassThroughBody(target, response, signal);
         const stream = wire.lane.answerAsStream(answer, { createdSeconds: Math.floor(clock.now() / 1000) });
-        if (!stream) throw unreadableResponseFailure(target.provider, "the JSON body sent for a stream is not an answer", answer.toString("utf8", 0, 500));
+        if (!stream)
+          throw unreadableResponseFailure(
+            target.provider,
+            "the JSON body sent for a stream is not an answer",
+            answer.toString("utf8", 0, 500),
+          );
         return Readable.from([stream]);
       },
       // A network failure mid-body is classified like any other (an abort included).
@@ -252,8 +274,7 @@ export function createPassThroughRunner(
 
   /** The first answer of the run in the client's form: raw bytes, or canonical events from another wire. */
   type FirstAnswer =
-    | { lane: "same-wire"; committed: Awaited<ReturnType<typeof commitRawStream>> }
-    | { lane: "canonical"; committed: CommittedAttempt };
+    { lane: "same-wire"; committed: Awaited<ReturnType<typeof commitRawStream>> } | { lane: "canonical"; committed: CommittedAttempt };
 
   /**
    * R-ST-4: the client stream keeps the form of its first answer; continuations are canonical (any candidate
@@ -275,7 +296,14 @@ export function createPassThroughRunner(
         assertPinnedProvider(options.pinnedProvider, context);
         const target = sameWire(context, request);
         if (!target) {
-          const committed = await streamCanonicalAttempt(providers, request.canonical(), context, settings, options.signal, onHeaders(context));
+          const committed = await streamCanonicalAttempt(
+            providers,
+            request.canonical(),
+            context,
+            settings,
+            options.signal,
+            onHeaders(context),
+          );
           firstLane = "canonical";
           return { segment: canonicalSegment(committed), info: { lane: "canonical", committed } };
         }
@@ -285,7 +313,15 @@ export function createPassThroughRunner(
       },
       continuation: async (context, delivered) => {
         assertPinnedProvider(options.pinnedProvider, context);
-        const committed = await continueCanonically(providers, request.canonical(), delivered, context, settings, options.signal, onHeaders(context));
+        const committed = await continueCanonically(
+          providers,
+          request.canonical(),
+          delivered,
+          context,
+          settings,
+          options.signal,
+          onHeaders(context),
+        );
         if (firstLane === "canonical") return continuationSegment<Buffer | CanonicalStreamEvent>(committed, delivered, (event) => event);
         const render = rawContinuationRenderer({
           wire: request.wire,

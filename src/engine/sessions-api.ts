@@ -79,7 +79,12 @@ export function createProfilesApi(deps: { agent: AgentLookup; clock: Clock }): D
   return {
     async list(opts) {
       const context = await agent(opts?.agentId);
-      const status = await agentStatus({ agentId: context.agentId, store: context.store, profiles: context.profileSource, now: clock.now() });
+      const status = await agentStatus({
+        agentId: context.agentId,
+        store: context.store,
+        profiles: context.profileSource,
+        now: clock.now(),
+      });
       return opts?.provider === undefined ? status.profiles : status.profiles.filter((profile) => profile.provider === opts.provider);
     },
     async reset(profileId, opts) {

@@ -104,7 +104,10 @@ async function engine(options: {
   const clock = new FakeClock();
   const store = new MemoryStateStore();
   await store.upsertProfile({ id: "openai:a", credential: { type: "api_key", provider: "openai", key: "sk-silence-openai-0123456789" } });
-  await store.upsertProfile({ id: "anthropic:a", credential: { type: "api_key", provider: "anthropic", key: "sk-ant-silence-0123456789" } });
+  await store.upsertProfile({
+    id: "anthropic:a",
+    credential: { type: "api_key", provider: "anthropic", key: "sk-ant-silence-0123456789" },
+  });
   const Paced = pushing ? PushingPacedProvider : PacedProvider;
   const openai = new Paced("openai", clock, options.paces);
   const anthropic = new Paced("anthropic", clock, { "claude-fallback": ANSWERS_AT_ONCE });
@@ -172,7 +175,9 @@ describe.each([
     const outcome = run.value!;
     expect(outcome.provider).toBe("anthropic");
     expect(outcome.result.content).toEqual([{ type: "text", text: "w0 w1 w2" }]);
-    expect(outcome.attempts.map((attempt) => [attempt.provider, attempt.model, attempt.reason])).toEqual([["openai", "gpt-4o-mini", "timeout"]]);
+    expect(outcome.attempts.map((attempt) => [attempt.provider, attempt.model, attempt.reason])).toEqual([
+      ["openai", "gpt-4o-mini", "timeout"],
+    ]);
     expect(anthropic.calls.map((call) => call.mode)).toEqual(["stream"]);
     // The decision log, the run's outcome and the profile agree with what the caller got.
     const decisions = events.filter((event) => event.type === "model_fallback_decision");

@@ -80,10 +80,15 @@ export async function agentStatus(input: {
     input.store.listSessions(),
     input.store.spendByProfile(input.now),
   ]);
-  const readings = await input.store.headroomReadings(known.map((profile) => profile.id), input.now);
+  const readings = await input.store.headroomReadings(
+    known.map((profile) => profile.id),
+    input.now,
+  );
   const configured = input.profiles.configuredProfiles;
   const seats = input.seats
-    ? await input.seats(known.map((profile) => ({ id: profile.id, provider: profile.credential?.provider ?? configured[profile.id]?.provider })))
+    ? await input.seats(
+        known.map((profile) => ({ id: profile.id, provider: profile.credential?.provider ?? configured[profile.id]?.provider })),
+      )
     : {};
   const profiles = known.map((profile): ProfileStatus => {
     const stats = allStats[profile.id] ?? {};
@@ -123,8 +128,7 @@ function headroomField(headroom: ProfileHeadroomStatus | undefined): { headroom?
 }
 
 export function sessionStatus(entry: SessionEntry): SessionStatus {
-  const selected =
-    entry.providerOverride && entry.modelOverride ? `${entry.providerOverride}/${entry.modelOverride}` : undefined;
+  const selected = entry.providerOverride && entry.modelOverride ? `${entry.providerOverride}/${entry.modelOverride}` : undefined;
   const origin =
     entry.modelOverrideSource === "auto" && entry.modelOverrideFallbackOriginProvider && entry.modelOverrideFallbackOriginModel
       ? `${entry.modelOverrideFallbackOriginProvider}/${entry.modelOverrideFallbackOriginModel}`

@@ -348,7 +348,9 @@ class CommittedRest implements AsyncIterableIterator<CanonicalStreamEvent> {
   #completed: boolean;
   #closed = false;
   #pulling: Promise<unknown> | undefined;
-  readonly #onStep = (step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT): IteratorResult<CanonicalStreamEvent> | Promise<IteratorResult<CanonicalStreamEvent>> => {
+  readonly #onStep = (
+    step: IteratorResult<CanonicalStreamEvent> | typeof TIMED_OUT,
+  ): IteratorResult<CanonicalStreamEvent> | Promise<IteratorResult<CanonicalStreamEvent>> => {
     this.#pulling = undefined;
     try {
       if (step === TIMED_OUT) this.scope.trip(this.failures.stalled());

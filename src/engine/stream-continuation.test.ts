@@ -67,7 +67,11 @@ describe("R-ST-4 continuation settings: prefill from config, else the catalogue,
       async open(continued) {
         sent.push(continued);
         if (continued.messages.at(-1)?.role === "assistant") {
-          throw new UpstreamFailure("prefill", { provider: "anthropic", status: 400, message: "does not support assistant message prefill" });
+          throw new UpstreamFailure("prefill", {
+            provider: "anthropic",
+            status: 400,
+            message: "does not support assistant message prefill",
+          });
         }
         return committed({ type: "text-delta", text: " a time" });
       },
@@ -124,7 +128,11 @@ describe("R-ST-4 trimmedContinuation", () => {
 
   it("text still held at the finish is released with it", async () => {
     const events = await collect(
-      trimmedContinuation(eventsOf({ type: "text-delta", text: " upon" }, { type: "finish", reason: "stop" }), { text: "Once upon", toolCalls: [] }, () => {}),
+      trimmedContinuation(
+        eventsOf({ type: "text-delta", text: " upon" }, { type: "finish", reason: "stop" }),
+        { text: "Once upon", toolCalls: [] },
+        () => {},
+      ),
     );
     // " upon" could have been the start of a longer repeat; at the finish it is taken as the repeat it is.
     expect(events).toEqual([{ type: "finish", reason: "stop" }]);
@@ -134,7 +142,11 @@ describe("R-ST-4 trimmedContinuation", () => {
 describe("R-ST-4 StreamRelay", () => {
   it("plays segment after segment; a cut tool call makes the stream not continuable (tool-call deltas are never repeated)", async () => {
     const relay = new StreamRelay<CanonicalStreamEvent>();
-    const first = continuationSegment(committed({ type: "tool-call-delta", index: 0, id: "c", name: "n", argumentsDelta: '{"a"' }), { text: "", toolCalls: [] }, (event) => event);
+    const first = continuationSegment(
+      committed({ type: "tool-call-delta", index: 0, id: "c", name: "n", argumentsDelta: '{"a"' }),
+      { text: "", toolCalls: [] },
+      (event) => event,
+    );
     const delivered = { text: "", toolCalls: [{ index: 0, arguments: '{"a"' }] };
     const played = relay.play({ ...first, delivered: () => delivered });
     const output = collect(relay.output());
@@ -151,7 +163,13 @@ describe("R-ST-4 StreamRelay", () => {
       yield "Once";
       throw cut;
     }
-    const played = relay.play({ head: [], rest: failing(), delivered: () => ({ text: "Once", toolCalls: [] }), complete: () => false, abort() {} });
+    const played = relay.play({
+      head: [],
+      rest: failing(),
+      delivered: () => ({ text: "Once", toolCalls: [] }),
+      complete: () => false,
+      abort() {},
+    });
     const reading = (async () => {
       const seen: string[] = [];
       try {

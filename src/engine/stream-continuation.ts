@@ -199,8 +199,7 @@ export function canonicalSegment(committed: {
     else if (event.type === "finish") {
       complete = true;
       refused = event.reason === "content_filter";
-    }
-    else if (event.type === "tool-call-delta") {
+    } else if (event.type === "tool-call-delta") {
       let call = delivered.toolCalls.find((entry) => entry.index === event.index);
       if (!call) {
         call = { index: event.index, arguments: "" };

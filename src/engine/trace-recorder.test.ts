@@ -12,10 +12,31 @@ import { EventHub } from "./event-hub.js";
 import { DEFAULT_TRACE_FLUSH_MS, DEFAULT_TRACE_WRITE_TIMEOUT_MS, TraceRecorder } from "./trace-recorder.js";
 
 const run = { runId: "r1", agentId: "main" };
-const started: Extract<DetourEvent, { type: "run_started" }> = { type: "run_started", ...run, sessionId: null, requestedModel: "openai/gpt-5", chain: ["openai/gpt-5"], selectionSource: "config" };
-const finished: Extract<DetourEvent, { type: "run_finished" }> = { type: "run_finished", ...run, sessionId: null, outcome: "succeeded", provider: "openai", model: "gpt-5", profileId: "openai:a", failedCandidates: 0, durationMs: 12 };
+const started: Extract<DetourEvent, { type: "run_started" }> = {
+  type: "run_started",
+  ...run,
+  sessionId: null,
+  requestedModel: "openai/gpt-5",
+  chain: ["openai/gpt-5"],
+  selectionSource: "config",
+};
+const finished: Extract<DetourEvent, { type: "run_finished" }> = {
+  type: "run_finished",
+  ...run,
+  sessionId: null,
+  outcome: "succeeded",
+  provider: "openai",
+  model: "gpt-5",
+  profileId: "openai:a",
+  failedCandidates: 0,
+  durationMs: 12,
+};
 
-function recorderWith(store: TraceStore, logger: Logger = { log() {} }, limits: { maxQueued?: number; maxBatch?: number; flushMs?: number } = {}) {
+function recorderWith(
+  store: TraceStore,
+  logger: Logger = { log() {} },
+  limits: { maxQueued?: number; maxBatch?: number; flushMs?: number } = {},
+) {
   const clock = new FakeClock();
   const hub = new EventHub({ log() {} });
   const recorder = new TraceRecorder({ clock, logger, storeFor: async () => store, ...limits });
@@ -62,16 +83,44 @@ describe("trace recorder", () => {
     const { hub, clock } = recorderWith(store);
     hub.emit(started);
     hub.emit({ type: "attempt_started", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a" });
-    hub.emit({ type: "attempt_finished", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a", outcome: "succeeded", reason: null, status: 200, durationMs: 10 });
+    hub.emit({
+      type: "attempt_finished",
+      ...run,
+      provider: "openai",
+      model: "gpt-5",
+      profileId: "openai:a",
+      outcome: "succeeded",
+      reason: null,
+      status: 200,
+      durationMs: 10,
+    });
     hub.emit(finished);
-    hub.emit({ type: "usage_recorded", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a", inputTokens: 120, outputTokens: 30, costUsd: 0.0009 });
+    hub.emit({
+      type: "usage_recorded",
+      ...run,
+      provider: "openai",
+      model: "gpt-5",
+      profileId: "openai:a",
+      inputTokens: 120,
+      outputTokens: 30,
+      costUsd: 0.0009,
+    });
     clock.advance(DEFAULT_TRACE_FLUSH_MS);
     await nextTurn();
     const [trace] = await store.list({}, clock.now());
     expect(trace?.costUsd).toBeCloseTo(0.0009);
     expect(trace?.attempts[0]).toMatchObject({ inputTokens: 120, outputTokens: 30, costUsd: 0.0009 });
     // Once written, a late usage event changes nothing and holds nothing.
-    hub.emit({ type: "usage_recorded", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a", inputTokens: 1, outputTokens: 1, costUsd: 1 });
+    hub.emit({
+      type: "usage_recorded",
+      ...run,
+      provider: "openai",
+      model: "gpt-5",
+      profileId: "openai:a",
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 1,
+    });
     const [again] = await store.list({}, clock.now());
     expect(again?.attempts[0]).toMatchObject({ inputTokens: 120 });
   });
@@ -183,7 +232,11 @@ describe("trace recorder", () => {
   it("R-OB-4 a store that hangs is given up after the write timeout, and the next runs are written when it answers again", async () => {
     const store = new WatchedStore({ keepRuns: 100, keepHours: 24 });
     const warnings: string[] = [];
-    const { hub, recorder, clock } = recorderWith(store, { log: (level, message) => level === "warn" && warnings.push(message) }, { flushMs: 0 });
+    const { hub, recorder, clock } = recorderWith(
+      store,
+      { log: (level, message) => level === "warn" && warnings.push(message) },
+      { flushMs: 0 },
+    );
     store.gate = new Promise<void>(() => {});
     runOnce(hub, "stuck");
     await nextTurn();

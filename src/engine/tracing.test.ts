@@ -82,9 +82,28 @@ describe("tracing (OpenTelemetry spans from runner events)", () => {
     const { exporter, provider } = recordingProvider();
     trace.setGlobalTracerProvider(provider);
     const tracer = new RunTracer();
-    tracer.onEvent({ type: "run_started", runId: "r1", agentId: "main", sessionId: null, requestedModel: "openai/gpt-5", chain: ["openai/gpt-5"], selectionSource: "configured_default" });
+    tracer.onEvent({
+      type: "run_started",
+      runId: "r1",
+      agentId: "main",
+      sessionId: null,
+      requestedModel: "openai/gpt-5",
+      chain: ["openai/gpt-5"],
+      selectionSource: "configured_default",
+    });
     tracer.recordUsage("r1", { inputTokens: 12, outputTokens: 3, cacheReadTokens: 8, reasoningTokens: 1 });
-    tracer.onEvent({ type: "run_finished", runId: "r1", agentId: "main", sessionId: null, outcome: "succeeded", provider: "openai", model: "gpt-5", profileId: null, failedCandidates: 0, durationMs: 5 });
+    tracer.onEvent({
+      type: "run_finished",
+      runId: "r1",
+      agentId: "main",
+      sessionId: null,
+      outcome: "succeeded",
+      provider: "openai",
+      model: "gpt-5",
+      profileId: null,
+      failedCandidates: 0,
+      durationMs: 5,
+    });
     const [run] = exporter.getFinishedSpans();
     expect(run?.attributes).toMatchObject({
       "gen_ai.usage.input_tokens": 12,
@@ -98,7 +117,15 @@ describe("tracing (OpenTelemetry spans from runner events)", () => {
   it("is a no-op without an SDK: no span is started and nothing is kept per run", async () => {
     const { detour, attempt } = await setup();
     const tracer = new RunTracer();
-    tracer.onEvent({ type: "run_started", runId: "r2", agentId: "main", sessionId: null, requestedModel: "openai/gpt-5", chain: [], selectionSource: "configured_default" });
+    tracer.onEvent({
+      type: "run_started",
+      runId: "r2",
+      agentId: "main",
+      sessionId: null,
+      requestedModel: "openai/gpt-5",
+      chain: [],
+      selectionSource: "configured_default",
+    });
     expect(tracer.openRuns).toBe(0);
     await expect(detour.runWith({ attempt })).resolves.toMatchObject({ result: expect.anything() });
   });
@@ -140,10 +167,19 @@ describe("tracing (OpenTelemetry spans from runner events)", () => {
     expect(out.continuations).toBe(1);
     const spans = exporter.getFinishedSpans();
     const attempts = spans.filter((span) => span.name.startsWith("chat "));
-    expect(attempts.map((span) => [span.attributes["detour.profile.id"], span.attributes["detour.stream.committed"], span.attributes["detour.continuation"]])).toEqual([
+    expect(
+      attempts.map((span) => [
+        span.attributes["detour.profile.id"],
+        span.attributes["detour.stream.committed"],
+        span.attributes["detour.continuation"],
+      ]),
+    ).toEqual([
       ["openai:a", true, undefined],
       ["openai:b", true, 1],
     ]);
-    expect(spans.find((span) => span.name === "detour.run")?.attributes).toMatchObject({ "detour.outcome": "succeeded", "detour.continuations": 1 });
+    expect(spans.find((span) => span.name === "detour.run")?.attributes).toMatchObject({
+      "detour.outcome": "succeeded",
+      "detour.continuations": 1,
+    });
   });
 });

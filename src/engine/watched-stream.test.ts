@@ -106,9 +106,13 @@ describe.each<[string, Reader]>([
     const error = await read(cut.result).catch((caught: unknown) => caught);
     expect(failureCode(error)).toBe("ECONNRESET");
     expect(String(error)).toContain("stream closed before it finished");
-    const complete = options(clock, async function* () {
-      yield "token";
-    }, { end: () => true });
+    const complete = options(
+      clock,
+      async function* () {
+        yield "token";
+      },
+      { end: () => true },
+    );
     await expect(read(complete.result)).resolves.toEqual({ timeToFirstTokenMs: 0 });
   });
 
@@ -135,13 +139,17 @@ describe.each<[string, Reader]>([
     expect(upstreamSignal?.aborted).toBe(true);
 
     const caller = new AbortController();
-    const second = options(clock, async function* () {
-      yield "start";
-      await new Promise(() => {});
-    }, { callerSignal: caller.signal });
+    const second = options(
+      clock,
+      async function* () {
+        yield "start";
+        await new Promise(() => {});
+      },
+      { callerSignal: caller.signal },
+    );
     const stopped = read(second.result).catch((error: unknown) => error);
     caller.abort(new DOMException("client went away", "AbortError"));
-    expect((await stopped as DOMException).name).toBe("AbortError");
+    expect(((await stopped) as DOMException).name).toBe("AbortError");
   });
 });
 

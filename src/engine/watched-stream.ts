@@ -61,7 +61,9 @@ class StreamWatch<T> {
     this.#startedAt = clock.now();
     this.#deadline = new MovingDeadline(clock, () => {
       this.watchdogError =
-        this.#firstTokenAt === undefined ? beforeFirstTokenTimeout(provider, model, options) : stallTimeout(provider, model, options.stallTimeoutMs);
+        this.#firstTokenAt === undefined
+          ? beforeFirstTokenTimeout(provider, model, options)
+          : stallTimeout(provider, model, options.stallTimeoutMs);
       this.abort(this.watchdogError);
     });
     this.#deadline.set(this.#startedAt + options.ttftTimeoutMs);
@@ -92,7 +94,11 @@ class StreamWatch<T> {
   ended(): void {
     if (this.options.end()) return;
     const { provider, model } = this.options;
-    throw cutFailure(provider, model, this.#firstTokenAt === undefined ? "stream closed before any content" : "stream closed before it finished");
+    throw cutFailure(
+      provider,
+      model,
+      this.#firstTokenAt === undefined ? "stream closed before any content" : "stream closed before it finished",
+    );
   }
 
   result(): { timeToFirstTokenMs: number | undefined } {

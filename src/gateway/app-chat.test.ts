@@ -101,7 +101,12 @@ describe("gateway chat routes", () => {
     const { app, openai, anthropic } = await start({ gateway: { notices: "inline" } });
     openai.always({}, httpError(503, "overloaded"));
     anthropic.always({}, success("answer"));
-    const plain = await app.inject({ method: "POST", url: "/v1/chat/completions", headers: { "x-detour-session": "a" }, payload: openAIBody("hi") });
+    const plain = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-session": "a" },
+      payload: openAIBody("hi"),
+    });
     expect(plain.json().detour_notice.text).toContain("Model Fallback");
     expect(plain.json().choices[0].message.content).toBe("answer");
 

@@ -33,7 +33,13 @@ describe("gateway errors and limits", () => {
     const response = await app.inject({
       method: "POST",
       url: "/v1/chat/completions",
-      payload: { model: "detour", messages: [{ role: "user", content: "ok" }, { role: "wizard", content: "?" }] },
+      payload: {
+        model: "detour",
+        messages: [
+          { role: "user", content: "ok" },
+          { role: "wizard", content: "?" },
+        ],
+      },
     });
     expect(response.statusCode).toBe(400);
     expect(response.json().error.param).toMatch(/^messages\[1\]/);

@@ -29,9 +29,7 @@ describe("gateway info and admin routes", () => {
     const ids = models.data.map((model: { id: string }) => model.id);
     expect(models.object).toBe("list");
     expect(ids).toEqual(expect.arrayContaining(["detour", "research", "openai/gpt-a", "anthropic/claude-b", "claude"]));
-    const anthropicModels = (
-      await app.inject({ method: "GET", url: "/v1/models", headers: { "anthropic-version": "2023-06-01" } })
-    ).json();
+    const anthropicModels = (await app.inject({ method: "GET", url: "/v1/models", headers: { "anthropic-version": "2023-06-01" } })).json();
     expect(anthropicModels.data[0]).toMatchObject({ type: "model", id: "detour" });
     expect(anthropicModels.has_more).toBe(false);
 
@@ -43,7 +41,9 @@ describe("gateway info and admin routes", () => {
     const nonce = /<script nonce="([^"]+)">/.exec(page.body)?.[1];
     expect(nonce).toBeDefined();
     expect(page.headers["content-security-policy"]).toContain(`script-src 'nonce-${nonce}'`);
-    expect(page.body).not.toMatch(/<link(?! rel="icon" type="image\/svg\+xml" href="data:)|<script[^>]+src=|https?:\/\/(?!127|www\.w3\.org\/2000\/svg)/);
+    expect(page.body).not.toMatch(
+      /<link(?! rel="icon" type="image\/svg\+xml" href="data:)|<script[^>]+src=|https?:\/\/(?!127|www\.w3\.org\/2000\/svg)/,
+    );
   });
 
   it("R-GW-1: GET /status lists profiles with usageStats and usableNow, and sessions", async () => {
@@ -118,7 +118,9 @@ describe("gateway info and admin routes", () => {
     const text = response.body;
     expect(text).toMatch(/detour_requests_total\{agent="main",outcome="succeeded"\} 2/);
     expect(text).toMatch(/detour_attempts_total\{provider="openai",model="gpt-a",reason="rate_limit"\} 2/);
-    expect(text).toMatch(/detour_fallbacks_total\{agent="main",from_model="openai\/gpt-a",to_model="anthropic\/claude-b",reason="rate_limit"\} 1/);
+    expect(text).toMatch(
+      /detour_fallbacks_total\{agent="main",from_model="openai\/gpt-a",to_model="anthropic\/claude-b",reason="rate_limit"\} 1/,
+    );
     expect(text).toMatch(/detour_profile_rotations_total\{provider="openai",reason="rate_limit"\} 1/);
     // The second request probed the cooling primary (R-FB-3), which answered and cleared one profile.
     expect(text).toMatch(/detour_profiles\{provider="openai",state="cooldown"\} 1/);

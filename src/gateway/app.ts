@@ -87,7 +87,12 @@ function fastifyErrorToGatewayError(error: FastifyError, config: DetourConfig): 
     return badRequest(`The request body is not valid JSON: ${error.message}`, "(body)");
   }
   if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
-    return { status: 415, kind: "invalid_request", message: "Send the request body as application/json.", code: ERROR_CODES.unsupportedMediaType };
+    return {
+      status: 415,
+      kind: "invalid_request",
+      message: "Send the request body as application/json.",
+      code: ERROR_CODES.unsupportedMediaType,
+    };
   }
   if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
     return { status: error.statusCode, kind: "invalid_request", message: error.message, code: error.code };
@@ -159,12 +164,7 @@ function embeddingParts(detour: Partial<Pick<GatewayDetour, "embed" | "countToke
   };
 }
 
-function engineParts(
-  detour: BuildGatewayAppOptions["detour"],
-  config: DetourConfig,
-  ledger: AttemptLedger,
-  events: EventHub,
-) {
+function engineParts(detour: BuildGatewayAppOptions["detour"], config: DetourConfig, ledger: AttemptLedger, events: EventHub) {
   const passThrough = detour.passThrough;
   const run = (async (runOptions: Parameters<CanonicalRunner["run"]>[0]) => {
     // R-GW-3: a bare or unknown model is resolved (or refused) here, the same way as in the CLI and /model.
@@ -242,7 +242,12 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     settings: () => context.config.gateway,
     boundHost: host,
     refuse: (request, reply, refusal) => {
-      sendGatewayError(reply, dialectOf(pathOf(request)), { status: 403, kind: "permission", message: refusal.message, code: refusal.code });
+      sendGatewayError(reply, dialectOf(pathOf(request)), {
+        status: 403,
+        kind: "permission",
+        message: refusal.message,
+        code: refusal.code,
+      });
     },
   });
 
@@ -269,12 +274,22 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
     const clientTokens = authSettings.tokens ?? [];
     const decision =
       need === "observer"
-        ? authorize("client", { tokens: clientTokens.length > 0 ? [...clientTokens, ...(authSettings.adminTokens ?? [])] : [] }, host, token)
+        ? authorize(
+            "client",
+            { tokens: clientTokens.length > 0 ? [...clientTokens, ...(authSettings.adminTokens ?? [])] : [] },
+            host,
+            token,
+          )
         : authorize(need, authSettings, host, token);
     if (decision.allowed) return undefined;
     const kind = decision.status === 401 ? "authentication" : "not_found";
     if (decision.status === 401) reply.header("www-authenticate", 'Bearer realm="detour"');
-    return sendGatewayError(reply, dialectOf(path), { status: decision.status, kind, message: decision.message, code: ERROR_CODES.unauthorized });
+    return sendGatewayError(reply, dialectOf(path), {
+      status: decision.status,
+      kind,
+      message: decision.message,
+      code: ERROR_CODES.unauthorized,
+    });
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

@@ -54,12 +54,7 @@ export function isLoopbackHost(host: string): boolean {
  *   loopback-bound gateway (local development), otherwise the routes are off. Client tokens never
  *   open admin routes.
  */
-export function authorize(
-  level: AccessLevel,
-  settings: GatewayAuthSettings,
-  boundHost: string,
-  token: string | undefined,
-): AuthDecision {
+export function authorize(level: AccessLevel, settings: GatewayAuthSettings, boundHost: string, token: string | undefined): AuthDecision {
   if (level === "client") {
     const tokens = settings.tokens ?? [];
     if (tokens.length === 0) return { allowed: true };

@@ -40,9 +40,12 @@ export async function checkBindable(host: string, port: number): Promise<void> {
     try {
       await lookup(host);
     } catch (error) {
-      throw new GatewayCannotBindError(`Cannot start the gateway on "${host}": the name does not resolve (${codeOf(error) ?? "lookup failed"}). ${HOST_ADVICE}`, {
-        cause: error,
-      });
+      throw new GatewayCannotBindError(
+        `Cannot start the gateway on "${host}": the name does not resolve (${codeOf(error) ?? "lookup failed"}). ${HOST_ADVICE}`,
+        {
+          cause: error,
+        },
+      );
     }
   }
   await new Promise<void>((resolve, reject) => {
@@ -53,12 +56,17 @@ export async function checkBindable(host: string, port: number): Promise<void> {
     const code = codeOf(error);
     if (code === "EADDRINUSE") throw new GatewayPortInUseError(host, port, error);
     if (code === "EADDRNOTAVAIL") {
-      throw new GatewayCannotBindError(`Cannot start the gateway on ${host}: it is not an address of this machine. ${HOST_ADVICE}`, { cause: error });
-    }
-    if (code === "EACCES") {
-      throw new GatewayCannotBindError(`Cannot start the gateway on port ${port}: ports below 1024 need administrator rights. Use --port 4141 or another port above 1023.`, {
+      throw new GatewayCannotBindError(`Cannot start the gateway on ${host}: it is not an address of this machine. ${HOST_ADVICE}`, {
         cause: error,
       });
+    }
+    if (code === "EACCES") {
+      throw new GatewayCannotBindError(
+        `Cannot start the gateway on port ${port}: ports below 1024 need administrator rights. Use --port 4141 or another port above 1023.`,
+        {
+          cause: error,
+        },
+      );
     }
     throw error;
   });

@@ -88,7 +88,11 @@ describe("R-GW-8: client input never grows state", () => {
   it("R-GW-8: /status pages sessions (default 50) and says how many there are", async () => {
     const { app, store } = await start();
     for (let index = 0; index < 120; index += 1) {
-      await store.patchSession(`s${String(index).padStart(3, "0")}`, { modelOverride: "gpt-a", providerOverride: "openai", updatedAt: index });
+      await store.patchSession(`s${String(index).padStart(3, "0")}`, {
+        modelOverride: "gpt-a",
+        providerOverride: "openai",
+        updatedAt: index,
+      });
     }
     const first = (await app.inject({ method: "GET", url: "/status" })).json();
     expect(first.sessions).toHaveLength(50);
@@ -117,10 +121,18 @@ describe("R-GW-9: client-side exhaustion keeps its status class", () => {
     const refusal = '{"error":{"message":"Request entity too large: 20 MB is over the limit","type":"invalid_request_error"}}';
     openai.always({}, httpError(413, refusal));
     anthropic.always({}, httpError(413, refusal));
-    const gateway = await startGateway({ config: BASE_CONFIG, port: 0, env: {}, store: await seededStore(), providers: [openai, anthropic] });
+    const gateway = await startGateway({
+      config: BASE_CONFIG,
+      port: 0,
+      env: {},
+      store: await seededStore(),
+      providers: [openai, anthropic],
+    });
     running.push(gateway);
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: "unused", maxRetries: 2 });
-    const failure = await client.chat.completions.create({ model: "detour", messages: [{ role: "user", content: "big" }] }).catch((error: unknown) => error);
+    const failure = await client.chat.completions
+      .create({ model: "detour", messages: [{ role: "user", content: "big" }] })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     const error = failure as InstanceType<typeof OpenAI.APIError>;
     expect(error.status).toBe(413);
@@ -162,14 +174,26 @@ describe("R-GW-3: model names mean the same everywhere", () => {
     anthropic.always({}, success("from anthropic"));
     const configured = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: "claude-b" }) });
     expect(configured.headers["x-detour-model"]).toBe("anthropic/claude-b");
-    const catalogued = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: "claude-sonnet-4" }) });
+    const catalogued = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      payload: openAIBody("hi", { model: "claude-sonnet-4" }),
+    });
     expect(catalogued.statusCode).toBe(200);
     expect(catalogued.headers["x-detour-model"]).toBe("anthropic/claude-sonnet-4");
 
-    const unknownProvider = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: "nope/x" }) });
+    const unknownProvider = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      payload: openAIBody("hi", { model: "nope/x" }),
+    });
     expect(unknownProvider.statusCode).toBe(400);
     expect(unknownProvider.json().error.message).toContain('unknown provider "nope"; known providers: anthropic, google, ollama, openai');
-    const unknownModel = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: "no-such-model-anywhere" }) });
+    const unknownModel = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      payload: openAIBody("hi", { model: "no-such-model-anywhere" }),
+    });
     expect(unknownModel.statusCode).toBe(400);
     expect(unknownModel.json().error.param).toBe("model");
     const badFallback = await app.inject({
@@ -188,7 +212,10 @@ describe("R-GW-3: bare names in the config", () => {
   it("R-GW-3: a bare fallback in the config falls back to the provider that offers it, never to the primary's provider", async () => {
     const config = {
       ...BASE_CONFIG,
-      agents: { ...BASE_CONFIG.agents, defaults: { ...BASE_CONFIG.agents?.defaults, model: { primary: "openai/gpt-a", fallbacks: ["claude-b"] } } },
+      agents: {
+        ...BASE_CONFIG.agents,
+        defaults: { ...BASE_CONFIG.agents?.defaults, model: { primary: "openai/gpt-a", fallbacks: ["claude-b"] } },
+      },
     };
     const { app, openai, anthropic } = await start({ config });
     openai.always({}, httpError(529, '{"error":{"message":"Overloaded","type":"overloaded_error"}}'));
@@ -223,14 +250,24 @@ describe("R-GW-3: bare names in the config", () => {
 describe("documented codes, content types and outcome headers", () => {
   it("R-GW-4: a text/plain body is a 415 DETOUR_UNSUPPORTED_MEDIA_TYPE; a schema violation is DETOUR_BAD_REQUEST", async () => {
     const { app, openai } = await start();
-    const text = await app.inject({ method: "POST", url: "/v1/chat/completions", headers: { "content-type": "text/plain" }, payload: "hello" });
+    const text = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "content-type": "text/plain" },
+      payload: "hello",
+    });
     expect(text.statusCode).toBe(415);
     expect(text.headers["content-type"]).toBe("application/json; charset=utf-8");
     expect(text.json().error.code).toBe("DETOUR_UNSUPPORTED_MEDIA_TYPE");
     const invalid = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: { model: "detour", messages: "nope" } });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json().error.code).toBe("DETOUR_BAD_REQUEST");
-    const routing = await app.inject({ method: "POST", url: "/v1/chat/completions", headers: { "x-detour-source": "x" }, payload: openAIBody("hi") });
+    const routing = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers: { "x-detour-source": "x" },
+      payload: openAIBody("hi"),
+    });
     expect(routing.json().error.code).toBe("DETOUR_BAD_ROUTING");
     expect(openai.calls).toHaveLength(0);
   });
@@ -281,7 +318,11 @@ describe("R-SO-4: session choices are checked before they are stored", () => {
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().error.code).toBe("DETOUR_MODEL_SELECTION_INVALID");
     expect(unknown.json().error.message).toContain("known providers: anthropic, google, ollama, openai");
-    const ghost = await app.inject({ method: "PATCH", url: "/admin/sessions/s1", payload: { model: "openai/gpt-a", profile: "openai:ghost" } });
+    const ghost = await app.inject({
+      method: "PATCH",
+      url: "/admin/sessions/s1",
+      payload: { model: "openai/gpt-a", profile: "openai:ghost" },
+    });
     expect(ghost.statusCode).toBe(400);
     expect(ghost.json().error.code).toBe("DETOUR_UNKNOWN_PROFILE");
     expect(await store.getSession("s1")).toBeUndefined();

@@ -13,7 +13,12 @@ const attempt = (reason: AttemptRecord["reason"], provider = "openai"): AttemptR
 describe("describeRunError", () => {
   it("R-PO-8: a request no seat freed for in time is a 429 with Retry-After and DETOUR_SEATS_FULL", () => {
     const error = new SeatsFullError({ profileIds: ["anthropic:max"], why: "timed_out", waitedMs: 30_000, retryAfterMs: 5_000 });
-    expect(describeRunError(error, NOW)).toMatchObject({ status: 429, kind: "rate_limit", code: "DETOUR_SEATS_FULL", retryAfterSeconds: 5 });
+    expect(describeRunError(error, NOW)).toMatchObject({
+      status: 429,
+      kind: "rate_limit",
+      code: "DETOUR_SEATS_FULL",
+      retryAfterSeconds: 5,
+    });
     expect(error.message).toContain("anthropic:max");
     expect(error.message).toContain("gateway.queueTimeoutSeconds");
   });

@@ -2,7 +2,14 @@
  * What the gateway answers when a run fails (SPEC R-GW-4, R-RA-2): a dialect-neutral description — HTTP
  * status, error kind, message, `Retry-After`, the attempts — that each dialect renders in its own error shape.
  */
-import { ERROR_CODES, FailoverError, FallbackSummaryError, ModelSelectionError, SeatsFullError, type AttemptRecord } from "../core/errors.js";
+import {
+  ERROR_CODES,
+  FailoverError,
+  FallbackSummaryError,
+  ModelSelectionError,
+  SeatsFullError,
+  type AttemptRecord,
+} from "../core/errors.js";
 import type { FailoverReason } from "../core/reasons.js";
 import { ModelNameError } from "../config/index.js";
 import type { RoutingError } from "./routing.js";
@@ -230,7 +237,5 @@ export function badRouting(error: RoutingError): GatewayError {
 }
 
 export function isAbortError(error: unknown): boolean {
-  return (
-    (error instanceof Error || error instanceof DOMException) && error.name === "AbortError"
-  );
+  return (error instanceof Error || error instanceof DOMException) && error.name === "AbortError";
 }

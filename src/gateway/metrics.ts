@@ -211,7 +211,8 @@ export class GatewayMetrics {
       async collect() {
         this.reset();
         if (!seats) return;
-        for (const sample of (await seats()).inFlight) this.set({ agent: agentLabel(sample.agent), profile: sample.profile }, sample.inFlight);
+        for (const sample of (await seats()).inFlight)
+          this.set({ agent: agentLabel(sample.agent), profile: sample.profile }, sample.inFlight);
       },
     });
     new Gauge({
@@ -267,7 +268,8 @@ export class GatewayMetrics {
     switch (event.type) {
       case "run_finished":
         this.#requests.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
-        if (event.continuations !== undefined) this.#continuedRuns.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
+        if (event.continuations !== undefined)
+          this.#continuedRuns.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
         return;
       case "attempt_finished": {
         const provider = this.#labels.provider(event.provider);
@@ -278,14 +280,12 @@ export class GatewayMetrics {
           // An attempt aborted by the runner is one that lost a hedge race.
           reason: event.outcome === "succeeded" ? "none" : event.outcome === "aborted" ? "hedge_lost" : (event.reason ?? event.outcome),
         });
-        this.#upstreamLatency.observe(
-          { provider, model, outcome: event.outcome },
-          event.durationMs / 1000,
-        );
+        this.#upstreamLatency.observe({ provider, model, outcome: event.outcome }, event.durationMs / 1000);
         if (event.continuation !== undefined) this.#continuations.inc({ provider, model, outcome: event.outcome });
         // The gateway's overhead of a stream is taken at its commit, before these attempts finish.
         // A raced loser ran beside the answer's own upstream time, not before it.
-        if (!event.committed && event.continuation === undefined && event.outcome !== "aborted") this.#addUpstreamTime(event.runId, event.durationMs);
+        if (!event.committed && event.continuation === undefined && event.outcome !== "aborted")
+          this.#addUpstreamTime(event.runId, event.durationMs);
         return;
       }
       case "model_fallback_decision":

@@ -28,16 +28,26 @@ describe("GET /v1/models/:id", () => {
     const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: "sk-unused-0123456789", maxRetries: 0 });
     const error = await client.models.retrieve("openai/not-configured").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
-    expect((error as InstanceType<typeof OpenAI.NotFoundError>).error).toMatchObject({ code: "DETOUR_NOT_FOUND", message: expect.stringContaining("openai/not-configured") });
+    expect((error as InstanceType<typeof OpenAI.NotFoundError>).error).toMatchObject({
+      code: "DETOUR_NOT_FOUND",
+      message: expect.stringContaining("openai/not-configured"),
+    });
   });
 
   it("answers Anthropic's shape, and Anthropic's 404 shape, to the Anthropic SDK", async () => {
     const { url } = await listening();
     const client = new Anthropic({ baseURL: url, apiKey: "sk-ant-unused-0123456789", maxRetries: 0 });
-    expect(await client.models.retrieve("anthropic/claude-b")).toMatchObject({ type: "model", id: "anthropic/claude-b", display_name: "anthropic/claude-b" });
+    expect(await client.models.retrieve("anthropic/claude-b")).toMatchObject({
+      type: "model",
+      id: "anthropic/claude-b",
+      display_name: "anthropic/claude-b",
+    });
     const error = await client.models.retrieve("nope").catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(Anthropic.NotFoundError);
-    expect((error as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({ type: "error", error: { type: "not_found_error" } });
+    expect((error as InstanceType<typeof Anthropic.NotFoundError>).error).toMatchObject({
+      type: "error",
+      error: { type: "not_found_error" },
+    });
   });
 });
 
@@ -48,9 +58,15 @@ describe("POST /v1/messages/count_tokens", () => {
     const text = "Count the tokens of this sentence, please.";
     const system = "You are terse.";
     const counted = await client.messages.countTokens({ model: "anthropic/claude-b", system, messages: [{ role: "user", content: text }] });
-    expect(counted.input_tokens).toBe(estimateInputTokens({ textCharacters: text.length + system.length, images: 0, toolDefinitions: 0, messages: 1 }));
+    expect(counted.input_tokens).toBe(
+      estimateInputTokens({ textCharacters: text.length + system.length, images: 0, toolDefinitions: 0, messages: 1 }),
+    );
 
-    const raw = await app.inject({ method: "POST", url: "/v1/messages/count_tokens", payload: { model: "detour", messages: [{ role: "user", content: text }] } });
+    const raw = await app.inject({
+      method: "POST",
+      url: "/v1/messages/count_tokens",
+      payload: { model: "detour", messages: [{ role: "user", content: text }] },
+    });
     expect(raw.statusCode).toBe(200);
     expect(raw.headers["x-detour-estimate"]).toBe("true");
   });

@@ -43,7 +43,12 @@ describe("RunningGateway.reloadEngine", () => {
   });
 
   it("R-GW-5: a reload that would leave a non-loopback binding without client tokens is refused and swaps nothing", async () => {
-    running = await startGateway({ config: { ...base, gateway: { auth: { tokens: ["a-client-token"] } } }, host: "0.0.0.0", port: 0, env: {} });
+    running = await startGateway({
+      config: { ...base, gateway: { auth: { tokens: ["a-client-token"] } } },
+      host: "0.0.0.0",
+      port: 0,
+      env: {},
+    });
     const before = running.detour;
     const open = await engine(base);
     expect(() => running?.reloadEngine(open)).toThrow(GatewayBindError);
@@ -56,19 +61,29 @@ describe("RunningGateway.reloadEngine", () => {
     const next = parseConfig({ ...base, gateway: { host: "::1", port: 9999, maxBodyMb: 3, notices: "inline" } }, "next").config;
     const kept = keepRestartOnlySettings(running, next);
     expect(kept.changed).toEqual(["gateway.host", "gateway.port", "gateway.maxBodyMb"]);
-    expect(kept.config.gateway).toMatchObject({ host: running.gateway.host, port: running.gateway.port, maxBodyMb: running.gateway.maxBodyMb, notices: "inline" });
+    expect(kept.config.gateway).toMatchObject({
+      host: running.gateway.host,
+      port: running.gateway.port,
+      maxBodyMb: running.gateway.maxBodyMb,
+      notices: "inline",
+    });
     expect(keepRestartOnlySettings(running, running).changed).toEqual([]);
   });
 
   it("R-GW-6: the reloaded engine brings its own same-wire lane: the client's bytes reach the new config's provider", async () => {
     const [first, second] = mocks as [MockProvider, MockProvider];
     const configFor = (mock: MockProvider) => ({ ...base, models: { providers: { openai: { baseUrl: `${mock.url}/v1` } } } });
-    const detour = await createDetour({ config: configFor(first), env: { OPENAI_API_KEY: "sk-reload-0123456789" }, discoverEnvCredentials: true });
+    const detour = await createDetour({
+      config: configFor(first),
+      env: { OPENAI_API_KEY: "sk-reload-0123456789" },
+      discoverEnvCredentials: true,
+    });
     detours.push(detour);
     running = await startGateway({ detour, port: 0, env: {} });
     // A field no canonical request carries: only the same-wire lane forwards it.
     const body = JSON.stringify({ model: "openai/gpt-test", messages: [{ role: "user", content: "hi" }], x_only_on_the_wire: "kept" });
-    const post = () => fetch(`${running!.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const post = () =>
+      fetch(`${running!.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect((await post()).status).toBe(200);
     expect(JSON.stringify(first.requests().at(-1)?.body)).toContain("x_only_on_the_wire");
 

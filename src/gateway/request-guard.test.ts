@@ -60,7 +60,10 @@ describe("request guard decisions", () => {
         expect(decision).toMatchObject({ allowed: true });
         if (origin !== undefined) expect(decision).toMatchObject({ corsOrigin: origin });
       } else {
-        expect(decision).toMatchObject({ allowed: false, code: expected === "host" ? "DETOUR_HOST_NOT_ALLOWED" : "DETOUR_ORIGIN_NOT_ALLOWED" });
+        expect(decision).toMatchObject({
+          allowed: false,
+          code: expected === "host" ? "DETOUR_HOST_NOT_ALLOWED" : "DETOUR_ORIGIN_NOT_ALLOWED",
+        });
       }
     });
   }

@@ -85,7 +85,10 @@ function isLoopbackName(name: string): boolean {
 /** The bound address as it appears in a Host header, or undefined for a wildcard bind (0.0.0.0, ::). */
 function boundHostName(boundHost: string | undefined): string | undefined {
   if (boundHost === undefined) return undefined;
-  const bare = boundHost.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const bare = boundHost
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
   if (bare === "" || bare === "0.0.0.0" || bare === "::") return undefined;
   return bare.includes(":") ? `[${bare}]` : bare;
 }

@@ -79,11 +79,7 @@ export function requireKnownAgent(agentId: string, knownAgentIds: readonly strin
  * Reads the routing headers and the `model` field. `knownAgentIds` are the agents of the config: a `model`
  * naming one of them (or `detour`) asks for that agent's configured chain.
  */
-export function resolveRouting(
-  headers: HeaderBag,
-  model: string | undefined,
-  knownAgentIds: readonly string[],
-): RoutingOptions {
+export function resolveRouting(headers: HeaderBag, model: string | undefined, knownAgentIds: readonly string[]): RoutingOptions {
   const headerAgent = single(headers, "x-detour-agent");
   if (headerAgent !== undefined) requireKnownAgent(headerAgent, knownAgentIds);
   const sessionKey = single(headers, "x-detour-session");

@@ -47,7 +47,10 @@ function providerOfRef(ref: string): string {
 function sessionProviders(model: string | null | undefined, context: SessionPatchCheckContext): { providers: Set<string>; what: string } {
   if (typeof model === "string") return { providers: new Set([providerOfRef(model)]), what: `the provider of ${model}` };
   if (model === undefined && context.current?.source === "user") {
-    return { providers: new Set([providerOfRef(context.current.model)]), what: `the provider of the session's model ${context.current.model}` };
+    return {
+      providers: new Set([providerOfRef(context.current.model)]),
+      what: `the provider of the session's model ${context.current.model}`,
+    };
   }
   const selection = agentSettings(context.config, context.agentId).model ?? context.config.agents.defaults.model;
   const chain = [selection.primary, ...(selection.fallbacks ?? [])].filter((ref): ref is string => typeof ref === "string");
@@ -62,7 +65,9 @@ function sessionProviders(model: string | null | undefined, context: SessionPatc
 /** Returns the patch with its model resolved to `provider/model`; throws ModelNameError / UnknownProfileError. */
 export async function checkSessionPatch(patch: SessionPatch, context: SessionPatchCheckContext): Promise<SessionPatch> {
   const model =
-    typeof patch.model === "string" ? requireModelName(context.config, modelAliases(context.config), patch.model, context.origin) : patch.model;
+    typeof patch.model === "string"
+      ? requireModelName(context.config, modelAliases(context.config), patch.model, context.origin)
+      : patch.model;
   if (typeof patch.profile === "string") {
     const profiles = await context.profiles.list({ agentId: context.agentId });
     const profile = profiles.find((candidate) => candidate.id === patch.profile);

@@ -22,12 +22,9 @@ describe("parseSlashCommand", () => {
     expect(parseSlashCommand(said(text))).toEqual(expected);
   });
 
-  it.each(["/new idea for a story", "please /status", "/models", "/statusx", "hello"])(
-    "R-GW-3: %j is ordinary text",
-    (text) => {
-      expect(parseSlashCommand(said(text))).toBeUndefined();
-    },
-  );
+  it.each(["/new idea for a story", "please /status", "/models", "/statusx", "hello"])("R-GW-3: %j is ordinary text", (text) => {
+    expect(parseSlashCommand(said(text))).toBeUndefined();
+  });
 
   it("R-GW-3: only the whole last user message counts", () => {
     expect(parseSlashCommand(said("/status", "here it is"))).toBeUndefined();
@@ -61,8 +58,14 @@ describe("splitModelArgument", () => {
 describe("/status and /model after a choice", () => {
   const start = gatewayPerTest();
   const ask = async (app: TestGateway["app"], text: string) =>
-    (await app.inject({ method: "POST", url: "/v1/chat/completions", headers: { "x-detour-session": "s-choice" }, payload: openAIBody(text) })).json()
-      .choices[0].message.content as string;
+    (
+      await app.inject({
+        method: "POST",
+        url: "/v1/chat/completions",
+        headers: { "x-detour-session": "s-choice" },
+        payload: openAIBody(text),
+      })
+    ).json().choices[0].message.content as string;
 
   it("R-CH-2 a model the user chose is strict: /model never lists it, or any model, as a fallback", async () => {
     const { app } = await start();
@@ -76,7 +79,16 @@ describe("/status and /model after a choice", () => {
 
   it("R-CH-2 on an automatic fallback, the fallbacks shown are the configured ones other than the one in use", async () => {
     const { app, openai, anthropic } = await start({
-      config: { ...BASE_CONFIG, agents: { ...BASE_CONFIG.agents, defaults: { ...BASE_CONFIG.agents?.defaults, model: { primary: "openai/gpt-a", fallbacks: ["anthropic/claude-b", "openai/gpt-c"] } } } },
+      config: {
+        ...BASE_CONFIG,
+        agents: {
+          ...BASE_CONFIG.agents,
+          defaults: {
+            ...BASE_CONFIG.agents?.defaults,
+            model: { primary: "openai/gpt-a", fallbacks: ["anthropic/claude-b", "openai/gpt-c"] },
+          },
+        },
+      },
     });
     openai.always({ model: "gpt-a" }, httpError(429, "rate limit exceeded"));
     anthropic.always({}, success("from claude"));

@@ -6,11 +6,7 @@
 import type { CanonicalRequest } from "../ports/canonical.js";
 import type { DetourSessions, DetourProfiles, ProfileStatus, SessionStatus } from "../engine/index.js";
 
-export type SlashCommand =
-  | { name: "model"; argument?: string }
-  | { name: "new" }
-  | { name: "reset" }
-  | { name: "status" };
+export type SlashCommand = { name: "model"; argument?: string } | { name: "new" } | { name: "reset" } | { name: "status" };
 
 const COMMAND_PATTERN = /^\/(model|new|reset|status)(?:\s+([\s\S]*))?$/;
 
@@ -114,11 +110,7 @@ async function statusText(context: SlashCommandContext): Promise<string> {
     context.sessionKey !== undefined ? context.sessions.get(context.sessionKey, { agentId: context.agentId }) : undefined,
     context.profiles.list({ agentId: context.agentId }),
   ]);
-  const lines = [
-    `Agent: ${context.agentId}`,
-    `Session: ${context.sessionKey ?? "(none)"}`,
-    ...selectionLines(session, context, profiles),
-  ];
+  const lines = [`Agent: ${context.agentId}`, `Session: ${context.sessionKey ?? "(none)"}`, ...selectionLines(session, context, profiles)];
   const fallbacks = fallbacksLine(session, context);
   if (fallbacks !== undefined) lines.push(fallbacks);
   lines.push(profiles.length > 0 ? "Profiles:" : "Profiles: none stored or configured");
@@ -138,9 +130,7 @@ async function modelText(argument: string | undefined, context: SlashCommandCont
   if (model === "" || /\s/.test(model) || (profile !== undefined && /\s/.test(profile))) return MODEL_USAGE;
   const session = await context.sessions.patch(context.sessionKey, { model, ...(profile ? { profile } : {}) }, options);
   const chosen = session.selectedModel ?? model;
-  return profile
-    ? `Model set to ${chosen} with profile ${profile} for this session.`
-    : `Model set to ${chosen} for this session.`;
+  return profile ? `Model set to ${chosen} with profile ${profile} for this session.` : `Model set to ${chosen} for this session.`;
 }
 
 /** Runs the command and returns the assistant text that answers it. */
@@ -154,7 +144,8 @@ export async function answerSlashCommand(command: SlashCommand, context: SlashCo
     case "reset": {
       if (context.sessionKey === undefined) return NEEDS_SESSION;
       const session = await context.sessions.reset(context.sessionKey, { agentId: context.agentId });
-      const kept = session?.modelOverrideSource === "user" && session.selectedModel ? ` Your choice of ${session.selectedModel} is kept.` : "";
+      const kept =
+        session?.modelOverrideSource === "user" && session.selectedModel ? ` Your choice of ${session.selectedModel} is kept.` : "";
       return `Started fresh: automatic fallbacks for this session are cleared.${kept}`;
     }
   }

@@ -75,7 +75,10 @@ async function resolveConfig(options: StartGatewayOptions, logger: Logger): Prom
   const { config, warnings } =
     options.config !== undefined
       ? parseConfig(options.config, "the config passed to startGateway")
-      : await loadConfig({ ...(options.configPath !== undefined ? { configPath: options.configPath } : {}), env: (options.env ?? process.env) as NodeJS.ProcessEnv });
+      : await loadConfig({
+          ...(options.configPath !== undefined ? { configPath: options.configPath } : {}),
+          env: (options.env ?? process.env) as NodeJS.ProcessEnv,
+        });
   for (const warning of warnings) logger.log("warn", warning);
   return config;
 }

@@ -28,7 +28,12 @@ describe("a cut stream after a user's choice", () => {
     openai.script({ profileId: "openai:a" }, cut("Hello wor"));
     openai.script({ profileId: "openai:b" }, success("Hello world, friend."));
     anthropic.always({}, success("Hello world, from claude."));
-    const response = await app.inject({ method: "POST", url: "/v1/chat/completions", headers, payload: openAIBody("hi", { stream: true }) });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers,
+      payload: openAIBody("hi", { stream: true }),
+    });
     expect(streamedText(response.body)).toEqual({ text: "Hello world, friend.", done: true, error: false });
     expect(openai.calls.map((call) => call.profileId)).toEqual(["openai:a", "openai:b"]);
     expect(anthropic.calls).toHaveLength(0);
@@ -40,7 +45,12 @@ describe("a cut stream after a user's choice", () => {
     await app.inject({ method: "POST", url: "/v1/chat/completions", headers, payload: openAIBody("/model openai/gpt-a") });
     openai.always({}, cut("Hello wor"));
     anthropic.always({}, success("Hello world, from claude."));
-    const response = await app.inject({ method: "POST", url: "/v1/chat/completions", headers, payload: openAIBody("hi", { stream: true }) });
+    const response = await app.inject({
+      method: "POST",
+      url: "/v1/chat/completions",
+      headers,
+      payload: openAIBody("hi", { stream: true }),
+    });
     expect(streamedText(response.body)).toMatchObject({ done: false, error: true });
     expect(anthropic.calls).toHaveLength(0);
   });

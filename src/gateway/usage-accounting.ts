@@ -19,7 +19,11 @@ export interface AnsweredBy {
 }
 
 /** Counts the tokens and prices them; returns the cost in US dollars, or undefined without prices. */
-export function accountUsage(context: Pick<GatewayContext, "metrics" | "detour">, answered: AnsweredBy, usage: CanonicalUsage): number | undefined {
+export function accountUsage(
+  context: Pick<GatewayContext, "metrics" | "detour">,
+  answered: AnsweredBy,
+  usage: CanonicalUsage,
+): number | undefined {
   context.metrics.observeTokens(answered.provider, answered.model, usage);
   const costUsd = context.detour.recordUsage?.({
     ...(answered.agentId !== undefined ? { agentId: answered.agentId } : {}),

@@ -31,11 +31,4 @@ export type { SpendStore } from "./state-store/spend.js";
 export type { RecordFailureParams, UsageStatsStore } from "./state-store/usage-stats.js";
 export type { WriteDurability, WriteOptions } from "./state-store/write-options.js";
 
-export interface StateStore
-  extends ProfilesStore,
-    UsageStatsStore,
-    SessionsStore,
-    ProbesStore,
-    HeadroomStore,
-    SpendStore,
-    StoreLifecycle {}
+export interface StateStore extends ProfilesStore, UsageStatsStore, SessionsStore, ProbesStore, HeadroomStore, SpendStore, StoreLifecycle {}

@@ -32,5 +32,10 @@ export function anthropicCountTokensTarget(
   client: AnthropicClientHeaders,
 ): PassThroughTarget {
   const url = `${anthropicMessagesUrl(settings.baseUrl)}/count_tokens`;
-  return passThroughTargetOf(settings, anthropicQuirks.endpoint(settings), anthropicMessagesWire.errors.read, { url, credential, stream: false, client: { ...client } });
+  return passThroughTargetOf(settings, anthropicQuirks.endpoint(settings), anthropicMessagesWire.errors.read, {
+    url,
+    credential,
+    stream: false,
+    client: { ...client },
+  });
 }

@@ -28,7 +28,11 @@ function signedQuirks(seen: OutgoingRequest[]): ProviderQuirks {
         ...ollamaQuirks.endpoint(settings),
         async sign(request) {
           seen.push(request);
-          return { url: `${request.url}?signed=1`, headers: { ...request.headers, "x-body-sha256": sha256(request.body) }, body: request.body };
+          return {
+            url: `${request.url}?signed=1`,
+            headers: { ...request.headers, "x-body-sha256": sha256(request.body) },
+            body: request.body,
+          };
         },
       };
     },
@@ -57,7 +61,11 @@ describe("HttpProvider: a quirk's signing step", () => {
     const seen: OutgoingRequest[] = [];
     const settings = { id: "signed", api: "ollama" as const, baseUrl: upstream.url };
     const endpoint = signedQuirks(seen).endpoint(settings);
-    const target = passThroughTargetOf(settings, endpoint, () => ({ message: "failed" }), { url: endpoint.url("llama3.2", false), credential: undefined, stream: false });
+    const target = passThroughTargetOf(settings, endpoint, () => ({ message: "failed" }), {
+      url: endpoint.url("llama3.2", false),
+      credential: undefined,
+      stream: false,
+    });
     const bytes = Buffer.from(JSON.stringify({ model: "llama3.2", messages: [{ role: "user", content: "Hi" }], stream: false }));
     const signal = new AbortController().signal;
     const response = await openPassThrough(target, bytes, { signal });

@@ -14,9 +14,22 @@ import { responseIdFactory, toolCallIdFactory } from "./shared/ids.js";
 import { encodedOrThrow } from "./shared/incompatible.js";
 import type { ProviderEndpoint, ProviderQuirks } from "./shared/provider-quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
-import { pumpStreamCanonical, pushAnswer, streamCanonicalEvents, type OpenedStream, type StreamFailures } from "./shared/stream-canonical.js";
+import {
+  pumpStreamCanonical,
+  pushAnswer,
+  streamCanonicalEvents,
+  type OpenedStream,
+  type StreamFailures,
+} from "./shared/stream-canonical.js";
 import { errorStopReasonFailure, streamEndedEarlyFailure, unreadableResponseFailure } from "./shared/upstream-failure.js";
-import { completeWireCall, openWireStream, readJsonAnswer, reportMalformedChunk, streamErrorFailure, type WireCall } from "./shared/wire-call.js";
+import {
+  completeWireCall,
+  openWireStream,
+  readJsonAnswer,
+  reportMalformedChunk,
+  streamErrorFailure,
+  type WireCall,
+} from "./shared/wire-call.js";
 
 export class HttpProvider implements Provider {
   readonly api: ProviderApi;

@@ -14,7 +14,13 @@ import { openAiResponsesQuirks } from "./openai-responses/quirks.js";
 import type { ProviderQuirks } from "./shared/provider-quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 
-export const PROVIDER_APIS: readonly ProviderApi[] = ["openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"];
+export const PROVIDER_APIS: readonly ProviderApi[] = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-messages",
+  "google-generative-ai",
+  "ollama",
+];
 
 /** What sets each API's provider apart: its endpoint (URL, auth, signing). The wire format does the rest. */
 const PROVIDER_QUIRKS: Readonly<Record<ProviderApi, ProviderQuirks>> = {

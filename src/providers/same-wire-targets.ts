@@ -14,7 +14,12 @@ import type { ProviderSettings } from "./shared/provider-settings.js";
 /** A provider the lane can call raw: its wire format, and the call for one attempt. */
 export interface SameWireTarget {
   readonly wire: WireFormat;
-  target(credential: Credential | undefined, stream: boolean, clientHeaders: Readonly<Record<string, string>> | undefined, model: string): PassThroughTarget;
+  target(
+    credential: Credential | undefined,
+    stream: boolean,
+    clientHeaders: Readonly<Record<string, string>> | undefined,
+    model: string,
+  ): PassThroughTarget;
 }
 
 /** `settings` as resolved for `provider`; undefined when the lane cannot call it raw. */
@@ -26,6 +31,11 @@ export function sameWireTargetOf(provider: Provider, settings: ProviderSettings)
   return {
     wire,
     target: (credential, stream, client, model) =>
-      passThroughTargetOf(settings, endpoint, wire.errors.read, { url: endpoint.url(model, stream), credential, stream, ...(client ? { client } : {}) }),
+      passThroughTargetOf(settings, endpoint, wire.errors.read, {
+        url: endpoint.url(model, stream),
+        credential,
+        stream,
+        ...(client ? { client } : {}),
+      }),
   };
 }

@@ -29,7 +29,11 @@ const part: fc.Arbitrary<CanonicalContentPart> = fc.oneof(
   fc.record({
     type: fc.constant("image" as const),
     source: fc.oneof(
-      fc.record({ kind: fc.constant("base64" as const), mediaType: fc.constantFrom("image/png", "image/jpeg"), data: fc.base64String({ maxLength: 16 }) }),
+      fc.record({
+        kind: fc.constant("base64" as const),
+        mediaType: fc.constantFrom("image/png", "image/jpeg"),
+        data: fc.base64String({ maxLength: 16 }),
+      }),
       fc.record({ kind: fc.constant("url" as const), url: fc.webUrl() }),
     ),
   }),
@@ -55,7 +59,10 @@ const request: fc.Arbitrary<CanonicalRequest> = fc.record(
     system: fc.string({ maxLength: 20 }),
     messages: fc.array(message, { minLength: 1, maxLength: 6 }),
     tools: fc.array(
-      fc.record({ name: identifier, description: fc.string({ maxLength: 10 }), parameters: fc.constant({ type: "object", properties: {} }) }, { requiredKeys: ["name", "parameters"] }),
+      fc.record(
+        { name: identifier, description: fc.string({ maxLength: 10 }), parameters: fc.constant({ type: "object", properties: {} }) },
+        { requiredKeys: ["name", "parameters"] },
+      ),
       { maxLength: 3 },
     ),
     toolChoice: fc.oneof(fc.constantFrom("auto" as const, "none" as const, "required" as const), fc.record({ name: identifier })),

@@ -60,7 +60,13 @@ async function visit<T>(state: RunState<T>, pass: Pass, index: number): Promise<
     settleCommit(state, { index, profileId, failures: pass.failures, viaLiveSwitch: pass.liveSwitchTarget === index });
   const hedge = candidateHedging(state, pass, index);
   const outcome = await runCandidate(state, index, gate.view, { probe, hasFallback, commit, ...(hedge ? { hedge } : {}) });
-  if (outcome.kind === "succeeded" || outcome.kind === "live_switch" || outcome.kind === "hedged" || (outcome.kind === "failed" && !outcome.allInCooldown)) pass.called = true;
+  if (
+    outcome.kind === "succeeded" ||
+    outcome.kind === "live_switch" ||
+    outcome.kind === "hedged" ||
+    (outcome.kind === "failed" && !outcome.allInCooldown)
+  )
+    pass.called = true;
   if (outcome.kind === "seats_full" && outcome.last) pass.called = true;
   return next(state, pass, index, gate, outcome);
 }
@@ -78,13 +84,25 @@ function advance<T>(state: RunState<T>, pass: Pass, index: number): Step<T> {
   if (following(state, pass, index) !== undefined) return { kind: "visit", index: index + 1 };
   return {
     kind: "done",
-    result: { kind: "exhausted", failures: pass.failures, called: pass.called, cooldownSkips: pass.cooldownSkips, seatsFull: pass.seatsFull },
+    result: {
+      kind: "exhausted",
+      failures: pass.failures,
+      called: pass.called,
+      cooldownSkips: pass.cooldownSkips,
+      seatsFull: pass.seatsFull,
+    },
   };
 }
 
 function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outcome: AuthProfilesOutcome<T>): Step<T> {
   if (outcome.kind === "succeeded") {
-    state.log.record({ decision: "candidate_succeeded", index, profileId: outcome.profileId, outcome: "succeeded", ...continuationOf(state) });
+    state.log.record({
+      decision: "candidate_succeeded",
+      index,
+      profileId: outcome.profileId,
+      outcome: "succeeded",
+      ...continuationOf(state),
+    });
     const { result, profileId } = outcome;
     const viaLiveSwitch = pass.liveSwitchTarget === index;
     const refused = outcome.refused ? { refused: true as const } : {};
@@ -112,10 +130,22 @@ function seatsFullCandidate<T>(
   if (outcome.last) {
     const { classification, profileId } = outcome.last;
     const { reason, status, code, preview } = classification;
-    pass.failures.push({ record: { provider: ref.provider, model: ref.model, profileId, reason, status, code, error: preview }, error: outcome.last.error, index });
+    pass.failures.push({
+      record: { provider: ref.provider, model: ref.model, profileId, reason, status, code, error: preview },
+      error: outcome.last.error,
+      index,
+    });
   }
   const next = following(state, pass, index);
-  state.log.record({ decision: "skip_candidate", index, reason: "concurrency_limited", error, next, outcome: outcomeOf(next), ...continuationOf(state) });
+  state.log.record({
+    decision: "skip_candidate",
+    index,
+    reason: "concurrency_limited",
+    error,
+    next,
+    outcome: outcomeOf(next),
+    ...continuationOf(state),
+  });
   return advance(state, pass, index);
 }
 
@@ -212,7 +242,14 @@ function liveSwitch<T>(
   const { error, profileId } = outcome;
   const jump = state.chain.findIndex((candidate, position) => position > index && sameModelRef(candidate, error));
   if (jump !== -1 && pass.lastResort === undefined) {
-    state.log.record({ decision: "candidate_failed", index, profileId, error: error.message, next: state.chain[jump], outcome: "next_fallback" });
+    state.log.record({
+      decision: "candidate_failed",
+      index,
+      profileId,
+      error: error.message,
+      next: state.chain[jump],
+      outcome: "next_fallback",
+    });
     pass.liveSwitchTarget = jump;
     return { kind: "visit", index: jump };
   }
@@ -242,7 +279,16 @@ function failedCandidate<T>(
   if (availability.action === "probe" && availability.transient && !isPrimary && !policy.keepsProbeSlot) {
     state.slots.use(ref.provider);
   }
-  const failed = { decision: "candidate_failed" as const, index, profileId, reason, status, code, error: preview, ...continuationOf(state) };
+  const failed = {
+    decision: "candidate_failed" as const,
+    index,
+    profileId,
+    reason,
+    status,
+    code,
+    error: preview,
+    ...continuationOf(state),
+  };
 
   if (outcome.endsRun) {
     // R-ST-4: a committed stream failed and cannot be continued (budget spent, nothing to continue it with).

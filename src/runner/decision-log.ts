@@ -5,13 +5,7 @@
  */
 import { formatModelRef } from "../core/candidate-chain.js";
 import type { ModelRef } from "../core/types.js";
-import type {
-  DecisionReason,
-  EventSink,
-  FallbackDecision,
-  FallbackStepOutcome,
-  ModelFallbackDecisionEvent,
-} from "../ports/events.js";
+import type { DecisionReason, EventSink, FallbackDecision, FallbackStepOutcome, ModelFallbackDecisionEvent } from "../ports/events.js";
 
 export interface DecisionContext {
   runId: string;

@@ -83,7 +83,12 @@ export class DecisionSnapshot {
     this.#apply(profileId, before, after, (current) => markUsedStats(current, { now }));
   }
 
-  #apply(profileId: string, before: number | undefined, after: number | undefined, next: (current: UsageStats | undefined) => UsageStats): void {
+  #apply(
+    profileId: string,
+    before: number | undefined,
+    after: number | undefined,
+    next: (current: UsageStats | undefined) => UsageStats,
+  ): void {
     if (before === undefined || after !== before + 1 || this.#stamp !== before) return;
     this.#stamp = after;
     for (const inputs of this.#providers.values()) {

@@ -258,7 +258,8 @@ export async function raceAttempt<T>(input: RaceInput<T>): Promise<RaceResult<T>
   const wait = timer(input.clock, afterMs);
   const first = await Promise.race([own.then(() => false), wait.fired]);
   wait.cancel();
-  if (!first || racer.hasContent || racer.unwatched || race.hedges >= hedging.settings.maxExtra) return { kind: "own", settlement: await input.attempt };
+  if (!first || racer.hasContent || racer.unwatched || race.hedges >= hedging.settings.maxExtra)
+    return { kind: "own", settlement: await input.attempt };
   if (!hedging.budget.tryHedge(input.provider)) {
     emitHedge(input, "budget_denied", afterMs);
     return { kind: "own", settlement: await input.attempt };

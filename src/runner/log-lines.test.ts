@@ -9,9 +9,9 @@ describe("runner log lines", () => {
       describeEvent({ type: "timeout_retry_scheduled", ...base, profileId: "openai-codex:default", retry: 1, maxRetries: 1, delayMs: 847 })
         .message,
     ).toBe("Profile openai-codex:default timed out. Retry 1/1 in 847ms…");
-    expect(
-      describeEvent({ type: "timeout_retries_exhausted", ...base, profileId: "openai-codex:default", maxRetries: 1 }).message,
-    ).toBe("Profile openai-codex:default timed out (1 retries exhausted). Trying next account...");
+    expect(describeEvent({ type: "timeout_retries_exhausted", ...base, profileId: "openai-codex:default", maxRetries: 1 }).message).toBe(
+      "Profile openai-codex:default timed out (1 retries exhausted). Trying next account...",
+    );
     expect(
       describeEvent({
         type: "profile_failure_recorded",
@@ -29,15 +29,15 @@ describe("runner log lines", () => {
 
   it("R-RN-4: server errors log the same lines with the status", () => {
     const where = { ...base, profileId: "openai-codex:default" };
-    expect(describeEvent({ type: "server_error_retry_scheduled", ...where, status: 502, retry: 1, maxRetries: 1, delayMs: 612 }).message).toBe(
-      "Profile openai-codex:default failed (502). Retry 1/1 in 612ms…",
-    );
+    expect(
+      describeEvent({ type: "server_error_retry_scheduled", ...where, status: 502, retry: 1, maxRetries: 1, delayMs: 612 }).message,
+    ).toBe("Profile openai-codex:default failed (502). Retry 1/1 in 612ms…");
     expect(describeEvent({ type: "server_error_retries_exhausted", ...where, status: 500, maxRetries: 1 }).message).toBe(
       "Profile openai-codex:default failed (500) (1 retries exhausted). Trying next account...",
     );
-    expect(describeEvent({ type: "server_error_retry_scheduled", ...where, status: null, retry: 1, maxRetries: 2, delayMs: 300 }).message).toBe(
-      "Profile openai-codex:default failed (server_error). Retry 1/2 in 300ms…",
-    );
+    expect(
+      describeEvent({ type: "server_error_retry_scheduled", ...where, status: null, retry: 1, maxRetries: 2, delayMs: 300 }).message,
+    ).toBe("Profile openai-codex:default failed (server_error). Retry 1/2 in 300ms…");
   });
 
   it("R-RN-5: the all-unusable line reads exactly as specified", () => {

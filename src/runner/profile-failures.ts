@@ -31,10 +31,7 @@ export interface ProfileFailureDeps {
 }
 
 /** Returns the stats written, or undefined when the failure is not recorded on any profile. */
-export async function recordProfileFailure(
-  deps: ProfileFailureDeps,
-  input: RecordProfileFailureInput,
-): Promise<UsageStats | undefined> {
+export async function recordProfileFailure(deps: ProfileFailureDeps, input: RecordProfileFailureInput): Promise<UsageStats | undefined> {
   const { classification } = input;
   if (input.profileId === undefined) return undefined;
   if (!REASON_POLICY[classification.reason].recordOnProfile) return undefined;

@@ -144,44 +144,46 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   let refused = false;
   deps.events.emit({ type: "attempt_started", ...where(loop), profileId: profileId ?? null });
   // The seat is held until the attempt settles, also while it races (R-PO-8).
-  const attempt = withSeat(seat.hold, () => input.guard.attempt(
-    async (guardSignal, release) => {
-      // A raced attempt is also aborted when another one wins (R-HG-1).
-      const link = racer && hedging?.settings.enabled ? linkSignals(guardSignal, racer.controller.signal) : undefined;
-      const signal = link?.signal ?? guardSignal;
-      const credential = await attemptCredential(deps, input.view, profileId, signal);
-      const work = input.attempt({
-        provider: candidate.provider,
-        model: candidate.model,
-        ...(profile ? { profile, profileId: profile.id } : {}),
-        ...(credential ? { credential } : {}),
-        signal,
-        runId: input.runId,
-        candidateIndex: input.candidateIndex + 1,
-        probe: input.probe,
-        ...(continuation !== undefined ? { continuation } : {}),
-        ...(racer ? { upstreamProgress: racer.progress } : {}),
-        ...(firstTokenTimeoutMs !== undefined ? { firstTokenTimeoutMs } : {}),
-        commit: () => {
-          // A stream that lost its race must not reach the client (R-HG-1).
-          if (racer && !racer.claim()) return Promise.reject(new HedgeLost());
-          committedAt ??= deps.clock.now();
-          release();
-          return input.commit(profileId);
-        },
-        refused: () => {
-          refused = true;
-        },
-      });
-      if (!link) return work;
-      try {
-        return await raceAbort(work, signal);
-      } finally {
-        link.release();
-      }
-    },
-    input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
-  ));
+  const attempt = withSeat(seat.hold, () =>
+    input.guard.attempt(
+      async (guardSignal, release) => {
+        // A raced attempt is also aborted when another one wins (R-HG-1).
+        const link = racer && hedging?.settings.enabled ? linkSignals(guardSignal, racer.controller.signal) : undefined;
+        const signal = link?.signal ?? guardSignal;
+        const credential = await attemptCredential(deps, input.view, profileId, signal);
+        const work = input.attempt({
+          provider: candidate.provider,
+          model: candidate.model,
+          ...(profile ? { profile, profileId: profile.id } : {}),
+          ...(credential ? { credential } : {}),
+          signal,
+          runId: input.runId,
+          candidateIndex: input.candidateIndex + 1,
+          probe: input.probe,
+          ...(continuation !== undefined ? { continuation } : {}),
+          ...(racer ? { upstreamProgress: racer.progress } : {}),
+          ...(firstTokenTimeoutMs !== undefined ? { firstTokenTimeoutMs } : {}),
+          commit: () => {
+            // A stream that lost its race must not reach the client (R-HG-1).
+            if (racer && !racer.claim()) return Promise.reject(new HedgeLost());
+            committedAt ??= deps.clock.now();
+            release();
+            return input.commit(profileId);
+          },
+          refused: () => {
+            refused = true;
+          },
+        });
+        if (!link) return work;
+        try {
+          return await raceAbort(work, signal);
+        } finally {
+          link.release();
+        }
+      },
+      input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
+    ),
+  );
   const streamedOf = () => ({ committed: committedAt !== undefined, continuation, ...(isHedge ? { hedge: true } : {}) });
   let raced: RaceResult<T>;
   try {
@@ -225,7 +227,8 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   // For a stream the upstream time is its time to first content; the rest is the answer being read.
   const durationMs = (committedAt ?? finishedAt) - startedAt;
   const streamed = streamedOf();
-  if (raced.kind === "rest") return afterLostRace(loop, on, raced, { startedAt, finishedAt, durationMs, streamed, racer: racer as RacingAttempt });
+  if (raced.kind === "rest")
+    return afterLostRace(loop, on, raced, { startedAt, finishedAt, durationMs, streamed, racer: racer as RacingAttempt });
   const settlement = raced.settlement;
   if (racer?.hasContent && profileId !== undefined) hedging?.silent.noteHeard(profileId, candidate.model);
 
@@ -282,7 +285,15 @@ async function afterLostRace<T>(
   const { settlement, pass } = raced;
   const started = { ...on, firstStartedAt: on.firstStartedAt ?? timing.startedAt };
   if (raced.lost || settlement.kind === "ok") {
-    emitAttemptFinished(loop, profileId, "aborted", undefined, timing.durationMs, { ...timing.streamed, ...charged(input) }, timing.finishedAt);
+    emitAttemptFinished(
+      loop,
+      profileId,
+      "aborted",
+      undefined,
+      timing.durationMs,
+      { ...timing.streamed, ...charged(input) },
+      timing.finishedAt,
+    );
     const error = new HedgeLost();
     const silent = profileId !== undefined && deps.hedging?.silent.noteLost(profileId, candidate.model, timing.racer.heardBytes) === true;
     if (silent) await recordFailure(loop, started, { error, classification: SILENT_ROUTE, finishedAt: timing.finishedAt });
@@ -484,7 +495,8 @@ async function recordAndRotate<T>(
   // R-GW-10: no overload backoff mid-stream either; the next profile is tried at once.
   if (rotation.pauseMs > 0 && !midStream(loop)) await pause(loop, on.profileId, rotation.pauseMs);
   // R-PO-8: a profile passed over for want of a seat is still usable once one frees: wait for it in line.
-  if (nextIndex === undefined && loop.seatsFull.length > 0) return { kind: "done", outcome: { kind: "seats_full", profileIds: [...loop.seatsFull], last } };
+  if (nextIndex === undefined && loop.seatsFull.length > 0)
+    return { kind: "done", outcome: { kind: "seats_full", profileIds: [...loop.seatsFull], last } };
   if (rotation.kind === "fail" || nextIndex === undefined) return { kind: "done", outcome: last };
   loop.rotations.set(classification.reason, rotationsDone + 1);
   const toProfileId = loop.list[nextIndex];

@@ -54,9 +54,7 @@ export async function loadProviderView(
     usageStats: stats,
     ...(headroomSettings && readings ? { headroom: { readings, settings: headroomSettings } } : {}),
   });
-  await Promise.all(
-    Object.keys(order.clearedStats).map(async (id) => void (stats[id] = await deps.store.clearExpired(id, now))),
-  );
+  await Promise.all(Object.keys(order.clearedStats).map(async (id) => void (stats[id] = await deps.store.clearExpired(id, now))));
 
   return {
     provider: ref.provider,
@@ -95,7 +93,9 @@ async function readInputs(
     profileProviders[id] ??= config.provider;
   }
 
-  const ids = [...new Set<string>([...source.profiles.map((profile) => profile.id), ...(source.storedOrder ?? []), ...(source.configuredOrder ?? [])])];
+  const ids = [
+    ...new Set<string>([...source.profiles.map((profile) => profile.id), ...(source.storedOrder ?? []), ...(source.configuredOrder ?? [])]),
+  ];
   const stats: Record<string, UsageStats | undefined> = {};
   const [readings] = await Promise.all([
     withHeadroom ? deps.store.headroomReadings(ids, now) : Promise.resolve(undefined),

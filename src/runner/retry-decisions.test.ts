@@ -7,7 +7,10 @@ import { decideRotation, decideSameProfileRetry, jitteredDelayMs, statedWaitJitt
 const FAILOVER = {
   retrySameProfileOnTimeout: 1,
   retrySameProfileOnServerError: 1,
-  retryBackoffMs: [300, 1200] as const, shortWaitSeconds: 3, waitForCooldownMaxSeconds: 10 };
+  retryBackoffMs: [300, 1200] as const,
+  shortWaitSeconds: 3,
+  waitForCooldownMaxSeconds: 10,
+};
 const COOLDOWNS: CooldownSettings = {
   billingBackoffHours: 5,
   billingBackoffHoursByProvider: {},
@@ -53,7 +56,11 @@ describe("retry decisions", () => {
     expect(retry("server_error")).toMatchObject({ kind: "gate_retry", retry: 1, maxRetries: 1 });
     expect(retry("server_error", { gateRetriesUsed: 1 })).toEqual({ kind: "none", retriesExhausted: 1 });
     const twice = { ...FAILOVER, retrySameProfileOnServerError: 2 };
-    expect(retry("server_error", { gateRetriesUsed: 1, modelFailover: twice })).toMatchObject({ kind: "gate_retry", retry: 2, maxRetries: 2 });
+    expect(retry("server_error", { gateRetriesUsed: 1, modelFailover: twice })).toMatchObject({
+      kind: "gate_retry",
+      retry: 2,
+      maxRetries: 2,
+    });
     const off = { ...FAILOVER, retrySameProfileOnServerError: 0 };
     expect(retry("server_error", { modelFailover: off })).toEqual({ kind: "none" });
     // The server-error key does not reach timeouts, and overloaded (503/529) cools down at once.

@@ -94,9 +94,7 @@ export function decideRotation(input: {
 }
 
 /** R-RN-3: the pause that follows a rotation for a capped reason, by the cap's config key. */
-const ROTATION_BACKOFF_KEY: Readonly<
-  Partial<Record<NonNullable<ReasonPolicy["rotationCapKey"]>, keyof CooldownSettings>>
-> = {
+const ROTATION_BACKOFF_KEY: Readonly<Partial<Record<NonNullable<ReasonPolicy["rotationCapKey"]>, keyof CooldownSettings>>> = {
   overloadedProfileRotations: "overloadedBackoffMs",
 };
 

@@ -7,7 +7,10 @@ describe("run guard", () => {
   it("R-EC-7: the watchdog turns a hung attempt into a timeout failure, not an abort", async () => {
     const clock = new FakeClock();
     const guard = new RunGuard({ clock });
-    const settled = guard.attempt((signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))), 5_000);
+    const settled = guard.attempt(
+      (signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+      5_000,
+    );
     await clock.advanceAsync(5_000);
     const result = await settled;
     expect(result.kind).toBe("watchdog");
@@ -20,10 +23,12 @@ describe("run guard", () => {
     const clock = new FakeClock();
     const controller = new AbortController();
     const guard = new RunGuard({ clock, signal: controller.signal });
-    const settled = guard.attempt(() => new Promise(() => {}), undefined).then(
-      () => "resolved",
-      (error: unknown) => error,
-    );
+    const settled = guard
+      .attempt(() => new Promise(() => {}), undefined)
+      .then(
+        () => "resolved",
+        (error: unknown) => error,
+      );
     controller.abort();
     expect(((await settled) as Error).name).toBe("AbortError");
     expect(guard.callerAborted).toBe(true);

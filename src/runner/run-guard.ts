@@ -193,7 +193,11 @@ export class RunGuard {
     caller?.addEventListener("abort", onCallerAbort, { once: true });
     signal.addEventListener("abort", onStop, { once: true });
     const remainingMs = this.#deadlineAt === undefined ? undefined : Math.max(1, this.#deadlineAt - this.#clock.now());
-    const child = new RunGuard({ clock: this.#clock, signal: controller.signal, ...(remainingMs !== undefined ? { runTimeoutMs: remainingMs } : {}) });
+    const child = new RunGuard({
+      clock: this.#clock,
+      signal: controller.signal,
+      ...(remainingMs !== undefined ? { runTimeoutMs: remainingMs } : {}),
+    });
     child.#onDispose = () => {
       caller?.removeEventListener("abort", onCallerAbort);
       signal.removeEventListener("abort", onStop);
@@ -232,8 +236,7 @@ export class RunGuard {
   #deadlineError(): FailoverError {
     const seconds = Math.round((this.#runTimeoutMs ?? 0) / 1000);
     return new FailoverError(
-      `The run did not finish within ${seconds} s (agents.defaults.timeoutSeconds); ` +
-        `raise that limit or shorten the fallback chain.`,
+      `The run did not finish within ${seconds} s (agents.defaults.timeoutSeconds); ` + `raise that limit or shorten the fallback chain.`,
       { reason: "timeout" },
     );
   }

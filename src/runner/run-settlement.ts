@@ -26,7 +26,13 @@ export async function settleSuccess<T>(
   // A stream settles its notice and overrides at its commit (R-ST-1); what is left is who finished it.
   const head = committed ?? (await settleAnswer(state, pass, failures));
   // Built field by field: a rest pattern leaving out the committed profile is a slow generic copy per run.
-  const outcome: RunOutcome<T> = { result: pass.result, provider: ref.provider, model: ref.model, attempts: failures.map((failure) => failure.record), runId: head.runId };
+  const outcome: RunOutcome<T> = {
+    result: pass.result,
+    provider: ref.provider,
+    model: ref.model,
+    attempts: failures.map((failure) => failure.record),
+    runId: head.runId,
+  };
   if (pass.profileId !== undefined) outcome.profileId = pass.profileId;
   if (head.notice !== undefined) outcome.notice = head.notice;
   if (continuations > 0) outcome.continuations = continuations;
@@ -38,10 +44,7 @@ export async function settleSuccess<T>(
  * R-ST-1: a stream reached the client. The first commit settles the notice and the session's overrides (the
  * headers go out now); a continuation's commit only names who answers now (R-ST-4).
  */
-export async function settleCommit<T>(
-  state: RunState<T>,
-  answered: Answered & { failures: readonly Failure[] },
-): Promise<CommittedRun> {
+export async function settleCommit<T>(state: RunState<T>, answered: Answered & { failures: readonly Failure[] }): Promise<CommittedRun> {
   const ref = state.chain[answered.index] as ModelRef;
   if (state.stream.committed) {
     const { profileId: _first, ...previous } = state.stream.committed;

@@ -122,7 +122,9 @@ export class RunTraceBuilder {
         return;
       case "headroom_read": {
         // Headers arrive before the outcome: the attempt is still open (a late hook falls back to the newest).
-        const attempt = this.#openAttempt(event.provider, event.model, event.profileId) ?? this.#newestAttempt(event.provider, event.model, event.profileId);
+        const attempt =
+          this.#openAttempt(event.provider, event.model, event.profileId) ??
+          this.#newestAttempt(event.provider, event.model, event.profileId);
         if (!attempt || event.readings.length === 0) return;
         attempt.headroom = event.readings.slice(0, MAX_TRACE_HEADROOM_READINGS).map((reading) => ({ ...reading }));
         return;

@@ -65,7 +65,10 @@ export interface CandidateHedging<T> {
    * `otherProfiles`), then the next candidates — as a function that starts it on a lane; undefined when there is
    * nothing to do next.
    */
-  restAfter(profileId: string | undefined, otherProfiles: boolean): ((lane: Lane, signal: AbortSignal) => Promise<PassResult<T>>) | undefined;
+  restAfter(
+    profileId: string | undefined,
+    otherProfiles: boolean,
+  ): ((lane: Lane, signal: AbortSignal) => Promise<PassResult<T>>) | undefined;
   /** The request's input tokens, estimated: what an attempt aborted as a hedge loser is charged. */
   inputTokens(): number | undefined;
 }
@@ -120,10 +123,7 @@ function pinProbeable(view: ProviderView, pinned: string, now: number): boolean 
   return onlyLadderCooldown(view, pinned, now) || !onlyLadderCooldown(view, choice, now);
 }
 
-export async function runWithAuthProfiles<T>(
-  deps: RunnerDeps,
-  input: AuthProfilesRunInput<T>,
-): Promise<AuthProfilesOutcome<T>> {
+export async function runWithAuthProfiles<T>(deps: RunnerDeps, input: AuthProfilesRunInput<T>): Promise<AuthProfilesOutcome<T>> {
   const { view } = input;
   if (view.keyless) return tryProfiles(deps, input, [undefined], { strict: false });
   if (view.ordered.length === 0) return noCredential(input);
@@ -163,9 +163,7 @@ export async function runWithAuthProfiles<T>(
 
   const excluded = input.excluded;
   const usable = excluded ? view.usable.filter((id) => !excluded.has(id)) : view.usable;
-  const list = pinned !== undefined && usable.includes(pinned)
-    ? [pinned, ...usable.filter((id) => id !== pinned)]
-    : [...usable];
+  const list = pinned !== undefined && usable.includes(pinned) ? [pinned, ...usable.filter((id) => id !== pinned)] : [...usable];
   if (list.length === 0) {
     const probeId = input.probe ? probeProfile(view, deps.clock.now()) : undefined;
     if (probeId !== undefined && excluded?.has(probeId)) return allUnusable(deps, input, view.ordered);

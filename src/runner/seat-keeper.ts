@@ -212,7 +212,14 @@ export class SeatKeeper {
       }
       // A lease that ran out (the process stalled past it) is taken again if there is room; otherwise the
       // attempt finishes without one rather than being cut.
-      seat = renewed ?? (await store.tryAcquire({ profileId, limit: this.limitOf(profileId, provider) ?? takenLimit, now: clock.now(), leaseMs: this.#leaseMs }));
+      seat =
+        renewed ??
+        (await store.tryAcquire({
+          profileId,
+          limit: this.limitOf(profileId, provider) ?? takenLimit,
+          now: clock.now(),
+          leaseMs: this.#leaseMs,
+        }));
       if (released && seat) await store.release(seat);
     };
     const schedule = () => {

@@ -202,12 +202,7 @@ function userPinsOnly(pins: Readonly<Record<string, StoredProfilePin>>): Record<
  * R-SO-3: claims the origin probe when the interval since the fallback began (or the last probe) has passed.
  * The anchor moves to `now` by compare-and-set, so of two concurrent turns only one probes.
  */
-export async function claimOriginProbe(
-  store: StateStore,
-  sessionKey: string,
-  entry: SessionEntry,
-  now: number,
-): Promise<boolean> {
+export async function claimOriginProbe(store: StateStore, sessionKey: string, entry: SessionEntry, now: number): Promise<boolean> {
   const anchor = entry.fallbackProbeAnchorAt;
   if (anchor !== undefined && now - anchor < ORIGIN_PROBE_INTERVAL_MS) return false;
   const result = await store.compareAndSetSession(
@@ -219,17 +214,9 @@ export async function claimOriginProbe(
 }
 
 /** R-SO-4: a run reconciles a pending user switch by using the persisted override; the flag is consumed. */
-export async function consumePendingLiveSwitch(
-  store: StateStore,
-  sessionKey: string,
-  entry: SessionEntry | undefined,
-): Promise<void> {
+export async function consumePendingLiveSwitch(store: StateStore, sessionKey: string, entry: SessionEntry | undefined): Promise<void> {
   if (entry?.pendingLiveSwitch !== true) return;
-  await store.compareAndSetSession(
-    sessionKey,
-    [{ field: "pendingLiveSwitch", expected: true, value: undefined }],
-    RUN_BOOKKEEPING,
-  );
+  await store.compareAndSetSession(sessionKey, [{ field: "pendingLiveSwitch", expected: true, value: undefined }], RUN_BOOKKEEPING);
 }
 
 /** Emits the session event only when something was written or left alone. */

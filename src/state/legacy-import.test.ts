@@ -92,12 +92,16 @@ describe("legacy OpenClaw import", () => {
     expect((await store.getUsageStats("openai-codex:default"))?.blockedModel).toBe("gpt-5-codex");
 
     expect(report.imported.filter((item) => item.kind === "profile")).toHaveLength(7);
-    expect(report.imported.filter((item) => item.kind === "order").map((item) => item.id).sort()).toEqual([
-      "anthropic",
-      "openai",
-    ]);
+    expect(
+      report.imported
+        .filter((item) => item.kind === "order")
+        .map((item) => item.id)
+        .sort(),
+    ).toEqual(["anthropic", "openai"]);
     expect(report.imported.filter((item) => item.kind === "usageStats")).toHaveLength(3);
-    const skippedWhy = Object.fromEntries(report.skipped.map((item) => [`${item.kind} ${item.id} ${item.from.split("/").pop()}`, item.why]));
+    const skippedWhy = Object.fromEntries(
+      report.skipped.map((item) => [`${item.kind} ${item.id} ${item.from.split("/").pop()}`, item.why]),
+    );
     expect(skippedWhy).toEqual({
       "profile mistral:default auth-profiles.json": "api_key without a key",
       "profile openai:default auth.json": expect.stringContaining("superseded by the entry in"),

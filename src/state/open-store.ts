@@ -62,7 +62,12 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
       createKeyFile: !existsSync(path),
       storeLabel: path,
     });
-    return SqliteStateStore.open({ path, secrets: new SecretBox(secretKey, path), logger, ...(sessionRetention ? { sessionRetention } : {}) });
+    return SqliteStateStore.open({
+      path,
+      secrets: new SecretBox(secretKey, path),
+      logger,
+      ...(sessionRetention ? { sessionRetention } : {}),
+    });
   }
   if (backend === "redis") {
     const url = options.redis?.url;

@@ -20,19 +20,23 @@ runSeatsContract("memory", async () => {
   return { seats, cleanup: () => seats.close() };
 });
 
-runSeatsContract("sqlite", async () => {
-  const directory = mkdtempSync(join(tmpdir(), "detour-seats-"));
-  const path = join(directory, "detour-agent.sqlite");
-  const seats = SqliteSeats.open(path);
-  return {
-    seats,
-    cleanup: async () => {
-      await seats.close();
-      rmSync(directory, { recursive: true, force: true });
-    },
-    openSibling: async () => SqliteSeats.open(path),
-  };
-}, { shared: true });
+runSeatsContract(
+  "sqlite",
+  async () => {
+    const directory = mkdtempSync(join(tmpdir(), "detour-seats-"));
+    const path = join(directory, "detour-agent.sqlite");
+    const seats = SqliteSeats.open(path);
+    return {
+      seats,
+      cleanup: async () => {
+        await seats.close();
+        rmSync(directory, { recursive: true, force: true });
+      },
+      openSibling: async () => SqliteSeats.open(path),
+    };
+  },
+  { shared: true },
+);
 
 describe("sqlite seats beside the state store", () => {
   it("R-PO-8 the seats table shares the agent's file with the state store, and each opens after the other", async () => {
@@ -62,19 +66,23 @@ describe("sqlite seats beside the state store", () => {
 const availability = await requireSharedRedis("Redis seats");
 
 if (availability === "available") {
-  runSeatsContract("redis", async () => {
-    const keyPrefix = uniquePrefix();
-    const open = () => RedisSeats.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main" });
-    const seats = await open();
-    return {
-      seats,
-      cleanup: async () => {
-        await seats.close();
-        await deleteKeysWithPrefix(SHARED_REDIS_URL, keyPrefix);
-      },
-      openSibling: open,
-    };
-  }, { shared: true });
+  runSeatsContract(
+    "redis",
+    async () => {
+      const keyPrefix = uniquePrefix();
+      const open = () => RedisSeats.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main" });
+      const seats = await open();
+      return {
+        seats,
+        cleanup: async () => {
+          await seats.close();
+          await deleteKeysWithPrefix(SHARED_REDIS_URL, keyPrefix);
+        },
+        openSibling: open,
+      };
+    },
+    { shared: true },
+  );
 
   describe("redis seats", () => {
     const prefixes: string[] = [];

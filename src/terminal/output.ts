@@ -69,7 +69,13 @@ const HAS_ANSI = /\u001b\[/;
 const MIN_COLUMN_WIDTH = 8;
 
 function visibleWidth(text: string): number {
-  return Math.max(0, ...text.replace(ANSI, "").split("\n").map((line) => line.length));
+  return Math.max(
+    0,
+    ...text
+      .replace(ANSI, "")
+      .split("\n")
+      .map((line) => line.length),
+  );
 }
 
 /** Wraps `text` to `width` columns at spaces; a word longer than a line is split. Coloured text is left whole. */
@@ -145,9 +151,21 @@ export function renderTable(
     chars: color
       ? undefined
       : {
-          top: "", "top-mid": "", "top-left": "", "top-right": "",
-          bottom: "", "bottom-mid": "", "bottom-left": "", "bottom-right": "",
-          left: "", "left-mid": "", mid: "", "mid-mid": "", right: "", "right-mid": "", middle: "  ",
+          top: "",
+          "top-mid": "",
+          "top-left": "",
+          "top-right": "",
+          bottom: "",
+          "bottom-mid": "",
+          "bottom-left": "",
+          "bottom-right": "",
+          left: "",
+          "left-mid": "",
+          mid: "",
+          "mid-mid": "",
+          right: "",
+          "right-mid": "",
+          middle: "  ",
         },
   });
   for (const row of cells) table.push(fits ? row : row.map((cell, index) => wrapCell(cell, widths[index]!)));

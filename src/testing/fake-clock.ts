@@ -148,7 +148,9 @@ function requireFinite(value: number, name: string): number {
 
 function requireNonNegative(ms: number): number {
   if (!Number.isFinite(ms) || ms < 0) {
-    throw new RangeError(`FakeClock: cannot advance by ${ms} ms; time only moves forward by a finite amount (use set() to change the wall clock)`);
+    throw new RangeError(
+      `FakeClock: cannot advance by ${ms} ms; time only moves forward by a finite amount (use set() to change the wall clock)`,
+    );
   }
   return ms;
 }

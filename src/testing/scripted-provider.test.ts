@@ -45,7 +45,10 @@ describe("ScriptedProvider", () => {
     const second = await provider.complete({ messages: [] }, context("m")).catch((error: unknown) => error);
     expect((second as UpstreamFailure).failure).toMatchObject({ code: "ECONNRESET" });
     expect(provider.failures()).toHaveLength(2);
-    expect(provider.calls.map((call) => [call.status, call.code])).toEqual([[429, undefined], [undefined, "ECONNRESET"]]);
+    expect(provider.calls.map((call) => [call.status, call.code])).toEqual([
+      [429, undefined],
+      [undefined, "ECONNRESET"],
+    ]);
   });
 
   it("hangs until the signal aborts, then rejects with the signal's reason", async () => {

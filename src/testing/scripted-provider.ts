@@ -121,10 +121,7 @@ function specificity(matcher: ScriptMatcher): number {
 }
 
 function matches(matcher: ScriptMatcher, model: string, profileId: string | undefined): boolean {
-  return (
-    (matcher.model === undefined || matcher.model === model) &&
-    (matcher.profileId === undefined || matcher.profileId === profileId)
-  );
+  return (matcher.model === undefined || matcher.model === model) && (matcher.profileId === undefined || matcher.profileId === profileId);
 }
 
 function abortReason(signal: AbortSignal): unknown {
@@ -197,8 +194,7 @@ export class ScriptedProvider implements Provider {
   }
 
   /** A runner attempt function for this provider alone (`runWith({ attempt: provider.attempt })`). */
-  readonly attempt = (context: ScriptedAttemptContext): Promise<CanonicalResponse> =>
-    this.complete({ messages: [] }, context);
+  readonly attempt = (context: ScriptedAttemptContext): Promise<CanonicalResponse> => this.complete({ messages: [] }, context);
 
   /** One attempt function that routes each call to the scripted provider of its candidate's provider. */
   static route(

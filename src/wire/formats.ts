@@ -21,7 +21,10 @@ export const WIRE_FORMATS: Readonly<Record<WireFormatId, WireFormat>> = Object.f
 export const WIRE_FORMAT_IDS = Object.freeze(Object.keys(WIRE_FORMATS) as WireFormatId[]);
 
 const BY_NAME: ReadonlyMap<string, WireFormat> = new Map(
-  Object.values(WIRE_FORMATS).flatMap((format) => [[format.id, format] as const, ...format.aliases.map((alias) => [alias, format] as const)]),
+  Object.values(WIRE_FORMATS).flatMap((format) => [
+    [format.id, format] as const,
+    ...format.aliases.map((alias) => [alias, format] as const),
+  ]),
 );
 
 /** The format of an id or of one of its older names; undefined for a name no format has. */

@@ -17,8 +17,18 @@ const openAIBody = {
   stop: ["END"],
   messages: [
     { role: "system", content: "You are terse." },
-    { role: "user", content: [{ type: "text", text: "Weather?" }, { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } }] },
-    { role: "assistant", content: null, tool_calls: [{ id: "t1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "Weather?" },
+        { type: "image_url", image_url: { url: "data:image/jpeg;base64,/9j/" } },
+      ],
+    },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "t1", type: "function", function: { name: "weather", arguments: '{"city":"Oslo"}' } }],
+    },
     { role: "tool", tool_call_id: "t1", content: "rain" },
   ],
   tools: [{ type: "function", function: { name: "weather", description: "Forecast", parameters: { type: "object" } } }],
@@ -34,7 +44,10 @@ const anthropicBody = {
   messages: [
     {
       role: "user",
-      content: [{ type: "text", text: "Weather?" }, { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/" } }],
+      content: [
+        { type: "text", text: "Weather?" },
+        { type: "image", source: { type: "base64", media_type: "image/jpeg", data: "/9j/" } },
+      ],
     },
     { role: "assistant", content: [{ type: "tool_use", id: "t1", name: "weather", input: { city: "Oslo" } }] },
     { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "rain" }] },

@@ -16,7 +16,13 @@ const openAiBody = {
   model: "gpt-x",
   messages: [
     { role: "system", content: "Be brief." },
-    { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "https://x.invalid/a.png", detail: "low" } }] },
+    {
+      role: "user",
+      content: [
+        { type: "text", text: "What is this?" },
+        { type: "image_url", image_url: { url: "https://x.invalid/a.png", detail: "low" } },
+      ],
+    },
     { role: "developer", content: "Answer in JSON." },
     {
       role: "assistant",

@@ -10,7 +10,13 @@
  * formats that have `lane`.
  */
 import type { RequestFactsBound } from "../core/fit.js";
-import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../ports/canonical.js";
+import type {
+  CanonicalFinishReason,
+  CanonicalRequest,
+  CanonicalResponse,
+  CanonicalStreamEvent,
+  CanonicalUsage,
+} from "../ports/canonical.js";
 import type { UpstreamBody } from "./shared/body-bytes.js";
 import type { UnsupportedField, WireEncoding } from "./shared/encoding.js";
 import type { FinishReasonTable } from "./shared/finish-reasons.js";
@@ -45,8 +51,7 @@ export type ClientRequestDecode = { ok: true; value: DecodedClientRequest } | { 
  * `failure` what an answer that ended in an error says about it (Responses `status: "failed"` with its error).
  */
 export type ProviderResponseDecode =
-  | { ok: true; response: CanonicalResponse; rawFinishReason?: string; failure?: WireErrorDetails }
-  | { ok: false; problem: string };
+  { ok: true; response: CanonicalResponse; rawFinishReason?: string; failure?: WireErrorDetails } | { ok: false; problem: string };
 
 /** Ids a decoder makes up when the wire has none (Gemini and Ollama answers carry no response id). */
 export interface DecodeFallback {

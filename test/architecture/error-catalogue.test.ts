@@ -65,7 +65,9 @@ describe("the error catalogue", () => {
     expect(codeLiterals(`reply.code(404).send({ code: "DETOUR_NOT_FOUND" });`)).toEqual(["DETOUR_NOT_FOUND"]);
     expect(codeLiterals(`const c = 'DETOUR_BAD_REQUEST';`)).toEqual(["DETOUR_BAD_REQUEST"]);
     expect(codeLiterals(`/** Answers \`DETOUR_STORE_UNAVAILABLE\`. */\n// see "DETOUR_INTERNAL"\nenv["DETOUR_SECRET_KEY"];`)).toEqual([]);
-    expect(plainCodedErrors(`export class PortError extends Error {\n  readonly code = ERROR_CODES.gatewayPortInUse;\n}`)).toEqual(["PortError"]);
+    expect(plainCodedErrors(`export class PortError extends Error {\n  readonly code = ERROR_CODES.gatewayPortInUse;\n}`)).toEqual([
+      "PortError",
+    ]);
     expect(plainCodedErrors(`class DeadlineReached extends Error {}\nclass Other extends Error {\n  readonly at: number;\n}`)).toEqual([]);
   });
 });

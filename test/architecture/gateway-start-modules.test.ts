@@ -21,7 +21,10 @@ const LAZY_AT_START: ReadonlyArray<{ module: RegExp; why: string }> = [
   { module: /\/node_modules\/ajv\//, why: "no gateway route has a JSON schema (ajv, ~9 MB with fast-json-stringify)" },
   // src/engine/replay/index.ts is its own surface, loaded by the `detour replay` and `detour drill` commands only.
   { module: /\/engine\/replay\//, why: "what-if replay and the drills serve two commands, never a gateway request" },
-  { module: /\/node_modules\/fast-json-stringify\/index\.js$/, why: "no gateway route has a response schema (fastify's error serializer loads only its lib/serializer)" },
+  {
+    module: /\/node_modules\/fast-json-stringify\/index\.js$/,
+    why: "no gateway route has a response schema (fastify's error serializer loads only its lib/serializer)",
+  },
 ];
 
 describe("gateway start: modules loaded", () => {
@@ -33,7 +36,9 @@ describe("gateway start: modules loaded", () => {
     // The probe sees both module systems: the gateway itself (ESM) and fastify (CommonJS) are there.
     expect(esm.some((url) => url.endsWith("/gateway/start-gateway.ts"))).toBe(true);
     expect(cjs.some((path) => /\/node_modules\/fastify\/fastify\.js$/.test(path))).toBe(true);
-    const eager = LAZY_AT_START.filter(({ module }) => loaded.some((entry) => module.test(entry))).map(({ module, why }) => `${module} (${why})`);
+    const eager = LAZY_AT_START.filter(({ module }) => loaded.some((entry) => module.test(entry))).map(
+      ({ module, why }) => `${module} (${why})`,
+    );
     expect(eager).toEqual([]);
   }, 40_000);
 });

@@ -41,7 +41,10 @@ function isTypeOnly(clause: string): boolean {
   if (/^type\s/.test(trimmed)) return true;
   const braces = /^\{([^}]*)\}$/.exec(trimmed);
   if (!braces) return false;
-  const names = (braces[1] ?? "").split(",").map((name) => name.trim()).filter((name) => name !== "");
+  const names = (braces[1] ?? "")
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
   return names.length > 0 && names.every((name) => name.startsWith("type "));
 }
 
@@ -206,7 +209,14 @@ describe("DESIGN §1 import rules", () => {
       ["e", ["a"]],
     ]);
     expect(findCycles(graph)).toEqual([["a", "b", "c"], ["d"]]);
-    expect(findCycles(new Map([["a", ["b"]], ["b", []]]))).toEqual([]);
+    expect(
+      findCycles(
+        new Map([
+          ["a", ["b"]],
+          ["b", []],
+        ]),
+      ),
+    ).toEqual([]);
     expect(isTypeOnly("type { A }")).toBe(true);
     expect(isTypeOnly("{ type A, type B }")).toBe(true);
     expect(isTypeOnly("{ type A, B }")).toBe(false);
@@ -216,7 +226,9 @@ describe("DESIGN §1 import rules", () => {
     const graph = new Map<string, string[]>();
     for (const file of files) {
       const folder = topFolder(file);
-      const targets = projectImports(file, () => true).map((target) => target.split("/")[0] ?? "").filter((target) => target !== folder);
+      const targets = projectImports(file, () => true)
+        .map((target) => target.split("/")[0] ?? "")
+        .filter((target) => target !== folder);
       graph.set(folder, [...new Set([...(graph.get(folder) ?? []), ...targets])]);
     }
     expect(findCycles(graph)).toEqual([]);
@@ -230,7 +242,8 @@ describe("DESIGN §1 import rules", () => {
   // The folders that make decisions or keep the state decisions read take time, randomness and timers from
   // the injected Clock and Random (ports/), so a FakeClock and a SeededRandom drive every one of them.
   const INJECTED_TIME_FOLDERS = ["core", "runner", "state", "wire"];
-  const readsClockDirectly = /\bDate\.now\b|\bnew Date\(\)|\bMath\.random\b|\bsetTimeout\b|\bsetInterval\b|\bperformance\.now\b|node:timers/;
+  const readsClockDirectly =
+    /\bDate\.now\b|\bnew Date\(\)|\bMath\.random\b|\bsetTimeout\b|\bsetInterval\b|\bperformance\.now\b|node:timers/;
 
   for (const folder of INJECTED_TIME_FOLDERS) {
     it(`${folder} never reads the clock, randomness or timers but through the injected Clock and Random`, () => {
@@ -243,7 +256,13 @@ describe("DESIGN §1 import rules", () => {
   }
 
   it("the clock rule catches a direct read", () => {
-    for (const line of ["Date.now()", "options.now ?? Date.now", "Math.random()", "setTimeout(fire, 5)", 'import { setTimeout } from "node:timers/promises"']) {
+    for (const line of [
+      "Date.now()",
+      "options.now ?? Date.now",
+      "Math.random()",
+      "setTimeout(fire, 5)",
+      'import { setTimeout } from "node:timers/promises"',
+    ]) {
       expect(readsClockDirectly.test(line)).toBe(true);
     }
     expect(readsClockDirectly.test("clock.now()")).toBe(false);

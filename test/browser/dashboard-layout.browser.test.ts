@@ -77,7 +77,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 60_000);
 
@@ -106,7 +114,9 @@ function overflowing(page: Page): Promise<string[]> {
     const limit = document.documentElement.clientWidth;
     return [...document.querySelectorAll("body *")]
       .filter((node) => node.getBoundingClientRect().right > limit + 0.5 && node.getClientRects().length > 0)
-      .map((node) => `${node.tagName.toLowerCase()}#${node.id}.${node.getAttribute("class") ?? ""} ${(node.textContent ?? "").slice(0, 40)}`);
+      .map(
+        (node) => `${node.tagName.toLowerCase()}#${node.id}.${node.getAttribute("class") ?? ""} ${(node.textContent ?? "").slice(0, 40)}`,
+      );
   });
 }
 
@@ -143,7 +153,12 @@ describe("dashboard layout (real Chromium)", () => {
 
     const layout = await page.evaluate(() => {
       const rect = (selector: string) => document.querySelector(selector)!.getBoundingClientRect();
-      return { viewport: document.documentElement.clientWidth, main: rect("main"), activity: rect("section.activity"), overview: rect("section.overview") };
+      return {
+        viewport: document.documentElement.clientWidth,
+        main: rect("main"),
+        activity: rect("section.activity"),
+        overview: rect("section.overview"),
+      };
     });
     // No fixed left column: the content uses the window, centred.
     expect(layout.main.width).toBeGreaterThan(1300);
@@ -192,13 +207,18 @@ describe("dashboard layout (real Chromium)", () => {
     const { page, problems } = await openDashboard(420);
     await screenshot(page, "dashboard-420");
 
-    const widths = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
     expect(widths.scroll).toBeLessThanOrEqual(widths.client);
     expect(await overflowing(page)).toEqual([]);
 
     // Each profile is a card whose cells carry their column's name.
     // Read in one synchronous step: the refresh replaces the rows every few seconds.
-    const label = await page.evaluate(() => getComputedStyle(document.querySelector('tr[data-profile="openai:a"] td[data-label="State"]'), "::before").content);
+    const label = await page.evaluate(
+      () => getComputedStyle(document.querySelector('tr[data-profile="openai:a"] td[data-label="State"]'), "::before").content,
+    );
     expect(label).toBe('"State"');
     expect(await page.locator("#profiles-table thead").evaluate((node) => node.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
 

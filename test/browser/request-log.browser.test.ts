@@ -37,7 +37,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 60_000);
 
@@ -78,16 +86,22 @@ const bars = (page: Page, runId: string) =>
     `tr[data-run-detail="${runId}"] rect.attempt-bar`,
   );
 
-const runIds = (page: Page) => page.locator("#runs-body tr.run-row").evaluateAll((rows) => rows.map((row) => (row as unknown as PageNode).getAttribute("data-run")));
+const runIds = (page: Page) =>
+  page.locator("#runs-body tr.run-row").evaluateAll((rows) => rows.map((row) => (row as unknown as PageNode).getAttribute("data-run")));
 
 describe("dashboard request log (real Chromium)", () => {
   it("R-OB-4 lists the gateway's runs newest first, filters them, and opens the failed-over run into its attempt timeline", async () => {
     const ask = { model: "detour", messages: [{ role: "user" as const, content: "a prompt the log must not show" }] };
     // Run 1 is streamed: its trace has the answer's first-token time.
-    const stream = await harness.openai.chat.completions.create({ ...ask, stream: true }, { headers: { "x-detour-session": "chat-alpha" } });
+    const stream = await harness.openai.chat.completions.create(
+      { ...ask, stream: true },
+      { headers: { "x-detour-session": "chat-alpha" } },
+    );
     for await (const _chunk of stream) void _chunk;
     await harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } });
-    await expect(harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } })).rejects.toMatchObject({ status: 500 });
+    await expect(harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } })).rejects.toMatchObject({
+      status: 500,
+    });
     const recorded = (await harness.gateway.detour.traces!.list()).reverse();
     expect(recorded.map((run) => run.outcome)).toEqual(["failed", "succeeded", "succeeded"]);
     const [failed, failedOver, direct] = recorded as [RunTraceV1, RunTraceV1, RunTraceV1];
@@ -124,7 +138,9 @@ describe("dashboard request log (real Chromium)", () => {
     const results = await page.locator(`tr[data-run-detail="${failedOver.runId}"] text.attempt-result`).allTextContents();
     expect(results[0]).toMatch(/^failed 529 overloaded · \d/);
     expect(results[2]).toMatch(/^ok · \d/);
-    expect(await page.locator(`tr[data-run-detail="${failedOver.runId}"] .run-facts`).textContent()).toContain("chain openai/mock-gpt → anthropic/mock-claude");
+    expect(await page.locator(`tr[data-run-detail="${failedOver.runId}"] .run-facts`).textContent()).toContain(
+      "chain openai/mock-gpt → anthropic/mock-claude",
+    );
 
     // The streamed run shows its first-token time, in the row and as a tick on its bar.
     const streamedRow = page.locator(`tr.run-row[data-run="${direct.runId}"]`);
@@ -164,7 +180,15 @@ describe("dashboard request log (real Chromium)", () => {
     expect(errors).toEqual([]);
     // The request log shows hashes only (the Sessions table above it lists session keys, as it always did).
     const html = await page.locator("#request-log").innerHTML();
-    for (const hidden of ["a prompt the log must not show", "chat-alpha", KEYS.openaiA, KEYS.openaiB, KEYS.anthropicA, ADMIN_TOKEN, "Hello from"]) {
+    for (const hidden of [
+      "a prompt the log must not show",
+      "chat-alpha",
+      KEYS.openaiA,
+      KEYS.openaiB,
+      KEYS.anthropicA,
+      ADMIN_TOKEN,
+      "Hello from",
+    ]) {
       expect(html).not.toContain(hidden);
     }
     await page.close();
@@ -173,27 +197,77 @@ describe("dashboard request log (real Chromium)", () => {
   it("R-OB-4 draws the optional facts of a run when its trace has them: first-token ticks, spend, waits and a hedge", async () => {
     const startedAt = Date.now() - 5000;
     const attempt = {
-      profileId: "openai:a", outcome: "failed" as const, status: 429, reason: "rate_limit" as const, statedResetAt: null,
-      firstTokenMs: null, inputTokens: null, outputTokens: null, costUsd: null, committed: false, continuation: null, hedge: false,
+      profileId: "openai:a",
+      outcome: "failed" as const,
+      status: 429,
+      reason: "rate_limit" as const,
+      statedResetAt: null,
+      firstTokenMs: null,
+      inputTokens: null,
+      outputTokens: null,
+      costUsd: null,
+      committed: false,
+      continuation: null,
+      hedge: false,
     };
     const run: RunTraceV1 = {
-      v: RUN_TRACE_VERSION, runId: "run-with-everything", agentId: "main", startedAt, sessionHash: hashSessionKey("chat-x"),
+      v: RUN_TRACE_VERSION,
+      runId: "run-with-everything",
+      agentId: "main",
+      startedAt,
+      sessionHash: hashSessionKey("chat-x"),
       request: { requestedModel: "openai/mock-gpt", dialect: "openai-chat", stream: true, estimatedInputTokens: 1200 },
-      chain: ["openai/mock-gpt", "anthropic/mock-claude"], selectionSource: "config", outcome: "succeeded", durationMs: 2400,
+      chain: ["openai/mock-gpt", "anthropic/mock-claude"],
+      selectionSource: "config",
+      outcome: "succeeded",
+      durationMs: 2400,
       answeredBy: { provider: "anthropic", model: "mock-claude", profileId: "anthropic:a" },
       attempts: [
         { ...attempt, offsetMs: 0, provider: "openai", model: "mock-gpt", durationMs: 150 },
-        { ...attempt, offsetMs: 900, provider: "anthropic", model: "mock-claude", profileId: "anthropic:a", outcome: "succeeded", status: 200, reason: null, firstTokenMs: 400, durationMs: 1500, inputTokens: 1180, outputTokens: 240, costUsd: 0.0123, committed: true },
-        { ...attempt, offsetMs: 1200, provider: "anthropic", model: "mock-claude", profileId: "anthropic:b", outcome: "aborted", status: null, reason: null, durationMs: 300, hedge: true },
+        {
+          ...attempt,
+          offsetMs: 900,
+          provider: "anthropic",
+          model: "mock-claude",
+          profileId: "anthropic:a",
+          outcome: "succeeded",
+          status: 200,
+          reason: null,
+          firstTokenMs: 400,
+          durationMs: 1500,
+          inputTokens: 1180,
+          outputTokens: 240,
+          costUsd: 0.0123,
+          committed: true,
+        },
+        {
+          ...attempt,
+          offsetMs: 1200,
+          provider: "anthropic",
+          model: "mock-claude",
+          profileId: "anthropic:b",
+          outcome: "aborted",
+          status: null,
+          reason: null,
+          durationMs: 300,
+          hedge: true,
+        },
       ],
       skips: [{ offsetMs: 160, model: "openai/mock-gpt", profileId: "openai:b", reason: "rate_limit" }],
       waits: [{ offsetMs: 160, kind: "short_wait", waitMs: 700 }],
-      headroom: [], notices: [{ offsetMs: 2400, kind: "fallback", activeModel: "anthropic/mock-claude" }],
-      continuations: 0, hedges: 1, costUsd: 0.0123,
+      headroom: [],
+      notices: [{ offsetMs: 2400, kind: "fallback", activeModel: "anthropic/mock-claude" }],
+      continuations: 0,
+      hedges: 1,
+      costUsd: 0.0123,
     };
     const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.route("**/admin/runs?*", (route) =>
-      route.fulfill({ status: 200, contentType: "application/json", body: JSON.stringify({ agentId: "main", limit: 50, runs: [run], traceWrites: { written: 1, dropped: 0, queued: 0 } }) }),
+      route.fulfill({
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({ agentId: "main", limit: 50, runs: [run], traceWrites: { written: 1, dropped: 0, queued: 0 } }),
+      }),
     );
     await page.goto(`${harness.gateway.url}/`);
     const row = page.locator('tr.run-row[data-run="run-with-everything"]');
@@ -204,11 +278,11 @@ describe("dashboard request log (real Chromium)", () => {
     await row.locator("button.run-toggle").click();
     const detail = page.locator('tr[data-run-detail="run-with-everything"]');
     await detail.locator("svg.timeline").waitFor();
-    expect(await detail.locator("rect.attempt-bar").evaluateAll((rects) => rects.map((rect) => (rect as unknown as PageNode).getAttribute("data-outcome")))).toEqual([
-      "failed",
-      "succeeded",
-      "aborted",
-    ]);
+    expect(
+      await detail
+        .locator("rect.attempt-bar")
+        .evaluateAll((rects) => rects.map((rect) => (rect as unknown as PageNode).getAttribute("data-outcome"))),
+    ).toEqual(["failed", "succeeded", "aborted"]);
     expect(await detail.locator("line.first-token").count()).toBe(1);
     expect(await detail.locator('rect.wait-bar[data-wait="short_wait"]').count()).toBe(1);
     expect(await detail.locator("rect.attempt-bar.hedge").count()).toBe(1);

@@ -38,7 +38,9 @@ const FAULTS: MockRuleInput["steps"] = [{ fault: "rate-limit" }, { fault: "unava
 
 function faultySteps(seed: number, length: number): MockRuleInput["steps"] {
   const random = new SeededRandom(seed);
-  return Array.from({ length }, () => (random.next() < 0.25 ? (FAULTS[Math.floor(random.next() * FAULTS.length)] as MockRuleInput["steps"][number]) : "ok"));
+  return Array.from({ length }, () =>
+    random.next() < 0.25 ? (FAULTS[Math.floor(random.next() * FAULTS.length)] as MockRuleInput["steps"][number]) : "ok",
+  );
 }
 
 type Phase = "before" | "outage" | "after";
@@ -81,7 +83,9 @@ describe("chaos: Redis outage", () => {
               },
             },
             auth: {
-              profiles: Object.fromEntries(KEYS.map((entry) => [entry.profileId, { provider: entry.provider, mode: "api_key", keyRef: { env: entry.env } }])),
+              profiles: Object.fromEntries(
+                KEYS.map((entry) => [entry.profileId, { provider: entry.provider, mode: "api_key", keyRef: { env: entry.env } }]),
+              ),
               cooldowns: { ladderSeconds: [0.5, 1, 2], timeoutLadderSeconds: [0.5, 1, 2] },
             },
             agents: {
@@ -179,7 +183,11 @@ describe("chaos: Redis outage", () => {
       const figures = {
         requests,
         failedRequests: failures.length,
-        failedByPhase: { before: failures.filter((f) => f.phase === "before").length, outage: failures.filter((f) => f.phase === "outage").length, after: failures.filter((f) => f.phase === "after").length },
+        failedByPhase: {
+          before: failures.filter((f) => f.phase === "before").length,
+          outage: failures.filter((f) => f.phase === "outage").length,
+          after: failures.filter((f) => f.phase === "after").length,
+        },
         hung,
         outageSeconds: Number(((restartedAt - stoppedAt) / 1000).toFixed(1)),
         convergedMsAfterRestart: convergedMs,
@@ -199,13 +207,20 @@ describe("chaos: Redis outage", () => {
       if (unexpected.length > 0) console.log(`[chaos redis-outage] unexpected write errors: ${unexpected.slice(0, 3).join("\n")}`);
       expect.soft(failures, "failed requests (a healthy provider could serve every one)").toEqual([]);
       expect.soft(hung, "hung requests").toBe(0);
-      expect.soft(replicas.map((store) => store.mode), "both replicas share Redis again").toEqual(["shared", "shared"]);
+      expect
+        .soft(
+          replicas.map((store) => store.mode),
+          "both replicas share Redis again",
+        )
+        .toEqual(["shared", "shared"]);
       expect.soft(convergedMs, "ms from the restart until both replicas share Redis again").toBeLessThan(20_000);
       expect.soft(unexpected, "writes that failed without DETOUR_STORE_UNAVAILABLE").toEqual([]);
       expect.soft(refused.outage, "writes asked for during the outage were refused loudly").toBeGreaterThan(0);
       expect.soft(lostWrites, "acknowledged writes missing after the restart").toEqual([]);
       expect.soft(statsAgree, "both replicas see the stats Redis holds").toBe(true);
-      expect.soft(Object.keys(truth).sort(), "the openai profiles' stats are back in Redis").toEqual(expect.arrayContaining(["openai:a", "openai:b"]));
+      expect
+        .soft(Object.keys(truth).sort(), "the openai profiles' stats are back in Redis")
+        .toEqual(expect.arrayContaining(["openai:a", "openai:b"]));
       expect.soft(sessionsBack, "the client sessions are back in Redis").toBeGreaterThan(0);
     } finally {
       for (const cleanup of cleanups) await cleanup().catch(() => {});

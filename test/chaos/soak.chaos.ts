@@ -258,12 +258,16 @@ describe("chaos: soak", () => {
         samples,
       };
       console.log(`[chaos soak] ${JSON.stringify(figures)}`);
-      if (healthyMisses.length > 0) console.log(`[chaos soak] first failures with a healthy candidate: ${JSON.stringify(healthyMisses, null, 1)}`);
+      if (healthyMisses.length > 0)
+        console.log(`[chaos soak] first failures with a healthy candidate: ${JSON.stringify(healthyMisses, null, 1)}`);
       expect.soft(hung, "hung requests").toBe(0);
       expect.soft(failedWithHealthyCandidate, "failed requests that had a healthy candidate").toBe(0);
       // Every cut stream that a healthy profile could have continued is explained by a spent budget.
       expect
-        .soft(Math.max(0, cutStreamsWithHealthyCandidate - streamsWithBudgetSpent), "cut streams not continued although a profile could answer and budget was left (R-ST-4)")
+        .soft(
+          Math.max(0, cutStreamsWithHealthyCandidate - streamsWithBudgetSpent),
+          "cut streams not continued although a profile could answer and budget was left (R-ST-4)",
+        )
         .toBe(0);
       expect.soft(last.openFds - first.openFds, "file descriptor growth").toBeLessThanOrEqual(CONCURRENCY);
       // Flat: the end of the run holds no more than a bounded margin over what the first half of the run

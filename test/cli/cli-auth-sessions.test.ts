@@ -51,7 +51,11 @@ describe("detour auth", () => {
       stdin: JSON.stringify({ refresh: ANTHROPIC_REFRESH, expires: 1, email: "me@example.com" }),
     });
     expect(oauth.code, oauth.stderr).toBe(0);
-    expect(JSON.parse(oauth.stdout)).toMatchObject({ profileId: "anthropic:me@example.com", type: "oauth", fingerprint: fingerprint(ANTHROPIC_REFRESH) });
+    expect(JSON.parse(oauth.stdout)).toMatchObject({
+      profileId: "anthropic:me@example.com",
+      type: "oauth",
+      fingerprint: fingerprint(ANTHROPIC_REFRESH),
+    });
     expectNoSecrets(oauth);
   });
 
@@ -91,7 +95,9 @@ describe("detour auth", () => {
     expect((JSON.parse(status.stdout) as { order: unknown }).order).toEqual([
       { provider: "openai", profiles: ["openai:work", "openai:default"], source: "stored" },
     ]);
-    expect((await sandbox.run(["status"])).stdout).toContain("Order of openai: openai:work → openai:default  (set with `detour auth order set`)");
+    expect((await sandbox.run(["status"])).stdout).toContain(
+      "Order of openai: openai:work → openai:default  (set with `detour auth order set`)",
+    );
 
     const foreign = await sandbox.run(["auth", "order", "set", "openai", "anthropic:me@example.com"]);
     expect(foreign.code, foreign.stderr).toBe(2);
@@ -145,7 +151,9 @@ describe("detour sessions", () => {
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toMatch(/model:\s+openai\/gpt-4o \(user\)/);
     const listed = await sandbox.run(["sessions", "list", "--json"]);
-    expect((JSON.parse(listed.stdout) as { sessions: { sessionKey: string }[] }).sessions.map((session) => session.sessionKey)).toEqual(["chat-1"]);
+    expect((JSON.parse(listed.stdout) as { sessions: { sessionKey: string }[] }).sessions.map((session) => session.sessionKey)).toEqual([
+      "chat-1",
+    ]);
   });
 
   it("R-SO-3: sessions reset keeps the user's choice", async () => {

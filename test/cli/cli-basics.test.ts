@@ -60,7 +60,10 @@ describe("detour CLI basics", () => {
 
 describe("detour config", () => {
   it("R-CF-2: config check accepts a valid file (text and --json)", async () => {
-    const path = sandbox.writeConfig({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["anthropic/claude-sonnet-4-6"] } } } }, "valid.json5");
+    const path = sandbox.writeConfig(
+      { agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["anthropic/claude-sonnet-4-6"] } } } },
+      "valid.json5",
+    );
     const text = await sandbox.run(["--config", path, "config", "check"]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`Config OK: ${path}`);
@@ -71,7 +74,10 @@ describe("detour config", () => {
 
   it("R-CF-2: an invalid config exits 2 and lists every invalid path at once", async () => {
     const path = sandbox.writeConfig(
-      { agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["ok/model", "no-slash", 7] } } }, gateway: { port: "eighty" } },
+      {
+        agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["ok/model", "no-slash", 7] } } },
+        gateway: { port: "eighty" },
+      },
       "invalid.json5",
     );
     const result = await sandbox.run(["--config", path, "config", "check"]);

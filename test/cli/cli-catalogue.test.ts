@@ -24,7 +24,10 @@ const API_JSON = {
       },
     },
   },
-  openai: { id: "openai", models: { "gpt-5.2": { id: "gpt-5.2", cost: { input: 1.75, output: 14 }, limit: { context: 400_000, output: 128_000 } } } },
+  openai: {
+    id: "openai",
+    models: { "gpt-5.2": { id: "gpt-5.2", cost: { input: 1.75, output: 14 }, limit: { context: 400_000, output: 128_000 } } },
+  },
 };
 
 let sandbox: Sandbox;
@@ -91,7 +94,14 @@ describe("detour catalogue", () => {
     expect(notJson.code).toBe(1);
     expect(JSON.parse(notJson.stdout)).toMatchObject({ ok: false, code: "DETOUR_CATALOGUE_FETCH_FAILED" });
     const closed = await closedPort();
-    const unreachable = await sandbox.run(["catalogue", "update", "--url", `http://127.0.0.1:${closed}/api.json`, "--timeout-seconds", "5"]);
+    const unreachable = await sandbox.run([
+      "catalogue",
+      "update",
+      "--url",
+      `http://127.0.0.1:${closed}/api.json`,
+      "--timeout-seconds",
+      "5",
+    ]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toContain(`Cannot fetch the model catalogue from http://127.0.0.1:${closed}/api.json: ECONNREFUSED`);
     expect(readFileSync(cache, "utf8")).toBe(before);

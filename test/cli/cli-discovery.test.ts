@@ -23,7 +23,10 @@ afterAll(async () => {
 
 describe("R-CF-5 credential discovery", () => {
   it("R-CF-5: with nothing at all, run and gateway print one paragraph with the three ways, exit 1", async () => {
-    for (const args of [["run", "hello"], ["gateway", "--port", "0"]]) {
+    for (const args of [
+      ["run", "hello"],
+      ["gateway", "--port", "0"],
+    ]) {
       const result = await sandbox.run(args);
       expect(result.code, args[0]).toBe(1);
       expect(result.stdout, args[0]).toBe("");

@@ -48,9 +48,9 @@ describe("detour doctor", () => {
 
     const fixed = await sandbox.run(["doctor", "--fix", "--json"]);
     expect(fixed.code, fixed.stderr).toBe(0);
-    expect((JSON.parse(fixed.stdout) as DoctorJson).checks.filter((check) => check.status === "fixed").map((check) => check.detail)).toEqual([
-      `${sandbox.detourHome}: 0755 → 0700`,
-    ]);
+    expect(
+      (JSON.parse(fixed.stdout) as DoctorJson).checks.filter((check) => check.status === "fixed").map((check) => check.detail),
+    ).toEqual([`${sandbox.detourHome}: 0755 → 0700`]);
     expect(mode(sandbox.detourHome)).toBe(0o700);
     expect(mode(storeFile)).toBe(0o600);
 
@@ -68,7 +68,9 @@ describe("detour doctor", () => {
     expect(imported.legacyImport?.imported).toContain("profile openai:backup (from agents/main/agent/auth-profiles.json)");
     expect(imported.checks.find((check) => check.name === "legacy import")?.status).toBe("fixed");
     // The profile Detour already had (openai:default, added above) is kept, not overwritten.
-    expect(imported.legacyImport?.skipped).toEqual(expect.arrayContaining([expect.stringMatching(/^profile openai:default .*kept Detour's/)]));
+    expect(imported.legacyImport?.skipped).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^profile openai:default .*kept Detour's/)]),
+    );
 
     const second = await sandbox.run(["doctor", "--fix", "--from", OPENCLAW_FIXTURE]);
     expect(second.code, second.stderr).toBe(0);
@@ -106,14 +108,25 @@ describe("detour doctor", () => {
   });
 
   it("R-GW-13: doctor says which hosts and browser origins the gateway answers, and how to allow more", async () => {
-    const plain = await sandbox.run(["--config", sandbox.writeConfig({ gateway: { port: 4199 } }, "doctor-guard-plain.json5"), "doctor", "--json"]);
+    const plain = await sandbox.run([
+      "--config",
+      sandbox.writeConfig({ gateway: { port: 4199 } }, "doctor-guard-plain.json5"),
+      "doctor",
+      "--json",
+    ]);
     const plainChecks = (JSON.parse(plain.stdout) as DoctorJson).checks;
-    expect(plainChecks.find((check) => check.name === "gateway hosts")).toMatchObject({ status: "ok", detail: expect.stringContaining("127.0.0.1") });
+    expect(plainChecks.find((check) => check.name === "gateway hosts")).toMatchObject({
+      status: "ok",
+      detail: expect.stringContaining("127.0.0.1"),
+    });
     expect(plainChecks.find((check) => check.name === "gateway hosts")?.detail).toContain("port 4199");
     expect(plainChecks.find((check) => check.name === "gateway hosts")?.detail).toContain("gateway.allowedHosts");
     expect(plainChecks.find((check) => check.name === "gateway origins")?.detail).toContain("gateway.allowedOrigins");
 
-    const listed = sandbox.writeConfig({ gateway: { allowedHosts: ["detour.example.com"], allowedOrigins: ["https://chat.example.com"] } }, "doctor-guard.json5");
+    const listed = sandbox.writeConfig(
+      { gateway: { allowedHosts: ["detour.example.com"], allowedOrigins: ["https://chat.example.com"] } },
+      "doctor-guard.json5",
+    );
     const report = await sandbox.run(["--config", listed, "doctor"]);
     expect(report.stdout).toMatch(/gateway hosts\s+ok\s+.*detour\.example\.com/);
     expect(report.stdout).toMatch(/gateway origins\s+ok\s+.*https:\/\/chat\.example\.com/);

@@ -47,42 +47,45 @@ describe("detour mock-provider | head -1", () => {
   it.each([
     ["stdout", ""],
     ["stdout and stderr", "2>&1"],
-  ])("with %s piped: prints its first line, keeps serving with its output closed, and stops quietly on Ctrl+C", async (_piped, redirect) => {
-    // The shell notes the mock's pid and, once it ends, its exit status (on stderr, which is not piped).
-    const pidFile = join(sandbox.root, `mock-${redirect === "" ? "out" : "both"}.pid`);
-    const script = `{ "${process.execPath}" "${cliPath}" mock-provider ${redirect} & echo $! > "${pidFile}"; wait $!; echo "mock exited $?" >&3; } 3>&2 | head -1`;
-    const pipeline = spawn("sh", ["-c", script], { cwd: sandbox.root, env: sandbox.env, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    pipeline.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    pipeline.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const exited = new Promise<number | null>((resolve) => pipeline.on("close", (code) => resolve(code)));
-    let mockPid: number | undefined;
-    try {
-      const deadline = Date.now() + 15_000;
-      while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
-      expect(stdout).toMatch(/^Mock provider listening on http:\/\/127\.0\.0\.1:\d+ \(scenario: healthy\)\n$/);
-      mockPid = Number(readFileSync(pidFile, "utf8").trim());
-      const url = /listening on (\S+)/.exec(stdout)?.[1] ?? "";
-      // head has exited: the mock's later lines met a closed pipe, and it still answers.
-      const response = await fetch(`${url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: "Bearer sk-head" },
-        body: JSON.stringify({ model: "mock-gpt", messages: [{ role: "user", content: "still there?" }] }),
-      });
-      expect(response.status).toBe(200);
-      process.kill(mockPid, "SIGINT");
-      expect(await exited, stderr).toBe(0);
-      // With stderr piped too, its last line went to the closed pipe: only the shell's note is seen.
-      if (redirect === "") expect(stderr).toContain("Mock provider stopped (SIGINT) after 1 chat request(s).");
-      expect(stderr).toContain("mock exited 0");
-      expect(stderr).not.toContain("EPIPE");
-      expect(stderr).not.toMatch(/\n\s+at /);
-    } finally {
-      if (pipeline.exitCode === null) {
-        if (mockPid !== undefined) process.kill(mockPid, "SIGKILL");
-        pipeline.kill("SIGKILL");
+  ])(
+    "with %s piped: prints its first line, keeps serving with its output closed, and stops quietly on Ctrl+C",
+    async (_piped, redirect) => {
+      // The shell notes the mock's pid and, once it ends, its exit status (on stderr, which is not piped).
+      const pidFile = join(sandbox.root, `mock-${redirect === "" ? "out" : "both"}.pid`);
+      const script = `{ "${process.execPath}" "${cliPath}" mock-provider ${redirect} & echo $! > "${pidFile}"; wait $!; echo "mock exited $?" >&3; } 3>&2 | head -1`;
+      const pipeline = spawn("sh", ["-c", script], { cwd: sandbox.root, env: sandbox.env, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      pipeline.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+      pipeline.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+      const exited = new Promise<number | null>((resolve) => pipeline.on("close", (code) => resolve(code)));
+      let mockPid: number | undefined;
+      try {
+        const deadline = Date.now() + 15_000;
+        while (!stdout.includes("\n") && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+        expect(stdout).toMatch(/^Mock provider listening on http:\/\/127\.0\.0\.1:\d+ \(scenario: healthy\)\n$/);
+        mockPid = Number(readFileSync(pidFile, "utf8").trim());
+        const url = /listening on (\S+)/.exec(stdout)?.[1] ?? "";
+        // head has exited: the mock's later lines met a closed pipe, and it still answers.
+        const response = await fetch(`${url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: "Bearer sk-head" },
+          body: JSON.stringify({ model: "mock-gpt", messages: [{ role: "user", content: "still there?" }] }),
+        });
+        expect(response.status).toBe(200);
+        process.kill(mockPid, "SIGINT");
+        expect(await exited, stderr).toBe(0);
+        // With stderr piped too, its last line went to the closed pipe: only the shell's note is seen.
+        if (redirect === "") expect(stderr).toContain("Mock provider stopped (SIGINT) after 1 chat request(s).");
+        expect(stderr).toContain("mock exited 0");
+        expect(stderr).not.toContain("EPIPE");
+        expect(stderr).not.toMatch(/\n\s+at /);
+      } finally {
+        if (pipeline.exitCode === null) {
+          if (mockPid !== undefined) process.kill(mockPid, "SIGKILL");
+          pipeline.kill("SIGKILL");
+        }
       }
-    }
-  });
+    },
+  );
 });

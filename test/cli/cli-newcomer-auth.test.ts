@@ -43,7 +43,9 @@ describe("auth add", () => {
       env: { ...env, OPENAI_WORK_KEY: ENV_KEY },
     });
     expect(forced.code, forced.stderr).toBe(0);
-    expect(forced.stdout).toContain("takes its key from $OPENAI_WORK_KEY whenever that variable is set; $OPENAI_WORK_KEY is set here, so its key is the one used");
+    expect(forced.stdout).toContain(
+      "takes its key from $OPENAI_WORK_KEY whenever that variable is set; $OPENAI_WORK_KEY is set here, so its key is the one used",
+    );
 
     const withEnv = JSON.parse((await sandbox.run(["auth", "list", "--json"], { env: { ...env, OPENAI_WORK_KEY: ENV_KEY } })).stdout);
     expect(withEnv.profiles.find((profile: { id: string }) => profile.id === "openai:work")).toMatchObject({
@@ -51,7 +53,9 @@ describe("auth add", () => {
       fingerprint: secretFingerprint(ENV_KEY),
     });
     const withoutEnv = JSON.parse((await sandbox.run(["auth", "list", "--json"], { env })).stdout);
-    expect(withoutEnv.profiles.find((profile: { id: string }) => profile.id === "openai:work").fingerprint).toBe(secretFingerprint(STORED_KEY));
+    expect(withoutEnv.profiles.find((profile: { id: string }) => profile.id === "openai:work").fingerprint).toBe(
+      secretFingerprint(STORED_KEY),
+    );
   });
 
   it("R-AP-1 an unknown provider is an error with the provider it most likely meant; nothing is stored", async () => {
@@ -70,7 +74,10 @@ describe("auth order show", () => {
     expect(before.code, before.stderr).toBe(0);
     expect(before.stdout).toContain("anthropic: -  (no order set: profiles are tried round robin)");
 
-    expect((await sandbox.run(["auth", "add", "openai", "--id", "openai:home", "--key", "-"], { stdin: "sk-newcomer-home-0123456789", env })).code).toBe(0);
+    expect(
+      (await sandbox.run(["auth", "add", "openai", "--id", "openai:home", "--key", "-"], { stdin: "sk-newcomer-home-0123456789", env }))
+        .code,
+    ).toBe(0);
     expect((await sandbox.run(["auth", "order", "set", "openai", "openai:home", "openai:work"], { env })).code).toBe(0);
     const shown = await sandbox.run(["auth", "order", "show", "openai"], { env });
     expect(shown.code, shown.stderr).toBe(0);
@@ -98,7 +105,9 @@ describe("sessions patch --profile", () => {
     expect((await sandbox.run(["sessions", "patch", "s-new", "--profile", "openai:home"], { env })).code).toBe(2);
     const good = await sandbox.run(["sessions", "patch", "s-claude", "--profile", "anthropic:default"], { env });
     expect(good.code, good.stderr).toBe(0);
-    const combined = await sandbox.run(["sessions", "patch", "s-claude", "--model", "openai/gpt-5", "--profile", "anthropic:default"], { env });
+    const combined = await sandbox.run(["sessions", "patch", "s-claude", "--model", "openai/gpt-5", "--profile", "anthropic:default"], {
+      env,
+    });
     expect(combined.code).toBe(2);
     expect(combined.stderr).toContain("pin an openai profile or choose an anthropic model");
   });

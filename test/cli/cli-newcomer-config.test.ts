@@ -28,7 +28,10 @@ describe("detour config check for a newcomer's mistakes", () => {
 
     const json = await sandbox.run(["--config", file, "config", "check", "--json"]);
     expect(json.code).toBe(2);
-    expect(JSON.parse(json.stdout)).toMatchObject({ ok: false, issues: expect.arrayContaining([expect.objectContaining({ path: "gatway" })]) });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      ok: false,
+      issues: expect.arrayContaining([expect.objectContaining({ path: "gatway" })]),
+    });
   });
 
   it("R-CF-2 an unknown key far from every known key is still only a warning", async () => {
@@ -70,7 +73,9 @@ describe("detour run --agent", () => {
   it("R-GW-8 an agent that is not configured is refused with exit 2, and no store or folder is created for it", async () => {
     const { existsSync, readdirSync } = await import("node:fs");
     const file = sandbox.writeConfig({ agents: { defaults: { model: "openai/gpt-5" }, list: [{ id: "work" }] } }, "agents.json5");
-    const result = await sandbox.run(["--config", file, "run", "hello", "--agent", "ghost"], { env: { OPENAI_API_KEY: "sk-agent-test-0123456789" } });
+    const result = await sandbox.run(["--config", file, "run", "hello", "--agent", "ghost"], {
+      env: { OPENAI_API_KEY: "sk-agent-test-0123456789" },
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('no agent "ghost" is configured; known agents: main, work');
     const agentsDir = `${sandbox.detourHome}/agents`;

@@ -56,7 +56,10 @@ describe("status and auth list columns", () => {
   it("R-AP-3 a last-good key disabled for billing is not shown as last good; a usable one is, with the legend", async () => {
     const box = fresh();
     const store = await openStateStore({ backend: "sqlite", detourHome: box.detourHome, secretKey });
-    await store.upsertProfile({ id: "openai:default", credential: { type: "api_key", provider: "openai", key: "sk-status-test-0123456789" } });
+    await store.upsertProfile({
+      id: "openai:default",
+      credential: { type: "api_key", provider: "openai", key: "sk-status-test-0123456789" },
+    });
     await store.setLastGood("openai", "openai:default");
     await store.replaceUsageStats("openai:default", { disabledUntil: Date.now() + 3_600_000, disabledReason: "billing" });
     await store.close();
@@ -91,15 +94,23 @@ describe("sessions updated column", () => {
 
     const list = await box.run(["sessions", "list"], { env });
     expect(list.code, list.stderr).toBe(0);
-    const rows = list.stdout.split("\n").map((line) => line.trim()).filter((line) => /^[abc]-/.test(line));
+    const rows = list.stdout
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => /^[abc]-/.test(line));
     expect(rows.map((line) => line.split(/\s+/)[0])).toEqual(["c-new", "a-middle", "b-old"]);
     for (const line of rows) expect(line).toMatch(/\d+s ago\s*$/);
-    const json = JSON.parse((await box.run(["sessions", "list", "--json"], { env })).stdout) as { sessions: { sessionKey: string; updatedAt?: number }[] };
+    const json = JSON.parse((await box.run(["sessions", "list", "--json"], { env })).stdout) as {
+      sessions: { sessionKey: string; updatedAt?: number }[];
+    };
     expect(json.sessions.map((entry) => entry.sessionKey)).toEqual(["c-new", "a-middle", "b-old"]);
     expect(json.sessions.every((entry) => typeof entry.updatedAt === "number")).toBe(true);
 
     const status = await box.run(["status"], { env });
-    const statusRows = status.stdout.split("\n").map((line) => line.trim()).filter((line) => /^[abc]-/.test(line));
+    const statusRows = status.stdout
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => /^[abc]-/.test(line));
     expect(statusRows.map((line) => line.split(/\s+/)[0])).toEqual(["c-new", "a-middle", "b-old"]);
     expect(statusRows[0]).toMatch(/\d+s ago\s*$/);
     const show = await box.run(["sessions", "show", "a-middle"], { env });

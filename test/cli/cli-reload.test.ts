@@ -14,7 +14,9 @@ beforeAll(async () => {
   await ensureBuilt();
   sandbox = createSandbox();
   // A streamed answer from mock-slow starts only after 4 s: long enough to reload in the middle of it.
-  mock = await startMockProvider({ scenario: [{ match: { model: "mock-slow" }, steps: [{ fault: "slow-first-token", delayMs: 4000 }], then: "repeat-last" }] });
+  mock = await startMockProvider({
+    scenario: [{ match: { model: "mock-slow" }, steps: [{ fault: "slow-first-token", delayMs: 4000 }], then: "repeat-last" }],
+  });
 }, 180_000);
 afterAll(async () => {
   await mock?.close();
@@ -54,7 +56,11 @@ describe("detour gateway hot reload", () => {
     const child = sandbox.spawn(["--config", file, "gateway", "--port", "0", "--json"], { env: { DETOUR_LOG_LEVEL: "debug" } });
     let logs = "";
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (logs += chunk));
-    const logLines = () => logs.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const logLines = () =>
+      logs
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
     const { url } = JSON.parse(await waitForLine(child, /^\{"url":/)) as { url: string };
     try {
       let streamDone = false;
@@ -86,7 +92,11 @@ describe("detour gateway hot reload", () => {
 
       // An invalid rewrite: every invalid path on its own error line, the running config keeps serving.
       sandbox.writeConfig(
-        { ...configWith("openai/mock-broken"), gateway: { port: "eighty" }, agents: { defaults: { model: "openai/mock-broken", timeoutSeconds: -5 } } },
+        {
+          ...configWith("openai/mock-broken"),
+          gateway: { port: "eighty" },
+          agents: { defaults: { model: "openai/mock-broken", timeoutSeconds: -5 } },
+        },
         "reload.json5",
       );
       await waitFor(() => logLines().some((line) => line.event === "config_reload_failed"), "the refusal");
@@ -101,7 +111,9 @@ describe("detour gateway hot reload", () => {
       child.kill("SIGHUP");
       await waitFor(() => logLines().filter((line) => line.event === "config_reloaded").length > reloadsBefore, "the SIGHUP reload");
       expect(await answeredModel(url)).toMatch(/mock-third$/);
-      expect(logLines()).toContainEqual(expect.objectContaining({ event: "config_reload_needs_restart", path: "gateway.port", level: "warn" }));
+      expect(logLines()).toContainEqual(
+        expect.objectContaining({ event: "config_reload_needs_restart", path: "gateway.port", level: "warn" }),
+      );
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
     } finally {
       const stopped = await stop(child, "SIGINT");

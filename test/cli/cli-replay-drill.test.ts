@@ -12,8 +12,23 @@ import { ensureBuilt } from "./helpers/build.js";
 import { createSandbox, type Sandbox } from "./helpers/run-detour.js";
 
 const NO_FALLBACK = { agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6" } } }, state: { backend: "memory" } };
-const WITH_FALLBACK = { agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } }, state: { backend: "memory" } };
-const REPORT_KEYS = ["name", "runs", "answered", "failed", "upstreamCalls", "upstream429", "upstream5xx", "addedWaitMsP50", "addedWaitMsP99", "notices", "costUsd"];
+const WITH_FALLBACK = {
+  agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } },
+  state: { backend: "memory" },
+};
+const REPORT_KEYS = [
+  "name",
+  "runs",
+  "answered",
+  "failed",
+  "upstreamCalls",
+  "upstream429",
+  "upstream5xx",
+  "addedWaitMsP50",
+  "addedWaitMsP99",
+  "notices",
+  "costUsd",
+];
 
 let sandbox: Sandbox;
 let cwd: string;
@@ -29,10 +44,21 @@ describe("detour replay and detour drill", () => {
     const listed = await sandbox.run(["drill", "--list", "--json"]);
     expect(listed.code).toBe(0);
     const names = (JSON.parse(listed.stdout) as { drills: { name: string }[] }).drills.map((drill) => drill.name);
-    expect(names).toEqual(expect.arrayContaining(["rate-limit-storm", "overloaded-provider", "silent-provider", "billing-cutoff", "cut-streams", "unreachable-host"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "rate-limit-storm",
+        "overloaded-provider",
+        "silent-provider",
+        "billing-cutoff",
+        "cut-streams",
+        "unreachable-host",
+      ]),
+    );
 
     const bare = sandbox.writeConfig(NO_FALLBACK, "bare.json5");
-    const gated = await sandbox.run(["drill", "unreachable-host", "--config", bare, "--json", "--max-failed-percent", "1"], { timeoutMs: 60_000 });
+    const gated = await sandbox.run(["drill", "unreachable-host", "--config", bare, "--json", "--max-failed-percent", "1"], {
+      timeoutMs: 60_000,
+    });
     expect(gated.code).toBe(1);
     const outcome = JSON.parse(gated.stdout) as Record<string, unknown>;
     expect(Object.keys(outcome).slice(0, REPORT_KEYS.length)).toEqual(REPORT_KEYS);
@@ -41,7 +67,9 @@ describe("detour replay and detour drill", () => {
     expect(gated.stderr).toContain("more than --max-failed-percent 1");
 
     const resilient = sandbox.writeConfig(WITH_FALLBACK, "resilient.json5");
-    const passing = await sandbox.run(["drill", "unreachable-host", "--config", resilient, "--max-failed-percent", "1"], { timeoutMs: 60_000 });
+    const passing = await sandbox.run(["drill", "unreachable-host", "--config", resilient, "--max-failed-percent", "1"], {
+      timeoutMs: 60_000,
+    });
     expect(passing.stderr).toBe("");
     expect(passing.code).toBe(0);
     expect(passing.stdout).toContain("Verdict: held");

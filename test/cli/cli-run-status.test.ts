@@ -145,7 +145,9 @@ describe("detour status", () => {
       expect(profile?.stats.cooldownReason, id).toBe("rate_limit");
     }
     expect(byId.get("anthropic:a")).toMatchObject({ usable: true, lastGood: true });
-    expect(status.sessions).toEqual([expect.objectContaining({ sessionKey: "chat-1", selectedModel: "anthropic/mock-claude", fallbackOrigin: "openai/mock-gpt" })]);
+    expect(status.sessions).toEqual([
+      expect.objectContaining({ sessionKey: "chat-1", selectedModel: "anthropic/mock-claude", fallbackOrigin: "openai/mock-gpt" }),
+    ]);
   });
 
   it("R-CL-1: status prints an aligned table; --session narrows to one session", async () => {

@@ -30,11 +30,14 @@ function chat(baseUrl: string, model: string) {
 
 describe("detour gateway", () => {
   it("R-CL-1: gateway prints its URL, serves, runs cron jobs with the cron source, and stops on SIGINT", async () => {
-    const config = sandbox.writeConfig({
-      models: { providers: { openai: { baseUrl: `${mock.url}/v1` }, anthropic: { baseUrl: mock.url } } },
-      agents: { defaults: { model: "anthropic/mock-claude" } },
-      cron: { jobs: [{ id: "heartbeat-check", schedule: "* * * * * *", payload: { message: "ping", model: "openai/mock-gpt" } }] },
-    }, "gateway.json5");
+    const config = sandbox.writeConfig(
+      {
+        models: { providers: { openai: { baseUrl: `${mock.url}/v1` }, anthropic: { baseUrl: mock.url } } },
+        agents: { defaults: { model: "anthropic/mock-claude" } },
+        cron: { jobs: [{ id: "heartbeat-check", schedule: "* * * * * *", payload: { message: "ping", model: "openai/mock-gpt" } }] },
+      },
+      "gateway.json5",
+    );
     const added = await sandbox.run(["--config", config, "auth", "add", "openai", "--key", "-"], { stdin: "sk-gateway-test-0123456789" });
     expect(added.code, added.stderr).toBe(0);
 
@@ -63,9 +66,22 @@ describe("detour gateway", () => {
     for (let waited = 0; waited < 8000 && !logs.includes('"jobId":"heartbeat-check","outcome":"succeeded"'); waited += 200) {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const lines = logs.split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toContainEqual(expect.objectContaining({ event: "cron_job_finished", jobId: "heartbeat-check", outcome: "succeeded", provider: "openai", model: "mock-gpt" }));
-    expect(lines).toContainEqual(expect.objectContaining({ event: "run_started", selectionSource: "cron_payload", requestedModel: "openai/mock-gpt" }));
+    const lines = logs
+      .split("\n")
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        event: "cron_job_finished",
+        jobId: "heartbeat-check",
+        outcome: "succeeded",
+        provider: "openai",
+        model: "mock-gpt",
+      }),
+    );
+    expect(lines).toContainEqual(
+      expect.objectContaining({ event: "run_started", selectionSource: "cron_payload", requestedModel: "openai/mock-gpt" }),
+    );
 
     const stopped = await stop(child, "SIGINT");
     expect(stopped.code, stopped.stderr).toBe(0);
@@ -110,7 +126,10 @@ describe("detour mock-provider", () => {
   });
 
   it.each([
-    [["mock-provider", "--scenario", "no-such-scenario"], /Unknown mock-provider scenario "no-such-scenario"\. Known scenarios: .*rate-limited/],
+    [
+      ["mock-provider", "--scenario", "no-such-scenario"],
+      /Unknown mock-provider scenario "no-such-scenario"\. Known scenarios: .*rate-limited/,
+    ],
     [["mock-provider", "--scenario", "./missing.json5"], /Cannot read scenario file \.\/missing\.json5/],
     [["mock-provider", "--host", "0.0.0.0"], /--host must be a loopback address/],
   ])("R-CL-3: %j exits 2 naming the problem", async (args, message) => {

@@ -115,7 +115,9 @@ describe("config traps", () => {
     box.writeConfig({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["opnai/gpt-4o"] } } } });
     const check = await box.run(["config", "check"]);
     expect(check.code).toBe(2);
-    expect(check.stderr).toContain('agents.defaults.model.fallbacks[0]: unknown provider "opnai"; did you mean "openai/gpt-4o"? known providers: anthropic');
+    expect(check.stderr).toContain(
+      'agents.defaults.model.fallbacks[0]: unknown provider "opnai"; did you mean "openai/gpt-4o"? known providers: anthropic',
+    );
   });
 
   it("R-GW-3: bare model names in the config are read as the provider that offers them, and ambiguous ones are refused", async () => {
@@ -175,7 +177,9 @@ describe("read-only commands", () => {
 
   it("R-SB-4: with Redis and no DETOUR_SECRET_KEY, status creates no key file and says what to set", async () => {
     const box = fresh();
-    box.writeConfig({ state: { backend: "redis", redis: { url: "redis://127.0.0.1:6379", keyPrefix: `detour-cli-traps-${process.pid}` } } });
+    box.writeConfig({
+      state: { backend: "redis", redis: { url: "redis://127.0.0.1:6379", keyPrefix: `detour-cli-traps-${process.pid}` } },
+    });
     const status = await box.run(["status"]);
     expect(existsSync(join(box.detourHome, "secret.key"))).toBe(false);
     expect(status.code).toBe(1);

@@ -84,9 +84,10 @@ describe("the first gateway of a newcomer (no config, only OPENAI_API_KEY)", () 
     const gateway = await startGateway([], { tty: false });
     try {
       const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: "unused-on-loopback", maxRetries: 0 });
-      const failure = await client.chat.completions
-        .create({ model: "detour", messages: [{ role: "user", content: "Hello" }] })
-        .then(() => undefined, (error: unknown) => error);
+      const failure = await client.chat.completions.create({ model: "detour", messages: [{ role: "user", content: "Hello" }] }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
       expect(failure).toBeInstanceOf(OpenAI.APIError);
       const error = failure as InstanceType<typeof OpenAI.APIError>;
       expect(error.status).toBe(400);
@@ -121,7 +122,12 @@ describe("the first gateway of a newcomer (no config, only OPENAI_API_KEY)", () 
 describe("the pretty log line", () => {
   it("shows time, level, message and every field, with secret-named fields censored", () => {
     let written = "";
-    const logger = createStderrLogger({ write: (chunk: string) => (written += chunk) }, "info", "pretty", () => new Date("2026-12-02T08:04:05Z"));
+    const logger = createStderrLogger(
+      { write: (chunk: string) => (written += chunk) },
+      "info",
+      "pretty",
+      () => new Date("2026-12-02T08:04:05Z"),
+    );
     logger.log("debug", "dropped below the level");
     logger.log("info", "request", { event: "request", status: 200, model: "openai/gpt-5", path: "/v1/chat/completions", ms: 812 });
     logger.log("warn", "odd", { note: "two words", key: "sk-secret", nested: { token: "t-secret", kept: 1 } });

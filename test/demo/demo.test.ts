@@ -63,7 +63,13 @@ describe("detour demo", () => {
     // engine's headroom_passed_over decision, before any 429 in the whole run, and none from its budget.
     const passedOver = ofType(events, "headroom_passed_over");
     expect(passedOver).toEqual([
-      expect.objectContaining({ profileId: "openai:alpha", toProfileId: "openai:beta", window: "requests", why: "below_min_remaining", pinMoved: true }),
+      expect.objectContaining({
+        profileId: "openai:alpha",
+        toProfileId: "openai:beta",
+        window: "requests",
+        why: "below_min_remaining",
+        pinMoved: true,
+      }),
     ]);
     expect(passedOver[0]?.remainingShare).toBeGreaterThan(0);
     expect(passedOver[0]?.remainingShare).toBeLessThan(0.05);
@@ -73,7 +79,10 @@ describe("detour demo", () => {
     const first429 = ofType(events, "route").find((route) => route.attempts.some((attempt) => attempt.status === 429));
     expect(first429?.request ?? Infinity).toBeGreaterThan(movedRequest);
     const budgets = ofType(events, "budget");
-    expect(budgets.map((event) => [event.profileId, event.active])).toEqual([["openai:alpha", true], ["openai:alpha", false]]);
+    expect(budgets.map((event) => [event.profileId, event.active])).toEqual([
+      ["openai:alpha", true],
+      ["openai:alpha", false],
+    ]);
     expect(budgets[1]?.rejected).toBe(0);
 
     // (3) Sub-agents fan out over the accounts' seats: all answered, spread over every account, never more
@@ -106,7 +115,11 @@ describe("detour demo", () => {
 
     // (6) The outage falls back to Anthropic with the notice, once; the next turn is sticky and silent.
     // The main session's notices; the hedging step's own session gets its own fallback notice (checked below).
-    const mainRequests = new Set(ofType(events, "request").filter((event) => event.session === "demo-chat").map((event) => event.request));
+    const mainRequests = new Set(
+      ofType(events, "request")
+        .filter((event) => event.session === "demo-chat")
+        .map((event) => event.request),
+    );
     const notices = ofType(events, "notice").filter((notice) => mainRequests.has(notice.request));
     const fallback = notices.filter((notice) => notice.kind === "fallback");
     expect(fallback).toHaveLength(1);
@@ -117,9 +130,7 @@ describe("detour demo", () => {
 
     // (7) The primary's re-probe succeeds: back on the primary with the cleared notice, once.
     const cleared = notices.filter((notice) => notice.kind === "cleared");
-    expect(cleared).toEqual([
-      expect.objectContaining({ text: `↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})` }),
-    ]);
+    expect(cleared).toEqual([expect.objectContaining({ text: `↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})` })]);
     const clearedRequest = cleared[0]?.request ?? -1;
     expect(clearedRequest).toBeGreaterThan(fallbackRequest);
     expect(routeOf(events, clearedRequest)).toMatchObject({ model: PRIMARY_MODEL, probedPrimary: true });
@@ -134,7 +145,10 @@ describe("detour demo", () => {
     // credits) answers in seconds, the silent attempt is closed without a failure on its record, and
     // x-detour-attempts counts the hedge.
     const hedges = ofType(events, "hedge");
-    expect(hedges.map((event) => [event.profileId, event.outcome])).toEqual([["openai:alpha", "started"], ["openai:alpha", "won"]]);
+    expect(hedges.map((event) => [event.profileId, event.outcome])).toEqual([
+      ["openai:alpha", "started"],
+      ["openai:alpha", "won"],
+    ]);
     const hedged = routeOf(events, hedges[0]?.request ?? -1);
     expect(ofType(events, "request").find((event) => event.request === hedged.request)?.session).toBe("demo-hedged-chat");
     expect(hedged).toMatchObject({ status: 200, model: FALLBACK_MODEL, profileId: "anthropic:main", attemptCount: 2 });
@@ -151,7 +165,16 @@ describe("detour demo", () => {
     const summary = summaries[0];
     const requests = ofType(events, "request").length;
     const fallbackNotices = ofType(events, "notice").filter((notice) => notice.kind === "fallback").length;
-    expect(summary).toMatchObject({ requests, answered: requests, fallbacks: fallbackNotices, recoveries: 1, headroomMoves: 1, budgetRejections: 0, rescuedStreams: 1, hedgesWon: 1 });
+    expect(summary).toMatchObject({
+      requests,
+      answered: requests,
+      fallbacks: fallbackNotices,
+      recoveries: 1,
+      headroomMoves: 1,
+      budgetRejections: 0,
+      rescuedStreams: 1,
+      hedgesWon: 1,
+    });
     expect(summary).toMatchObject({ subAgents: 8, seatLimit: 2, maxInFlightPerAccount: 2, accountsUsed: 3, concurrency429s: 0 });
     expect(summary?.rotations).toBeGreaterThanOrEqual(1);
     expect(summary?.disables).toBeGreaterThanOrEqual(1);
@@ -178,17 +201,25 @@ describe("detour demo", () => {
     expect(result.stdout).toMatch(
       /↷ passed over openai:alpha: nearly spent \([\d.]+% of its requests window left, resets in (?:1m 0s|\d+s)\) → the session moves to openai:beta before this turn/,
     );
-    expect(result.stdout).toContain("Headroom: 1 turn moved off a nearly spent key before its limit, so no rate-limit budget ever had to answer 429.");
+    expect(result.stdout).toContain(
+      "Headroom: 1 turn moved off a nearly spent key before its limit, so no rate-limit budget ever had to answer 429.",
+    );
     expect(result.stdout).toMatch(/disabled \d+h \d+m \(billing\)/);
     expect(result.stdout).toContain(`↪️ Model Fallback: ${FALLBACK_MODEL} (selected ${PRIMARY_MODEL};`);
     expect(result.stdout).toContain(`↪️ Model Fallback cleared: ${PRIMARY_MODEL} (was ${FALLBACK_MODEL})`);
-    expect(result.stdout).toMatch(/Summary\n\s*requests\s+answered\s+rotations\s+fallbacks\s+disables\s+primary probes\s+recoveries\s+moved before a limit/);
+    expect(result.stdout).toMatch(
+      /Summary\n\s*requests\s+answered\s+rotations\s+fallbacks\s+disables\s+primary probes\s+recoveries\s+moved before a limit/,
+    );
     expect(result.stdout).toMatch(/⇉ openai:alpha openai\/gpt-4o-mini sent nothing for \d+s → hedge started/);
-    expect(result.stdout).toContain("⇉ the hedge answered first; openai:alpha openai/gpt-4o-mini was closed without a failure on its record");
+    expect(result.stdout).toContain(
+      "⇉ the hedge answered first; openai:alpha openai/gpt-4o-mini was closed without a failure on its record",
+    );
     expect(result.stdout).toContain("· answered by the hedge");
     expect(result.stdout).toContain("8/8 sub-agents answered, spread over the accounts:");
     expect(result.stdout).toContain("· ⧗ waited in line for a seat");
-    expect(result.stdout).toMatch(/Seats: 8 sub-agents spread over 3 accounts, never more than 2 in flight on one \(each has 2 seats\); \d+ waited in line for a seat, 0 concurrency 429s upstream\./);
+    expect(result.stdout).toMatch(
+      /Seats: 8 sub-agents spread over 3 accounts, never more than 2 in flight on one \(each has 2 seats\); \d+ waited in line for a seat, 0 concurrency 429s upstream\./,
+    );
     expect(readdirSync(tempDir)).toEqual([]);
   });
 

@@ -23,7 +23,10 @@ let env: NodeJS.ProcessEnv;
 
 /** What a clone of the working tree would contain: tracked files and new files that are not ignored. */
 async function clonedFiles(): Promise<string[]> {
-  const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: repoRoot,
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return stdout.split("\0").filter((path) => path !== "");
 }
 
@@ -83,7 +86,8 @@ describe("npx detour demo from a fresh clone", () => {
       .filter((line) => line.length > 0)
       .map((line) => JSON.parse(line) as { type: string; kind?: string; removed?: boolean });
     const types = new Set(events.map((event) => event.type));
-    for (const expected of ["demo_started", "rotation", "profile_failure", "notice", "summary", "cleanup"]) expect(types).toContain(expected);
+    for (const expected of ["demo_started", "rotation", "profile_failure", "notice", "summary", "cleanup"])
+      expect(types).toContain(expected);
     expect(events.filter((event) => event.type === "notice").map((event) => event.kind)).toEqual(["fallback", "cleared"]);
     expect(events.at(-1)).toMatchObject({ type: "cleanup", removed: true });
   }, 60_000);

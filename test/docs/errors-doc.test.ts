@@ -70,17 +70,29 @@ describe("docs/errors.md against what the gateway emits", () => {
     const cases: { name: string; request: InjectOptions }[] = [
       { name: "bad JSON", request: { method: "POST", url: "/v1/chat/completions", headers: json, payload: "{" } },
       { name: "schema", request: { method: "POST", url: "/v1/chat/completions", payload: { model: "detour", messages: 1 } } },
-      { name: "routing", request: { method: "POST", url: "/v1/chat/completions", headers: { "x-detour-agent": "ghost" }, payload: openAIBody("hi") } },
+      {
+        name: "routing",
+        request: { method: "POST", url: "/v1/chat/completions", headers: { "x-detour-agent": "ghost" }, payload: openAIBody("hi") },
+      },
       { name: "status agent", request: { method: "GET", url: "/status?agent=ghost" } },
       { name: "page", request: { method: "GET", url: "/status?sessionsLimit=0" } },
       { name: "model", request: { method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: "nope/x" }) } },
       { name: "too large", request: { method: "POST", url: "/v1/chat/completions", payload: openAIBody("x".repeat(20_000)) } },
-      { name: "text/plain", request: { method: "POST", url: "/v1/chat/completions", headers: { "content-type": "text/plain" }, payload: "hi" } },
+      {
+        name: "text/plain",
+        request: { method: "POST", url: "/v1/chat/completions", headers: { "content-type": "text/plain" }, payload: "hi" },
+      },
       { name: "route", request: { method: "GET", url: "/v1/nothing" } },
-      { name: "ghost pin", request: { method: "PATCH", url: "/admin/sessions/s1", payload: { model: "openai/gpt-a", profile: "openai:ghost" } } },
+      {
+        name: "ghost pin",
+        request: { method: "PATCH", url: "/admin/sessions/s1", payload: { model: "openai/gpt-a", profile: "openai:ghost" } },
+      },
       { name: "ghost profile", request: { method: "POST", url: "/admin/profiles/openai:ghost/reset" } },
       { name: "rebinding host", request: { method: "GET", url: "/status", headers: { host: "evil.example:4141" } } },
-      { name: "foreign origin", request: { method: "POST", url: "/v1/chat/completions", headers: { origin: "http://evil.example" }, payload: openAIBody("hi") } },
+      {
+        name: "foreign origin",
+        request: { method: "POST", url: "/v1/chat/completions", headers: { origin: "http://evil.example" }, payload: openAIBody("hi") },
+      },
     ];
     const raisers = documentedRaisers();
     for (const { name, request } of cases) {

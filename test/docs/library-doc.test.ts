@@ -36,7 +36,15 @@ afterAll(async () => {
 describe("docs/library.md", () => {
   it("is linked from the README and covers streaming, embed, countTokens, events, notices and the dashboard's JSON", () => {
     expect(readme).toContain("(docs/library.md)");
-    for (const topic of ["stream: true", "detour.embed(", "detour.countTokens(", "detour.on(", "decodeNoticeHeader", "percent-encoded", "/dashboard/activity"]) {
+    for (const topic of [
+      "stream: true",
+      "detour.embed(",
+      "detour.countTokens(",
+      "detour.on(",
+      "decodeNoticeHeader",
+      "percent-encoded",
+      "/dashboard/activity",
+    ]) {
       expect(doc, topic).toContain(topic);
     }
   });

@@ -19,7 +19,9 @@ describe("gateway access log", () => {
       },
     });
     await harness.openai.chat.completions.create({ model: "openai/mock-gpt", messages: [{ role: "user", content: "hi" }] });
-    const perRequest = lines.filter((line) => line.fields?.event !== undefined && line.message !== "Detour gateway listening on " + harness!.gateway.url);
+    const perRequest = lines.filter(
+      (line) => line.fields?.event !== undefined && line.message !== "Detour gateway listening on " + harness!.gateway.url,
+    );
     expect(perRequest.map((line) => line.fields?.event)).toEqual(["http_request"]);
     expect(perRequest[0]).toMatchObject({
       level: "info",
@@ -31,7 +33,8 @@ describe("gateway access log", () => {
   function recorder() {
     const lines: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
     const logger = {
-      log: (level: LogLevel, message: string, fields?: Record<string, unknown>) => lines.push({ level, message, ...(fields ? { fields } : {}) }),
+      log: (level: LogLevel, message: string, fields?: Record<string, unknown>) =>
+        lines.push({ level, message, ...(fields ? { fields } : {}) }),
       isLevelEnabled: (level: LogLevel) => level !== "debug",
     };
     return { lines, logger, access: () => lines.filter((line) => line.fields?.event === "http_request") };

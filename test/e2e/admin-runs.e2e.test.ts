@@ -22,8 +22,14 @@ interface RunsAnswer {
   traceWrites: { written: number; dropped: number; queued: number };
 }
 
-async function getRuns(query: string, token: string | null = ADMIN_TOKEN): Promise<{ status: number; body: RunsAnswer & { error?: { message: string } } }> {
-  const response = await fetch(`${harness!.gateway.url}/admin/runs${query}`, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+async function getRuns(
+  query: string,
+  token: string | null = ADMIN_TOKEN,
+): Promise<{ status: number; body: RunsAnswer & { error?: { message: string } } }> {
+  const response = await fetch(
+    `${harness!.gateway.url}/admin/runs${query}`,
+    token ? { headers: { authorization: `Bearer ${token}` } } : {},
+  );
   return { status: response.status, body: (await response.json()) as RunsAnswer & { error?: { message: string } } };
 }
 

@@ -46,7 +46,9 @@ beforeAll(async () => {
         },
       },
       // Metric labels name configured models only (R-GW-8).
-      agents: { defaults: { model: { primary: `openai/${OPENAI_MODEL}`, fallbacks: [] }, models: { [`anthropic/${ANTHROPIC_MODEL}`]: {} } } },
+      agents: {
+        defaults: { model: { primary: `openai/${OPENAI_MODEL}`, fallbacks: [] }, models: { [`anthropic/${ANTHROPIC_MODEL}`]: {} } },
+      },
       gateway: { auth: { tokens: [TOKEN] } },
       state: { backend: "sqlite" },
     },
@@ -137,12 +139,20 @@ describe("R-GW-7: cost of answers", () => {
     const before = await costMetric("openai", OPENAI_MODEL);
     const spendBefore = await spendOf("openai:a");
     const { data: stream, response } = await openai.chat.completions
-      .create({ model: `openai/${OPENAI_MODEL}`, stream: true, stream_options: { include_usage: true }, messages: [{ role: "user", content: "stream me" }] })
+      .create({
+        model: `openai/${OPENAI_MODEL}`,
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: "user", content: "stream me" }],
+      })
       .withResponse();
     expect(response.headers.get("x-detour-cost-usd")).toBeNull();
     let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
-    const cost = costOfUsage({ inputTokens: usage!.prompt_tokens, outputTokens: usage!.completion_tokens }, pricesOf("openai", OPENAI_MODEL));
+    const cost = costOfUsage(
+      { inputTokens: usage!.prompt_tokens, outputTokens: usage!.completion_tokens },
+      pricesOf("openai", OPENAI_MODEL),
+    );
     await eventually(async () => (await costMetric("openai", OPENAI_MODEL)) - before, cost);
     await eventually(async () => (await spendOf("openai:a")) - spendBefore, cost);
   });

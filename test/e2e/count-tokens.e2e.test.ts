@@ -44,7 +44,12 @@ beforeEach(async () => {
       agents: {
         defaults: {
           model: { primary: "anthropic/mock-claude", fallbacks: [] },
-          modelFailover: { retrySameProfileOnTimeout: 0, retrySameProfileOnServerError: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+          modelFailover: {
+            retrySameProfileOnTimeout: 0,
+            retrySameProfileOnServerError: 0,
+            shortWaitSeconds: 0,
+            waitForCooldownMaxSeconds: 0,
+          },
         },
       },
       gateway: { auth: { tokens: [TOKEN] } },
@@ -85,7 +90,10 @@ describe("POST /v1/messages/count_tokens", () => {
     const status = (await (await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${TOKEN}` } })).json()) as {
       profiles: { id: string; usableNow: boolean; unusableReason?: string }[];
     };
-    expect(status.profiles.find((profile) => profile.id === "anthropic:a")).toMatchObject({ usableNow: false, unusableReason: "rate_limit" });
+    expect(status.profiles.find((profile) => profile.id === "anthropic:a")).toMatchObject({
+      usableNow: false,
+      unusableReason: "rate_limit",
+    });
   });
 
   it("estimates (x-detour-estimate: true) without calling anyone when no candidate speaks Anthropic Messages", async () => {
@@ -106,7 +114,9 @@ describe("POST /v1/messages/count_tokens", () => {
 
   it("R-GW-9: the provider's verdict on the request itself is answered, not estimated over", async () => {
     mock.setScenario([{ match: { api: "anthropic" }, steps: ["context-overflow"], then: "repeat-last" }]);
-    const failure = await client.messages.countTokens({ model: "anthropic/mock-claude", messages: MESSAGES }).catch((error: unknown) => error);
+    const failure = await client.messages
+      .countTokens({ model: "anthropic/mock-claude", messages: MESSAGES })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(Anthropic.APIError);
     expect((failure as InstanceType<typeof Anthropic.APIError>).status).toBe(400);
   });
@@ -123,7 +133,9 @@ describe("POST /v1/messages/count_tokens", () => {
     const authorization = { authorization: `Bearer ${TOKEN}` };
     const metrics = await (await fetch(`${gateway.url}/metrics`, { headers: authorization })).text();
     expect(metrics).not.toMatch(/^detour_fallbacks_total\{/m);
-    const activity = (await (await fetch(`${gateway.url}/dashboard/activity`, { headers: authorization })).json()) as { totals: { fallbacks: number } };
+    const activity = (await (await fetch(`${gateway.url}/dashboard/activity`, { headers: authorization })).json()) as {
+      totals: { fallbacks: number };
+    };
     expect(activity.totals.fallbacks).toBe(0);
   });
 });

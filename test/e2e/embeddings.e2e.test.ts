@@ -49,7 +49,12 @@ function config(mockUrl: string): DetourConfigInput {
     agents: {
       defaults: {
         model: { primary: "openai/mock-gpt", fallbacks: [] },
-        modelFailover: { retrySameProfileOnTimeout: 0, retrySameProfileOnServerError: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+        modelFailover: {
+          retrySameProfileOnTimeout: 0,
+          retrySameProfileOnServerError: 0,
+          shortWaitSeconds: 0,
+          waitForCooldownMaxSeconds: 0,
+        },
       },
     },
     gateway: { auth: { tokens: [TOKEN] } },
@@ -159,7 +164,9 @@ describe("POST /v1/embeddings", () => {
 
   it("answers an error when nothing in the model's space can serve, and never tries another space", async () => {
     mock.setScenario([{ match: { model: "text-embedding-3-large" }, steps: ["rate-limit"], then: "repeat-last" }]);
-    const failure = await client.embeddings.create({ model: "openai/text-embedding-3-large", input: "nowhere" }).catch((error: unknown) => error);
+    const failure = await client.embeddings
+      .create({ model: "openai/text-embedding-3-large", input: "nowhere" })
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(OpenAI.APIError);
     expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(429);
     expect(new Set(mock.requests().map((request) => request.model))).toEqual(new Set(["text-embedding-3-large"]));
@@ -179,7 +186,9 @@ describe("POST /v1/embeddings", () => {
   });
 
   it("rejects a malformed request with a 400 naming the field, before any upstream call", async () => {
-    const failure = await client.embeddings.create({ model: `openai/${SMALL}`, input: 42 as unknown as string }).catch((error: unknown) => error);
+    const failure = await client.embeddings
+      .create({ model: `openai/${SMALL}`, input: 42 as unknown as string })
+      .catch((error: unknown) => error);
     expect((failure as InstanceType<typeof OpenAI.APIError>).status).toBe(400);
     expect(String((failure as Error).message)).toContain("input");
     expect(mock.counts().total).toBe(0);

@@ -151,9 +151,12 @@ describe("failure scope and counting through the gateway", () => {
   });
 
   it("R-CD-1: ten concurrent requests into one hung upstream leave the profile on the first ladder step", async () => {
-    const { openai, mock, gateway } = await start({
-      rules: [{ match: { api: "openai" }, steps: ["silence"], then: "repeat-last" }],
-    }, 1);
+    const { openai, mock, gateway } = await start(
+      {
+        rules: [{ match: { api: "openai" }, steps: ["silence"], then: "repeat-last" }],
+      },
+      1,
+    );
     const answers = await Promise.all(Array.from({ length: 10 }, () => ask(openai, "openai/mock-a")));
     expect(answers.every((model) => model === "anthropic/mock-claude")).toBe(true);
     // Each request tried the key twice (R-RN-4 timeout retry) before falling back: twenty hung calls, one outage.

@@ -29,7 +29,9 @@ const USAGE_CHUNK = chunk("[]", openaiUsage);
 /** The same answer as OPENAI_JSON, streamed: what a non-streamed request's upstream stream assembles to (R-ST-6). */
 const OPENAI_EVENTS = [
   chunk('[{"index":0,"delta":{"role":"assistant","content":"","refusal":null},"logprobs":null,"finish_reason":null}]'),
-  chunk('[{"index":0,"delta":{"content":"{"},"logprobs":{"content":[{"token":"{","logprob":-0.01,"bytes":[123],"top_logprobs":[{"token":"{","logprob":-0.01,"bytes":[123]}]}],"refusal":null},"finish_reason":null}]'),
+  chunk(
+    '[{"index":0,"delta":{"content":"{"},"logprobs":{"content":[{"token":"{","logprob":-0.01,"bytes":[123],"top_logprobs":[{"token":"{","logprob":-0.01,"bytes":[123]}]}],"refusal":null},"finish_reason":null}]',
+  ),
   chunk('[{"index":0,"delta":{"content":"\\"ok\\":true}"},"logprobs":null,"finish_reason":null}]'),
   chunk('[{"index":0,"delta":{},"logprobs":null,"finish_reason":"stop"}]'),
   USAGE_CHUNK,
@@ -238,7 +240,10 @@ describe("same-wire lane, OpenAI client → OpenAI wire", () => {
       status: 400,
       body: '{"error":{"message":"Unsupported value: \'stream\' does not support true with this model. Only the default (false) value is supported.","type":"invalid_request_error","param":"stream","code":"unsupported_value"}}',
     });
-    const request = { model: "openai/up-gpt-plain", messages: [{ role: "user", content: "Hi" }] } as OpenAI.ChatCompletionCreateParamsNonStreaming;
+    const request = {
+      model: "openai/up-gpt-plain",
+      messages: [{ role: "user", content: "Hi" }],
+    } as OpenAI.ChatCompletionCreateParamsNonStreaming;
     const response = await openaiClient().chat.completions.create(request).asResponse();
     expect(response.status).toBe(200);
     expect(upstream.requests.map((received) => received.body)).toEqual([
@@ -254,7 +259,10 @@ describe("same-wire lane, OpenAI client → OpenAI wire", () => {
   });
 
   it("R-GW-6: an upstream 429 on the same-wire lane still rotates and fails over (the runner decides, the lane moves bytes)", async () => {
-    upstream.failures.push({ status: 429, body: '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}' });
+    upstream.failures.push({
+      status: 429,
+      body: '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}',
+    });
     const response = await openaiClient()
       // A request the Anthropic wire can express (the full fidelity request carries logprobs and logit_bias,
       // which make that candidate incompatible, R-GW-6).
@@ -283,7 +291,14 @@ function anthropicRequest(): Anthropic.MessageCreateParamsNonStreaming {
     thinking: { type: "enabled", budget_tokens: 512 },
     top_k: 40,
     metadata: { user_id: "user-123" },
-    tools: [{ name: "screenshot", description: "Takes a screenshot", input_schema: { type: "object", properties: {} }, cache_control: { type: "ephemeral" } }],
+    tools: [
+      {
+        name: "screenshot",
+        description: "Takes a screenshot",
+        input_schema: { type: "object", properties: {} },
+        cache_control: { type: "ephemeral" },
+      },
+    ],
     messages: [
       { role: "user", content: [{ type: "text", text: "Take a screenshot.", cache_control: { type: "ephemeral" } }] },
       {
@@ -328,7 +343,9 @@ describe("same-wire lane, Anthropic client → Anthropic wire", () => {
     expect(JSON.stringify(received.headers)).not.toContain(CLIENT_TOKEN);
     // R-GW-7 / R-ST-6: cache-read, cache-write and the answer's thinking block reach the client as the
     // provider's non-streamed answer would carry them, assembled from its stream.
-    expect(JSON.parse(await response.text())).toStrictEqual(JSON.parse(withModel(ANTHROPIC_JSON, "up-claude-20250101", "anthropic/up-claude")));
+    expect(JSON.parse(await response.text())).toStrictEqual(
+      JSON.parse(withModel(ANTHROPIC_JSON, "up-claude-20250101", "anthropic/up-claude")),
+    );
   });
 
   it("R-GW-6: the stream reaches the client as sent (thinking, signature, ping and usage), only message_start names who answered", async () => {

@@ -8,7 +8,12 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
-import { startLoopbackServer, type LoopbackReply, type LoopbackServer, type RecordedRequest } from "../../src/providers/shared/__fixtures__/loopback-server.js";
+import {
+  startLoopbackServer,
+  type LoopbackReply,
+  type LoopbackServer,
+  type RecordedRequest,
+} from "../../src/providers/shared/__fixtures__/loopback-server.js";
 
 const TOKEN = "fidelity-client-token";
 type Json = Record<string, any>;
@@ -28,7 +33,18 @@ const anthropicAnswer = {
 };
 
 const anthropicStream = [
-  ["message_start", { type: "message_start", message: { ...anthropicAnswer, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 } } }],
+  [
+    "message_start",
+    {
+      type: "message_start",
+      message: {
+        ...anthropicAnswer,
+        content: [],
+        stop_reason: null,
+        usage: { input_tokens: 10, output_tokens: 1, cache_read_input_tokens: 100, cache_creation_input_tokens: 20 },
+      },
+    },
+  ],
   // The same answer as anthropicAnswer: a non-streamed request is streamed upstream and assembled (R-ST-6).
   ["content_block_start", { type: "content_block_start", index: 0, content_block: { type: "thinking", thinking: "", signature: "" } }],
   ["content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "thinking_delta", thinking: "Let me think." } }],
@@ -163,7 +179,10 @@ describe("R-GW-6: an OpenAI client served by the Anthropic wire", () => {
       { type: "text", text: "Be brief." },
       { type: "text", text: "Use metric units." },
     ]);
-    expect(sent.messages[0].content[1]).toEqual({ type: "image", source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" } });
+    expect(sent.messages[0].content[1]).toEqual({
+      type: "image",
+      source: { type: "base64", media_type: "image/png", data: "iVBORw0KGgo=" },
+    });
     expect(sent.tools).toEqual([{ name: "lookup", description: "Find", input_schema: { type: "object", properties: {} } }]);
     expect(sent.tool_choice).toEqual({ type: "any", disable_parallel_tool_use: true });
     expect(sent.thinking).toEqual({ type: "enabled", budget_tokens: 16384 });
@@ -190,7 +209,10 @@ describe("R-GW-6: an OpenAI client served by the Anthropic wire", () => {
     it(`R-GW-6: ${JSON.stringify(extra)} makes the Anthropic candidate incompatible: 400 naming "${field}", no upstream call`, async () => {
       const error = await openai.chat.completions
         .create({ model: "to-anthropic", messages: [{ role: "user", content: "hi" }], ...extra } as never)
-        .then(() => undefined, (caught: unknown) => caught);
+        .then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).message).toContain(`"${field}"`);
       expect(upstream.requests).toHaveLength(0);
@@ -199,8 +221,16 @@ describe("R-GW-6: an OpenAI client served by the Anthropic wire", () => {
 
   it("R-GW-6: a streamed request the Anthropic wire cannot express is a 400 before any upstream call, and a streamed answer names dropped hints", async () => {
     const error = await openai.chat.completions
-      .create({ model: "to-anthropic", messages: [{ role: "user", content: "hi" }], stream: true, response_format: { type: "json_object" } })
-      .then(() => undefined, (caught: unknown) => caught);
+      .create({
+        model: "to-anthropic",
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+        response_format: { type: "json_object" },
+      })
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect(upstream.requests).toHaveLength(0);
     const { data: stream, response } = await openai.chat.completions
@@ -214,7 +244,12 @@ describe("R-GW-6: an OpenAI client served by the Anthropic wire", () => {
 
   it("R-GW-7: usage comes back with cached tokens, plain and streamed; the cache writes count as input", async () => {
     const plain = await openai.chat.completions.create({ model: "to-anthropic", messages: [{ role: "user", content: "hi" }] });
-    expect(plain.usage).toMatchObject({ prompt_tokens: 130, completion_tokens: 5, total_tokens: 135, prompt_tokens_details: { cached_tokens: 100 } });
+    expect(plain.usage).toMatchObject({
+      prompt_tokens: 130,
+      completion_tokens: 5,
+      total_tokens: 135,
+      prompt_tokens_details: { cached_tokens: 100 },
+    });
     const stream = await openai.chat.completions.create({
       model: "to-anthropic",
       messages: [{ role: "user", content: "hi" }],
@@ -295,7 +330,10 @@ describe("R-GW-6: an Anthropic client served by the OpenAI wire", () => {
   it("R-GW-6: a server-side container makes the OpenAI candidate incompatible: 400 naming the field, no upstream call", async () => {
     const error = await anthropic.messages
       .create({ model: "to-openai", max_tokens: 10, messages: [{ role: "user", content: "hi" }], container: "container_1" } as never)
-      .then(() => undefined, (caught: unknown) => caught);
+      .then(
+        () => undefined,
+        (caught: unknown) => caught,
+      );
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect(String((error as Error).message)).toMatch(/cannot express \\?"container\\?"/);
     expect(upstream.requests).toHaveLength(0);
@@ -303,7 +341,12 @@ describe("R-GW-6: an Anthropic client served by the OpenAI wire", () => {
 
   it("R-GW-7: usage comes back with cache reads apart from input, plain and streamed", async () => {
     const plain = await anthropic.messages.create({ model: "to-openai", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
-    expect(plain.usage).toMatchObject({ input_tokens: 30, output_tokens: 50, cache_read_input_tokens: 100, cache_creation_input_tokens: 0 });
+    expect(plain.usage).toMatchObject({
+      input_tokens: 30,
+      output_tokens: 50,
+      cache_read_input_tokens: 100,
+      cache_creation_input_tokens: 0,
+    });
     const final = await anthropic.messages
       .stream({ model: "to-openai", max_tokens: 10, messages: [{ role: "user", content: "hi" }] })
       .finalMessage();
@@ -323,6 +366,11 @@ describe("R-GW-6: thinking answers reach an Anthropic client through the canonic
   it("R-GW-6: thinking blocks of the answer keep their signature", async () => {
     const message = await anthropic.messages.create({ model: "to-anthropic", max_tokens: 10, messages: [{ role: "user", content: "hi" }] });
     expect(message.content[0]).toEqual({ type: "thinking", thinking: "Let me think.", signature: "sig-1" });
-    expect(message.usage).toMatchObject({ input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 20, output_tokens: 5 });
+    expect(message.usage).toMatchObject({
+      input_tokens: 10,
+      cache_read_input_tokens: 100,
+      cache_creation_input_tokens: 20,
+      output_tokens: 5,
+    });
   });
 });

@@ -83,7 +83,13 @@ async function startCannedUpstream() {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
     `data: ${JSON.stringify({ id: "c", object: "chat.completion.chunk", created: 1, model: "mock-gpt", choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
   const events = chunk({ role: "assistant", content: "ok" }, null) + chunk({}, "stop") + "data: [DONE]\n\n";
-  const json = JSON.stringify({ id: "c", object: "chat.completion", created: 1, model: "mock-gpt", choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }] });
+  const json = JSON.stringify({
+    id: "c",
+    object: "chat.completion",
+    created: 1,
+    model: "mock-gpt",
+    choices: [{ index: 0, message: { role: "assistant", content: "ok" }, finish_reason: "stop" }],
+  });
   let calls = 0;
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -131,9 +137,7 @@ describe("facts on demand on the same-wire lane (R-FB-8)", () => {
     const error = await openai.chat.completions.create(ask(text)).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     // 200 000 characters / 4 + 4 for the message + 4 096 reserved for the answer.
-    expect((error as Error).message).toContain(
-      "Skipping openai/gpt-3.5-turbo: request (~54100 tokens) exceeds its context window (16385)",
-    );
+    expect((error as Error).message).toContain("Skipping openai/gpt-3.5-turbo: request (~54100 tokens) exceeds its context window (16385)");
     expect(mock.counts().total).toBe(0);
   });
 
@@ -143,7 +147,13 @@ describe("facts on demand on the same-wire lane (R-FB-8)", () => {
       model: "detour",
       messages: [
         ...conversation(64 * 1024),
-        { role: "user", content: [{ type: "text", text: "and this?" }, { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "and this?" },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } },
+          ],
+        },
       ],
     });
     expect(answer.model).toBe("openai/gpt-4o");

@@ -165,7 +165,10 @@ describe("gateway with real SDK clients", () => {
   it("R-GW-4: a schema violation is a 400 naming the path, and nothing reaches a provider", async () => {
     const before = harness.mock.counts().total;
     const error = await harness.openai.chat.completions
-      .create({ model: "detour", messages: [{ role: "wizard", content: "hi" }] } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .create({
+        model: "detour",
+        messages: [{ role: "wizard", content: "hi" }],
+      } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming)
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toMatch(/^messages\[0\]/);

@@ -88,9 +88,7 @@ describe("streaming through the gateway", () => {
     const { openai } = await start({
       scenario: [{ match: { api: "openai" }, steps: ["missing-done", { fault: "malformed-chunk", afterTokens: 1 }] }],
     });
-    const first = await collectOpenAI(
-      await openai.chat.completions.create({ ...streamed, stream_options: { include_usage: true } }),
-    );
+    const first = await collectOpenAI(await openai.chat.completions.create({ ...streamed, stream_options: { include_usage: true } }));
     expect(first.finish).toBe("stop");
     expect(first.text).toContain("Hello from mock-gpt");
     const second = await collectOpenAI(await openai.chat.completions.create(streamed));
@@ -210,9 +208,9 @@ describe("client disconnect after the commit", () => {
       expect(outcome === undefined || outcome instanceof OpenAI.APIUserAbortError).toBe(true);
       expect(text).toBe("Once upon");
       await waitFor(() => upstream.closed.length > 0);
-      const status = (await (
-        await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${openai.apiKey}` } })
-      ).json()) as { profiles: { id: string; usageStats: { errorCount?: number } }[] };
+      const status = (await (await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${openai.apiKey}` } })).json()) as {
+        profiles: { id: string; usageStats: { errorCount?: number } }[];
+      };
       const answering = status.profiles.find((profile) => profile.id === "openai:a");
       expect(answering?.usageStats.errorCount ?? 0).toBe(0);
     } finally {
@@ -335,10 +333,19 @@ const OPENAI_ANSWER = [
 const anthropicEvent = (type: string, data: Record<string, unknown>) => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 const ANTHROPIC_ANSWER = [
   anthropicEvent("message_start", {
-    message: { id: "msg", type: "message", role: "assistant", model: "mock-claude", content: [], stop_reason: null, usage: { input_tokens: 1, output_tokens: 1 } },
+    message: {
+      id: "msg",
+      type: "message",
+      role: "assistant",
+      model: "mock-claude",
+      content: [],
+      stop_reason: null,
+      usage: { input_tokens: 1, output_tokens: 1 },
+    },
   }) + anthropicEvent("content_block_start", { index: 0, content_block: { type: "text", text: "" } }),
   anthropicEvent("content_block_delta", { index: 0, delta: { type: "text_delta", text: "hello" } }),
-  anthropicEvent("content_block_stop", { index: 0 }) + anthropicEvent("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 2 } }),
+  anthropicEvent("content_block_stop", { index: 0 }) +
+    anthropicEvent("message_delta", { delta: { stop_reason: "end_turn", stop_sequence: null }, usage: { output_tokens: 2 } }),
   anthropicEvent("message_stop", {}),
 ];
 
@@ -367,7 +374,10 @@ describe("upstream connections", () => {
       for (let index = 0; index < 10; index += 1) {
         const stream = await openai.chat.completions.create({ ...streamed, model: "anthropic/mock-claude" });
         expect((await collectOpenAI(stream)).text).toBe("hello");
-        const answer = await openai.chat.completions.create({ model: "anthropic/mock-claude", messages: [{ role: "user", content: "hi" }] });
+        const answer = await openai.chat.completions.create({
+          model: "anthropic/mock-claude",
+          messages: [{ role: "user", content: "hi" }],
+        });
         expect(answer.choices[0]?.message.content).toBe("hello");
       }
       expect(upstream.connections()).toBeLessThanOrEqual(2);

@@ -103,7 +103,12 @@ async function start(behaviours: Record<string, Behaviour>, hedging?: { afterMs?
         },
       },
       // No timeout keys: the default first-token deadline and the learned hedge delay (R-HG-2) apply.
-      agents: { defaults: { model: { primary: "openai/gpt-primary", fallbacks: ["backup/gpt-backup"] }, ...(hedging ? { modelFailover: { hedging } } : {}) } },
+      agents: {
+        defaults: {
+          model: { primary: "openai/gpt-primary", fallbacks: ["backup/gpt-backup"] },
+          ...(hedging ? { modelFailover: { hedging } } : {}),
+        },
+      },
       gateway: { auth: { tokens: [CLIENT_TOKEN] } },
       state: { backend: "memory" },
     },
@@ -114,9 +119,11 @@ async function start(behaviours: Record<string, Behaviour>, hedging?: { afterMs?
   // One answered request first, straight to the backup: the process's first request loads and compiles code for
   // a good part of a second, which would be measured as the close's delay.
   await client.chat.completions.create({ model: "backup/gpt-warm", messages: [{ role: "user", content: "warm up" }] });
-  await client.chat.completions.create({ model: "backup/gpt-warm", messages: [{ role: "user", content: "warm up" }], stream: true }).then(async (stream) => {
-    for await (const _chunk of stream);
-  });
+  await client.chat.completions
+    .create({ model: "backup/gpt-warm", messages: [{ role: "user", content: "warm up" }], stream: true })
+    .then(async (stream) => {
+      for await (const _chunk of stream);
+    });
   upstream.seen.length = 0;
   return { client, gateway, upstream };
 }
@@ -130,7 +137,9 @@ describe("hedged attempts through the gateway (R-HG-1)", () => {
   it("R-HG-1: a silent primary is raced with the default configuration and the fallback answers in seconds; the primary's connection is closed at once", async () => {
     const { client, gateway, upstream } = await start({ primary: "silent", backup: { firstContentMs: 50 } });
     const startedAt = Date.now();
-    const { data, response } = await client.chat.completions.create({ model: "openai/gpt-primary", messages: [{ role: "user", content: "hello" }] }).withResponse();
+    const { data, response } = await client.chat.completions
+      .create({ model: "openai/gpt-primary", messages: [{ role: "user", content: "hello" }] })
+      .withResponse();
     const elapsedMs = Date.now() - startedAt;
     expect(data.choices[0]?.message.content).toBe("backup answers");
     expect(data.model).toBe("backup/gpt-backup");
@@ -154,12 +163,17 @@ describe("hedged attempts through the gateway (R-HG-1)", () => {
       firstToken: { provider: string; model: string; samples: number; deadlineMs: number; hedgeAfterMs: number }[];
     };
     expect(status.firstToken).toEqual(
-      expect.arrayContaining([expect.objectContaining({ provider: "backup", model: "gpt-backup", samples: 1, deadlineMs: 15_000, hedgeAfterMs: 5_000 })]),
+      expect.arrayContaining([
+        expect.objectContaining({ provider: "backup", model: "gpt-backup", samples: 1, deadlineMs: 15_000, hedgeAfterMs: 5_000 }),
+      ]),
     );
   }, 20_000);
 
   it("R-HG-1: a slow primary whose first token still comes wins its race; the streamed answer is the primary's and the hedge is aborted within 100 ms", async () => {
-    const { client, gateway, upstream } = await start({ primary: { firstContentMs: 1_200 }, backup: { firstContentMs: 5_000 } }, { afterMs: 300 });
+    const { client, gateway, upstream } = await start(
+      { primary: { firstContentMs: 1_200 }, backup: { firstContentMs: 5_000 } },
+      { afterMs: 300 },
+    );
     const { data: stream, response } = await client.chat.completions
       .create({ model: "openai/gpt-primary", messages: [{ role: "user", content: "hello" }], stream: true })
       .withResponse();

@@ -26,7 +26,8 @@ let gateway: RunningGateway;
 function largeBody(stream: boolean): string {
   const turn = 'Here is the file:\n```ts\nexport const value = "x";\n```\nand a "quoted" note — déjà vu.\t'.repeat(40);
   const messages: { role: string; content: string }[] = [];
-  while (JSON.stringify(messages).length < 1024 * 1024) messages.push({ role: "user", content: turn }, { role: "assistant", content: turn });
+  while (JSON.stringify(messages).length < 1024 * 1024)
+    messages.push({ role: "user", content: turn }, { role: "assistant", content: turn });
   messages.push({ role: "user", content: "continue" });
   return JSON.stringify({ model: "openai/up-gpt", ...(stream ? { stream: true } : {}), messages });
 }
@@ -110,12 +111,18 @@ describe("a 1 MB request body on the same-wire lane", () => {
   });
 
   it("R-RA-1, R-GW-6: after a 429 the next credential gets the very same bytes", async () => {
-    upstream.failures.push({ status: 429, body: '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}' });
+    upstream.failures.push({
+      status: 429,
+      body: '{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}',
+    });
     const body = largeBody(true);
     const response = await post(body);
     expect(response.status).toBe(200);
     expect(await response.text()).toContain("Read it.");
-    const expected = body.replace('"model":"openai/up-gpt","stream":true', '"stream_options":{"include_usage":true},"model":"up-gpt","stream":true');
+    const expected = body.replace(
+      '"model":"openai/up-gpt","stream":true',
+      '"stream_options":{"include_usage":true},"model":"up-gpt","stream":true',
+    );
     expect(upstream.requests).toHaveLength(2);
     const [first, second] = upstream.requests;
     expect(first?.body === expected).toBe(true);

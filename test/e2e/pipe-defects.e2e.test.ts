@@ -32,9 +32,9 @@ async function start(options: HarnessOptions): Promise<{ h: Harness; events: Det
 }
 
 async function profileStats(h: Harness, id: string) {
-  const status = (await (
-    await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })
-  ).json()) as { profiles: { id: string; usageStats: { errorCount?: number; cooldownUntil?: number; failureCounts?: Record<string, number> } }[] };
+  const status = (await (await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })).json()) as {
+    profiles: { id: string; usageStats: { errorCount?: number; cooldownUntil?: number; failureCounts?: Record<string, number> } }[];
+  };
   return status.profiles.find((profile) => profile.id === id)?.usageStats;
 }
 
@@ -119,7 +119,8 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
 
     events.length = 0;
     let text = "";
-    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true })) text += chunk.choices[0]?.delta.content ?? "";
+    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true }))
+      text += chunk.choices[0]?.delta.content ?? "";
     expect(text).toBe(ANSWER);
     await expectNoFailure(h, events);
     expect(h.mock.requests().map((request) => (request.body as { stream?: boolean }).stream)).toEqual([true, true]);
@@ -127,13 +128,21 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
 
   it("R-GW-10: Anthropic client, Anthropic upstream (same wire), streamed and not: the JSON message is the answer", async () => {
     const { h, events } = await start({ model: { primary: "anthropic/mock-claude", fallbacks: [] }, scenario: IGNORES_STREAM });
-    const message = await h.anthropic.messages.create({ model: "detour", max_tokens: 400, messages: [{ role: "user", content: "tell me a story" }] });
+    const message = await h.anthropic.messages.create({
+      model: "detour",
+      max_tokens: 400,
+      messages: [{ role: "user", content: "tell me a story" }],
+    });
     expect(message.content).toEqual([expect.objectContaining({ type: "text", text: ANSWER })]);
     expect(message.model).toBe("anthropic/mock-claude");
     await expectNoFailure(h, events);
 
     events.length = 0;
-    const stream = h.anthropic.messages.stream({ model: "detour", max_tokens: 400, messages: [{ role: "user", content: "tell me a story" }] });
+    const stream = h.anthropic.messages.stream({
+      model: "detour",
+      max_tokens: 400,
+      messages: [{ role: "user", content: "tell me a story" }],
+    });
     const streamed = await stream.finalMessage();
     expect(streamed.content).toEqual([expect.objectContaining({ type: "text", text: ANSWER })]);
     expect(streamed.stop_reason).toBe("end_turn");
@@ -164,7 +173,8 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
     expect(completed?.usage?.output_tokens).toBeGreaterThan(0);
 
     let chatText = "";
-    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true })) chatText += chunk.choices[0]?.delta.content ?? "";
+    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true }))
+      chatText += chunk.choices[0]?.delta.content ?? "";
     expect(chatText).toBe(ANSWER);
     expect((await h.openai.chat.completions.create(ask)).choices[0]?.message.content).toBe(ANSWER);
 
@@ -174,7 +184,9 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
   });
 
   it("R-GW-10: a 200 JSON error object sent for a stream is the provider's error: it fails over with its own reason", async () => {
-    const rateLimited = { error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" } };
+    const rateLimited = {
+      error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" },
+    };
     const { h, events } = await start({
       scenario: [
         { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: rateLimited }], then: "repeat-last" },
@@ -182,13 +194,20 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
       ],
     });
     let text = "";
-    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true })) text += chunk.choices[0]?.delta.content ?? "";
+    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true }))
+      text += chunk.choices[0]?.delta.content ?? "";
     expect(text).toBe(ANSWER);
-    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({ profileId: "openai:a", outcome: "failed", reason: "rate_limit" });
+    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({
+      profileId: "openai:a",
+      outcome: "failed",
+      reason: "rate_limit",
+    });
   });
 
   it("R-GW-10: a 200 JSON error object to a non-streamed client's streamed call is the provider's error too, not a 200 answer", async () => {
-    const rateLimited = { error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" } };
+    const rateLimited = {
+      error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" },
+    };
     const { h, events } = await start({
       scenario: [
         { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: rateLimited }], then: "repeat-last" },
@@ -196,7 +215,11 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
       ],
     });
     expect((await h.openai.chat.completions.create(ask)).choices[0]?.message.content).toBe(ANSWER);
-    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({ profileId: "openai:a", outcome: "failed", reason: "rate_limit" });
+    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({
+      profileId: "openai:a",
+      outcome: "failed",
+      reason: "rate_limit",
+    });
   });
 
   it("R-GW-10: a 200 JSON body that is not an answer still fails over, as before", async () => {
@@ -207,9 +230,13 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
       ],
     });
     let text = "";
-    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true })) text += chunk.choices[0]?.delta.content ?? "";
+    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true }))
+      text += chunk.choices[0]?.delta.content ?? "";
     expect(text).toBe(ANSWER);
-    expect(h.mock.requests().map((request) => request.keyFingerprint)).toEqual([fingerprintKey(KEYS.openaiA), fingerprintKey(KEYS.openaiB)]);
+    expect(h.mock.requests().map((request) => request.keyFingerprint)).toEqual([
+      fingerprintKey(KEYS.openaiA),
+      fingerprintKey(KEYS.openaiB),
+    ]);
   });
 });
 

@@ -26,12 +26,25 @@ const ANTHROPIC_REFUSAL: CannedAnswers = {
   events: [
     anthropicEvent("message_start", {
       type: "message_start",
-      message: { id: "msg_refusal1", type: "message", role: "assistant", model: "up-claude", content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 12, output_tokens: 1 } },
+      message: {
+        id: "msg_refusal1",
+        type: "message",
+        role: "assistant",
+        model: "up-claude",
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 12, output_tokens: 1 },
+      },
     }),
     anthropicEvent("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
     anthropicEvent("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: REFUSAL_TEXT } }),
     anthropicEvent("content_block_stop", { type: "content_block_stop", index: 0 }),
-    anthropicEvent("message_delta", { type: "message_delta", delta: { stop_reason: "refusal", stop_sequence: null }, usage: { output_tokens: 8 } }),
+    anthropicEvent("message_delta", {
+      type: "message_delta",
+      delta: { stop_reason: "refusal", stop_sequence: null },
+      usage: { output_tokens: 8 },
+    }),
     anthropicEvent("message_stop", { type: "message_stop" }),
   ],
 };
@@ -75,11 +88,21 @@ const OPENAI_REFUSAL_DELTA: CannedAnswers = {
   ],
 };
 
-async function start(primary: "anthropic" | "openai", openai = OPENAI_CONTENT_FILTER): Promise<{ h: Harness; up: CapturingUpstream; events: DetourEvent[] }> {
+async function start(
+  primary: "anthropic" | "openai",
+  openai = OPENAI_CONTENT_FILTER,
+): Promise<{ h: Harness; up: CapturingUpstream; events: DetourEvent[] }> {
   upstream = await startCapturingUpstream({ openai, anthropic: ANTHROPIC_REFUSAL });
-  const model = primary === "anthropic" ? { primary: "anthropic/up-claude", fallbacks: ["openai/up-gpt"] } : { primary: "openai/up-gpt", fallbacks: ["anthropic/up-claude"] };
+  const model =
+    primary === "anthropic"
+      ? { primary: "anthropic/up-claude", fallbacks: ["openai/up-gpt"] }
+      : { primary: "openai/up-gpt", fallbacks: ["anthropic/up-claude"] };
   // Roomy watchdogs: these tests are about the answer, not about silence on a busy machine.
-  harness = await startHarness({ model, baseUrls: { openai: `${upstream.url}/v1`, anthropic: upstream.url }, gateway: { ttftTimeoutSeconds: 5, streamStallSeconds: 5 } });
+  harness = await startHarness({
+    model,
+    baseUrls: { openai: `${upstream.url}/v1`, anthropic: upstream.url },
+    gateway: { ttftTimeoutSeconds: 5, streamStallSeconds: 5 },
+  });
   const events: DetourEvent[] = [];
   harness.gateway.detour.on("*", (event: DetourEvent) => events.push(event));
   return { h: harness, up: upstream, events };
@@ -104,7 +127,9 @@ async function expectCountedAsContentFilter(h: Harness, up: CapturingUpstream, e
   const attempts = events.filter((event) => event.type === "attempt_finished");
   expect(attempts).toHaveLength(1);
   expect(attempts[0]).toMatchObject({ outcome: "failed", reason: "content_filter", status: 200 });
-  expect(events.some((event) => event.type === "model_fallback_decision" && event.fallbackStepFinalOutcome === "next_fallback")).toBe(false);
+  expect(events.some((event) => event.type === "model_fallback_decision" && event.fallbackStepFinalOutcome === "next_fallback")).toBe(
+    false,
+  );
   const text = await metrics(h);
   expect(text).toMatch(/detour_requests_total\{agent="main",outcome="content_filter"\} 1/);
   expect(text).not.toMatch(/detour_requests_total\{agent="main",outcome="succeeded"\}/);
@@ -113,7 +138,11 @@ async function expectCountedAsContentFilter(h: Harness, up: CapturingUpstream, e
 describe("R-GW-11 refusals that arrive as answers", () => {
   it("R-GW-11: an Anthropic 200 with stop_reason refusal is returned as sent, counted as content_filter, no fallback", async () => {
     const { h, up, events } = await start("anthropic");
-    const message = await h.anthropic.messages.create({ model: "detour", max_tokens: 200, messages: [{ role: "user", content: "something refused" }] });
+    const message = await h.anthropic.messages.create({
+      model: "detour",
+      max_tokens: 200,
+      messages: [{ role: "user", content: "something refused" }],
+    });
     expect(message.stop_reason).toBe("refusal");
     expect(message.content).toEqual([{ type: "text", text: REFUSAL_TEXT }]);
     await expectCountedAsContentFilter(h, up, events, "/messages");
@@ -122,7 +151,11 @@ describe("R-GW-11 refusals that arrive as answers", () => {
   it("R-GW-11: a streamed Anthropic refusal reaches the client as sent and the run is content_filter", async () => {
     const { h, up, events } = await start("anthropic");
     let text = "";
-    const stream = h.anthropic.messages.stream({ model: "detour", max_tokens: 200, messages: [{ role: "user", content: "something refused" }] });
+    const stream = h.anthropic.messages.stream({
+      model: "detour",
+      max_tokens: 200,
+      messages: [{ role: "user", content: "something refused" }],
+    });
     stream.on("text", (piece) => (text += piece));
     const message = await stream.finalMessage();
     expect(text).toBe(REFUSAL_TEXT);
@@ -132,7 +165,10 @@ describe("R-GW-11 refusals that arrive as answers", () => {
 
   it("R-GW-11: an OpenAI finish_reason content_filter with a refusal message is returned as sent and counted as content_filter", async () => {
     const { h, up, events } = await start("openai");
-    const completion = await h.openai.chat.completions.create({ model: "detour", messages: [{ role: "user", content: "something refused" }] });
+    const completion = await h.openai.chat.completions.create({
+      model: "detour",
+      messages: [{ role: "user", content: "something refused" }],
+    });
     expect(completion.choices[0]?.finish_reason).toBe("content_filter");
     await expectCountedAsContentFilter(h, up, events, "/chat/completions");
   });
@@ -141,7 +177,11 @@ describe("R-GW-11 refusals that arrive as answers", () => {
     const { h, up, events } = await start("openai");
     let finish: string | null = null;
     let text = "";
-    for await (const chunk of await h.openai.chat.completions.create({ model: "detour", stream: true, messages: [{ role: "user", content: "something refused" }] })) {
+    for await (const chunk of await h.openai.chat.completions.create({
+      model: "detour",
+      stream: true,
+      messages: [{ role: "user", content: "something refused" }],
+    })) {
       text += chunk.choices[0]?.delta.content ?? "";
       finish = chunk.choices[0]?.finish_reason ?? finish;
     }
@@ -154,7 +194,11 @@ describe("R-GW-11 refusals that arrive as answers", () => {
     const { h, up, events } = await start("openai", OPENAI_REFUSAL_DELTA);
     let refusal = "";
     let finish: string | null = null;
-    for await (const chunk of await h.openai.chat.completions.create({ model: "detour", stream: true, messages: [{ role: "user", content: "something refused" }] })) {
+    for await (const chunk of await h.openai.chat.completions.create({
+      model: "detour",
+      stream: true,
+      messages: [{ role: "user", content: "something refused" }],
+    })) {
       refusal += (chunk.choices[0]?.delta as { refusal?: string | null } | undefined)?.refusal ?? "";
       finish = chunk.choices[0]?.finish_reason ?? finish;
     }
@@ -167,7 +211,9 @@ describe("R-GW-11 refusals that arrive as answers", () => {
     const { h, up } = await start("anthropic");
     const fallbacks = [{ model: "claude-sonnet-4-5" }];
     await h.anthropic.messages.create(
-      { model: "detour", max_tokens: 200, messages: [{ role: "user", content: "hi" }], fallbacks } as Parameters<typeof h.anthropic.messages.create>[0],
+      { model: "detour", max_tokens: 200, messages: [{ role: "user", content: "hi" }], fallbacks } as Parameters<
+        typeof h.anthropic.messages.create
+      >[0],
       { headers: { "anthropic-beta": "model-fallbacks-2026-01-15" } },
     );
     const sent = up.requests[0];

@@ -29,7 +29,16 @@ afterEach(async () => {
 /** Key A answers 429 (Retry-After 1 s) three times, then 500s twice; key B is overloaded now and then. */
 const FAULTS: MockScenarioInput = {
   rules: [
-    { match: { key: KEYS.openaiA }, steps: [{ fault: "rate-limit", retryAfterSeconds: 1, times: 3 }, { fault: "server-error", times: 2 }, "ok", { fault: "rate-limit", retryAfterSeconds: 1, times: 2 }], then: "ok" },
+    {
+      match: { key: KEYS.openaiA },
+      steps: [
+        { fault: "rate-limit", retryAfterSeconds: 1, times: 3 },
+        { fault: "server-error", times: 2 },
+        "ok",
+        { fault: "rate-limit", retryAfterSeconds: 1, times: 2 },
+      ],
+      then: "ok",
+    },
     { match: { key: KEYS.openaiB }, steps: [{ fault: "overloaded", times: 4 }, "ok", { fault: "server-error", times: 3 }], then: "ok" },
     { steps: ["ok"] },
   ],
@@ -76,11 +85,16 @@ describe("replay of traces recorded through the gateway", () => {
     const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 10_000 });
     const outcomes: string[] = [];
     for (let index = 0; index < 16; index += 1) {
-      const request = { model: "openai/mock-gpt", messages: [{ role: "user" as const, content: `question ${index}` }], user: `user-${index % 3}` };
+      const request = {
+        model: "openai/mock-gpt",
+        messages: [{ role: "user" as const, content: `question ${index}` }],
+        user: `user-${index % 3}`,
+      };
       try {
         if (index % 4 === 3) {
           let text = "";
-          for await (const chunk of await client.chat.completions.create({ ...request, stream: true })) text += chunk.choices[0]?.delta.content ?? "";
+          for await (const chunk of await client.chat.completions.create({ ...request, stream: true }))
+            text += chunk.choices[0]?.delta.content ?? "";
           outcomes.push(text ? "answered" : "empty");
         } else {
           await client.chat.completions.create(request);
@@ -117,7 +131,19 @@ describe("replay of traces recorded through the gateway", () => {
     const report = JSON.parse(replayed.stdout) as { configs: Record<string, unknown>[] };
     expect(report.configs.map((config) => config.name)).toEqual(["detour.json5", "with-fallback.json5"]);
     for (const config of report.configs) {
-      expect(Object.keys(config)).toEqual(["name", "runs", "answered", "failed", "upstreamCalls", "upstream429", "upstream5xx", "addedWaitMsP50", "addedWaitMsP99", "notices", "costUsd"]);
+      expect(Object.keys(config)).toEqual([
+        "name",
+        "runs",
+        "answered",
+        "failed",
+        "upstreamCalls",
+        "upstream429",
+        "upstream5xx",
+        "addedWaitMsP50",
+        "addedWaitMsP99",
+        "notices",
+        "costUsd",
+      ]);
     }
     const [own, other] = report.configs as unknown as (typeof recorded)[];
     const counts = ({ addedWaitMsP50: _p50, addedWaitMsP99: _p99, ...rest }: typeof recorded) => rest;

@@ -25,12 +25,17 @@ function send(base: string, method: string, path: string, headers: Record<string
         method,
         path: url.pathname + url.search,
         setHost: false,
-        headers: { ...(payload !== undefined ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}), ...headers },
+        headers: {
+          ...(payload !== undefined ? { "content-type": "application/json", "content-length": String(Buffer.byteLength(payload)) } : {}),
+          ...headers,
+        },
       },
       (incoming) => {
         const chunks: Buffer[] = [];
         incoming.on("data", (chunk: Buffer) => chunks.push(chunk));
-        incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        incoming.on("end", () =>
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body: Buffer.concat(chunks).toString("utf8") }),
+        );
         incoming.on("error", reject);
       },
     );
@@ -46,7 +51,12 @@ const ALLOWED_ORIGIN = "https://chat.example.test";
 /** Every route class the guard must cover, with how to call it. */
 const ROUTES: { name: string; method: string; path: string; body?: unknown }[] = [
   { name: "chat (OpenAI)", method: "POST", path: "/v1/chat/completions", body: chatBody },
-  { name: "chat (Anthropic)", method: "POST", path: "/v1/messages", body: { model: "anthropic/mock-claude", max_tokens: 16, messages: [{ role: "user", content: "hi" }] } },
+  {
+    name: "chat (Anthropic)",
+    method: "POST",
+    path: "/v1/messages",
+    body: { model: "anthropic/mock-claude", max_tokens: 16, messages: [{ role: "user", content: "hi" }] },
+  },
   { name: "admin list", method: "GET", path: "/admin/profiles" },
   { name: "admin reset", method: "POST", path: "/admin/profiles/openai:a/reset" },
   { name: "status", method: "GET", path: "/status" },
@@ -83,7 +93,13 @@ describe("R-GW-13 request guard on a tokenless loopback gateway (real HTTP)", ()
 
   it("R-GW-13 the full rebinding request (Host and Origin of the attacker's page) never reaches the upstream", async () => {
     harness.mock.reset();
-    const reply = await send(harness.gateway.url, "POST", "/v1/chat/completions", { host: `evil.example:${port}`, origin: `http://evil.example:${port}` }, chatBody);
+    const reply = await send(
+      harness.gateway.url,
+      "POST",
+      "/v1/chat/completions",
+      { host: `evil.example:${port}`, origin: `http://evil.example:${port}` },
+      chatBody,
+    );
     expect(reply.status).toBe(403);
     expect(harness.mock.counts().total).toBe(0);
     // A reset through the admin API did not happen either: the profile list is untouched and readable locally.
@@ -93,7 +109,14 @@ describe("R-GW-13 request guard on a tokenless loopback gateway (real HTTP)", ()
 
   it("R-GW-13 a loopback name on another port, a Host without port, a missing port, or a look-alike name is refused", async () => {
     harness.mock.reset();
-    for (const host of [`localhost:${port + 1 === 65536 ? 1 : port + 1}`, "localhost", "127.0.0.1", `localhost.evil.example:${port}`, `127.0.0.1.nip.io:${port}`, `[::2]:${port}`]) {
+    for (const host of [
+      `localhost:${port + 1 === 65536 ? 1 : port + 1}`,
+      "localhost",
+      "127.0.0.1",
+      `localhost.evil.example:${port}`,
+      `127.0.0.1.nip.io:${port}`,
+      `[::2]:${port}`,
+    ]) {
       const reply = await send(harness.gateway.url, "POST", "/v1/chat/completions", { host }, chatBody);
       expect(reply.status, host).toBe(403);
     }
@@ -127,7 +150,13 @@ describe("R-GW-13 request guard on a tokenless loopback gateway (real HTTP)", ()
 
   it("R-GW-13 a foreign Origin is refused with 403 on a loopback Host, and no upstream is called", async () => {
     harness.mock.reset();
-    for (const origin of ["http://evil.example", `http://evil.example:${port}`, "null", `http://localhost:${port + 1}`, "https://chat.example.test.evil.example"]) {
+    for (const origin of [
+      "http://evil.example",
+      `http://evil.example:${port}`,
+      "null",
+      `http://localhost:${port + 1}`,
+      "https://chat.example.test.evil.example",
+    ]) {
       const reply = await send(harness.gateway.url, "POST", "/v1/chat/completions", { host: `127.0.0.1:${port}`, origin }, chatBody);
       expect(reply.status, origin).toBe(403);
       expect(reply.body).toContain("DETOUR_ORIGIN_NOT_ALLOWED");
@@ -163,17 +192,38 @@ describe("R-GW-13 request guard on a tokenless loopback gateway (real HTTP)", ()
     expect(preflight.headers["access-control-allow-origin"]).toBe(ALLOWED_ORIGIN);
     expect(preflight.headers["access-control-allow-methods"]).toContain("POST");
     const allowedHeaders = String(preflight.headers["access-control-allow-headers"]).split(/,\s*/);
-    expect(allowedHeaders).toEqual(expect.arrayContaining(["authorization", "content-type", "x-detour-session", "x-detour-agent", "x-detour-fallbacks", "x-stainless-os"]));
+    expect(allowedHeaders).toEqual(
+      expect.arrayContaining([
+        "authorization",
+        "content-type",
+        "x-detour-session",
+        "x-detour-agent",
+        "x-detour-fallbacks",
+        "x-stainless-os",
+      ]),
+    );
     expect(harness.mock.counts().total).toBe(0);
 
-    const chat = await send(harness.gateway.url, "POST", "/v1/chat/completions", { host: `127.0.0.1:${port}`, origin: ALLOWED_ORIGIN }, chatBody);
+    const chat = await send(
+      harness.gateway.url,
+      "POST",
+      "/v1/chat/completions",
+      { host: `127.0.0.1:${port}`, origin: ALLOWED_ORIGIN },
+      chatBody,
+    );
     expect(chat.status).toBe(200);
     expect(chat.headers["access-control-allow-origin"]).toBe(ALLOWED_ORIGIN);
     expect(chat.headers.vary).toContain("Origin");
     expect(String(chat.headers["access-control-expose-headers"])).toContain("x-detour-model");
 
     // A streamed answer (written by the SSE writer) carries the CORS headers too.
-    const stream = await send(harness.gateway.url, "POST", "/v1/chat/completions", { host: `127.0.0.1:${port}`, origin: ALLOWED_ORIGIN }, { ...chatBody, stream: true });
+    const stream = await send(
+      harness.gateway.url,
+      "POST",
+      "/v1/chat/completions",
+      { host: `127.0.0.1:${port}`, origin: ALLOWED_ORIGIN },
+      { ...chatBody, stream: true },
+    );
     expect(stream.status).toBe(200);
     expect(stream.headers["content-type"]).toContain("text/event-stream");
     expect(stream.headers["access-control-allow-origin"]).toBe(ALLOWED_ORIGIN);
@@ -194,7 +244,13 @@ describe("R-GW-13 request guard with tokens configured (real HTTP)", () => {
     harness.mock.reset();
     const rebound = await send(harness.gateway.url, "POST", "/v1/chat/completions", { ...auth, host: `evil.example:${port}` }, chatBody);
     expect(rebound.status).toBe(403);
-    const foreign = await send(harness.gateway.url, "POST", "/v1/chat/completions", { ...auth, host: `localhost:${port}`, origin: "https://evil.example" }, chatBody);
+    const foreign = await send(
+      harness.gateway.url,
+      "POST",
+      "/v1/chat/completions",
+      { ...auth, host: `localhost:${port}`, origin: "https://evil.example" },
+      chatBody,
+    );
     expect(foreign.status).toBe(403);
     expect(harness.mock.counts().total).toBe(0);
     const own = await send(harness.gateway.url, "POST", "/v1/chat/completions", { ...auth, host: `localhost:${port}` }, chatBody);

@@ -73,7 +73,9 @@ describe("POST /v1/responses with the openai SDK", () => {
     expect(data.model).toBe("resp-backup/mock-gpt");
     expect(data.output_text).toContain(fingerprintKey(KEYS.backupA));
     expect(response.headers.get("x-detour-model")).toBe("resp-backup/mock-gpt");
-    expect(decodeNoticeHeader(response.headers.get("x-detour-notice") ?? "")).toMatch(/^↪️ Model Fallback: resp-backup\/mock-gpt \(selected openai-codex\/mock-gpt; /);
+    expect(decodeNoticeHeader(response.headers.get("x-detour-notice") ?? "")).toMatch(
+      /^↪️ Model Fallback: resp-backup\/mock-gpt \(selected openai-codex\/mock-gpt; /,
+    );
     expect(response.headers.get("x-detour-dropped")).toBeNull();
     const [forwarded] = requestsTo(mock, KEYS.backupA);
     expect(forwarded?.path).toBe("/v1/responses");
@@ -160,7 +162,11 @@ describe("POST /v1/responses with the openai SDK", () => {
       scenario: [{ match: { api: "openai-responses" }, steps: ["rate-limit"], then: "repeat-last" }],
     });
     const direct = new Anthropic({ baseURL: mock.url, apiKey: KEYS.anthropicA, maxRetries: 0 });
-    const expected = await direct.messages.create({ model: "mock-claude", max_tokens: 4096, messages: [{ role: "user", content: "count me" }] });
+    const expected = await direct.messages.create({
+      model: "mock-claude",
+      max_tokens: 4096,
+      messages: [{ role: "user", content: "count me" }],
+    });
     const plain = await openai.responses.create({ model: "detour", input: "count me" });
     expect(plain.usage?.input_tokens).toBe(expected.usage.input_tokens);
     expect(plain.usage?.output_tokens).toBe(expected.usage.output_tokens);
@@ -177,13 +183,20 @@ describe("POST /v1/responses with the openai SDK", () => {
     const { openai, mock } = await start();
     const direct = new OpenAI({ baseURL: `${mock.url}/v1`, apiKey: KEYS.codexA, maxRetries: 0 });
     const expected = await direct.responses.create({ model: "mock-gpt", input: "chat to responses", store: false });
-    const completion = await openai.chat.completions.create({ model: "openai-codex/mock-gpt", messages: [{ role: "user", content: "chat to responses" }] });
+    const completion = await openai.chat.completions.create({
+      model: "openai-codex/mock-gpt",
+      messages: [{ role: "user", content: "chat to responses" }],
+    });
     expect(completion.model).toBe("openai-codex/mock-gpt");
     expect(completion.choices[0]?.message.content).toBe(expected.output_text);
     expect(completion.usage?.prompt_tokens).toBe(expected.usage?.input_tokens);
     expect(completion.usage?.completion_tokens).toBe(expected.usage?.output_tokens);
     const sent = requestsTo(mock, KEYS.codexA).at(-1)?.body as Json;
-    expect(sent).toMatchObject({ model: "mock-gpt", store: false, input: [{ role: "user", content: [{ type: "input_text", text: "chat to responses" }] }] });
+    expect(sent).toMatchObject({
+      model: "mock-gpt",
+      store: false,
+      input: [{ role: "user", content: [{ type: "input_text", text: "chat to responses" }] }],
+    });
   });
 
   it("R-GW-6: a hosted tool no other wire can run makes the Anthropic candidate incompatible, so the client hears why", async () => {
@@ -233,7 +246,9 @@ describe("server-held state (stateless gateway)", () => {
 
   it("R-GW-6: a previous_response_id request whose chain has no Responses provider is a 400 before any call", async () => {
     const { openai, mock } = await start({ model: { primary: "openai/mock-gpt", fallbacks: ["anthropic/mock-claude"] } });
-    const error = await openai.responses.create({ model: "detour", previous_response_id: "resp_x", input: "more" }).catch((caught: unknown) => caught);
+    const error = await openai.responses
+      .create({ model: "detour", previous_response_id: "resp_x", input: "more" })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe("DETOUR_RESPONSE_STATE_UNROUTABLE");
     expect(mock.counts().total).toBe(0);

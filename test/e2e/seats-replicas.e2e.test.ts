@@ -26,7 +26,9 @@ interface Replica {
 }
 
 function startReplica(config: DetourConfigInput, env: Record<string, string>): Promise<Replica> {
-  const child = spawn(process.execPath, ["--import", "tsx", replicaScript, JSON.stringify({ config, env })], { stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", replicaScript, JSON.stringify({ config, env })], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   let errors = "";
   child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
@@ -65,10 +67,20 @@ if (redis === "available") {
     let env: Record<string, string>;
 
     beforeAll(async () => {
-      mock = await startMockProvider({ scenario: slow(300), concurrencyLimits: { [KEYS.a]: 2, [KEYS.b]: 2, [KEYS.c]: 2 }, recordLimit: 200 });
+      mock = await startMockProvider({
+        scenario: slow(300),
+        concurrencyLimits: { [KEYS.a]: 2, [KEYS.b]: 2, [KEYS.c]: 2 },
+        recordLimit: 200,
+      });
       home = mkdtempSync(join(tmpdir(), "detour-seats-e2e-"));
       keyPrefix = uniquePrefix();
-      env = { DETOUR_HOME: home, DETOUR_SECRET_KEY: randomBytes(32).toString("base64"), SEAT_KEY_A: KEYS.a, SEAT_KEY_B: KEYS.b, SEAT_KEY_C: KEYS.c };
+      env = {
+        DETOUR_HOME: home,
+        DETOUR_SECRET_KEY: randomBytes(32).toString("base64"),
+        SEAT_KEY_A: KEYS.a,
+        SEAT_KEY_B: KEYS.b,
+        SEAT_KEY_C: KEYS.c,
+      };
       const account = (variable: string) => ({ provider: "openai", mode: "api_key" as const, keyRef: { env: variable }, maxConcurrent: 2 });
       config = {
         models: { providers: { openai: { api: "openai-chat", baseUrl: `${mock.url}/v1`, timeoutSeconds: 90 } } },

@@ -37,8 +37,16 @@ describe("secrets never leave Detour", () => {
 
     // A strict pin to the failing profile: its error (now a cooldown answer) is rendered to the client too.
     const strict = await harness.openai.chat.completions
-      .create({ model: "openai/mock-gpt", messages: [{ role: "user", content: "/model openai/mock-gpt@openai:a" }] }, { headers: { "x-detour-session": "pinned" } })
-      .then(() => harness!.openai.chat.completions.create({ model: "detour", messages: [{ role: "user", content: "hi" }] }, { headers: { "x-detour-session": "pinned" } }))
+      .create(
+        { model: "openai/mock-gpt", messages: [{ role: "user", content: "/model openai/mock-gpt@openai:a" }] },
+        { headers: { "x-detour-session": "pinned" } },
+      )
+      .then(() =>
+        harness!.openai.chat.completions.create(
+          { model: "detour", messages: [{ role: "user", content: "hi" }] },
+          { headers: { "x-detour-session": "pinned" } },
+        ),
+      )
       .catch((error: unknown) => error);
     expect(strict).toBeInstanceOf(OpenAI.APIError);
     outputs.push(JSON.stringify((strict as InstanceType<typeof OpenAI.APIError>).error), (strict as Error).message);

@@ -68,7 +68,8 @@ async function runAgainst(reply: Reply, stream: boolean): Promise<Harness> {
   const request = { model: "detour", messages: [{ role: "user" as const, content: "hello" }] };
   if (stream) {
     let text = "";
-    for await (const chunk of await harness.openai.chat.completions.create({ ...request, stream: true })) text += chunk.choices[0]?.delta.content ?? "";
+    for await (const chunk of await harness.openai.chat.completions.create({ ...request, stream: true }))
+      text += chunk.choices[0]?.delta.content ?? "";
     expect(text.length).toBeGreaterThan(0);
   } else {
     const answer = await harness.openai.chat.completions.create(request);
@@ -80,7 +81,9 @@ async function runAgainst(reply: Reply, stream: boolean): Promise<Harness> {
 describe("R-EC-6 resets stated in bodies, streams and Codex headers", () => {
   it("R-EC-6: a 429 body's resets_at sets blockedUntil exactly, as a header would", async () => {
     const resetsAt = resetEpochSeconds();
-    const body = JSON.stringify({ error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: resetsAt } });
+    const body = JSON.stringify({
+      error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: resetsAt },
+    });
     const h = await runAgainst({ status: 429, body }, false);
     expect(await blockedUntil(h, "openai:a")).toBe(resetsAt * 1000);
     expect(await blockedUntil(h, "openai:b")).toBe(resetsAt * 1000);
@@ -111,7 +114,10 @@ describe("R-EC-6 resets stated in bodies, streams and Codex headers", () => {
       "x-codex-secondary-window-minutes": "10080",
       "x-codex-secondary-reset-at": String(resetsAt + 5 * 86_400),
     };
-    const h = await runAgainst({ status: 429, headers, body: JSON.stringify({ error: { message: "Too many requests", type: "rate_limit_error" } }) }, false);
+    const h = await runAgainst(
+      { status: 429, headers, body: JSON.stringify({ error: { message: "Too many requests", type: "rate_limit_error" } }) },
+      false,
+    );
     expect(await blockedUntil(h, "openai:a")).toBe(resetsAt * 1000);
   });
 });

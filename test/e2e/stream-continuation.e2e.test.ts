@@ -45,9 +45,9 @@ async function metrics(h: Harness): Promise<string> {
 }
 
 async function profileStats(h: Harness, id: string) {
-  const status = (await (
-    await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })
-  ).json()) as { profiles: { id: string; usageStats: { errorCount?: number; lastUsed?: number; failureCounts?: Record<string, number> } }[] };
+  const status = (await (await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })).json()) as {
+    profiles: { id: string; usageStats: { errorCount?: number; lastUsed?: number; failureCounts?: Record<string, number> } }[];
+  };
   return status.profiles.find((profile) => profile.id === id)?.usageStats;
 }
 
@@ -114,9 +114,15 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
         { match: { api: "openai" }, answer: ANSWER, continuation: { style: "restart" }, steps: ["ok"] },
       ],
     });
-    const stream = h.anthropic.messages.stream({ model: "detour", max_tokens: 400, messages: [{ role: "user", content: "tell me a story" }] });
+    const stream = h.anthropic.messages.stream({
+      model: "detour",
+      max_tokens: 400,
+      messages: [{ role: "user", content: "tell me a story" }],
+    });
     const message = await stream.finalMessage();
-    expect(message.content).toEqual([{ type: "text", text: ANSWER, citations: null }].map(({ citations: _c, ...block }) => expect.objectContaining(block)));
+    expect(message.content).toEqual(
+      [{ type: "text", text: ANSWER, citations: null }].map(({ citations: _c, ...block }) => expect.objectContaining(block)),
+    );
     expect(message.stop_reason).toBe("end_turn");
     const finished = await runFinished(events);
     expect(finished).toMatchObject({ outcome: "succeeded", model: "mock-gpt", continuations: 1 });
@@ -190,7 +196,11 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
       ],
     });
     let text = "";
-    const stream = h.anthropic.messages.stream({ model: "detour", max_tokens: 400, messages: [{ role: "user", content: "tell me a story" }] });
+    const stream = h.anthropic.messages.stream({
+      model: "detour",
+      max_tokens: 400,
+      messages: [{ role: "user", content: "tell me a story" }],
+    });
     stream.on("text", (piece) => (text += piece));
     const message = await stream.finalMessage();
     expect(text).toBe(ANSWER);

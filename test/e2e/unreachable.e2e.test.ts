@@ -46,7 +46,9 @@ describe("an unreachable provider", () => {
       const elapsed = performance.now() - started;
       expect(error, `stream ${stream}`).toBeInstanceOf(OpenAI.APIError);
       expect(String((error as Error).message)).toMatch(/ECONNREFUSED|refused|cool/i);
-      expect(elapsed, `request ${round}, stream ${stream}: answered after ${Math.round(elapsed)} ms`).toBeLessThan(round === 0 ? 3_000 : 1_000);
+      expect(elapsed, `request ${round}, stream ${stream}: answered after ${Math.round(elapsed)} ms`).toBeLessThan(
+        round === 0 ? 3_000 : 1_000,
+      );
     }
   });
 });

@@ -59,14 +59,34 @@ describe("library argument errors", () => {
       (d) => d.run({ request: { messages: "hi" as never } }),
       /detour\.run: request\.messages: expected a list of messages/,
     ],
-    ["run with a role nobody knows", (d) => d.run({ request: { messages: [{ role: "human" as never, content: [] }] } }), /request\.messages\[0\]\.role/],
-    ["run with fallbacks as a string", (d) => d.run({ fallbacks: "openai/gpt-4o" as never, request: { messages: [] } }), /detour\.run: fallbacks/],
+    [
+      "run with a role nobody knows",
+      (d) => d.run({ request: { messages: [{ role: "human" as never, content: [] }] } }),
+      /request\.messages\[0\]\.role/,
+    ],
+    [
+      "run with fallbacks as a string",
+      (d) => d.run({ fallbacks: "openai/gpt-4o" as never, request: { messages: [] } }),
+      /detour\.run: fallbacks/,
+    ],
     ["run with an empty model", (d) => d.run({ model: " ", request: { messages: [] } }), /detour\.run: model/],
     ["embed without a model", (d) => d.embed({ request: { input: "hi" } } as never), /detour\.embed: model: .*\(it is missing\)/],
-    ["embed without input", (d) => d.embed({ model: "openai/text-embedding-3-small", request: {} } as never), /detour\.embed: request\.input/],
+    [
+      "embed without input",
+      (d) => d.embed({ model: "openai/text-embedding-3-small", request: {} } as never),
+      /detour\.embed: request\.input/,
+    ],
     ["countTokens without a body", (d) => d.countTokens({} as never), /detour\.countTokens: body/],
-    ["runWith with a numeric session key", (d) => d.runWith({ sessionKey: 7 as never, attempt: async () => "x" }), /detour\.runWith: sessionKey/],
-    ["sessions.get without a key", (d) => d.sessions.get(undefined as never), /detour\.sessions\.get: sessionKey: expected a non-empty string/],
+    [
+      "runWith with a numeric session key",
+      (d) => d.runWith({ sessionKey: 7 as never, attempt: async () => "x" }),
+      /detour\.runWith: sessionKey/,
+    ],
+    [
+      "sessions.get without a key",
+      (d) => d.sessions.get(undefined as never),
+      /detour\.sessions\.get: sessionKey: expected a non-empty string/,
+    ],
     ["sessions.patch with a numeric model", (d) => d.sessions.patch("s1", { model: 5 as never }), /detour\.sessions\.patch: model/],
     ["profiles.reset without an id", (d) => d.profiles.reset("" as never), /detour\.profiles\.reset: profileId/],
     ["status with a numeric agent", (d) => d.status({ agentId: 1 as never }), /detour\.status: agentId/],
@@ -79,7 +99,9 @@ describe("library argument errors", () => {
   });
 
   it("library API: a well-formed call still reaches the provider", async () => {
-    const error = await argumentError(() => detour.run({ request: { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] } }));
+    const error = await argumentError(() =>
+      detour.run({ request: { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] } }),
+    );
     expect(error.code).not.toBe("DETOUR_INVALID_ARGUMENT");
     expect(upstreamCalls).toBeGreaterThan(0);
   });

@@ -7,12 +7,7 @@ import type { DetourConfigInput } from "../../src/config/index.js";
 import { createDetour, type Detour } from "../../src/engine/create-detour.js";
 import type { DetourEvent } from "../../src/ports/events.js";
 import { FakeClock } from "../../src/testing/fake-clock.js";
-import {
-  fingerprintKey,
-  startMockProvider,
-  type MockBudgetsInput,
-  type MockProvider,
-} from "../../src/testing/mock-provider/index.js";
+import { fingerprintKey, startMockProvider, type MockBudgetsInput, type MockProvider } from "../../src/testing/mock-provider/index.js";
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -44,9 +39,7 @@ async function startPool(options: {
       { provider, mode: "api_key" as const, keyRef: { env: `POOL_${id.toUpperCase().replace(/-/g, "_")}` } },
     ]),
   );
-  const env = Object.fromEntries(
-    Object.entries(options.keys).map(([id, key]) => [`POOL_${id.toUpperCase().replace(/-/g, "_")}`, key]),
-  );
+  const env = Object.fromEntries(Object.entries(options.keys).map(([id, key]) => [`POOL_${id.toUpperCase().replace(/-/g, "_")}`, key]));
   const config: DetourConfigInput = {
     models: {
       providers: {
@@ -73,8 +66,7 @@ async function startPool(options: {
   return { mock, detour, clock, events };
 }
 
-const rejectedAtMock = (mock: MockProvider): number =>
-  Object.values(mock.budgets()).reduce((sum, state) => sum + state.rejected, 0);
+const rejectedAtMock = (mock: MockProvider): number => Object.values(mock.budgets()).reduce((sum, state) => sum + state.rejected, 0);
 
 /** 4 sticky sessions sending 55 requests between them in 60 s over keys of 5, 20 and 40 requests per 60 s. */
 async function driveSessions(pool: Pool): Promise<{ failedRuns: number }> {
@@ -141,9 +133,7 @@ describe("R-PO-7: drain-soonest-reset over subscription windows", () => {
     expect(rejectedAtMock(pool.mock)).toBe(0);
 
     const keyToAccount = new Map(Object.entries(ACCOUNTS).map(([id, key]) => [key, id]));
-    const fingerprints = new Map(
-      pool.mock.requests().map((request) => [request.sequence, request.keyFingerprint] as const),
-    );
+    const fingerprints = new Map(pool.mock.requests().map((request) => [request.sequence, request.keyFingerprint] as const));
     // Which account answered each request, in order (the mock records fingerprints, never keys).
     const byFingerprint = new Map<string, string>();
     for (const key of keyToAccount.keys()) byFingerprint.set(fingerprintKey(key), keyToAccount.get(key) as string);
@@ -166,8 +156,7 @@ describe("R-PO-7: drain-soonest-reset over subscription windows", () => {
     }
 
     const moves = pool.events.filter(
-      (event): event is Extract<DetourEvent, { type: "headroom_passed_over" }> =>
-        event.type === "headroom_passed_over" && event.pinMoved,
+      (event): event is Extract<DetourEvent, { type: "headroom_passed_over" }> => event.type === "headroom_passed_over" && event.pinMoved,
     );
     expect(moves.length).toBeGreaterThan(0);
     expect(moves.every((event) => event.why === "window_status" || event.why === "below_min_remaining")).toBe(true);

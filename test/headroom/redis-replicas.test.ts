@@ -12,13 +12,7 @@ import { startGateway, type RunningGateway } from "../../src/gateway/start-gatew
 import type { DetourEvent } from "../../src/ports/events.js";
 import { FakeClock } from "../../src/testing/fake-clock.js";
 import { startMockProvider } from "../../src/testing/mock-provider/index.js";
-import {
-  deleteKeysWithPrefix,
-  dumpKeysWithPrefix,
-  requireSharedRedis,
-  SHARED_REDIS_URL,
-  uniquePrefix,
-} from "../state/helpers/redis.js";
+import { deleteKeysWithPrefix, dumpKeysWithPrefix, requireSharedRedis, SHARED_REDIS_URL, uniquePrefix } from "../state/helpers/redis.js";
 
 const TOKEN = "headroom-replica-client-token";
 const cleanups: (() => Promise<void> | void)[] = [];

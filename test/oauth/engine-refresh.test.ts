@@ -72,9 +72,10 @@ async function stored(store: MemoryStateStore, id: string): Promise<OAuthCredent
 
 describe("OAuth refresh in the engine", () => {
   it("R-AP-5: a profile within 5 minutes of expiry is refreshed before the attempt and the store gets the new tokens", async () => {
-    const ctx = await setup(() => grant("at-a-new", { refresh: "rt-a-new", expiresIn: 3600 }), [
-      { id: A, credential: (clock) => credential(clock, "a", 4 * MINUTE) },
-    ]);
+    const ctx = await setup(
+      () => grant("at-a-new", { refresh: "rt-a-new", expiresIn: 3600 }),
+      [{ id: A, credential: (clock) => credential(clock, "a", 4 * MINUTE) }],
+    );
     const out = await ctx.detour.runWith({ attempt: ctx.attempt });
     expect(out).toMatchObject({ result: "at-a-new", profileId: A });
     expect(await stored(ctx.store, A)).toMatchObject({
@@ -94,9 +95,10 @@ describe("OAuth refresh in the engine", () => {
   });
 
   it("R-AP-5: a rotated refresh token is persisted and used for the next refresh", async () => {
-    const ctx = await setup((_request, index) => grant(`at-a-${index + 1}`, { refresh: `rt-a-${index + 1}`, expiresIn: 600 }), [
-      { id: A, credential: (clock) => credential(clock, "a", 4 * MINUTE) },
-    ]);
+    const ctx = await setup(
+      (_request, index) => grant(`at-a-${index + 1}`, { refresh: `rt-a-${index + 1}`, expiresIn: 600 }),
+      [{ id: A, credential: (clock) => credential(clock, "a", 4 * MINUTE) }],
+    );
     expect((await ctx.detour.runWith({ attempt: ctx.attempt })).result).toBe("at-a-1");
     // 600 s tokens: after 6 minutes the new one is within 5 minutes of its own expiry.
     ctx.clock.advance(6 * MINUTE);
@@ -109,10 +111,13 @@ describe("OAuth refresh in the engine", () => {
     { name: "400 invalid_grant", reply: oauthError(400, "invalid_grant", "Refresh token has been revoked") },
     { name: "401", reply: oauthError(401, "invalid_client") },
   ])("R-AP-5: a refresh rejected with $name is recorded as auth_permanent and the run rotates to the next profile", async ({ reply }) => {
-    const ctx = await setup(() => reply, [
-      { id: A, credential: (clock) => credential(clock, "a", 2 * MINUTE) },
-      { id: B, credential: (clock) => credential(clock, "b", 60 * MINUTE) },
-    ]);
+    const ctx = await setup(
+      () => reply,
+      [
+        { id: A, credential: (clock) => credential(clock, "a", 2 * MINUTE) },
+        { id: B, credential: (clock) => credential(clock, "b", 60 * MINUTE) },
+      ],
+    );
     const out = await ctx.detour.runWith({ attempt: ctx.attempt });
     expect(out).toMatchObject({ result: "at-b-old", profileId: B });
     // The failed refresh never reached the attempt function.
@@ -122,16 +127,21 @@ describe("OAuth refresh in the engine", () => {
       disabledUntil: ctx.clock.now() + 10 * MINUTE,
       failureCounts: { auth_permanent: 1 },
     });
-    expect(ctx.events).toContainEqual(expect.objectContaining({ type: "profile_rotated", fromProfileId: A, toProfileId: B, reason: "auth_permanent" }));
+    expect(ctx.events).toContainEqual(
+      expect.objectContaining({ type: "profile_rotated", fromProfileId: A, toProfileId: B, reason: "auth_permanent" }),
+    );
     // The dead credential stays as it was; nothing half-written.
     expect(await stored(ctx.store, A)).toMatchObject({ access: "at-a-old", refresh: "rt-a-old" });
   });
 
   it("R-AP-5 / R-OB-2: no token reaches the logs or the events of a run with a rejected and a successful refresh", async () => {
-    const ctx = await setup((request) => (request.refreshToken === "rt-a-old" ? oauthError(400, "invalid_grant") : grant("at-b-new", { refresh: "rt-b-new" })), [
-      { id: A, credential: (clock) => credential(clock, "a", 2 * MINUTE) },
-      { id: B, credential: (clock) => credential(clock, "b", 2 * MINUTE) },
-    ]);
+    const ctx = await setup(
+      (request) => (request.refreshToken === "rt-a-old" ? oauthError(400, "invalid_grant") : grant("at-b-new", { refresh: "rt-b-new" })),
+      [
+        { id: A, credential: (clock) => credential(clock, "a", 2 * MINUTE) },
+        { id: B, credential: (clock) => credential(clock, "b", 2 * MINUTE) },
+      ],
+    );
     const out = await ctx.detour.runWith({ attempt: ctx.attempt });
     expect(out.result).toBe("at-b-new");
     const everything = `${ctx.logLines.join("\n")}\n${JSON.stringify(ctx.events)}\n${JSON.stringify(await ctx.detour.status())}`;
@@ -142,10 +152,13 @@ describe("OAuth refresh in the engine", () => {
   });
 
   it("R-AP-5: a refresh that times out is recorded as timeout and the run rotates to the next profile", async () => {
-    const ctx = await setup(() => ({ hang: true }), [
-      { id: A, credential: (clock) => credential(clock, "a", 1 * MINUTE) },
-      { id: B, credential: (clock) => credential(clock, "b", 60 * MINUTE) },
-    ]);
+    const ctx = await setup(
+      () => ({ hang: true }),
+      [
+        { id: A, credential: (clock) => credential(clock, "a", 1 * MINUTE) },
+        { id: B, credential: (clock) => credential(clock, "b", 60 * MINUTE) },
+      ],
+    );
     const run = ctx.detour.runWith({ attempt: ctx.attempt });
     await ctx.server.waitForRequests(1);
     await ctx.clock.advanceAsync(30_000);
@@ -154,11 +167,16 @@ describe("OAuth refresh in the engine", () => {
     const stats = await ctx.store.getUsageStats(A);
     expect(stats).toMatchObject({ cooldownReason: "timeout", failureCounts: { timeout: 1 } });
     expect(stats?.disabledReason).toBeUndefined();
-    expect(ctx.events).toContainEqual(expect.objectContaining({ type: "attempt_finished", profileId: A, outcome: "failed", reason: "timeout" }));
+    expect(ctx.events).toContainEqual(
+      expect.objectContaining({ type: "attempt_finished", profileId: A, outcome: "failed", reason: "timeout" }),
+    );
   });
 
   it("R-AP-5: 10 concurrent runs in one process send exactly 1 token request", async () => {
-    const ctx = await setup(() => grant("at-a-new", { delayMs: 100 }), [{ id: A, credential: (clock) => credential(clock, "a", 3 * MINUTE) }]);
+    const ctx = await setup(
+      () => grant("at-a-new", { delayMs: 100 }),
+      [{ id: A, credential: (clock) => credential(clock, "a", 3 * MINUTE) }],
+    );
     const outs = await Promise.all(Array.from({ length: 10 }, () => ctx.detour.runWith({ attempt: ctx.attempt })));
     expect(outs.map((out) => out.result)).toEqual(Array.from({ length: 10 }, () => "at-a-new"));
     expect(ctx.server.requests).toHaveLength(1);

@@ -87,8 +87,7 @@ export async function startTokenServer(handler: TokenHandler): Promise<TokenServ
   return {
     url: `http://127.0.0.1:${port}/oauth/token`,
     requests,
-    waitForRequests: (count) =>
-      requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve })),
+    waitForRequests: (count) => (requests.length >= count ? Promise.resolve() : new Promise((resolve) => waiters.push({ count, resolve }))),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

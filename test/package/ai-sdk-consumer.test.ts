@@ -41,7 +41,8 @@ describe("R-LB-1 the detour-llm/ai-sdk export for an ESM consumer", () => {
     mkdirSync(modules);
     // The package as installed (its own name, its exports map), and the app's own AI SDK dependencies.
     symlinkSync(root, join(modules, "detour-llm"), "dir");
-    for (const name of ["ai", "@ai-sdk", "@types", "zod", "@opentelemetry"]) symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
+    for (const name of ["ai", "@ai-sdk", "@types", "zod", "@opentelemetry"])
+      symlinkSync(join(root, "node_modules", name), join(modules, name), "dir");
   });
 
   afterAll(() => {

@@ -12,13 +12,27 @@ const distEntry = resolve(root, "dist/index.js");
 
 const CONTRACT = [
   // issue "Foundation and the pure failover core"
-  "loadConfig", "classifyFailure", "buildCandidateChain", "resolveSelection", "orderProfiles",
-  "recordFailure", "recordSuccess", "formatNotice", "FakeClock",
-  "FailoverError", "FallbackSummaryError", "LiveSessionModelSwitchError", "ConfigError",
+  "loadConfig",
+  "classifyFailure",
+  "buildCandidateChain",
+  "resolveSelection",
+  "orderProfiles",
+  "recordFailure",
+  "recordSuccess",
+  "formatNotice",
+  "FakeClock",
+  "FailoverError",
+  "FallbackSummaryError",
+  "LiveSessionModelSwitchError",
+  "ConfigError",
   // issue "The runner"
-  "createDetour", "runWithModelFallback", "ScriptedProvider", "SeededRandom",
+  "createDetour",
+  "runWithModelFallback",
+  "ScriptedProvider",
+  "SeededRandom",
   // issue "Providers and the gateway"
-  "startGateway", "createCappedFetch",
+  "startGateway",
+  "createCappedFetch",
 ] as const;
 
 describe("package root (dist/index.js)", () => {
@@ -34,7 +48,11 @@ describe("package root (dist/index.js)", () => {
 
   it("is published under a name of its own with the detour bin, ESM-only, on the Node versions its dependencies need", async () => {
     const manifest = JSON.parse(readFileSync(resolve(root, "package.json"), "utf8")) as {
-      name: string; type: string; bin: Record<string, string>; engines: { node: string }; exports: Record<string, unknown>;
+      name: string;
+      type: string;
+      bin: Record<string, string>;
+      engines: { node: string };
+      exports: Record<string, unknown>;
     };
     // `detour` on npm is an unrelated package: `npm install detour` must not be what the README says.
     expect(manifest.name).toBe("detour-llm");

@@ -15,7 +15,10 @@ import { afterEach, describe, expect, it } from "vitest";
 const root = resolve(import.meta.dirname, "../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
 const manifest = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
-  name: string; version: string; scripts: Record<string, string>; engines: { node: string };
+  name: string;
+  version: string;
+  scripts: Record<string, string>;
+  engines: { node: string };
 };
 
 /** The first fenced shell block after a heading-like sentence of the README. */
@@ -31,7 +34,9 @@ describe("the README's test command", () => {
   it("is npm install && npm run test:ci, and .ci/run runs exactly it", () => {
     const command = commandAfter("Run the tests");
     expect(command).toBe("npm install && npm run test:ci");
-    const ciLines = readFileSync(join(root, ".ci/run"), "utf8").split("\n").map((line) => line.trim());
+    const ciLines = readFileSync(join(root, ".ci/run"), "utf8")
+      .split("\n")
+      .map((line) => line.trim());
     expect(ciLines).toContain(command);
   });
 

@@ -213,7 +213,11 @@ describe("auth-profile runner", () => {
   it("R-RN-5: every profile unusable: the best-explaining reason, allInCooldown, and the exact log line", async () => {
     const h = await makeHarness();
     const now = h.clock.now();
-    await h.store.replaceUsageStats("openai:a", { disabledUntil: now + 3_600_000, disabledReason: "billing", failureCounts: { billing: 1 } });
+    await h.store.replaceUsageStats("openai:a", {
+      disabledUntil: now + 3_600_000,
+      disabledReason: "billing",
+      failureCounts: { billing: 1 },
+    });
     await h.store.replaceUsageStats("openai:b", {
       cooldownUntil: now + 600_000,
       cooldownReason: "rate_limit",
@@ -265,7 +269,10 @@ describe("auth-profile runner", () => {
     expect(h.eventsOf("short_wait")).toHaveLength(0);
   });
 
-  const SERVER_ERROR = httpError(500, '{"error":{"type":"server_error","message":"The server had an error while processing your request."}}');
+  const SERVER_ERROR = httpError(
+    500,
+    '{"error":{"type":"server_error","message":"The server had an error while processing your request."}}',
+  );
 
   it("R-RN-4: a 500 server error retries the same profile after a jittered pause, writes no cooldown, then succeeds", async () => {
     const h = await makeHarness();
@@ -297,12 +304,18 @@ describe("auth-profile runner", () => {
     expect(retry).toBeGreaterThanOrEqual(0);
     expect(exhausted).toBeGreaterThan(retry);
     expect(cooldown).toBeGreaterThan(exhausted);
-    expect(await h.store.getUsageStats("openai:a")).toMatchObject({ cooldownReason: "server_error", errorCount: 1, cooldownModel: "gpt-5" });
+    expect(await h.store.getUsageStats("openai:a")).toMatchObject({
+      cooldownReason: "server_error",
+      errorCount: 1,
+      cooldownModel: "gpt-5",
+    });
   });
 
   it("R-RN-4: retrySameProfileOnServerError sets the retries (0 disables) and is counted apart from timeouts", async () => {
     const config = (retries: number) => ({
-      agents: { defaults: { model: { primary: PRIMARY, fallbacks: [FALLBACK] }, modelFailover: { retrySameProfileOnServerError: retries } } },
+      agents: {
+        defaults: { model: { primary: PRIMARY, fallbacks: [FALLBACK] }, modelFailover: { retrySameProfileOnServerError: retries } },
+      },
     });
     const off = await makeHarness({ config: config(0) });
     off.provider("openai").script({ profileId: "openai:a" }, SERVER_ERROR);
@@ -329,7 +342,9 @@ describe("auth-profile runner", () => {
   });
 
   it("R-CD-4: a 503 on one model of a single key leaves the key serving the provider's other models", async () => {
-    const h = await makeHarness({ profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! } });
+    const h = await makeHarness({
+      profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! },
+    });
     h.provider("openai").always({ model: "gpt-5" }, httpError(503, "Service Unavailable: the model is overloaded"));
     const stormed = succeeded(await h.runToEnd({ model: "openai/gpt-5" }));
     expect(stormed.provider).toBe("anthropic");
@@ -363,7 +378,9 @@ describe("auth-profile runner", () => {
   });
 
   it("R-CD-6: a primary answering 429 + Retry-After: 1 with a healthy fallback gets ≤ 1.05 calls per request over a minute", async () => {
-    const h = await makeHarness({ profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! } });
+    const h = await makeHarness({
+      profiles: { "openai:a": DEFAULT_PROFILES["openai:a"]!, "anthropic:a": DEFAULT_PROFILES["anthropic:a"]! },
+    });
     h.provider("openai").always({}, httpError(429, "Rate limit reached for requests", { "retry-after": "1" }));
     const start = h.clock.now();
     const latencies: number[] = [];

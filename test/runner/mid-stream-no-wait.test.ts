@@ -21,7 +21,12 @@ async function setup(fallbacks: string[] = []): Promise<{ detour: Detour; clock:
   await store.upsertProfile({ id: "backup:a", credential: { type: "api_key", provider: "backup", key: "sk-test-backup-0123456789" } });
   const detour = await createDetour({
     config: {
-      models: { providers: { openai: { api: "openai-chat", timeoutSeconds: 5 }, backup: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", timeoutSeconds: 5 } } },
+      models: {
+        providers: {
+          openai: { api: "openai-chat", timeoutSeconds: 5 },
+          backup: { api: "openai-chat", baseUrl: "http://127.0.0.1:9/v1", timeoutSeconds: 5 },
+        },
+      },
       agents: {
         defaults: {
           model: { primary: "openai/gpt-a", fallbacks },
@@ -43,10 +48,17 @@ async function setup(fallbacks: string[] = []): Promise<{ detour: Detour; clock:
   return { detour, clock, events };
 }
 
-const cut = () => new UpstreamFailure("openai/gpt-a: stream closed before it finished", { provider: "openai", code: "ECONNRESET", message: "cut" });
-const timedOut = () => new UpstreamFailure("openai/gpt-a: no first token", { provider: "openai", code: "ETIMEDOUT", message: "no first token" });
+const cut = () =>
+  new UpstreamFailure("openai/gpt-a: stream closed before it finished", { provider: "openai", code: "ECONNRESET", message: "cut" });
+const timedOut = () =>
+  new UpstreamFailure("openai/gpt-a: no first token", { provider: "openai", code: "ETIMEDOUT", message: "no first token" });
 const rateLimited = () =>
-  new UpstreamFailure("openai/gpt-a: 429", { provider: "openai", status: 429, message: "Rate limit reached", headers: { "retry-after": "2" } });
+  new UpstreamFailure("openai/gpt-a: 429", {
+    provider: "openai",
+    status: 429,
+    message: "Rate limit reached",
+    headers: { "retry-after": "2" },
+  });
 const overloaded = () => new UpstreamFailure("openai/gpt-a: 529", { provider: "openai", status: 529, message: "Overloaded" });
 
 /** How the run settled with the clock standing still: "pending" when it slept (it would never settle). */

@@ -53,9 +53,7 @@ describe("fallback runner", () => {
   it("R-FB-1: cron payload.fallbacks [] makes the cron run strict", async () => {
     const h = await makeHarness();
     h.provider("anthropic").always({}, httpError(529, "Overloaded"));
-    const error = failed(
-      await h.runToEnd({ source: "cron", cron: { model: FALLBACK, fallbacks: [] }, sessionKey: "cron:nightly" }),
-    );
+    const error = failed(await h.runToEnd({ source: "cron", cron: { model: FALLBACK, fallbacks: [] }, sessionKey: "cron:nightly" }));
     expect(error).toBeInstanceOf(UpstreamFailure);
     expect(h.provider("openai").calls).toHaveLength(0);
     // A cron model is a job choice: it never becomes the session's override.
@@ -302,15 +300,19 @@ describe("fallback runner", () => {
   it("R-FB-5: context overflow skips to the first later candidate whose window is larger or unknown; config wins", async () => {
     const h = await makeHarness({
       profiles: { ...DEFAULT_PROFILES, "google:a": apiKey("google", "g") },
-      config: chainConfig(PRIMARY, ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK, "anthropic/claude-unlisted"], {
-        models: {
-          providers: {
-            // The catalogue says 1 048 576; the declaration wins and is not larger than gpt-5's 400 000.
-            google: { models: [{ id: "gemini-2.5-pro", contextWindow: 300_000 }] },
-            anthropic: { models: [{ id: "claude-small", contextWindow: 100_000 }] },
+      config: chainConfig(
+        PRIMARY,
+        ["openai/gpt-4o", "google/gemini-2.5-pro", "anthropic/claude-small", FALLBACK, "anthropic/claude-unlisted"],
+        {
+          models: {
+            providers: {
+              // The catalogue says 1 048 576; the declaration wins and is not larger than gpt-5's 400 000.
+              google: { models: [{ id: "gemini-2.5-pro", contextWindow: 300_000 }] },
+              anthropic: { models: [{ id: "claude-small", contextWindow: 100_000 }] },
+            },
           },
         },
-      }),
+      ),
     });
     h.provider("openai").always({}, httpError(400, "This model's maximum context length is 400000 tokens"));
     const out = succeeded(await h.runToEnd());
@@ -378,8 +380,24 @@ describe("fallback runner", () => {
         "anthropic/claude-sonnet-4-6: Overloaded (overloaded)",
     );
     expect(summary.attempts).toEqual([
-      { provider: "openai", model: "gpt-5", profileId: "openai:a", reason: "rate_limit", status: 429, code: undefined, error: "Rate limit reached for gpt-5" },
-      { provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:a", reason: "overloaded", status: 529, code: undefined, error: "Overloaded" },
+      {
+        provider: "openai",
+        model: "gpt-5",
+        profileId: "openai:a",
+        reason: "rate_limit",
+        status: 429,
+        code: undefined,
+        error: "Rate limit reached for gpt-5",
+      },
+      {
+        provider: "anthropic",
+        model: "claude-sonnet-4-6",
+        profileId: "anthropic:a",
+        reason: "overloaded",
+        status: 529,
+        code: undefined,
+        error: "Overloaded",
+      },
     ]);
     expect(h.provider("openai").calls.map((call) => call.profileId)).toEqual(["openai:a"]);
     expect(summary.soonestCooldownExpiry).toBe(now + 45_000);
@@ -439,7 +457,10 @@ describe("fallback runner", () => {
   });
 
   it("R-RA-2: a recovery further away than waitForCooldownMaxSeconds (or the limit 0) fails at once", async () => {
-    for (const [retryAfter, limit] of [["30", 10], ["8", 0]] as const) {
+    for (const [retryAfter, limit] of [
+      ["30", 10],
+      ["8", 0],
+    ] as const) {
       const h = await makeHarness({
         profiles: { "openai:a": apiKey("openai", "k") },
         config: {
@@ -520,7 +541,11 @@ describe("fallback runner", () => {
   it("R-FB-6: an all-unusable single candidate fails with a FailoverError that carries the reset time", async () => {
     const h = await makeHarness({ profiles: { "openai:a": apiKey("openai", "k") } });
     const until = h.clock.now() + HOUR;
-    await h.store.replaceUsageStats("openai:a", { disabledUntil: until, disabledReason: "auth_permanent", failureCounts: { auth_permanent: 1 } });
+    await h.store.replaceUsageStats("openai:a", {
+      disabledUntil: until,
+      disabledReason: "auth_permanent",
+      failureCounts: { auth_permanent: 1 },
+    });
     const error = failed(await h.runToEnd({ fallbacks: "none" }));
     expect(error).toBeInstanceOf(FailoverError);
     expect(error).toMatchObject({ reason: "auth_permanent", allInCooldown: true, resetAt: until });

@@ -15,9 +15,16 @@ const PROFILES = {
   "anthropic:a": apiKey("anthropic", "sk-ant-a"),
 };
 
-function config(options: { maxConcurrent?: Record<string, number>; gateway?: { queueTimeoutSeconds?: number; queueMax?: number }; fallbacks?: string[] }): DetourConfigInput {
+function config(options: {
+  maxConcurrent?: Record<string, number>;
+  gateway?: { queueTimeoutSeconds?: number; queueMax?: number };
+  fallbacks?: string[];
+}): DetourConfigInput {
   const profiles = Object.fromEntries(
-    Object.entries(options.maxConcurrent ?? {}).map(([id, max]) => [id, { provider: id.split(":")[0] as string, mode: "api_key" as const, maxConcurrent: max }]),
+    Object.entries(options.maxConcurrent ?? {}).map(([id, max]) => [
+      id,
+      { provider: id.split(":")[0] as string, mode: "api_key" as const, maxConcurrent: max },
+    ]),
   );
   return {
     auth: { profiles },
@@ -170,7 +177,11 @@ describe("seats in the runner", () => {
     const h = await makeHarness({ profiles: PROFILES, config: config({ maxConcurrent: { "openai:a": 1, "openai:b": 1 } }) });
     await h.detour.sessions.patch("pinned", { profile: "openai:a" });
     const { attempt, calls } = holdingAttempt(h, 1000);
-    const outcomes = succeeded(await h.drive(Promise.all([h.detour.runWith({ attempt, sessionKey: "pinned" }), h.detour.runWith({ attempt, sessionKey: "pinned" })])));
+    const outcomes = succeeded(
+      await h.drive(
+        Promise.all([h.detour.runWith({ attempt, sessionKey: "pinned" }), h.detour.runWith({ attempt, sessionKey: "pinned" })]),
+      ),
+    );
     expect(outcomes.map((outcome) => outcome.profileId)).toEqual(["openai:a", "openai:a"]);
     expect(calls).toEqual(["openai:a", "openai:a"]);
   });
@@ -183,7 +194,9 @@ describe("seats in the runner", () => {
     const pinned = first.profileId as string;
     expect((await h.detour.sessions.get("agent-1"))?.authProfileOverride).toBe(pinned);
     const [one, two] = succeeded(
-      await h.drive(Promise.all([h.detour.runWith({ attempt, sessionKey: "agent-1" }), h.detour.runWith({ attempt, sessionKey: "agent-1" })])),
+      await h.drive(
+        Promise.all([h.detour.runWith({ attempt, sessionKey: "agent-1" }), h.detour.runWith({ attempt, sessionKey: "agent-1" })]),
+      ),
     );
     expect([one.profileId, two.profileId].sort()).toEqual(["openai:a", "openai:b"]);
     expect(h.eventsOf("seat_queue_wait")).toHaveLength(0);

@@ -74,9 +74,7 @@ describe("session overrides", () => {
       pendingLiveSwitch: true,
     });
     expect(entry?.modelOverrideFallbackOriginModel).toBeUndefined();
-    const rollback = h
-      .eventsOf("session_override")
-      .find((event) => event.action === "fallback_rolled_back" && event.conflicted.length > 0);
+    const rollback = h.eventsOf("session_override").find((event) => event.action === "fallback_rolled_back" && event.conflicted.length > 0);
     expect(rollback?.conflicted).toEqual(expect.arrayContaining(["providerOverride", "modelOverride", "modelOverrideSource"]));
   });
 

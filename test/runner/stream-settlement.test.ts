@@ -35,7 +35,8 @@ async function setup(): Promise<{ detour: Detour; clock: FakeClock; store: Memor
   return { detour, clock, store, events };
 }
 
-const cut = () => new UpstreamFailure("openai/gpt-a: stream closed before it finished", { provider: "openai", code: "ECONNRESET", message: "cut" });
+const cut = () =>
+  new UpstreamFailure("openai/gpt-a: stream closed before it finished", { provider: "openai", code: "ECONNRESET", message: "cut" });
 
 describe("streams settle when they end", () => {
   it("R-ST-5: a committed attempt outlives the attempt watchdog, and success is recorded only when its stream ends", async () => {
@@ -69,7 +70,10 @@ describe("streams settle when they end", () => {
     const outcome = await detour.runWith({
       continuations: { max: 2, canContinue: () => true },
       attempt: async (context) => {
-        seen.push({ ...(context.profileId ? { profileId: context.profileId } : {}), ...(context.continuation ? { continuation: context.continuation } : {}) });
+        seen.push({
+          ...(context.profileId ? { profileId: context.profileId } : {}),
+          ...(context.continuation ? { continuation: context.continuation } : {}),
+        });
         await context.commit();
         if (context.profileId === "openai:a") throw cut();
         return "rest";

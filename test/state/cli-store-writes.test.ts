@@ -21,7 +21,10 @@ describe("explicit writes through the CLI", () => {
     const url = `redis://127.0.0.1:${port}`;
     const config = sandbox.writeConfig({ state: { backend: "redis", redis: { url, keyPrefix: "detour-r-sb-5" } } }, "redis.json5");
     const env = { DETOUR_SECRET_KEY: Buffer.alloc(32, 7).toString("base64") };
-    const added = await sandbox.run(["--config", config, "auth", "add", "openai", "--id", "openai:lost", "--key", "-"], { stdin: "sk-lost-0123456789", env });
+    const added = await sandbox.run(["--config", config, "auth", "add", "openai", "--id", "openai:lost", "--key", "-"], {
+      stdin: "sk-lost-0123456789",
+      env,
+    });
     expect(added.code).toBe(1);
     expect(added.stdout).not.toContain("Stored");
     expect(added.stderr).toContain(`Redis at ${url}`);
@@ -35,7 +38,8 @@ describe("explicit writes through the CLI", () => {
 
   it("R-GW-8: sessions prune removes idle sessions and sessions remove removes one; bad input exits 2", async () => {
     const store = await openStateStore({ backend: "sqlite", detourHome: sandbox.detourHome, env: {} });
-    for (const key of ["chat-1", "chat-2", "chat-3"]) await store.patchSession(key, { modelOverride: "gpt-4o", providerOverride: "openai" });
+    for (const key of ["chat-1", "chat-2", "chat-3"])
+      await store.patchSession(key, { modelOverride: "gpt-4o", providerOverride: "openai" });
     await store.close();
     await new Promise((resolve) => setTimeout(resolve, 1_200));
 

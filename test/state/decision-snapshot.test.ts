@@ -29,7 +29,10 @@ function twoConnections(): [StateStore, StateStore] {
   const open = () => SqliteStateStore.open({ path, secrets: new SecretBox(key, path), lastUsedFlushMs: 0 });
   const mine = open();
   const other = open();
-  cleanups.push(() => mine.close(), () => other.close());
+  cleanups.push(
+    () => mine.close(),
+    () => other.close(),
+  );
   return [mine, other];
 }
 
@@ -52,10 +55,13 @@ const key = (name: string) => ({ type: "api_key" as const, provider: "openai", k
 
 describe.each([
   ["SQLite, another connection on the same file", () => twoConnections()],
-  ["memory, one store shared", (): [StateStore, StateStore] => {
-    const store = new MemoryStateStore();
-    return [store, store];
-  }],
+  [
+    "memory, one store shared",
+    (): [StateStore, StateStore] => {
+      const store = new MemoryStateStore();
+      return [store, store];
+    },
+  ],
 ])("decision snapshot over %s", (_name, stores) => {
   it("R-PO-3: round robin keeps turning from the snapshot; R-CD-3: another writer's disable is seen by the next run", async () => {
     const [mine, other] = stores();

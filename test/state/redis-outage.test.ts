@@ -112,7 +112,16 @@ if (!installed && process.env.CI !== "true") {
       const secretKey: SecretKey = { key: randomBytes(32), source: "a test key" };
       const keyPrefix = uniquePrefix();
       const connect = (logger: Logger) =>
-        RedisStateStore.connect({ url: server.url, keyPrefix, agentId: "main", secretKey, logger, connectTimeoutMs: 300, commandTimeoutMs: 300, recoveryIntervalMs: 50 });
+        RedisStateStore.connect({
+          url: server.url,
+          keyPrefix,
+          agentId: "main",
+          secretKey,
+          logger,
+          connectTimeoutMs: 300,
+          commandTimeoutMs: 300,
+          recoveryIntervalMs: 50,
+        });
       const log = new RecordingLogger();
       const early = await connect(log);
       cleanups.push(() => early.close());
@@ -211,7 +220,10 @@ if (!installed && process.env.CI !== "true") {
         ["checkAvailable", () => a.checkAvailable()],
       ];
       for (const [name, attempt] of attempts) {
-        const error = await attempt().then(() => undefined, (caught: unknown) => caught);
+        const error = await attempt().then(
+          () => undefined,
+          (caught: unknown) => caught,
+        );
         expect(error, name).toBeInstanceOf(StoreUnavailableError);
         expect((error as StoreUnavailableError).code, name).toBe("DETOUR_STORE_UNAVAILABLE");
         expect((error as Error).message, name).toContain(`Redis at ${server.url}`);

@@ -113,7 +113,14 @@ describe("detour trace export", () => {
         cwd: home,
         waitForShutdown: () => new Promise(() => undefined),
       });
-      return { code, lines: stdout.split("\n").filter(Boolean).map((line) => JSON.parse(line)), stderr };
+      return {
+        code,
+        lines: stdout
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line)),
+        stderr,
+      };
     };
     const all = await exportWith();
     expect(all.code).toBe(0);

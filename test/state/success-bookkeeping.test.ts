@@ -33,7 +33,11 @@ async function setup() {
   const directory = mkdtempSync(join(tmpdir(), "detour-bookkeeping-"));
   cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
   const path = join(directory, "detour-agent.sqlite");
-  const store = SqliteStateStore.open({ path, secrets: new SecretBox({ key: randomBytes(32), source: "a test key" }, path), lockWaitMs: 100 });
+  const store = SqliteStateStore.open({
+    path,
+    secrets: new SecretBox({ key: randomBytes(32), source: "a test key" }, path),
+    lockWaitMs: 100,
+  });
   cleanups.push(() => store.close());
   const mock: MockProvider = await startMockProvider({ scenario: "healthy", models: ["mock-gpt", "mock-claude"] });
   cleanups.push(() => mock.close());

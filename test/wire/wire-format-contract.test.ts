@@ -11,7 +11,13 @@
 import { createParser } from "eventsource-parser";
 import { describe, expect, it } from "vitest";
 import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "../../src/config/schema.js";
-import type { CanonicalFinishReason, CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../src/ports/canonical.js";
+import type {
+  CanonicalFinishReason,
+  CanonicalRequest,
+  CanonicalResponse,
+  CanonicalStreamEvent,
+  CanonicalUsage,
+} from "../../src/ports/canonical.js";
 import { WIRE_FORMAT_IDS, WIRE_FORMATS, wireFormatIdOf, wireFormatNamed } from "../../src/wire/formats.js";
 import { scanChatBody } from "../../src/wire/shared/scan-chat-body.js";
 import type { UpstreamBody } from "../../src/wire/shared/body-bytes.js";
@@ -62,7 +68,15 @@ const SAMPLES: Readonly<Record<WireFormatId, FormatSamples>> = {
       created_at: 1,
       status: "completed",
       model: "gpt-x",
-      output: [{ type: "message", id: "msg_1", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Rain in Oslo.", annotations: [] }] }],
+      output: [
+        {
+          type: "message",
+          id: "msg_1",
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "Rain in Oslo.", annotations: [] }],
+        },
+      ],
       usage: { input_tokens: 7, output_tokens: 3, total_tokens: 10 },
     },
     clientBody: { model: "detour", input: "Weather?", temperature: 0.5 },
@@ -175,7 +189,11 @@ function bytesOf(body: UpstreamBody): Buffer {
 
 /** The pieces a stream's framing cuts its text into: each SSE event's data, or each non-blank NDJSON line. */
 function framedPieces(text: string, framing: StreamFraming): string[] {
-  if (framing === "ndjson") return text.split("\n").map((line) => line.trim()).filter((line) => line !== "");
+  if (framing === "ndjson")
+    return text
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "");
   const pieces: string[] = [];
   const parser = createParser({ onEvent: (event) => pieces.push(event.data) });
   parser.feed(text);
@@ -297,12 +315,15 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(format.errors.read(JSON.stringify(body)).message).toBe("The model is busy.");
   });
 
-  it.runIf(format.errors.readErrorAnswer !== undefined && format.errors.render !== undefined)("R-GW-10: errors: the format's error body sent for a stream reads as its error; an answer does not", () => {
-    const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
-    expect(format.errors.readErrorAnswer?.(JSON.stringify(body))).toMatchObject({ message: "Rate limit reached for requests." });
-    expect(format.errors.readErrorAnswer?.(JSON.stringify(samples.answer))).toBeUndefined();
-    expect(format.errors.readErrorAnswer?.("<html>502</html>")).toBeUndefined();
-  });
+  it.runIf(format.errors.readErrorAnswer !== undefined && format.errors.render !== undefined)(
+    "R-GW-10: errors: the format's error body sent for a stream reads as its error; an answer does not",
+    () => {
+      const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
+      expect(format.errors.readErrorAnswer?.(JSON.stringify(body))).toMatchObject({ message: "Rate limit reached for requests." });
+      expect(format.errors.readErrorAnswer?.(JSON.stringify(samples.answer))).toBeUndefined();
+      expect(format.errors.readErrorAnswer?.("<html>502</html>")).toBeUndefined();
+    },
+  );
 
   it("request: encodes a plain conversation", () => {
     const encoded = format.request.encode(request, { model: "model-x", stream: false });
@@ -359,41 +380,51 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     const rendered = format.response.render?.(toolAnswer, { createdSeconds: 1_700_000_000 });
     const decoded = format.response.decode(JSON.stringify(rendered), fallback);
     if (!decoded.ok) throw new Error(decoded.problem);
-    const calls = decoded.response.content.flatMap((part) => (part.type === "tool-call" ? [[part.name, JSON.parse(part.arguments) as unknown]] : []));
+    const calls = decoded.response.content.flatMap((part) =>
+      part.type === "tool-call" ? [[part.name, JSON.parse(part.arguments) as unknown]] : [],
+    );
     expect(calls).toEqual([["get_weather", { city: "Oslo" }]]);
     expect(decoded.response.finishReason).toBe("tool_calls");
   });
 
-  it.runIf(format.errors.render !== undefined && format.stream.encoder !== undefined)("stream: an error event ends the stream with the format's error, read back with its message", () => {
-    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
-    if (!encoder) throw new Error("checked by runIf");
-    encoder.encode(events[0] as CanonicalStreamEvent);
-    const frames = encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } });
-    expect(encoder.finished).toBe(true);
-    expect(encoder.encode(events[1] as CanonicalStreamEvent)).toEqual([]);
-    expect(frames.join("")).toContain("The model is busy.");
-  });
+  it.runIf(format.errors.render !== undefined && format.stream.encoder !== undefined)(
+    "stream: an error event ends the stream with the format's error, read back with its message",
+    () => {
+      const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
+      if (!encoder) throw new Error("checked by runIf");
+      encoder.encode(events[0] as CanonicalStreamEvent);
+      const frames = encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } });
+      expect(encoder.finished).toBe(true);
+      expect(encoder.encode(events[1] as CanonicalStreamEvent)).toEqual([]);
+      expect(frames.join("")).toContain("The model is busy.");
+    },
+  );
 
-  it.runIf(format.lane === undefined && format.stream.encoder !== undefined)("stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer", () => {
-    const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
-    if (!encoder) throw new Error("checked by runIf");
-    // A tool call whose arguments arrive in pieces goes out whole, once.
-    const frames = toolStreamEvents.flatMap((event) => encoder.encode(event));
-    expect(encoder.finished).toBe(true);
-    const decodedFrames = frames.map((frame) => {
-      // Server-sent events carry the chunk after `data: `; NDJSON is the chunk itself.
-      const decoded = format.response.decode(frame.replace(/^data: /, "").trim(), fallback);
-      if (!decoded.ok) throw new Error(`${decoded.problem}: ${frame}`);
-      return decoded;
-    });
-    const chunks = decodedFrames.map((decoded) => decoded.response);
-    expect(chunks.map(textOf).join("")).toBe("Rain in Oslo.");
-    const calls = chunks.flatMap((chunk) => chunk.content.flatMap((part) => (part.type === "tool-call" ? [[part.name, JSON.parse(part.arguments) as unknown]] : [])));
-    expect(calls).toEqual([["get_weather", { city: "Oslo" }]]);
-    // The last chunk alone has no call in it: it carries the format's own word for a turn that called tools.
-    expect(decodedFrames.at(-1)?.rawFinishReason).toBe(format.finish.fromCanonical?.tool_calls);
-    expect(chunks.at(-1)?.usage).toMatchObject(usage);
-  });
+  it.runIf(format.lane === undefined && format.stream.encoder !== undefined)(
+    "stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer",
+    () => {
+      const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
+      if (!encoder) throw new Error("checked by runIf");
+      // A tool call whose arguments arrive in pieces goes out whole, once.
+      const frames = toolStreamEvents.flatMap((event) => encoder.encode(event));
+      expect(encoder.finished).toBe(true);
+      const decodedFrames = frames.map((frame) => {
+        // Server-sent events carry the chunk after `data: `; NDJSON is the chunk itself.
+        const decoded = format.response.decode(frame.replace(/^data: /, "").trim(), fallback);
+        if (!decoded.ok) throw new Error(`${decoded.problem}: ${frame}`);
+        return decoded;
+      });
+      const chunks = decodedFrames.map((decoded) => decoded.response);
+      expect(chunks.map(textOf).join("")).toBe("Rain in Oslo.");
+      const calls = chunks.flatMap((chunk) =>
+        chunk.content.flatMap((part) => (part.type === "tool-call" ? [[part.name, JSON.parse(part.arguments) as unknown]] : [])),
+      );
+      expect(calls).toEqual([["get_weather", { city: "Oslo" }]]);
+      // The last chunk alone has no call in it: it carries the format's own word for a turn that called tools.
+      expect(decodedFrames.at(-1)?.rawFinishReason).toBe(format.finish.fromCanonical?.tool_calls);
+      expect(chunks.at(-1)?.usage).toMatchObject(usage);
+    },
+  );
 
   it("stream decoder: reads the encoder's frames back as the same text, tool call, finish and usage", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
@@ -408,7 +439,9 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(seen.events.map((event) => (event.type === "text-delta" ? event.text : "")).join("")).toBe("Rain in Oslo.");
     const argumentsText = seen.events.map((event) => (event.type === "tool-call-delta" ? (event.argumentsDelta ?? "") : "")).join("");
     expect(JSON.parse(argumentsText)).toEqual({ city: "Oslo" });
-    expect(seen.events.find((event) => event.type === "tool-call-delta" && event.name !== undefined)).toMatchObject({ name: "get_weather" });
+    expect(seen.events.find((event) => event.type === "tool-call-delta" && event.name !== undefined)).toMatchObject({
+      name: "get_weather",
+    });
     const finishes = seen.events.filter((event) => event.type === "finish");
     expect(finishes).toHaveLength(1);
     expect(finishes[0]).toMatchObject({ reason: "tool_calls", usage });
@@ -417,7 +450,10 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it("stream decoder: a stream cut before its finish ends as cut; a chunk that is not JSON is skipped and counted", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
     if (!encoder) throw new Error("every format writes streams");
-    const text = events.slice(0, 3).flatMap((event) => encoder.encode(event)).join("");
+    const text = events
+      .slice(0, 3)
+      .flatMap((event) => encoder.encode(event))
+      .join("");
     const seen = new SeenStream();
     seen.read(format.stream.decoder({ ...fallback, dropped: [] }), ["{not json", ...framedPieces(text, format.stream.framing)]);
     expect(seen.malformedChunks).toEqual(["{not json"]);
@@ -428,7 +464,10 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
   it.runIf(format.errors.render !== undefined)("stream decoder: the format's in-band error event ends the stream with its message", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
     if (!encoder) throw new Error("every format writes streams");
-    const frames = [...encoder.encode(events[0] as CanonicalStreamEvent), ...encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } })];
+    const frames = [
+      ...encoder.encode(events[0] as CanonicalStreamEvent),
+      ...encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } }),
+    ];
     const seen = new SeenStream();
     seen.read(format.stream.decoder({ ...fallback, dropped: [] }), framedPieces(frames.join(""), format.stream.framing));
     expect(seen.ending?.kind).toBe("error");
@@ -445,7 +484,9 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     const forwarded = lane.scanner({ shownModel: "house/model-x", forwardUsage: true });
     // Split in two reads mid-event: a read may end anywhere.
     const cut = Math.floor(bytes.length / 2);
-    const out = [forwarded.push(bytes.subarray(0, cut)).forward, forwarded.push(bytes.subarray(cut)).forward].filter((part) => part !== undefined);
+    const out = [forwarded.push(bytes.subarray(0, cut)).forward, forwarded.push(bytes.subarray(cut)).forward].filter(
+      (part) => part !== undefined,
+    );
     forwarded.end();
     expect(forwarded.committed).toBe(true);
     expect(forwarded.complete).toBe(true);
@@ -455,7 +496,13 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(Buffer.concat(out as Buffer[]).toString()).toContain("in Oslo.");
 
     const assembler = lane.assembler();
-    const assembling = lane.scanner({ shownModel: "house/model-x", forwardUsage: true, keepUpstreamModel: true, onEvent: assembler.accept, assembleOnly: true });
+    const assembling = lane.scanner({
+      shownModel: "house/model-x",
+      forwardUsage: true,
+      keepUpstreamModel: true,
+      onEvent: assembler.accept,
+      assembleOnly: true,
+    });
     assembling.push(bytes);
     assembling.end();
     const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
@@ -464,46 +511,58 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(decoded.response.usage).toMatchObject(usage);
   });
 
-  it.runIf(format.lane !== undefined)("R-GW-10: lane: a whole JSON answer sent for a stream becomes this format's stream of the same answer", () => {
-    const lane = format.lane;
-    if (!lane) throw new Error("runs for lane formats");
-    const bytes = lane.answerAsStream(Buffer.from(JSON.stringify(samples.answer)), { createdSeconds: 1_700_000_000 });
-    if (!bytes) throw new Error("the sample answer is an answer");
-    const scanned = lane.scanner({ shownModel: "house/model-x", forwardUsage: true });
-    const forward = scanned.push(bytes).forward;
-    scanned.end();
-    expect(scanned.committed).toBe(true);
-    expect(scanned.complete).toBe(true);
-    expect(scanned.malformedChunks).toBe(0);
-    expect(format.usage.read(scanned.usage)).toMatchObject(usage);
-    expect(scanned.delivered().text).toBe("Rain in Oslo.");
-    // The answer's own id travels with it (the scanner renames only the model).
-    expect(forward?.toString()).toContain(JSON.stringify((samples.answer as { id: string }).id));
-    const assembler = lane.assembler();
-    const assembling = lane.scanner({ shownModel: "house/model-x", forwardUsage: true, keepUpstreamModel: true, onEvent: assembler.accept, assembleOnly: true });
-    assembling.push(bytes);
-    assembling.end();
-    const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
-    if (!decoded.ok) throw new Error(decoded.problem);
-    expect(textOf(decoded.response)).toBe("Rain in Oslo.");
-    expect(decoded.response.finishReason).toBe("stop");
-    expect(lane.answerAsStream(Buffer.from("<html>502</html>"), { createdSeconds: 1 })).toBeUndefined();
-    expect(lane.answerAsStream(Buffer.from('{"not":"an answer"}'), { createdSeconds: 1 })).toBeUndefined();
-  });
+  it.runIf(format.lane !== undefined)(
+    "R-GW-10: lane: a whole JSON answer sent for a stream becomes this format's stream of the same answer",
+    () => {
+      const lane = format.lane;
+      if (!lane) throw new Error("runs for lane formats");
+      const bytes = lane.answerAsStream(Buffer.from(JSON.stringify(samples.answer)), { createdSeconds: 1_700_000_000 });
+      if (!bytes) throw new Error("the sample answer is an answer");
+      const scanned = lane.scanner({ shownModel: "house/model-x", forwardUsage: true });
+      const forward = scanned.push(bytes).forward;
+      scanned.end();
+      expect(scanned.committed).toBe(true);
+      expect(scanned.complete).toBe(true);
+      expect(scanned.malformedChunks).toBe(0);
+      expect(format.usage.read(scanned.usage)).toMatchObject(usage);
+      expect(scanned.delivered().text).toBe("Rain in Oslo.");
+      // The answer's own id travels with it (the scanner renames only the model).
+      expect(forward?.toString()).toContain(JSON.stringify((samples.answer as { id: string }).id));
+      const assembler = lane.assembler();
+      const assembling = lane.scanner({
+        shownModel: "house/model-x",
+        forwardUsage: true,
+        keepUpstreamModel: true,
+        onEvent: assembler.accept,
+        assembleOnly: true,
+      });
+      assembling.push(bytes);
+      assembling.end();
+      const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
+      if (!decoded.ok) throw new Error(decoded.problem);
+      expect(textOf(decoded.response)).toBe("Rain in Oslo.");
+      expect(decoded.response.finishReason).toBe("stop");
+      expect(lane.answerAsStream(Buffer.from("<html>502</html>"), { createdSeconds: 1 })).toBeUndefined();
+      expect(lane.answerAsStream(Buffer.from('{"not":"an answer"}'), { createdSeconds: 1 })).toBeUndefined();
+    },
+  );
 
-  it.runIf(format.lane !== undefined && format.errors.render !== undefined)("R-GW-10: lane: an error body sent for a stream is read as the same error mid-stream", () => {
-    const lane = format.lane;
-    const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
-    if (!lane || body === undefined) throw new Error("runs for lane formats with an error renderer");
-    // Pretty-printed on purpose: the event must still be one line of data.
-    const bytes = lane.answerAsStream(Buffer.from(JSON.stringify(body, null, 2)), { createdSeconds: 1 });
-    if (!bytes) throw new Error("an error body becomes the stream's error event");
-    const scanned = lane.scanner({ shownModel: "house/model-x" });
-    const step = scanned.push(bytes);
-    expect(step.failure).toBeDefined();
-    expect(scanned.committed).toBe(false);
-    expect(format.errors.readStreamError(step.failure).message).toBe("Rate limit reached for requests.");
-  });
+  it.runIf(format.lane !== undefined && format.errors.render !== undefined)(
+    "R-GW-10: lane: an error body sent for a stream is read as the same error mid-stream",
+    () => {
+      const lane = format.lane;
+      const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
+      if (!lane || body === undefined) throw new Error("runs for lane formats with an error renderer");
+      // Pretty-printed on purpose: the event must still be one line of data.
+      const bytes = lane.answerAsStream(Buffer.from(JSON.stringify(body, null, 2)), { createdSeconds: 1 });
+      if (!bytes) throw new Error("an error body becomes the stream's error event");
+      const scanned = lane.scanner({ shownModel: "house/model-x" });
+      const step = scanned.push(bytes);
+      expect(step.failure).toBeDefined();
+      expect(scanned.committed).toBe(false);
+      expect(format.errors.readStreamError(step.failure).message).toBe("Rate limit reached for requests.");
+    },
+  );
 
   it.runIf(format.stream.resumeEncoder !== undefined)("stream: a resumed stream goes on without starting a second answer", () => {
     const fresh = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
@@ -515,22 +574,27 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     });
     if (!fresh || !resumed) throw new Error("a resumable format also writes fresh streams");
     const freshStart = fresh.encode(events[0] as CanonicalStreamEvent).join("");
-    const resumedFrames = [resumed.encode(events[0] as CanonicalStreamEvent), resumed.encode(events[2] as CanonicalStreamEvent)].flat().join("");
+    const resumedFrames = [resumed.encode(events[0] as CanonicalStreamEvent), resumed.encode(events[2] as CanonicalStreamEvent)]
+      .flat()
+      .join("");
     expect(freshStart).not.toBe("");
     expect(resumedFrames).not.toContain(freshStart);
     expect(resumedFrames).toContain("in Oslo.");
   });
 
-  it.runIf(samples.clientBody !== undefined)("lane: the client's bytes for a candidate differ only in `model`, and stay a valid request", () => {
-    const lane = format.lane;
-    if (!lane || !samples.clientBody) throw new Error("a format with a client body has a lane");
-    const scanned = scanChatBody(Buffer.from(JSON.stringify(samples.clientBody)));
-    if (!scanned.ok) throw new Error(scanned.problem);
-    const plain = JSON.parse(bytesOf(lane.bodyFor(scanned.body, "model-y", false)).toString()) as Record<string, unknown>;
-    expect(plain).toEqual({ ...samples.clientBody, model: "model-y" });
-    const streamed = JSON.parse(bytesOf(lane.streamedBodyFor(scanned.body, "model-y")).toString()) as Record<string, unknown>;
-    expect(streamed).toMatchObject({ ...samples.clientBody, model: "model-y", stream: true });
-    for (const body of [plain, streamed]) expect(format.request.decode?.(body)?.ok).toBe(true);
-    expect(lane.clientWantsUsage(scanned.body, false)).toBe(id !== "openai-chat");
-  });
+  it.runIf(samples.clientBody !== undefined)(
+    "lane: the client's bytes for a candidate differ only in `model`, and stay a valid request",
+    () => {
+      const lane = format.lane;
+      if (!lane || !samples.clientBody) throw new Error("a format with a client body has a lane");
+      const scanned = scanChatBody(Buffer.from(JSON.stringify(samples.clientBody)));
+      if (!scanned.ok) throw new Error(scanned.problem);
+      const plain = JSON.parse(bytesOf(lane.bodyFor(scanned.body, "model-y", false)).toString()) as Record<string, unknown>;
+      expect(plain).toEqual({ ...samples.clientBody, model: "model-y" });
+      const streamed = JSON.parse(bytesOf(lane.streamedBodyFor(scanned.body, "model-y")).toString()) as Record<string, unknown>;
+      expect(streamed).toMatchObject({ ...samples.clientBody, model: "model-y", stream: true });
+      for (const body of [plain, streamed]) expect(format.request.decode?.(body)?.ok).toBe(true);
+      expect(lane.clientWantsUsage(scanned.body, false)).toBe(id !== "openai-chat");
+    },
+  );
 });

@@ -17,7 +17,11 @@ export function anthropicWithKey(mock: MockProvider, apiKey: string) {
 }
 
 /** A mock rule named after the key it scripts, so `callsPerRule` can count each key's requests. */
-export function keyRule(key: string, steps: MockScenarioInput["rules"][number]["steps"], extra: Partial<MockScenarioInput["rules"][number]> = {}) {
+export function keyRule(
+  key: string,
+  steps: MockScenarioInput["rules"][number]["steps"],
+  extra: Partial<MockScenarioInput["rules"][number]> = {},
+) {
   return { name: key, match: { key }, steps, ...extra };
 }
 
@@ -31,7 +35,11 @@ export function callsPerRule(mock: MockProvider): Record<string, number> {
 }
 
 /** A mock per test, and every Detour model a test made closed after it. */
-export function mockPerTest(): { mock(): MockProvider; start(scenario: MockScenarioInput): Promise<MockProvider>; track<M extends DetourLanguageModel>(model: M): M } {
+export function mockPerTest(): {
+  mock(): MockProvider;
+  start(scenario: MockScenarioInput): Promise<MockProvider>;
+  track<M extends DetourLanguageModel>(model: M): M;
+} {
   let mock: MockProvider | undefined;
   const models: DetourLanguageModel[] = [];
   beforeEach(() => {

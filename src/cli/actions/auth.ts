@@ -84,10 +84,13 @@ function parseOAuthSecret(secret: string, provider: string, email: string | unde
   const value = parsed as Record<string, unknown>;
   const unknown = Object.keys(value).filter((field) => !OAUTH_FIELDS.has(field));
   if (unknown.length > 0) {
-    throw new CliUsageError(`--type oauth: unexpected field(s) ${unknown.join(", ")}; an OAuth login has access, refresh, expires and email.`);
+    throw new CliUsageError(
+      `--type oauth: unexpected field(s) ${unknown.join(", ")}; an OAuth login has access, refresh, expires and email.`,
+    );
   }
   for (const field of ["access", "refresh", "email"]) {
-    if (value[field] !== undefined && typeof value[field] !== "string") throw new CliUsageError(`--type oauth: \`${field}\` must be a string.`);
+    if (value[field] !== undefined && typeof value[field] !== "string")
+      throw new CliUsageError(`--type oauth: \`${field}\` must be a string.`);
   }
   const text = (field: string) => (typeof value[field] === "string" && value[field] !== "" ? (value[field] as string) : undefined);
   const access = text("access");
@@ -199,7 +202,9 @@ export async function addProfile(deps: CliDeps, command: Command, provider: stri
       `${replaced ? "Replaced" : "Stored"} ${profileId} (${credential.type}, ${fingerprint ?? "no secret"}) for agent ${options.agent}.`,
     );
     if (keyRef !== undefined) {
-      const inUse = deps.env[keyRef]?.trim() ? `$${keyRef} is set here, so its key is the one used` : `$${keyRef} is not set here, so this stored key is used`;
+      const inUse = deps.env[keyRef]?.trim()
+        ? `$${keyRef} is set here, so its key is the one used`
+        : `$${keyRef} is not set here, so this stored key is used`;
       context.out.line(`Note: ${profileId} takes its key from $${keyRef} whenever that variable is set; ${inUse}.`);
     }
   });
@@ -316,7 +321,9 @@ export async function showOrder(deps: CliDeps, command: Command, provider: strin
     const providers =
       provider !== undefined
         ? [provider]
-        : [...new Set([...statuses.flatMap((profile) => (profile.provider ? [profile.provider] : [])), ...Object.keys(config.auth.order)])].sort();
+        : [
+            ...new Set([...statuses.flatMap((profile) => (profile.provider ? [profile.provider] : [])), ...Object.keys(config.auth.order)]),
+          ].sort();
     const orders: { provider: string; profiles: string[] | null; source: OrderSource }[] = [];
     for (const id of providers) {
       const stored = await store.getStoredOrder(id);

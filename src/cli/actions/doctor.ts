@@ -35,7 +35,10 @@ function colourMark(out: CliOutput, status: DoctorStatus): string {
 }
 
 function printReport(out: CliOutput, checks: readonly DoctorCheck[], legacy: LegacyImportSummary | undefined): void {
-  out.table(["check", "result", "detail"], checks.map((check) => [check.name, colourMark(out, check.status), check.detail]));
+  out.table(
+    ["check", "result", "detail"],
+    checks.map((check) => [check.name, colourMark(out, check.status), check.detail]),
+  );
   if (!legacy) return;
   out.line();
   out.line(`Legacy import from ${legacy.from} into agent ${legacy.agentId}:`);
@@ -57,10 +60,11 @@ export async function runDoctor(deps: CliDeps, command: Command, flags: DoctorFl
     progress.done();
     const ok = !checks.some((check) => check.status === "problem");
     if (flags.json) {
-      const legacyImport = legacy ? { from: legacy.from, agentId: legacy.agentId, imported: legacy.imported, skipped: legacy.skipped } : null;
+      const legacyImport = legacy
+        ? { from: legacy.from, agentId: legacy.agentId, imported: legacy.imported, skipped: legacy.skipped }
+        : null;
       out.json({ ok, checks, legacyImport });
-    }
-    else printReport(out, checks, legacy);
+    } else printReport(out, checks, legacy);
     if (exitCode !== undefined || !ok) throw new ReportedFailure(exitCode ?? EXIT_RUNTIME_FAILURE);
   };
 

@@ -25,7 +25,10 @@ function listDrills(context: CommandContext, json: boolean | undefined): void {
     context.out.json({ drills: DRILLS.map(({ name, title, description }) => ({ name, title, description })) });
     return;
   }
-  context.out.table(["drill", "what happens"], DRILLS.map((drill) => [drill.name, drill.description]));
+  context.out.table(
+    ["drill", "what happens"],
+    DRILLS.map((drill) => [drill.name, drill.description]),
+  );
   context.out.line("Run one with `detour drill <name>`, or every one with `detour drill all`.");
 }
 
@@ -45,7 +48,10 @@ function printOutcome(context: CommandContext, outcome: DrillOutcome): void {
   const { colors } = context.out;
   context.out.line(`Drill ${drill.name} (${drill.title}) against ${outcome.report.name}, primary ${outcome.target}:`);
   context.out.line(`  ${drill.description}`);
-  context.out.table(["", outcome.report.name], REPORT_ROWS.map(([label, cell]) => [label, cell(outcome.report)]));
+  context.out.table(
+    ["", outcome.report.name],
+    REPORT_ROWS.map(([label, cell]) => [label, cell(outcome.report)]),
+  );
   const paint = outcome.verdict === "held" ? colors.green : outcome.verdict === "degraded" ? colors.yellow : colors.red;
   context.out.line(`Verdict: ${paint(outcome.verdict)} — ${outcome.failedPercent} % of runs failed.`);
   for (const advice of outcome.advice) context.out.line(`  What would have helped: ${advice.text}`);
@@ -57,7 +63,8 @@ export async function drillCommand(deps: CliDeps, command: Command, name: string
     listDrills(context, options.json);
     return;
   }
-  if (name === undefined) throw new CliUsageError("Name a drill (`detour drill --list` shows them), or run every one with `detour drill all`.");
+  if (name === undefined)
+    throw new CliUsageError("Name a drill (`detour drill --list` shows them), or run every one with `detour drill all`.");
   const drills = name === "all" ? DRILLS : [findDrill(name)];
   if (drills[0] === undefined) {
     throw new CliUsageError(`No drill named "${name}". Built-in drills: ${DRILLS.map((drill) => drill.name).join(", ")}.`);
@@ -82,14 +89,17 @@ export async function drillCommand(deps: CliDeps, command: Command, name: string
     );
   }
   if (options.json) context.out.json(outcomes.length === 1 ? drillJson(outcomes[0]!) : { drills: outcomes.map(drillJson) });
-  else outcomes.forEach((outcome, index) => {
-    if (index > 0) context.out.line();
-    printOutcome(context, outcome);
-  });
+  else
+    outcomes.forEach((outcome, index) => {
+      if (index > 0) context.out.line();
+      printOutcome(context, outcome);
+    });
   const limit = options.maxFailedPercent;
   const over = limit === undefined ? [] : outcomes.filter((outcome) => outcome.failedPercent > limit);
   if (over.length > 0) {
-    context.out.error(`detour: ${over.map((outcome) => `${outcome.drill}: ${outcome.failedPercent} % failed`).join("; ")} — more than --max-failed-percent ${limit}.`);
+    context.out.error(
+      `detour: ${over.map((outcome) => `${outcome.drill}: ${outcome.failedPercent} % failed`).join("; ")} — more than --max-failed-percent ${limit}.`,
+    );
     throw new ReportedFailure(EXIT_RUNTIME_FAILURE);
   }
 }

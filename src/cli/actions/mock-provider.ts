@@ -37,7 +37,11 @@ export async function serveMockProvider(deps: CliDeps, _command: Command, option
   if (options.list) {
     const scenarios = Object.entries(BUILTIN_SCENARIOS).map(([name, scenario]) => ({ name, description: scenario.description ?? "" }));
     if (options.json) out.json({ scenarios });
-    else out.table(["scenario", "behaviour"], scenarios.map((entry) => [entry.name, entry.description]));
+    else
+      out.table(
+        ["scenario", "behaviour"],
+        scenarios.map((entry) => [entry.name, entry.description]),
+      );
     return;
   }
   if (!LOOPBACK.has(options.host)) {

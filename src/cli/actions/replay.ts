@@ -53,7 +53,9 @@ export async function readTraceFile(path: string): Promise<RunTraceV1[]> {
     text = await readFile(path, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliUsageError(`Cannot read the trace file ${path}${code ? ` (${code})` : ""}: write one with \`detour trace export > ${basename(path)}\`.`);
+    throw new CliUsageError(
+      `Cannot read the trace file ${path}${code ? ` (${code})` : ""}: write one with \`detour trace export > ${basename(path)}\`.`,
+    );
   }
   const traces: RunTraceV1[] = [];
   const lines = text.split("\n");
@@ -65,7 +67,8 @@ export async function readTraceFile(path: string): Promise<RunTraceV1[]> {
     if (error instanceof TraceLineError) throw new CliUsageError(`${path} ${error.message}.`);
     throw error;
   }
-  if (traces.length === 0) throw new CliUsageError(`${path} holds no runs: record some through the gateway, then \`detour trace export > ${basename(path)}\`.`);
+  if (traces.length === 0)
+    throw new CliUsageError(`${path} holds no runs: record some through the gateway, then \`detour trace export > ${basename(path)}\`.`);
   return traces;
 }
 
@@ -105,13 +108,24 @@ export function printReports(context: CommandContext, reports: readonly ReplayCo
   );
 }
 
-export async function writeHtmlReport(path: string, title: string, results: readonly ReplayResult[], notes: readonly string[] = []): Promise<void> {
-  const html = renderReplayHtml(title, results.map((result) => ({ report: result.report, traces: result.traces })), notes);
+export async function writeHtmlReport(
+  path: string,
+  title: string,
+  results: readonly ReplayResult[],
+  notes: readonly string[] = [],
+): Promise<void> {
+  const html = renderReplayHtml(
+    title,
+    results.map((result) => ({ report: result.report, traces: result.traces })),
+    notes,
+  );
   try {
     await writeFile(path, html, "utf8");
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new CliUsageError(`Cannot write the HTML report to ${path}${code ? ` (${code})` : ""}: choose a path in a folder you can write to.`);
+    throw new CliUsageError(
+      `Cannot write the HTML report to ${path}${code ? ` (${code})` : ""}: choose a path in a folder you can write to.`,
+    );
   }
 }
 
@@ -129,6 +143,9 @@ export async function replayCommand(deps: CliDeps, command: Command, file: strin
     return;
   }
   context.out.line(`Replayed ${traces.length} runs of ${basename(file)}; the first column is the recording's own config.`);
-  printReports(context, results.map((result) => result.report));
+  printReports(
+    context,
+    results.map((result) => result.report),
+  );
   if (options.html !== undefined) context.out.line(`HTML report: ${options.html}`);
 }

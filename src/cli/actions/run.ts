@@ -47,7 +47,14 @@ function failureJson(error: unknown): Record<string, unknown> {
     return { ...base, attempts: error.attempts, soonestCooldownExpiry: error.soonestCooldownExpiry ?? null };
   }
   if (error instanceof FailoverError) {
-    return { ...base, reason: error.reason, provider: error.provider ?? null, model: error.model ?? null, profileId: error.profileId ?? null, status: error.status ?? null };
+    return {
+      ...base,
+      reason: error.reason,
+      provider: error.provider ?? null,
+      model: error.model ?? null,
+      profileId: error.profileId ?? null,
+      status: error.status ?? null,
+    };
   }
   return base;
 }

@@ -52,7 +52,10 @@ export async function listSessions(deps: CliDeps, command: Command, options: Ses
     if (options.json) return context.out.json({ agentId: options.agent, sessions: entries });
     if (entries.length === 0) return context.out.line(`No sessions in agent ${options.agent}.`);
     const now = Date.now();
-    context.out.table([...SESSION_TABLE_HEAD], entries.map((entry) => sessionRow(entry, now)));
+    context.out.table(
+      [...SESSION_TABLE_HEAD],
+      entries.map((entry) => sessionRow(entry, now)),
+    );
   });
 }
 
@@ -82,7 +85,10 @@ export async function patchSession(deps: CliDeps, command: Command, key: string,
     throw new CliUsageError(`Invalid --profile "${options.profile}": expected "provider:name" or "none".`);
   }
   const loaded = await loadCliConfig(context);
-  const model = options.model !== undefined && options.model !== "none" ? checkedModelText(loaded.config, options.model, options.agent) : clearable(options.model);
+  const model =
+    options.model !== undefined && options.model !== "none"
+      ? checkedModelText(loaded.config, options.model, options.agent)
+      : clearable(options.model);
   await withDetour(context, { config: loaded, discoverEnvCredentials: true }, async ({ detour, config }) => {
     const profile = clearable(options.profile);
     // R-PO-6: a pin to a profile the agent does not have would be silently ignored on every turn.

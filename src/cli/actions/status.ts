@@ -25,7 +25,12 @@ export interface ProviderOrder {
 }
 
 /** The explicit orders of the providers that have profiles; a provider without one goes round robin. */
-async function providerOrders(detour: Detour, config: DetourConfig, agentId: string, profiles: readonly ProfileStatus[]): Promise<ProviderOrder[]> {
+async function providerOrders(
+  detour: Detour,
+  config: DetourConfig,
+  agentId: string,
+  profiles: readonly ProfileStatus[],
+): Promise<ProviderOrder[]> {
   const store = await detour.store(agentId);
   const providers = [...new Set(profiles.flatMap((profile) => (profile.provider ? [profile.provider] : [])))].sort();
   const orders: ProviderOrder[] = [];
@@ -130,7 +135,10 @@ export async function showStatus(deps: CliDeps, command: Command, options: Statu
     const page = pageOfSessions(agent.sessions, pageRequest);
     if (page.sessions.length > 0) {
       out.line();
-      out.table([...SESSION_TABLE_HEAD], page.sessions.map((entry) => sessionRow(entry, now)));
+      out.table(
+        [...SESSION_TABLE_HEAD],
+        page.sessions.map((entry) => sessionRow(entry, now)),
+      );
     }
     if (page.sessionsTotal > page.sessions.length) {
       const first = page.sessionsOffset + 1;

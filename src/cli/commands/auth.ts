@@ -23,7 +23,9 @@ function registerAdd(auth: Command, deps: CliDeps): void {
     .option("--force", "replace the profile when one with this id already exists")
     .addOption(agentOption())
     .addOption(jsonOption())
-    .action(async (provider: string, options: AddFlags, command: Command) => (await actions()).addProfile(deps, command, provider, options));
+    .action(async (provider: string, options: AddFlags, command: Command) =>
+      (await actions()).addProfile(deps, command, provider, options),
+    );
   withExamples(add, [
     "pbpaste | detour auth add openai --key -",
     "detour auth add anthropic --key - --id anthropic:work < key.txt",
@@ -39,7 +41,9 @@ function registerList(auth: Command, deps: CliDeps): void {
     .option("--provider <id>", "only this provider's profiles")
     .addOption(agentOption())
     .addOption(jsonOption())
-    .action(async (options: AgentFlags & { provider?: string }, command: Command) => (await actions()).listProfiles(deps, command, options));
+    .action(async (options: AgentFlags & { provider?: string }, command: Command) =>
+      (await actions()).listProfiles(deps, command, options),
+    );
   withExamples(list, ["detour auth list", "detour auth list --provider openai --json"]);
 }
 
@@ -50,7 +54,9 @@ function registerRemove(auth: Command, deps: CliDeps): void {
     .argument("<profileId>", 'profile id, e.g. "openai:default"')
     .addOption(agentOption())
     .addOption(jsonOption())
-    .action(async (profileId: string, options: AgentFlags, command: Command) => (await actions()).removeProfile(deps, command, profileId, options));
+    .action(async (profileId: string, options: AgentFlags, command: Command) =>
+      (await actions()).removeProfile(deps, command, profileId, options),
+    );
   withExamples(remove, ["detour auth remove openai:old-key"]);
 }
 
@@ -92,7 +98,9 @@ function registerReset(auth: Command, deps: CliDeps): void {
     .argument("<profileId>", 'profile id, e.g. "openai:default"')
     .addOption(agentOption())
     .addOption(jsonOption())
-    .action(async (profileId: string, options: AgentFlags, command: Command) => (await actions()).resetProfile(deps, command, profileId, options));
+    .action(async (profileId: string, options: AgentFlags, command: Command) =>
+      (await actions()).resetProfile(deps, command, profileId, options),
+    );
   withExamples(reset, ["detour auth reset openai:default", "detour auth reset anthropic:work --agent research --json"]);
 }
 

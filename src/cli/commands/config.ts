@@ -8,7 +8,11 @@ const actions = () => import("../actions/config.js");
 
 export function registerConfigCommand(program: Command, deps: CliDeps): void {
   const config = program.command("config").description("check the config file or print its JSON Schema");
-  withExamples(config, ["detour config check", "detour --config ./detour.json5 config check --json", "detour config schema > detour.schema.json"]);
+  withExamples(config, [
+    "detour config check",
+    "detour --config ./detour.json5 config check --json",
+    "detour config schema > detour.schema.json",
+  ]);
 
   const check = config
     .command("check")

@@ -23,7 +23,9 @@ import { EXIT_RUNTIME_FAILURE } from "../output.js";
 export function registerDemoCommand(program: Command, deps: CliDeps): void {
   const demo = program
     .command("demo")
-    .description("watch Detour steer around rate limits, rotate keys, fall back and recover — mock providers on loopback, no keys, no network")
+    .description(
+      "watch Detour steer around rate limits, rotate keys, fall back and recover — mock providers on loopback, no keys, no network",
+    )
     .option("--fast", "play the storyline without pauses (a few seconds; for tests and CI)")
     .addOption(new Option("--json", "print one JSON event per line (NDJSON) instead of the live view"))
     .action(async (options: { fast?: boolean; json?: boolean }, command: Command) => {

@@ -15,11 +15,15 @@ export function registerGatewayCommand(program: Command, deps: CliDeps): void {
     .option("--host <host>", "bind address (default gateway.host, 127.0.0.1)")
     .option("--port <port>", "port (default gateway.port, 4141; 0 picks a free one)", parsePort)
     .addOption(
-      new Option("--log-format <format>", "log lines on stderr: json for machines, pretty for people (default: pretty on a terminal, else json)")
-        .choices(["json", "pretty"]),
+      new Option(
+        "--log-format <format>",
+        "log lines on stderr: json for machines, pretty for people (default: pretty on a terminal, else json)",
+      ).choices(["json", "pretty"]),
     )
     .addOption(jsonOption())
-    .action(async (options: GatewayFlags, command: Command) => (await import("../actions/gateway.js")).serveGateway(deps, command, options));
+    .action(async (options: GatewayFlags, command: Command) =>
+      (await import("../actions/gateway.js")).serveGateway(deps, command, options),
+    );
   withExamples(gateway, [
     "detour gateway",
     "detour --config ./detour.json5 gateway --port 8080",

@@ -27,7 +27,9 @@ export function registerReplayCommands(program: Command, deps: CliDeps): void {
     .addOption(new Option("--config <file>", "another config to compare (repeatable); the first column is the recording's own config"))
     .addOption(jsonOption())
     .option("--html <file>", "also write a self-contained HTML report with the timeline chart")
-    .action(async (file: string, options: ReplayFlags, command: Command) => (await replayActions()).replayCommand(deps, command, file, options));
+    .action(async (file: string, options: ReplayFlags, command: Command) =>
+      (await replayActions()).replayCommand(deps, command, file, options),
+    );
   withExamples(replay, [
     "detour trace export > runs.jsonl",
     "detour replay runs.jsonl --config with-fallback.json5",
@@ -43,7 +45,9 @@ export function registerReplayCommands(program: Command, deps: CliDeps): void {
     .addOption(jsonOption())
     .option("--html <file>", "also write a self-contained HTML report with the timeline chart")
     .option("--max-failed-percent <n>", "exit with code 1 when more runs than this failed (for CI)", parsePercent)
-    .action(async (name: string | undefined, options: DrillFlags, command: Command) => (await drillActions()).drillCommand(deps, command, name, options));
+    .action(async (name: string | undefined, options: DrillFlags, command: Command) =>
+      (await drillActions()).drillCommand(deps, command, name, options),
+    );
   withExamples(drill, [
     "detour drill --list",
     "detour drill rate-limit-storm",

@@ -19,7 +19,9 @@ export function registerRunCommand(program: Command, deps: CliDeps): void {
     .option("--timeout-seconds <seconds>", "give up after this many seconds (the whole run)", parsePositiveSeconds("--timeout-seconds"))
     .addOption(jsonOption())
     .option("--verbose", "also print every attempt on stderr")
-    .action(async (prompt: string, flags: RunFlags, command: Command) => (await import("../actions/run.js")).runPrompt(deps, command, prompt, flags));
+    .action(async (prompt: string, flags: RunFlags, command: Command) =>
+      (await import("../actions/run.js")).runPrompt(deps, command, prompt, flags),
+    );
   withExamples(run, [
     'detour run "Summarise RFC 9110 in one sentence"',
     'detour run --model anthropic/claude-sonnet-4-6 "Hello"',

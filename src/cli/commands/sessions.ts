@@ -11,7 +11,11 @@ const retention = () => import("../actions/sessions-retention.js");
 
 export function registerSessionsCommand(program: Command, deps: CliDeps): void {
   const sessions = program.command("sessions").description("inspect and change per-session model and profile overrides");
-  withExamples(sessions, ["detour sessions list", "detour sessions show chat-42", "detour sessions patch chat-42 --model anthropic/claude-sonnet-4-6"]);
+  withExamples(sessions, [
+    "detour sessions list",
+    "detour sessions show chat-42",
+    "detour sessions patch chat-42 --model anthropic/claude-sonnet-4-6",
+  ]);
 
   const list = sessions
     .command("list")

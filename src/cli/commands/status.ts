@@ -15,5 +15,10 @@ export function registerStatusCommand(program: Command, deps: CliDeps): void {
     .option("--sessions-offset <n>", "skip this many of the newest sessions (default 0)")
     .addOption(jsonOption())
     .action(async (options: StatusFlags, command: Command) => (await import("../actions/status.js")).showStatus(deps, command, options));
-  withExamples(status, ["detour status", "detour status --json | jq '.profiles[] | {id, usable, unusableUntil}'", "detour status --session chat-42", "detour status --sessions-limit 20 --sessions-offset 40"]);
+  withExamples(status, [
+    "detour status",
+    "detour status --json | jq '.profiles[] | {id, usable, unusableUntil}'",
+    "detour status --session chat-42",
+    "detour status --sessions-limit 20 --sessions-offset 40",
+  ]);
 }

@@ -19,8 +19,5 @@ export function registerTraceCommand(program: Command, deps: CliDeps): void {
     .option("--session <key>", "only runs of this session")
     .addOption(agentOption())
     .action(async (options: TraceExportFlags, command: Command) => (await actions()).exportTraces(deps, command, options));
-  withExamples(exportCommand, [
-    "detour trace export > runs.jsonl",
-    "detour trace export --since 2026-01-05T12:00:00Z --session chat-42",
-  ]);
+  withExamples(exportCommand, ["detour trace export > runs.jsonl", "detour trace export --since 2026-01-05T12:00:00Z --session chat-42"]);
 }

@@ -51,7 +51,8 @@ export function checkFileModes(detourHome: string, fix: boolean): DoctorCheck[] 
   if (loose.length === 0) return [{ name: "file modes", status: "ok", detail: `${paths.length} path(s) private (0700/0600)` }];
   return loose.map(({ path, mode }) => {
     const current = octal(statSync(path).mode);
-    if (!fix) return { name: "file modes", status: "problem", path, detail: `${path} is ${current}, expected ${octal(mode)} (run with --fix)` };
+    if (!fix)
+      return { name: "file modes", status: "problem", path, detail: `${path} is ${current}, expected ${octal(mode)} (run with --fix)` };
     chmodSync(path, mode);
     return { name: "file modes", status: "fixed", path, detail: `${path}: ${current} → ${octal(mode)}` };
   });
@@ -65,6 +66,10 @@ export function recheckFileModes(checks: readonly DoctorCheck[]): DoctorCheck[] 
   return checks.map((check) => {
     if (check.name !== "file modes" || check.status !== "problem" || check.path === undefined || !existsSync(check.path)) return check;
     if ((statSync(check.path).mode & 0o077) !== 0) return check;
-    return { ...check, status: "fixed", detail: `${check.path} is now ${octal(statSync(check.path).mode)} (tightened when its store was opened)` };
+    return {
+      ...check,
+      status: "fixed",
+      detail: `${check.path} is now ${octal(statSync(check.path).mode)} (tightened when its store was opened)`,
+    };
   });
 }

@@ -41,7 +41,8 @@ export const REPORT_ROWS: readonly [string, (report: ReplayConfigReport) => stri
 function summaryTable(configs: readonly ReplayHtmlConfig[]): string {
   const head = configs.map((config) => `<th>${escapeHtml(config.report.name)}</th>`).join("");
   const rows = REPORT_ROWS.map(
-    ([label, cell]) => `<tr><th scope="row">${label}</th>${configs.map((config) => `<td>${escapeHtml(cell(config.report))}</td>`).join("")}</tr>`,
+    ([label, cell]) =>
+      `<tr><th scope="row">${label}</th>${configs.map((config) => `<td>${escapeHtml(cell(config.report))}</td>`).join("")}</tr>`,
   ).join("");
   return `<table class="summary"><thead><tr><th></th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
 }
@@ -51,7 +52,8 @@ function timelineChart(config: ReplayHtmlConfig, start: number, end: number): st
   const slices = Array.from({ length: SLICES }, () => ({ answered: 0, failed: 0, refused: 0 }));
   for (const trace of config.traces) {
     const slice = slices[Math.min(SLICES - 1, Math.floor(((trace.startedAt - start) / spanMs) * SLICES))]!;
-    for (const attempt of trace.attempts) if (attempt.status === 429 || (attempt.status !== null && attempt.status >= 500)) slice.refused += 1;
+    for (const attempt of trace.attempts)
+      if (attempt.status === 429 || (attempt.status !== null && attempt.status >= 500)) slice.refused += 1;
     if (trace.outcome === "succeeded" || trace.outcome === "content_filter") slice.answered += 1;
     else if (trace.outcome === "failed") slice.failed += 1;
   }

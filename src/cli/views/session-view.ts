@@ -5,9 +5,7 @@ import { formatTimestamp } from "./profile-view.js";
 export const SESSION_TABLE_HEAD = ["session", "model", "source", "fallback for", "profile pin", "updated"] as const;
 
 export function sessionRow(session: SessionStatus, now: number): (string | undefined)[] {
-  const pin = session.authProfileOverride
-    ? `${session.authProfileOverride} (${session.authProfileOverrideSource ?? "user"})`
-    : undefined;
+  const pin = session.authProfileOverride ? `${session.authProfileOverride} (${session.authProfileOverrideSource ?? "user"})` : undefined;
   return [
     session.sessionKey,
     session.selectedModel ?? "(agent default)",
@@ -23,7 +21,8 @@ export function sessionLines(session: SessionStatus, now: number): string[] {
     `session:        ${session.sessionKey}`,
     `model:          ${session.selectedModel ?? "(agent default)"}${session.modelOverrideSource ? ` (${session.modelOverrideSource})` : ""}`,
   ];
-  if (session.fallbackOrigin) lines.push(`fallback for:   ${session.fallbackOrigin} (auto fallback; the primary is probed every 5 minutes)`);
+  if (session.fallbackOrigin)
+    lines.push(`fallback for:   ${session.fallbackOrigin} (auto fallback; the primary is probed every 5 minutes)`);
   if (session.authProfileOverride) {
     lines.push(`profile pin:    ${session.authProfileOverride} (${session.authProfileOverrideSource ?? "user"})`);
   }

@@ -5,7 +5,15 @@ import type { FailureInput } from "../types.js";
 import { classifyFailure } from "./index.js";
 import { PREVIEW_MAX_CHARS } from "./preview.js";
 
-const anyInput = fc.anything({ withBigInt: true, withDate: true, withMap: true, withSet: true, withTypedArray: true, withNullPrototype: true, withSparseArray: true });
+const anyInput = fc.anything({
+  withBigInt: true,
+  withDate: true,
+  withMap: true,
+  withSet: true,
+  withTypedArray: true,
+  withNullPrototype: true,
+  withSparseArray: true,
+});
 
 const plausibleInput = fc.record(
   {
@@ -13,8 +21,19 @@ const plausibleInput = fc.record(
     status: fc.oneof(fc.integer({ min: 0, max: 1000 }), fc.constantFrom("429", "abc", " 503 "), fc.anything()),
     code: fc.oneof(fc.constantFrom("ECONNRESET", "RESOURCE_EXHAUSTED", "AbortError", "context_length_exceeded"), fc.anything()),
     errorType: fc.oneof(fc.string(), fc.anything()),
-    message: fc.oneof(fc.string({ maxLength: 2000 }), fc.json(), fc.anything(), fc.constantFrom("", "Unknown error (no error details in response)")),
-    headers: fc.oneof(fc.dictionary(fc.constantFrom("retry-after", "Retry-After-Ms", "x-ratelimit-reset-tokens", "anthropic-ratelimit-tokens-reset"), fc.oneof(fc.string(), fc.array(fc.string()))), fc.anything()),
+    message: fc.oneof(
+      fc.string({ maxLength: 2000 }),
+      fc.json(),
+      fc.anything(),
+      fc.constantFrom("", "Unknown error (no error details in response)"),
+    ),
+    headers: fc.oneof(
+      fc.dictionary(
+        fc.constantFrom("retry-after", "Retry-After-Ms", "x-ratelimit-reset-tokens", "anthropic-ratelimit-tokens-reset"),
+        fc.oneof(fc.string(), fc.array(fc.string())),
+      ),
+      fc.anything(),
+    ),
     now: fc.oneof(fc.integer(), fc.double(), fc.anything()),
     aborted: fc.oneof(fc.boolean(), fc.anything()),
   },
@@ -31,24 +50,34 @@ function expectValid(input: unknown): void {
 }
 
 describe("R-EC-1 classification never throws", () => {
-  test.prop([anyInput], { numRuns: 400 })("R-EC-1: classifyFailure never throws and returns a valid FailoverReason for fc.anything()", (input) => {
-    expectValid(input);
-  });
+  test.prop([anyInput], { numRuns: 400 })(
+    "R-EC-1: classifyFailure never throws and returns a valid FailoverReason for fc.anything()",
+    (input) => {
+      expectValid(input);
+    },
+  );
 
   test.prop([plausibleInput], { numRuns: 400 })("R-EC-1: classifyFailure is total over every mix of field types", (input) => {
     expectValid(input);
   });
 
-  test.prop([fc.string({ minLength: 0, maxLength: 64 }), fc.integer({ min: 50_000, max: 1_000_000 }), fc.option(fc.integer({ min: 100, max: 599 }), { nil: undefined })], { numRuns: 15 })(
-    "R-EC-1: huge repetitive messages are classified without error",
-    (chunk, length, status) => {
-      const message = chunk.length === 0 ? "" : chunk.repeat(Math.ceil(length / chunk.length));
-      expectValid(status === undefined ? { message } : { message, status });
+  test.prop(
+    [
+      fc.string({ minLength: 0, maxLength: 64 }),
+      fc.integer({ min: 50_000, max: 1_000_000 }),
+      fc.option(fc.integer({ min: 100, max: 599 }), { nil: undefined }),
+    ],
+    { numRuns: 15 },
+  )("R-EC-1: huge repetitive messages are classified without error", (chunk, length, status) => {
+    const message = chunk.length === 0 ? "" : chunk.repeat(Math.ceil(length / chunk.length));
+    expectValid(status === undefined ? { message } : { message, status });
+  });
+
+  test.prop([fc.anything(), fc.anything()], { numRuns: 200 })(
+    "R-EC-1: the same input always gives the same classification",
+    (message, status) => {
+      const input = { provider: "openai", message, status } as FailureInput;
+      expect(classifyFailure(input)).toEqual(classifyFailure(input));
     },
   );
-
-  test.prop([fc.anything(), fc.anything()], { numRuns: 200 })("R-EC-1: the same input always gives the same classification", (message, status) => {
-    const input = { provider: "openai", message, status } as FailureInput;
-    expect(classifyFailure(input)).toEqual(classifyFailure(input));
-  });
 });

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { classifyFailure } from "./index.js";
 import { buildPreview, PREVIEW_MAX_CHARS, redactSecrets } from "./preview.js";
 
-const previewOf = (message: string, status?: number): string => classifyFailure({ provider: "openai", message, ...(status === undefined ? {} : { status }) }).preview;
+const previewOf = (message: string, status?: number): string =>
+  classifyFailure({ provider: "openai", message, ...(status === undefined ? {} : { status }) }).preview;
 
 describe("R-EC-1 secret-free preview", () => {
   const secrets: readonly [string, string, string][] = [
@@ -10,14 +11,22 @@ describe("R-EC-1 secret-free preview", () => {
     ["Anthropic key", "invalid key sk-ant-api03-AbCdEfGhIjKlMnOp-1234567890_xyz given", "sk-ant-api03-AbCdEfGhIjKlMnOp-1234567890_xyz"],
     ["OpenRouter key", "key sk-or-v1-0123456789abcdef0123456789abcdef is disabled", "sk-or-v1-0123456789abcdef0123456789abcdef"],
     ["Bearer token", "Authorization failed for Bearer eyJhbGciOiJIUzI1NiJ9.payload12345.signature123", "eyJhbGciOiJIUzI1NiJ9"],
-    ["Google key in a query", "POST https://generativelanguage.googleapis.com/v1beta/models/x:generateContent?key=AIzaSyA1b2C3d4E5f6G7h8I9j0KLMNOPQRSTUVW failed", "AIzaSyA1b2C3d4E5f6G7h8I9j0KLMNOPQRSTUVW"],
+    [
+      "Google key in a query",
+      "POST https://generativelanguage.googleapis.com/v1beta/models/x:generateContent?key=AIzaSyA1b2C3d4E5f6G7h8I9j0KLMNOPQRSTUVW failed",
+      "AIzaSyA1b2C3d4E5f6G7h8I9j0KLMNOPQRSTUVW",
+    ],
     ["xAI key", "bad key xai-AbCdEfGhIjKlMnOpQrStUvWx123", "xai-AbCdEfGhIjKlMnOpQrStUvWx123"],
     ["Groq key", "bad key gsk_AbCdEfGhIjKlMnOpQrStUvWx123", "gsk_AbCdEfGhIjKlMnOpQrStUvWx123"],
     ["AWS access key id", "The security token AKIAIOSFODNN7EXAMPLE is invalid", "AKIAIOSFODNN7EXAMPLE"],
     ["api_key=value", "request failed: api_key=supersecretvalue123&model=gpt", "supersecretvalue123"],
     ["JSON token field", '{"error":"bad","token":"tok_9f8e7d6c5b4a"}', "tok_9f8e7d6c5b4a"],
     ["long hex token", "session 0123456789abcdef0123456789abcdef0123 rejected", "0123456789abcdef0123456789abcdef0123"],
-    ["long base64 token", "credential dGhpcyBpcyBhIHZlcnkgbG9uZyBzZWNyZXQgdG9rZW4gMTIzNDU2Nzg5MA== rejected", "dGhpcyBpcyBhIHZlcnkgbG9uZyBzZWNyZXQgdG9rZW4gMTIzNDU2Nzg5MA"],
+    [
+      "long base64 token",
+      "credential dGhpcyBpcyBhIHZlcnkgbG9uZyBzZWNyZXQgdG9rZW4gMTIzNDU2Nzg5MA== rejected",
+      "dGhpcyBpcyBhIHZlcnkgbG9uZyBzZWNyZXQgdG9rZW4gMTIzNDU2Nzg5MA",
+    ],
   ];
 
   for (const [name, message, secret] of secrets) {
@@ -29,7 +38,9 @@ describe("R-EC-1 secret-free preview", () => {
   }
 
   it("R-EC-1: redaction keeps a recognisable prefix and the surrounding words", () => {
-    expect(redactSecrets("Incorrect API key provided: sk-proj-AbCdEf1234567890GhIjKl. See docs")).toBe("Incorrect API key provided: sk-[redacted]. See docs");
+    expect(redactSecrets("Incorrect API key provided: sk-proj-AbCdEf1234567890GhIjKl. See docs")).toBe(
+      "Incorrect API key provided: sk-[redacted]. See docs",
+    );
     expect(redactSecrets("use sk-ant-api03-AbCdEfGhIjKl")).toBe("use sk-ant-[redacted]");
   });
 
@@ -54,12 +65,15 @@ describe("R-EC-1 secret-free preview", () => {
   });
 
   it("R-EC-1: an HTML error page is summarised by its title", () => {
-    const page = "<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body>\n</html>";
+    const page =
+      "<!DOCTYPE html>\n<html>\n<head><title>502 Bad Gateway</title></head>\n<body><center><h1>502 Bad Gateway</h1></center><hr><center>cloudflare</center></body>\n</html>";
     expect(previewOf(page, 502)).toBe("HTML error page: 502 Bad Gateway");
   });
 
   it("R-EC-1: an HTML page without a title falls back to its heading, with entities decoded", () => {
-    expect(previewOf("<html><body><h1>Service &amp; Gateway Error</h1></body></html>", 500)).toBe("HTML error page: Service & Gateway Error");
+    expect(previewOf("<html><body><h1>Service &amp; Gateway Error</h1></body></html>", 500)).toBe(
+      "HTML error page: Service & Gateway Error",
+    );
     expect(previewOf("<html><body><p>nothing</p></body></html>", 500)).toBe("HTML error page");
   });
 

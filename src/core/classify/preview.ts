@@ -29,8 +29,10 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { pattern: /\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g, replace: () => REDACTED },
   // key=value and "key": "value" forms, including `?key=` query parameters.
   {
-    pattern: /\b(api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|password|authorization|key)(["']?\s*[:=]\s*["']?)([^\s"'&,;]{6,})/gi,
-    replace: (_m, name = "", separator = "", value = "") => (value.endsWith(REDACTED) ? `${name}${separator}${value}` : `${name}${separator}${REDACTED}`),
+    pattern:
+      /\b(api[_-]?key|x-api-key|access[_-]?token|refresh[_-]?token|id[_-]?token|token|secret|password|authorization|key)(["']?\s*[:=]\s*["']?)([^\s"'&,;]{6,})/gi,
+    replace: (_m, name = "", separator = "", value = "") =>
+      value.endsWith(REDACTED) ? `${name}${separator}${value}` : `${name}${separator}${REDACTED}`,
   },
   { pattern: /\b[0-9a-fA-F]{32,}\b/g, replace: () => REDACTED },
   // Long opaque tokens (base64/base64url). A letter and a digit are both required so plain words and
@@ -45,7 +47,10 @@ export function redactSecrets(text: string): string {
 export function buildPreview(text: string, html: HtmlPage | undefined): string {
   const source = html ? (html.title ? `HTML error page: ${html.title}` : "HTML error page") : text.slice(0, PREVIEW_SOURCE_CHARS);
   // Control characters are dropped and whitespace collapsed so a preview is always one readable line.
-  const oneLine = source.replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "").replace(/\s+/g, " ").trim();
+  const oneLine = source
+    .replace(/[\u0000-\u0008\u000e-\u001f\u007f]/g, "")
+    .replace(/\s+/g, " ")
+    .trim();
   const clean = redactSecrets(oneLine);
   return clean.length <= PREVIEW_MAX_CHARS ? clean : `${clean.slice(0, PREVIEW_MAX_CHARS - 1).trimEnd()}…`;
 }

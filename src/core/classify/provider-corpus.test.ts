@@ -11,7 +11,26 @@ describe("R-EC-5: provider error corpus", () => {
 
   it("R-EC-5: the corpus covers every provider family the classifier was built from", () => {
     const providers = new Set(PROVIDER_CORPUS.map((entry) => entry.provider));
-    for (const provider of ["openai", "anthropic", "google", "bedrock", "azure", "openrouter", "groq", "mistral", "deepseek", "xai", "together", "fireworks", "zai", "moonshot", "qwen", "cerebras", "ollama", "vllm"]) {
+    for (const provider of [
+      "openai",
+      "anthropic",
+      "google",
+      "bedrock",
+      "azure",
+      "openrouter",
+      "groq",
+      "mistral",
+      "deepseek",
+      "xai",
+      "together",
+      "fireworks",
+      "zai",
+      "moonshot",
+      "qwen",
+      "cerebras",
+      "ollama",
+      "vllm",
+    ]) {
       expect(providers.has(provider)).toBe(true);
     }
   });

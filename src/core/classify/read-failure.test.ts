@@ -8,7 +8,9 @@ const odd = (value: unknown): FailureInput => value as FailureInput;
 
 describe("R-EC-1 error bodies passed raw by an adapter", () => {
   it("R-EC-1: reads an OpenAI body (message, type, code)", () => {
-    expect(extractErrorBody('{"error":{"message":"Invalid API Key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}')).toMatchObject({
+    expect(
+      extractErrorBody('{"error":{"message":"Invalid API Key","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}'),
+    ).toMatchObject({
       message: "Invalid API Key",
       type: "invalid_request_error",
       code: "invalid_api_key",
@@ -16,7 +18,9 @@ describe("R-EC-1 error bodies passed raw by an adapter", () => {
   });
 
   it("R-EC-1: reads an Anthropic body behind an SDK status prefix", () => {
-    expect(extractErrorBody('429 {"type":"error","error":{"type":"rate_limit_error","message":"Slow down"},"request_id":"req_011"}')).toMatchObject({
+    expect(
+      extractErrorBody('429 {"type":"error","error":{"type":"rate_limit_error","message":"Slow down"},"request_id":"req_011"}'),
+    ).toMatchObject({
       message: "Slow down",
       type: "rate_limit_error",
     });
@@ -24,12 +28,17 @@ describe("R-EC-1 error bodies passed raw by an adapter", () => {
 
   it("R-EC-1: reads a Google body (numeric code is the HTTP status, status is the code, detail reasons)", () => {
     expect(
-      extractErrorBody('{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}'),
+      extractErrorBody(
+        '{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"reason":"API_KEY_INVALID"}]}}',
+      ),
     ).toMatchObject({ message: "API key not valid.", httpStatus: 400, status: "INVALID_ARGUMENT", reasons: ["API_KEY_INVALID"] });
   });
 
   it("R-EC-1: reads a Google streaming array body", () => {
-    expect(extractErrorBody('[{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}]')).toMatchObject({ httpStatus: 503, status: "UNAVAILABLE" });
+    expect(extractErrorBody('[{"error":{"code":503,"message":"The model is overloaded.","status":"UNAVAILABLE"}}]')).toMatchObject({
+      httpStatus: 503,
+      status: "UNAVAILABLE",
+    });
   });
 
   it("R-EC-1: reads an OpenRouter body and its nested upstream raw error", () => {
@@ -41,11 +50,15 @@ describe("R-EC-1 error bodies passed raw by an adapter", () => {
   });
 
   it("R-EC-1: reads xAI and Ollama bodies where `error` is a string", () => {
-    expect(extractErrorBody('{"code":"Some resource has been exhausted","error":"Your team has used all available credits."}')).toMatchObject({
+    expect(
+      extractErrorBody('{"code":"Some resource has been exhausted","error":"Your team has used all available credits."}'),
+    ).toMatchObject({
       message: "Your team has used all available credits.",
       code: "Some resource has been exhausted",
     });
-    expect(extractErrorBody('{"error":"model \\"llama3\\" not found, try pulling it first"}')).toMatchObject({ message: 'model "llama3" not found, try pulling it first' });
+    expect(extractErrorBody('{"error":"model \\"llama3\\" not found, try pulling it first"}')).toMatchObject({
+      message: 'model "llama3" not found, try pulling it first',
+    });
   });
 
   it("R-EC-1: text that is not JSON yields no body", () => {
@@ -55,7 +68,9 @@ describe("R-EC-1 error bodies passed raw by an adapter", () => {
   });
 
   it("R-EC-1: a parsed body object passed as the message is read like a raw body", () => {
-    const result = classifyFailure(odd({ provider: "anthropic", message: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }));
+    const result = classifyFailure(
+      odd({ provider: "anthropic", message: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } } }),
+    );
     expect(result.reason).toBe("overloaded");
   });
 });

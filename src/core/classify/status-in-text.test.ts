@@ -55,23 +55,69 @@ describe("R-EC-3: status read out of the message text", () => {
   }
 
   it("R-EC-3: the adapter's status beats one stated in the text", () => {
-    expect(explainFailure({ provider: "openai", status: 401, message: "429 Too Many Requests" })).toMatchObject({ classification: { reason: "auth", status: 401 }, ruleId: "status/401-403" });
+    expect(explainFailure({ provider: "openai", status: 401, message: "429 Too Many Requests" })).toMatchObject({
+      classification: { reason: "auth", status: 401 },
+      ruleId: "status/401-403",
+    });
   });
 
   it("R-EC-3: the status found in the text is reported with the classification", () => {
-    expect(explainFailure({ provider: "anthropic", message: "529 Overloaded" }).classification).toMatchObject({ reason: "overloaded", status: 529 });
+    expect(explainFailure({ provider: "anthropic", message: "529 Overloaded" }).classification).toMatchObject({
+      reason: "overloaded",
+      status: 529,
+    });
   });
 });
 
 describe("R-EC-3: status rules applied to a status found in the text", () => {
   testClassificationRows([
-    row("R-EC-3: '529 …' without a status field → overloaded", { provider: "anthropic", message: "529 Overloaded" }, "overloaded", "status/529"),
-    row("R-EC-3: '402 Payment Required: …' without a status field → billing", { provider: "openrouter", message: "402 Payment Required: This request requires more credits" }, "billing", "status/402"),
-    row("R-EC-3: 'Error code: 429 - {…}' → rate_limit", { provider: "openai", message: "Error code: 429 - {'error': {'message': 'Request too fast'}}" }, "rate_limit", "status/429"),
-    row("R-EC-3: 'status 503' → overloaded", { provider: "relay", message: "relay got status 503 from upstream" }, "overloaded", "status/503"),
-    row("R-EC-3: '403 … run out of credits' is billing, not auth", { provider: "xai", message: "403 Forbidden: You have run out of credits" }, "billing", "status/401-403-billing"),
-    row("R-EC-3: '401 …' with rate-limit text is auth (status beats message)", { provider: "openai", message: "401 Unauthorized: rate limit exceeded for this key" }, "auth", "status/401-403"),
-    row("R-EC-3: '500 <html>' page → timeout", { provider: "openai", message: "500 <!DOCTYPE html><html><head><title>Oops</title></head></html>" }, "timeout", "status/5xx"),
-    row("R-EC-3: a model id with digits is not a status", { provider: "openai", message: "gpt-4o-2024-08-06 is busy: at capacity" }, "overloaded", "overloaded/at-capacity"),
+    row(
+      "R-EC-3: '529 …' without a status field → overloaded",
+      { provider: "anthropic", message: "529 Overloaded" },
+      "overloaded",
+      "status/529",
+    ),
+    row(
+      "R-EC-3: '402 Payment Required: …' without a status field → billing",
+      { provider: "openrouter", message: "402 Payment Required: This request requires more credits" },
+      "billing",
+      "status/402",
+    ),
+    row(
+      "R-EC-3: 'Error code: 429 - {…}' → rate_limit",
+      { provider: "openai", message: "Error code: 429 - {'error': {'message': 'Request too fast'}}" },
+      "rate_limit",
+      "status/429",
+    ),
+    row(
+      "R-EC-3: 'status 503' → overloaded",
+      { provider: "relay", message: "relay got status 503 from upstream" },
+      "overloaded",
+      "status/503",
+    ),
+    row(
+      "R-EC-3: '403 … run out of credits' is billing, not auth",
+      { provider: "xai", message: "403 Forbidden: You have run out of credits" },
+      "billing",
+      "status/401-403-billing",
+    ),
+    row(
+      "R-EC-3: '401 …' with rate-limit text is auth (status beats message)",
+      { provider: "openai", message: "401 Unauthorized: rate limit exceeded for this key" },
+      "auth",
+      "status/401-403",
+    ),
+    row(
+      "R-EC-3: '500 <html>' page → timeout",
+      { provider: "openai", message: "500 <!DOCTYPE html><html><head><title>Oops</title></head></html>" },
+      "timeout",
+      "status/5xx",
+    ),
+    row(
+      "R-EC-3: a model id with digits is not a status",
+      { provider: "openai", message: "gpt-4o-2024-08-06 is busy: at capacity" },
+      "overloaded",
+      "overloaded/at-capacity",
+    ),
   ]);
 });

@@ -24,20 +24,27 @@ export const STATUS_IN_TEXT_RULES: readonly StatusInTextRule[] = [
   // `400 {"type":…}`, `502 <!doctype html>…`, `413 status code (no body)`.
   {
     id: "status-in-text/leading",
-    pattern: new RegExp(String.raw`^\s*(?:[\w.-]*(?:error|exception)\b\s*[:\-]?\s*)?(?:HTTP(?:\/[\d.]+)?\s*)?\(?([45]\d\d)\)?\b${QUANTITY}`, "i"),
+    pattern: new RegExp(
+      String.raw`^\s*(?:[\w.-]*(?:error|exception)\b\s*[:\-]?\s*)?(?:HTTP(?:\/[\d.]+)?\s*)?\(?([45]\d\d)\)?\b${QUANTITY}`,
+      "i",
+    ),
   },
   // Labelled anywhere: `Error code: 429 - {…}` (Python SDKs), `status 503`, `status code: 500`,
   // `HTTP status 502`, `statusCode=429`, `(HTTP 500)`, `response code 504`.
   {
     id: "status-in-text/labelled",
-    pattern: /\b(?:status(?:[ _-]?code)?|http(?:[ _-]?(?:status|code|error))?|error[ _-]?code|response[ _-]?code|statuscode)\b\s*(?:of\s+)?[:=#]?\s*\(?["']?([45]\d\d)\b(?![\d.,])/i,
+    pattern:
+      /\b(?:status(?:[ _-]?code)?|http(?:[ _-]?(?:status|code|error))?|error[ _-]?code|response[ _-]?code|statuscode)\b\s*(?:of\s+)?[:=#]?\s*\(?["']?([45]\d\d)\b(?![\d.,])/i,
   },
   // Wrappers that put the status in parentheses: `Google Generative AI API error (400): …`.
   { id: "status-in-text/error-parenthesised", pattern: /\berror\s*\(([45]\d\d)\)/i },
   // Verbs that name a response: `upstream returned 402`, `got a 429`, `responded with 503`.
   {
     id: "status-in-text/verb",
-    pattern: new RegExp(String.raw`\b(?:got|returned|received|responded with|failed with|answered)\s+(?:an?\s+|status\s+|http\s+)*([45]\d\d)\b${QUANTITY}`, "i"),
+    pattern: new RegExp(
+      String.raw`\b(?:got|returned|received|responded with|failed with|answered)\s+(?:an?\s+|status\s+|http\s+)*([45]\d\d)\b${QUANTITY}`,
+      "i",
+    ),
   },
   // A status followed by its own reason phrase anywhere: `request failed: 503 Service Unavailable`.
   { id: "status-in-text/reason-phrase", pattern: new RegExp(String.raw`\b([45]\d\d)\s*[:\-]?\s*${REASON_PHRASE}\b`, "i") },

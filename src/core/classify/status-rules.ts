@@ -16,10 +16,22 @@ const RETRYABLE_USAGE_WINDOW: readonly RegExp[] = [
 ];
 
 export const STATUS_RULES: readonly StatusRule[] = [
-  { id: "status/402-usage-window", statuses: [402], when: { textMatches: RETRYABLE_USAGE_WINDOW }, unless: { textMatches: EXPLICIT_BILLING_TEXTS }, then: { reason: "rate_limit" } },
+  {
+    id: "status/402-usage-window",
+    statuses: [402],
+    when: { textMatches: RETRYABLE_USAGE_WINDOW },
+    unless: { textMatches: EXPLICIT_BILLING_TEXTS },
+    then: { reason: "rate_limit" },
+  },
   { id: "status/402", statuses: [402], then: { reason: "billing" } },
   // A usage window that offers to "purchase more credits" is still a window (R-EC-3, R-EC-5).
-  { id: "status/429-billing", statuses: [429], when: { signals: "billing" }, unless: { textMatches: USAGE_WINDOW_TEXTS }, then: { reason: "billing" } },
+  {
+    id: "status/429-billing",
+    statuses: [429],
+    when: { signals: "billing" },
+    unless: { textMatches: USAGE_WINDOW_TEXTS },
+    then: { reason: "billing" },
+  },
   { id: "status/429", statuses: [429], then: { reason: "rate_limit" } },
   { id: "status/401-403-revoked", statuses: [401, 403], when: { signals: "auth_permanent" }, then: { reason: "auth_permanent" } },
   { id: "status/401-403-billing", statuses: [401, 403], when: { signals: "billing" }, then: { reason: "billing" } },

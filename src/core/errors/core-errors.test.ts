@@ -29,7 +29,11 @@ describe("error codes", () => {
   it.each<[string, DetourError, string]>([
     ["FailoverError", new FailoverError("boom", { reason: "rate_limit" }), ERROR_CODES.failover],
     ["FallbackSummaryError", new FallbackSummaryError("all failed", { attempts: [] }), ERROR_CODES.fallbackSummary],
-    ["LiveSessionModelSwitchError", new LiveSessionModelSwitchError({ provider: "openai", model: "gpt-4o" }), ERROR_CODES.liveSessionModelSwitch],
+    [
+      "LiveSessionModelSwitchError",
+      new LiveSessionModelSwitchError({ provider: "openai", model: "gpt-4o" }),
+      ERROR_CODES.liveSessionModelSwitch,
+    ],
     ["ConfigError", new ConfigError([{ path: "gateway.port", message: "expected a number" }]), ERROR_CODES.config],
     ["ModelSelectionError", new ModelSelectionError({ input: "gpt", origin: "request model" }), ERROR_CODES.modelSelection],
   ])("%s carries its class name, its code and is a DetourError", (name, error, code) => {

@@ -67,10 +67,7 @@ export class FallbackSummaryError extends DetourError {
   readonly attempts: readonly AttemptRecord[];
   readonly soonestCooldownExpiry?: number;
 
-  constructor(
-    message: string,
-    details: { attempts: readonly AttemptRecord[]; soonestCooldownExpiry?: number; cause?: unknown },
-  ) {
+  constructor(message: string, details: { attempts: readonly AttemptRecord[]; soonestCooldownExpiry?: number; cause?: unknown }) {
     super(message, { cause: details.cause });
     this.attempts = details.attempts;
     this.soonestCooldownExpiry = details.soonestCooldownExpiry;
@@ -84,15 +81,11 @@ export class LiveSessionModelSwitchError extends DetourError {
   readonly model: string;
 
   constructor(target: { provider: string; model: string }) {
-    super(
-      `The session switched to ${target.provider}/${target.model} while a run was in flight; ` +
-        `the run continues with that model.`,
-    );
+    super(`The session switched to ${target.provider}/${target.model} while a run was in flight; ` + `the run continues with that model.`);
     this.provider = target.provider;
     this.model = target.model;
   }
 }
-
 
 /**
  * R-PO-8: every usable profile of every candidate was at its seat limit (`maxConcurrent`) and no seat freed
@@ -154,11 +147,11 @@ export class ModelSelectionError extends DetourError {
       details.reason !== undefined
         ? `Cannot use model ${JSON.stringify(details.input ?? "")} (${details.origin}): ${details.reason}.`
         : details.input === undefined
-        ? `No model is selected (${details.origin}): name one as "provider/model" (for example ` +
-          `"openai/gpt-5"), or set agents.defaults.model.primary (and fallbacks) in detour.json5: ` +
-          `agents: { defaults: { model: { primary: "openai/gpt-5", fallbacks: ["anthropic/claude-sonnet-4-6"] } } }.`
-        : `Cannot resolve model ${JSON.stringify(details.input)} (${details.origin}): write it as ` +
-          `"provider/model" (e.g. "anthropic/claude-sonnet-4-6") or use an alias from agents.defaults.models.`;
+          ? `No model is selected (${details.origin}): name one as "provider/model" (for example ` +
+            `"openai/gpt-5"), or set agents.defaults.model.primary (and fallbacks) in detour.json5: ` +
+            `agents: { defaults: { model: { primary: "openai/gpt-5", fallbacks: ["anthropic/claude-sonnet-4-6"] } } }.`
+          : `Cannot resolve model ${JSON.stringify(details.input)} (${details.origin}): write it as ` +
+            `"provider/model" (e.g. "anthropic/claude-sonnet-4-6") or use an alias from agents.defaults.models.`;
     super(message);
     this.input = details.input;
     this.origin = details.origin;

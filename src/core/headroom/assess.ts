@@ -41,9 +41,7 @@ export function applicableReadings(
   model: string | undefined,
   now: number,
 ): HeadroomReading[] {
-  return (readings ?? []).filter(
-    (reading) => isFresh(reading, now) && (reading.model === undefined || reading.model === model),
-  );
+  return (readings ?? []).filter((reading) => isFresh(reading, now) && (reading.model === undefined || reading.model === model));
 }
 
 /** Undefined when no fresh reading applies: the profile's room is unknown, and unknown is not spent. */

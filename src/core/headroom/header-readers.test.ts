@@ -145,7 +145,12 @@ describe("R-PO-7: rate-limit header readers (one fixture per table row)", () => 
   it("R-PO-7: an answer without rate-limit headers yields nothing; a rate-limit header among others is still read", () => {
     expect(readHeadroom({ "content-type": "application/json", "x-request-id": "req_1" }, { now: NOW, model: "gpt-4o" })).toEqual([]);
     const readings = readHeadroom(
-      { "content-type": "application/json", "X-RateLimit-Limit-Requests": "10", "x-ratelimit-remaining-requests": "5", "x-ratelimit-reset-requests": "1s" },
+      {
+        "content-type": "application/json",
+        "X-RateLimit-Limit-Requests": "10",
+        "x-ratelimit-remaining-requests": "5",
+        "x-ratelimit-reset-requests": "1s",
+      },
       { now: NOW, model: "gpt-4o" },
     );
     expect(readings.map((reading) => reading.remainingShare)).toEqual([0.5]);
@@ -153,9 +158,20 @@ describe("R-PO-7: rate-limit header readers (one fixture per table row)", () => 
 
   it("R-PO-7: every header a table row reads is found by the rate-limit prefix pre-filter", () => {
     for (const row of HEADROOM_HEADER_ROWS) {
-      const names = [row.limit, row.remaining, row.used?.header, row.status, row.claim, row.windowMinutes, ...row.reset.map((reset) => reset.header)];
+      const names = [
+        row.limit,
+        row.remaining,
+        row.used?.header,
+        row.status,
+        row.claim,
+        row.windowMinutes,
+        ...row.reset.map((reset) => reset.header),
+      ];
       for (const name of names.filter((entry): entry is string => entry !== undefined)) {
-        expect(RATE_LIMIT_PREFIXES.some((prefix) => name.startsWith(prefix)), name).toBe(true);
+        expect(
+          RATE_LIMIT_PREFIXES.some((prefix) => name.startsWith(prefix)),
+          name,
+        ).toBe(true);
       }
     }
   });

@@ -8,10 +8,7 @@ export type HeaderValues = Readonly<Record<string, string | string[] | undefined
 /** Header names are case-insensitive; Node lower-cases them, but a caller may pass a plain record. */
 export function headerValue(headers: HeaderValues, name: string): string | undefined {
   const direct = headers[name];
-  const value =
-    direct !== undefined
-      ? direct
-      : Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  const value = direct !== undefined ? direct : Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
   const first = Array.isArray(value) ? value[0] : value;
   const trimmed = first?.trim();
   return trimmed === undefined || trimmed === "" ? undefined : trimmed;

@@ -28,11 +28,7 @@ function requests(remaining: number, limit: number, resetInMs = MINUTE, extra: P
   };
 }
 
-function order(
-  readings: Record<string, HeadroomReading[]>,
-  settings: HeadroomSettings = SPREAD,
-  extra: Partial<OrderProfilesInput> = {},
-) {
+function order(readings: Record<string, HeadroomReading[]>, settings: HeadroomSettings = SPREAD, extra: Partial<OrderProfilesInput> = {}) {
   return orderProfiles({
     provider: "openai",
     model: "gpt-4o",
@@ -101,11 +97,9 @@ describe("R-PO-7: nearly spent profiles go after every profile with headroom", (
   });
 
   it("R-PO-7: an explicit order is kept among profiles with room; only nearly spent ones move back", () => {
-    const result = order(
-      { "openai:a": [requests(10, 40)], "openai:b": [requests(0, 20)], "openai:c": [requests(40, 40)] },
-      SPREAD,
-      { configuredOrder: ["openai:b", "openai:a", "openai:c"] },
-    );
+    const result = order({ "openai:a": [requests(10, 40)], "openai:b": [requests(0, 20)], "openai:c": [requests(40, 40)] }, SPREAD, {
+      configuredOrder: ["openai:b", "openai:a", "openai:c"],
+    });
     expect(result.usable).toEqual(["openai:a", "openai:c", "openai:b"]);
     expect(result.passedOver).toEqual(["openai:b"]);
   });
@@ -151,8 +145,20 @@ describe("R-PO-7: auth.headroom.strategy", () => {
 
 describe("R-PO-7: assessHeadroom", () => {
   it("R-PO-7: the binding window is the one with the least room; nearly spent names the last spent window", () => {
-    const fiveHour: HeadroomReading = { window: "unified-5h", family: "anthropic-unified", remainingShare: 0.4, resetAt: T0 + HOUR, readAt: T0 };
-    const sevenDay: HeadroomReading = { window: "unified-7d", family: "anthropic-unified", remainingShare: 0.1, resetAt: T0 + 50 * HOUR, readAt: T0 };
+    const fiveHour: HeadroomReading = {
+      window: "unified-5h",
+      family: "anthropic-unified",
+      remainingShare: 0.4,
+      resetAt: T0 + HOUR,
+      readAt: T0,
+    };
+    const sevenDay: HeadroomReading = {
+      window: "unified-7d",
+      family: "anthropic-unified",
+      remainingShare: 0.1,
+      resetAt: T0 + 50 * HOUR,
+      readAt: T0,
+    };
     expect(assessHeadroom([fiveHour, sevenDay], { now: T0, minRemaining: 0.05 })).toEqual({
       remainingShare: 0.1,
       window: "unified-7d",

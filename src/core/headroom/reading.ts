@@ -53,11 +53,7 @@ export const MAX_HEADROOM_MODELS_PER_PROFILE = 16;
  * readings past their reset are dropped, and model scopes beyond the cap are evicted oldest first.
  * Pure: every backend applies this same rule.
  */
-export function mergeReadings(
-  current: readonly HeadroomReading[],
-  incoming: readonly HeadroomReading[],
-  now: number,
-): HeadroomReading[] {
+export function mergeReadings(current: readonly HeadroomReading[], incoming: readonly HeadroomReading[], now: number): HeadroomReading[] {
   const bySlot = new Map<string, HeadroomReading>();
   for (const reading of current) if (isFresh(reading, now)) bySlot.set(readingSlot(reading), reading);
   for (const reading of incoming) {

@@ -43,7 +43,12 @@ export async function createScriptedDetour(options: {
     agents: {
       defaults: {
         model: { primary: "openai/gpt-a", fallbacks: ["anthropic/claude-b"] },
-        modelFailover: { retrySameProfileOnTimeout: 0, retrySameProfileOnServerError: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+        modelFailover: {
+          retrySameProfileOnTimeout: 0,
+          retrySameProfileOnServerError: 0,
+          shortWaitSeconds: 0,
+          waitForCooldownMaxSeconds: 0,
+        },
       },
     },
     state: { backend: "memory" },

@@ -42,7 +42,9 @@ export interface DrillOutcome {
 export class DrillTargetError extends DetourError {
   readonly code = ERROR_CODES.drillNoPrimary;
   constructor() {
-    super("A drill runs against the config's primary model, and this config names none: set agents.defaults.model.primary (for example \"anthropic/claude-sonnet-4-6\").");
+    super(
+      'A drill runs against the config\'s primary model, and this config names none: set agents.defaults.model.primary (for example "anthropic/claude-sonnet-4-6").',
+    );
   }
 }
 
@@ -103,7 +105,11 @@ function candidateChanges(drill: DrillDefinition, config: DetourConfig, target: 
         input.agents.defaults.model.fallbacks = [...fallbacks, suggested];
         const profiles = input.auth.profiles as Record<string, { provider: string }>;
         if (Object.keys(profiles).length > 0 && !Object.values(profiles).some((profile) => profile.provider === suggestedProvider)) {
-          profiles[`${suggestedProvider}:drill`] = { provider: suggestedProvider, mode: "api_key", keyRef: { env: "DRILL_FALLBACK_KEY" } } as never;
+          profiles[`${suggestedProvider}:drill`] = {
+            provider: suggestedProvider,
+            mode: "api_key",
+            keyRef: { env: "DRILL_FALLBACK_KEY" },
+          } as never;
         }
       },
     });
@@ -111,17 +117,20 @@ function candidateChanges(drill: DrillDefinition, config: DetourConfig, target: 
   const keys = Object.values(config.auth.profiles).filter((profile) => profile.provider === target.provider).length;
   if (drill.scope === "key" && keys <= 1) {
     changes.push({
-      text: (before) => `one key for ${target.provider}: ${percent(before.failed, before.runs)} % failed — add a second key to auth.profiles (from another account for a billing cut-off)`,
+      text: (before) =>
+        `one key for ${target.provider}: ${percent(before.failed, before.runs)} % failed — add a second key to auth.profiles (from another account for a billing cut-off)`,
       apply(input) {
         const profiles = input.auth.profiles as Record<string, unknown>;
-        if (keys === 0) profiles[`${target.provider}:env`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DRILL_SPARE_KEY_1" } };
+        if (keys === 0)
+          profiles[`${target.provider}:env`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DRILL_SPARE_KEY_1" } };
         profiles[`${target.provider}:second`] = { provider: target.provider, mode: "api_key", keyRef: { env: "DRILL_SPARE_KEY_2" } };
       },
     });
   }
   if (drill.streamed && config.gateway.streamContinuations === 0) {
     changes.push({
-      text: (before) => `cut streams end the answer: ${percent(before.failed, before.runs)} % failed — set gateway.streamContinuations: 1 to continue them elsewhere`,
+      text: (before) =>
+        `cut streams end the answer: ${percent(before.failed, before.runs)} % failed — set gateway.streamContinuations: 1 to continue them elsewhere`,
       apply(input) {
         input.gateway.streamContinuations = 1;
       },
@@ -163,5 +172,13 @@ export async function runDrill(drill: DrillDefinition, config: DetourConfig, nam
       });
     }
   }
-  return { drill: drill.name, target: target.requestedModel, verdict, failedPercent: percent(report.failed, report.runs), report, traces: replayed, advice };
+  return {
+    drill: drill.name,
+    target: target.requestedModel,
+    verdict,
+    failedPercent: percent(report.failed, report.runs),
+    report,
+    traces: replayed,
+    advice,
+  };
 }

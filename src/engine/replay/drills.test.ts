@@ -22,17 +22,35 @@ const TWO_KEYS_AND_FALLBACK = config({
 describe("drills", () => {
   it("R-OB-6 at least six built-in incidents, among them the six the rule names, each written as v1 run traces", () => {
     expect(DRILLS.map((drill) => drill.name)).toEqual(
-      expect.arrayContaining(["rate-limit-storm", "overloaded-provider", "silent-provider", "billing-cutoff", "cut-streams", "unreachable-host"]),
+      expect.arrayContaining([
+        "rate-limit-storm",
+        "overloaded-provider",
+        "silent-provider",
+        "billing-cutoff",
+        "cut-streams",
+        "unreachable-host",
+      ]),
     );
     const target = drillTarget(ONE_KEY_NO_FALLBACK);
-    expect(target).toEqual({ requestedModel: "anthropic/claude-sonnet-4-6", provider: "anthropic", model: "claude-sonnet-4-6", profileId: "anthropic:env" });
+    expect(target).toEqual({
+      requestedModel: "anthropic/claude-sonnet-4-6",
+      provider: "anthropic",
+      model: "claude-sonnet-4-6",
+      profileId: "anthropic:env",
+    });
     for (const drill of DRILLS) {
       const traces = drillTraces(drill, target, DRILL_START_MS);
       expect(traces.length, drill.name).toBeGreaterThan(100);
       // A drill is a trace file like any other: it survives the JSON Lines round trip of `detour trace export`.
       traces.forEach((trace, index) => expect(parseRunTraceLine(runTraceLine(trace), index + 1)).toEqual(trace));
-      expect(traces.some((trace) => trace.outcome === "failed"), drill.name).toBe(true);
-      expect(traces.some((trace) => trace.outcome === "succeeded"), drill.name).toBe(true);
+      expect(
+        traces.some((trace) => trace.outcome === "failed"),
+        drill.name,
+      ).toBe(true);
+      expect(
+        traces.some((trace) => trace.outcome === "succeeded"),
+        drill.name,
+      ).toBe(true);
     }
   });
 
@@ -42,7 +60,9 @@ describe("drills", () => {
     expect(outcome.failedPercent).toBeGreaterThan(50);
     expect(outcome.report.upstream429).toBeGreaterThan(0);
     expect(outcome.advice.map((advice) => advice.text)).toEqual([
-      expect.stringMatching(/^no fallback for anthropic\/claude-sonnet-4-6: \d+(\.\d)? % failed — add one on another provider, e\.g\. agents\.defaults\.model\.fallbacks: \["openai\/gpt-5"\] \(0 % failed with it in this drill\)$/),
+      expect.stringMatching(
+        /^no fallback for anthropic\/claude-sonnet-4-6: \d+(\.\d)? % failed — add one on another provider, e\.g\. agents\.defaults\.model\.fallbacks: \["openai\/gpt-5"\] \(0 % failed with it in this drill\)$/,
+      ),
       expect.stringMatching(/^one key for anthropic: /),
     ]);
     expect(outcome.advice[0]!.failedPercentWithChange).toBe(0);
@@ -65,7 +85,9 @@ describe("drills", () => {
     const outcome = await runDrill(findDrill("silent-provider")!, TWO_KEYS_AND_FALLBACK, "resilient.json5");
     expect(outcome.report.addedWaitMsP99).toBeGreaterThan(30_000);
     expect(outcome.verdict).toBe("degraded");
-    expect(outcome.advice.map((advice) => advice.text)).toEqual([expect.stringContaining("set models.providers.anthropic.timeoutSeconds: 20")]);
+    expect(outcome.advice.map((advice) => advice.text)).toEqual([
+      expect.stringContaining("set models.providers.anthropic.timeoutSeconds: 20"),
+    ]);
     expect(outcome.advice[0]!.addedWaitMsP99WithChange).toBeLessThan(outcome.report.addedWaitMsP99);
   });
 });

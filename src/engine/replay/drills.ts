@@ -157,7 +157,12 @@ function attempt(target: DrillTarget, fields: Partial<TraceAttempt> & Pick<Trace
  * The drill as a recorded trace: one run every `everySeconds` from `startMs`, each calling the target once.
  * `priceOf` prices a healthy answer of the target (undefined: no known price, no cost).
  */
-export function drillTraces(drill: DrillDefinition, target: DrillTarget, startMs: number, priceOf?: (usage: { inputTokens: number; outputTokens: number }) => number | undefined): RunTraceV1[] {
+export function drillTraces(
+  drill: DrillDefinition,
+  target: DrillTarget,
+  startMs: number,
+  priceOf?: (usage: { inputTokens: number; outputTokens: number }) => number | undefined,
+): RunTraceV1[] {
   const traces: RunTraceV1[] = [];
   const everyMs = drill.everySeconds * 1000;
   const runs = Math.floor((drill.minutes * 60_000) / everyMs);

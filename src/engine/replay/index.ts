@@ -3,4 +3,12 @@ export { replayTraces, orderedRuns, configPricing, ReplayStalledError, type Repl
 export { summarizeRuns, addedWaitMs, type ReplayConfigReport } from "./replay-report.js";
 export { UpstreamModel, type UpstreamBehaviour, type UpstreamCall } from "./upstream-model.js";
 export { DRILLS, findDrill, drillTraces, type DrillDefinition, type DrillTarget } from "./drills.js";
-export { runDrill, drillTarget, DrillTargetError, DRILL_START_MS, type DrillOutcome, type DrillAdvice, type DrillVerdict } from "./drill-run.js";
+export {
+  runDrill,
+  drillTarget,
+  DrillTargetError,
+  DRILL_START_MS,
+  type DrillOutcome,
+  type DrillAdvice,
+  type DrillVerdict,
+} from "./drill-run.js";

@@ -9,7 +9,8 @@ const STORM_UNTIL = RECORD_START_MS + 8 * 60_000;
 
 /** Anthropic's only key answers 429 (Retry-After 30 s) for seven minutes; OpenAI is healthy throughout. */
 const storm: World = ({ provider, at }) => {
-  if (provider === "anthropic" && at >= STORM_FROM && at < STORM_UNTIL) return { ok: false, latencyMs: 120, status: 429, reason: "rate_limit", retryAfterMs: 30_000 };
+  if (provider === "anthropic" && at >= STORM_FROM && at < STORM_UNTIL)
+    return { ok: false, latencyMs: 120, status: 429, reason: "rate_limit", retryAfterMs: 30_000 };
   return { ok: true, latencyMs: provider === "anthropic" ? 800 : 600 };
 };
 
@@ -52,10 +53,15 @@ describe("what-if replay", () => {
       racing: true,
       runs: 20,
       everyMs: 30_000,
-      profiles: [{ id: "anthropic:a", provider: "anthropic" }, { id: "anthropic:b", provider: "anthropic" }],
+      profiles: [
+        { id: "anthropic:a", provider: "anthropic" },
+        { id: "anthropic:b", provider: "anthropic" },
+      ],
       // anthropic:a goes silent for the middle runs: its answers would come after 60 s.
       world: ({ profileId, at }) =>
-        profileId === "anthropic:a" && at >= RECORD_START_MS + 150_000 && at < RECORD_START_MS + 450_000 ? { ok: true, latencyMs: 60_000 } : { ok: true, latencyMs: 700 },
+        profileId === "anthropic:a" && at >= RECORD_START_MS + 150_000 && at < RECORD_START_MS + 450_000
+          ? { ok: true, latencyMs: 60_000 }
+          : { ok: true, latencyMs: 700 },
     });
     const hedged = recorded.traces.filter((trace) => trace.attempts.some((attempt) => attempt.hedge));
     expect(hedged.length).toBeGreaterThan(0);
@@ -64,7 +70,9 @@ describe("what-if replay", () => {
     const { addedWaitMsP50: _p50, addedWaitMsP99: _p99, ...counts } = replayed.report;
     const { addedWaitMsP50: _r50, addedWaitMsP99: _r99, ...recordedCounts } = before;
     expect(counts).toEqual({ ...recordedCounts, name: "A" });
-    expect(replayed.traces.filter((trace) => trace.attempts.some((attempt) => attempt.hedge)).map((trace) => trace.runId)).toEqual(hedged.map((trace) => trace.runId));
+    expect(replayed.traces.filter((trace) => trace.attempts.some((attempt) => attempt.hedge)).map((trace) => trace.runId)).toEqual(
+      hedged.map((trace) => trace.runId),
+    );
     const { config: noHedging } = parseConfig(
       { ...config, agents: { defaults: { ...config.agents.defaults, modelFailover: { hedging: { enabled: false } } } } },
       "B",
@@ -79,7 +87,12 @@ describe("what-if replay", () => {
     const failedBefore = recorded.traces.filter((trace) => trace.outcome === "failed").map((trace) => trace.runId);
     expect(failedBefore.length).toBeGreaterThan(10);
     const { config: withFallback } = parseConfig(
-      { ...ONE_KEY, agents: { defaults: { ...ONE_KEY.agents.defaults, model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } } },
+      {
+        ...ONE_KEY,
+        agents: {
+          defaults: { ...ONE_KEY.agents.defaults, model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } },
+        },
+      },
       "B",
     );
     const replayed = await replayTraces({ name: "B", config: withFallback, traces: recorded.traces });
@@ -96,14 +109,22 @@ describe("what-if replay", () => {
   it("R-OB-5 with jittered retries, waits for stated resets and cooldowns, sticky sessions and overlapping runs, the recording's own config still reproduces the recorded counts exactly", async () => {
     for (const everyMs of [300, 600, 900]) {
       const recorded = await recordRuns({
-        config: { agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } }, state: { backend: "memory" } },
-        profiles: [{ id: "anthropic:a", provider: "anthropic" }, { id: "anthropic:b", provider: "anthropic" }, { id: "openai:a", provider: "openai" }],
+        config: {
+          agents: { defaults: { model: { primary: "anthropic/claude-sonnet-4-6", fallbacks: ["openai/gpt-5"] } } },
+          state: { backend: "memory" },
+        },
+        profiles: [
+          { id: "anthropic:a", provider: "anthropic" },
+          { id: "anthropic:b", provider: "anthropic" },
+          { id: "openai:a", provider: "openai" },
+        ],
         runs: 300,
         everyMs,
         sessions: 7,
         world: ({ provider, profileId, at }) => {
           const second = Math.floor((at - RECORD_START_MS) / 1000);
-          if (profileId === "anthropic:a" && second % 40 < 12) return { ok: false, latencyMs: 90, status: 429, reason: "rate_limit", retryAfterMs: 2_000 };
+          if (profileId === "anthropic:a" && second % 40 < 12)
+            return { ok: false, latencyMs: 90, status: 429, reason: "rate_limit", retryAfterMs: 2_000 };
           if (provider === "anthropic" && second % 25 < 5) return { ok: false, latencyMs: 200, status: 500, reason: "server_error" };
           if (provider === "openai" && second % 60 < 8) return { ok: false, latencyMs: 300, status: 529, reason: "overloaded" };
           return { ok: true, latencyMs: 800 };

@@ -32,7 +32,9 @@ const REPLAY_KEY = "replay-not-a-key";
 export class ReplayStalledError extends DetourError {
   readonly code = ERROR_CODES.replayStalled;
   constructor(pending: number) {
-    super(`The replay stopped with ${pending} run(s) still waiting on something other than its clock; this is a bug in Detour's replay, please report it with the trace.`);
+    super(
+      `The replay stopped with ${pending} run(s) still waiting on something other than its clock; this is a bug in Detour's replay, please report it with the trace.`,
+    );
   }
 }
 
@@ -210,7 +212,14 @@ export async function replayTraces(input: ReplayInput, upstream?: UpstreamModel)
       const slot = costs.length;
       costs.push({ costUsd: null, inputTokens: null, outputTokens: null });
       const behaviour = upstream.behaviour(
-        { runId: recorded.runId, provider: context.provider, model: context.model, profileId: context.profileId ?? null, ordinal, at: clock.now() },
+        {
+          runId: recorded.runId,
+          provider: context.provider,
+          model: context.model,
+          profileId: context.profileId ?? null,
+          ordinal,
+          at: clock.now(),
+        },
         streamed,
         usage,
       );

@@ -24,7 +24,9 @@ export interface ReplayConfigReport {
  */
 export function addedWaitMs(trace: RunTraceV1): number {
   if (trace.outcome === "succeeded" || trace.outcome === "content_filter") {
-    const answering = trace.attempts.find((attempt) => attempt.committed || attempt.outcome === "succeeded" || attempt.reason === "content_filter");
+    const answering = trace.attempts.find(
+      (attempt) => attempt.committed || attempt.outcome === "succeeded" || attempt.reason === "content_filter",
+    );
     if (answering) return answering.offsetMs;
   }
   return trace.durationMs;

@@ -6,26 +6,73 @@ const T0 = 1_767_225_600_000;
 
 function attempt(fields: Partial<TraceAttempt>): TraceAttempt {
   return {
-    offsetMs: 0, provider: "anthropic", model: "claude", profileId: "anthropic:a", outcome: "succeeded", status: 200, reason: null,
-    statedResetAt: null, firstTokenMs: null, durationMs: 700, inputTokens: null, outputTokens: null, costUsd: null, committed: false,
-    continuation: null, hedge: false, code: null, finishedOffsetMs: null, hedgeIndex: null, ...fields,
+    offsetMs: 0,
+    provider: "anthropic",
+    model: "claude",
+    profileId: "anthropic:a",
+    outcome: "succeeded",
+    status: 200,
+    reason: null,
+    statedResetAt: null,
+    firstTokenMs: null,
+    durationMs: 700,
+    inputTokens: null,
+    outputTokens: null,
+    costUsd: null,
+    committed: false,
+    continuation: null,
+    hedge: false,
+    code: null,
+    finishedOffsetMs: null,
+    hedgeIndex: null,
+    ...fields,
   };
 }
 
 function run(runId: string, startedAt: number, attempts: TraceAttempt[]): RunTraceV1 {
   return {
-    v: RUN_TRACE_VERSION, runId, agentId: "main", startedAt, sessionHash: null,
+    v: RUN_TRACE_VERSION,
+    runId,
+    agentId: "main",
+    startedAt,
+    sessionHash: null,
     request: { requestedModel: "anthropic/claude", dialect: null, stream: false, estimatedInputTokens: null },
-    chain: ["anthropic/claude"], selectionSource: "request_model", outcome: attempts.at(-1)?.outcome === "succeeded" ? "succeeded" : "failed",
-    durationMs: 1_000, answeredBy: null, attempts, skips: [], waits: [], headroom: [], notices: [], continuations: 0, hedges: 0, costUsd: 0,
+    chain: ["anthropic/claude"],
+    selectionSource: "request_model",
+    outcome: attempts.at(-1)?.outcome === "succeeded" ? "succeeded" : "failed",
+    durationMs: 1_000,
+    answeredBy: null,
+    attempts,
+    skips: [],
+    waits: [],
+    headroom: [],
+    notices: [],
+    continuations: 0,
+    hedges: 0,
+    costUsd: 0,
   };
 }
 
 const limited = (resetInMs: number, at: number) =>
-  attempt({ outcome: "failed", status: 429, reason: "rate_limit", durationMs: 100, statedResetAt: at + 100 + resetInMs, code: "rate_limit_exceeded" });
+  attempt({
+    outcome: "failed",
+    status: 429,
+    reason: "rate_limit",
+    durationMs: 100,
+    statedResetAt: at + 100 + resetInMs,
+    code: "rate_limit_exceeded",
+  });
 
-const call = (fields: Partial<{ runId: string; provider: string; model: string; profileId: string | null; ordinal: number; at: number }>) => ({
-  runId: "other", provider: "anthropic", model: "claude", profileId: "anthropic:a", ordinal: 0, at: T0, ...fields,
+const call = (
+  fields: Partial<{ runId: string; provider: string; model: string; profileId: string | null; ordinal: number; at: number }>,
+) => ({
+  runId: "other",
+  provider: "anthropic",
+  model: "claude",
+  profileId: "anthropic:a",
+  ordinal: 0,
+  at: T0,
+  ...fields,
 });
 
 describe("upstream rebuilt from a recording", () => {
@@ -33,12 +80,29 @@ describe("upstream rebuilt from a recording", () => {
     run("r1", T0, [limited(60_000, T0)]),
     run("r2", T0 + 120_000, [attempt({ costUsd: 0.002, durationMs: 900 })]),
     run("r3", T0 + 130_000, [attempt({ durationMs: 500, costUsd: 0.004 })]),
-    run("r4", T0 + 300_000, [attempt({ provider: "openai", model: "gpt", profileId: "openai:a", outcome: "failed", status: 529, reason: "overloaded", durationMs: 300 })]),
+    run("r4", T0 + 300_000, [
+      attempt({
+        provider: "openai",
+        model: "gpt",
+        profileId: "openai:a",
+        outcome: "failed",
+        status: 529,
+        reason: "overloaded",
+        durationMs: 300,
+      }),
+    ]),
   ];
   const model = new UpstreamModel(traces);
 
   it("R-OB-5 the very call the recording made gets the answer it got, and starts when it did", () => {
-    expect(model.behaviour(call({ runId: "r1", at: T0 - 3 }), false)).toMatchObject({ kind: "failure", status: 429, reason: "rate_limit", startDelayMs: 3, resetAt: T0 + 60_100, code: "rate_limit_exceeded" });
+    expect(model.behaviour(call({ runId: "r1", at: T0 - 3 }), false)).toMatchObject({
+      kind: "failure",
+      status: 429,
+      reason: "rate_limit",
+      startDelayMs: 3,
+      resetAt: T0 + 60_100,
+      code: "rate_limit_exceeded",
+    });
     // Far from when it was made, it is no longer that call: the profile's behaviour at that moment decides.
     expect(model.behaviour(call({ runId: "r1", at: T0 + SAME_CALL_TOLERANCE_MS + 200_000 }), false)).toMatchObject({ kind: "answer" });
   });
@@ -49,11 +113,27 @@ describe("upstream rebuilt from a recording", () => {
   });
 
   it("R-OB-5 a key never called shares its provider's outage but not another key's 429; else a healthy answer at the model's median latency", () => {
-    expect(model.behaviour(call({ profileId: "anthropic:b", at: T0 + 1_000 }), false)).toMatchObject({ kind: "answer", latencyMs: 500, costUsd: 0.002 });
-    expect(model.behaviour(call({ provider: "openai", model: "gpt", profileId: "openai:b", at: T0 + 301_000 }), false)).toMatchObject({ kind: "failure", status: 529, reason: "overloaded" });
+    expect(model.behaviour(call({ profileId: "anthropic:b", at: T0 + 1_000 }), false)).toMatchObject({
+      kind: "answer",
+      latencyMs: 500,
+      costUsd: 0.002,
+    });
+    expect(model.behaviour(call({ provider: "openai", model: "gpt", profileId: "openai:b", at: T0 + 301_000 }), false)).toMatchObject({
+      kind: "failure",
+      status: 529,
+      reason: "overloaded",
+    });
     const unknown = new UpstreamModel([], { costOf: (_provider, _model, usage) => usage.inputTokens * 1e-6 });
     expect(unknown.behaviour(call({ provider: "google", model: "gemini" }), true, { inputTokens: 1000, outputTokens: 10 })).toEqual({
-      kind: "answer", startDelayMs: 0, latencyMs: DEFAULT_HEALTHY_LATENCY_MS, committed: true, streamMs: 0, costUsd: 0.001, inputTokens: 1000, outputTokens: 10, refused: false,
+      kind: "answer",
+      startDelayMs: 0,
+      latencyMs: DEFAULT_HEALTHY_LATENCY_MS,
+      committed: true,
+      streamMs: 0,
+      costUsd: 0.001,
+      inputTokens: 1000,
+      outputTokens: 10,
+      refused: false,
     });
   });
 

@@ -115,7 +115,15 @@ function spreadOf(values: readonly number[]): Spread | undefined {
 }
 
 function emptyModelBucket(): ModelBucket {
-  return { requests: 0, latencyMs: new Samples(), firstTokenMs: new Samples(), inputTokens: 0, outputTokens: 0, costUsd: 0, pricedAnswers: 0 };
+  return {
+    requests: 0,
+    latencyMs: new Samples(),
+    firstTokenMs: new Samples(),
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    pricedAnswers: 0,
+  };
 }
 
 export class ActivityWindow {
@@ -207,7 +215,10 @@ export class ActivityWindow {
     const failures: Partial<Record<FailoverReason, number>> = {};
     let fallbacks = 0;
     let failed = 0;
-    const byModel = new Map<string, { requests: number; latency: number[]; firstToken: number[]; input: number; output: number; cost: number; priced: number }>();
+    const byModel = new Map<
+      string,
+      { requests: number; latency: number[]; firstToken: number[]; input: number; output: number; cost: number; priced: number }
+    >();
     for (let index = BUCKETS - 1; index >= 0; index -= 1) {
       const start = newest - index * ACTIVITY_BUCKET_MS;
       const stored = this.#buckets[(start / ACTIVITY_BUCKET_MS) % BUCKETS];

@@ -39,13 +39,21 @@ describe("GET /dashboard/activity", () => {
         agents: {
           defaults: {
             model: { primary: "openai/gpt-a", fallbacks: ["openai/gpt-c", "anthropic/claude-b"] },
-            modelFailover: { retrySameProfileOnTimeout: 0, retrySameProfileOnServerError: 0, shortWaitSeconds: 0, waitForCooldownMaxSeconds: 0 },
+            modelFailover: {
+              retrySameProfileOnTimeout: 0,
+              retrySameProfileOnServerError: 0,
+              shortWaitSeconds: 0,
+              waitForCooldownMaxSeconds: 0,
+            },
           },
         },
         state: { backend: "memory" },
       },
     });
-    openai.always({}, httpError(400, '{"error":{"type":"invalid_request_error","code":"model_not_found","message":"The model does not exist"}}'));
+    openai.always(
+      {},
+      httpError(400, '{"error":{"type":"invalid_request_error","code":"model_not_found","message":"The model does not exist"}}'),
+    );
     anthropic.always({}, success("from claude"));
     const answered = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi") });
     expect(answered.headers["x-detour-model"]).toBe("anthropic/claude-b");
@@ -59,7 +67,11 @@ describe("GET /dashboard/activity", () => {
     const { app, openai } = await start();
     openai.always({}, success("ok"));
     for (let index = 1; index <= 14; index += 1) {
-      const answered = await app.inject({ method: "POST", url: "/v1/chat/completions", payload: openAIBody("hi", { model: `openai/unlisted-${index}` }) });
+      const answered = await app.inject({
+        method: "POST",
+        url: "/v1/chat/completions",
+        payload: openAIBody("hi", { model: `openai/unlisted-${index}` }),
+      });
       expect(answered.statusCode).toBe(200);
     }
     const activity = (await app.inject({ method: "GET", url: "/dashboard/activity" })).json();

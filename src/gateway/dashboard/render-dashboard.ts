@@ -50,7 +50,20 @@ export const NO_HEADROOM_TEXT = "no reading yet";
 export const NO_HEADROOM_TITLE =
   "The provider has not sent rate-limit headers for this key yet. Headroom shows the share of its limit left once a response carries them; some providers never send them.";
 
-const PROFILE_COLUMNS = ["Profile", "Provider", "Type", "State", "Why", "Recovers", "Headroom", "Seats", "Failures", "Last used", "Spent 24 h", ""] as const;
+const PROFILE_COLUMNS = [
+  "Profile",
+  "Provider",
+  "Type",
+  "State",
+  "Why",
+  "Recovers",
+  "Headroom",
+  "Seats",
+  "Failures",
+  "Last used",
+  "Spent 24 h",
+  "",
+] as const;
 const SESSION_COLUMNS = ["Session", "Model", "Source", "Fallback for", "Profile pin", "Updated"] as const;
 const MODEL_COLUMNS = ["Model", "Requests", "Latency p50 · p95", "First token p50 · p95", "Tokens in · out", "Cost"] as const;
 const FIRST_TOKEN_COLUMNS = ["Model", "Samples", "First token p50 · p95 · p99", "Deadline", "Hedge after"] as const;
@@ -65,9 +78,12 @@ function scriptJson(value: unknown): string {
 }
 
 function stateOf(stats: UsageStats, now: number): { name: string; until?: number; why?: string } {
-  if (stats.disabledUntil !== undefined && stats.disabledUntil > now) return { name: "disabled", until: stats.disabledUntil, why: stats.disabledReason };
-  if (stats.blockedUntil !== undefined && stats.blockedUntil > now) return { name: "blocked", until: stats.blockedUntil, why: stats.blockedReason };
-  if (stats.cooldownUntil !== undefined && stats.cooldownUntil > now) return { name: "cooldown", until: stats.cooldownUntil, why: stats.cooldownReason };
+  if (stats.disabledUntil !== undefined && stats.disabledUntil > now)
+    return { name: "disabled", until: stats.disabledUntil, why: stats.disabledReason };
+  if (stats.blockedUntil !== undefined && stats.blockedUntil > now)
+    return { name: "blocked", until: stats.blockedUntil, why: stats.blockedReason };
+  if (stats.cooldownUntil !== undefined && stats.cooldownUntil > now)
+    return { name: "cooldown", until: stats.cooldownUntil, why: stats.cooldownReason };
   return { name: "usable" };
 }
 
@@ -84,7 +100,10 @@ function dollars(amount: number): string {
 
 function profileRow(profile: DashboardProfile, now: number): string {
   const state = stateOf(profile.usageStats, now);
-  const recovers = state.until !== undefined ? `in ${Math.ceil((state.until - now) / 1000)} s · ${new Date(state.until).toISOString().slice(11, 19)} UTC` : "";
+  const recovers =
+    state.until !== undefined
+      ? `in ${Math.ceil((state.until - now) / 1000)} s · ${new Date(state.until).toISOString().slice(11, 19)} UTC`
+      : "";
   const headroom = profile.headroom
     ? cell("Headroom", escapeHtml(profile.headroom), "headroom")
     : cell("Headroom", `<span class="muted">${NO_HEADROOM_TEXT}</span>`, "headroom empty", NO_HEADROOM_TITLE);
@@ -133,8 +152,15 @@ export function renderDashboard(input: DashboardInput): string {
     )
     .join("\n");
   const rows = input.profiles.map((profile) => profileRow(profile, input.now)).join("\n");
-  const initial = scriptJson({ agentId: input.agentId, refreshMs: input.refreshMs, noHeadroom: { text: NO_HEADROOM_TEXT, title: NO_HEADROOM_TITLE } });
-  const cards = CARDS.map(([id, label]) => `<div class="card"><div class="card-label">${label}</div><div class="card-value" id="${id}">–</div><div class="card-note" id="${id}-note"></div></div>`).join("");
+  const initial = scriptJson({
+    agentId: input.agentId,
+    refreshMs: input.refreshMs,
+    noHeadroom: { text: NO_HEADROOM_TEXT, title: NO_HEADROOM_TITLE },
+  });
+  const cards = CARDS.map(
+    ([id, label]) =>
+      `<div class="card"><div class="card-label">${label}</div><div class="card-value" id="${id}">–</div><div class="card-note" id="${id}-note"></div></div>`,
+  ).join("");
   const icon = input.favicon ? `<link rel="icon" type="image/svg+xml" href="data:image/svg+xml,${encodeURIComponent(input.favicon)}">` : "";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">

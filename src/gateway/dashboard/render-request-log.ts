@@ -4,7 +4,18 @@
  * its attempt timeline. Only what a run trace holds is shown: no prompt or answer text, no secret, the
  * session key only as its hash.
  */
-export const REQUEST_LOG_COLUMNS = ["", "Started", "Outcome", "Model", "Answered by", "Attempts", "Latency", "First token", "Spend", "Session"] as const;
+export const REQUEST_LOG_COLUMNS = [
+  "",
+  "Started",
+  "Outcome",
+  "Model",
+  "Answered by",
+  "Attempts",
+  "Latency",
+  "First token",
+  "Spend",
+  "Session",
+] as const;
 
 const OUTCOME_OPTIONS = [
   ["", "any outcome"],

@@ -2,7 +2,12 @@
  * Binds the OpenAI Responses dialect (`wire/openai-responses`) to the gateway's dialect interface. Errors are
  * OpenAI's error bodies, as the Responses API answers them; the SDK reads them the same way.
  */
-import { createResponsesStreamEncoder, openAIResponsesWire, renderResponsesResponse, responsesSseEvent } from "../../wire/openai-responses/index.js";
+import {
+  createResponsesStreamEncoder,
+  openAIResponsesWire,
+  renderResponsesResponse,
+  responsesSseEvent,
+} from "../../wire/openai-responses/index.js";
 import { describeStreamError } from "../../wire/shared/stream-error.js";
 import { inlineNotice, type GatewayDialect } from "../dialect.js";
 import { openAIDialect } from "./openai-dialect.js";

@@ -16,6 +16,14 @@ export function accessLogLine(facts: AccessFacts): { message: string; fields: Re
   const durationMs = Math.round(facts.durationMs * 10) / 10;
   return {
     message: `${facts.method} ${facts.path} ${facts.status}${facts.model ? ` ${facts.model}` : ""} ${durationMs}ms`,
-    fields: { event: "http_request", method: facts.method, path: facts.path, status: facts.status, model: facts.model, attempts: facts.attempts, durationMs },
+    fields: {
+      event: "http_request",
+      method: facts.method,
+      path: facts.path,
+      status: facts.status,
+      model: facts.model,
+      attempts: facts.attempts,
+      durationMs,
+    },
   };
 }

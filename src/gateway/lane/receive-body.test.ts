@@ -49,7 +49,12 @@ describe("receiveBodyBytes (the lane's JSON body, as it arrived)", () => {
 
   it("R-GW-4: a declared length over the body limit is a 413 before any byte is read", async () => {
     const app = await echoApp(1_000);
-    const response = await app.inject({ method: "POST", url: "/echo", headers: { "content-type": "application/json" }, payload: "x".repeat(2_000) });
+    const response = await app.inject({
+      method: "POST",
+      url: "/echo",
+      headers: { "content-type": "application/json" },
+      payload: "x".repeat(2_000),
+    });
     expect(response.statusCode).toBe(413);
     expect(response.json().code).toBe("FST_ERR_CTP_BODY_TOO_LARGE");
   });
@@ -64,7 +69,12 @@ describe("receiveBodyBytes (the lane's JSON body, as it arrived)", () => {
         controller.close();
       },
     });
-    const response = await fetch(`${url}/echo`, { method: "POST", headers: { "content-type": "application/json" }, body, duplex: "half" } as RequestInit);
+    const response = await fetch(`${url}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
     expect(response.status).toBe(413);
   });
 

@@ -58,8 +58,10 @@ export function registerAdminRoutes(app: FastifyInstance, context: GatewayContex
       return { agentId, session };
     } catch (error) {
       // An unknown provider, an unresolvable model or a ghost pin is the caller's to fix (R-SO-4, R-PO-6).
-      if (error instanceof ModelNameError) return sendGatewayError(reply, openAIDialect, { ...badRequest(error.message, "model"), code: error.code });
-      if (error instanceof UnknownProfileError) return sendGatewayError(reply, openAIDialect, { ...badRequest(error.message, "profile"), code: error.code });
+      if (error instanceof ModelNameError)
+        return sendGatewayError(reply, openAIDialect, { ...badRequest(error.message, "model"), code: error.code });
+      if (error instanceof UnknownProfileError)
+        return sendGatewayError(reply, openAIDialect, { ...badRequest(error.message, "profile"), code: error.code });
       throw error;
     }
   });
@@ -81,12 +83,16 @@ export function registerAdminRoutes(app: FastifyInstance, context: GatewayContex
     const profiles = await detour.profiles.list({ agentId });
     const profile = profiles.find((candidate) => candidate.id === request.params.id);
     if (!profile) {
-      return sendGatewayError(reply, openAIDialect, notFound(`No profile "${request.params.id}" exists for agent ${agentId}; list them with GET /admin/profiles.`));
+      return sendGatewayError(
+        reply,
+        openAIDialect,
+        notFound(`No profile "${request.params.id}" exists for agent ${agentId}; list them with GET /admin/profiles.`),
+      );
     }
     await detour.profiles.reset(profile.id, { agentId });
-    const [after] = await detour.profiles.list({ agentId, ...(profile.provider ? { provider: profile.provider } : {}) }).then((list) =>
-      list.filter((candidate) => candidate.id === profile.id),
-    );
+    const [after] = await detour.profiles
+      .list({ agentId, ...(profile.provider ? { provider: profile.provider } : {}) })
+      .then((list) => list.filter((candidate) => candidate.id === profile.id));
     return { agentId, reset: true, profile: publicProfile(after ?? profile) };
   });
 }

@@ -193,7 +193,8 @@ class ChatExchange {
   async #run(routing: RoutingOptions, parsed: ParsedChatRequest) {
     this.#agentId = routing.agentId;
     // Without the lane every candidate is called through the canonical model, which cannot hold this input.
-    if (parsed.untranslatable) return sendGatewayError(this.reply, this.dialect, badRequest(parsed.untranslatable.problem, parsed.untranslatable.field));
+    if (parsed.untranslatable)
+      return sendGatewayError(this.reply, this.dialect, badRequest(parsed.untranslatable.problem, parsed.untranslatable.field));
     const pinned = this.#pin(routing, parsed);
     if (pinned === false) return this.reply;
     const options = this.#runOptions(routing, pinned, parsed.request);
@@ -298,9 +299,10 @@ class ChatExchange {
   async #handleLane(bytes: BodyBytes, lane: PassThroughRunner) {
     const scan = scanChatBody(bytes);
     if (!scan.ok) {
-      const error = scan.problem === "the request body is empty"
-        ? badRequest("The request body is empty; send a JSON object.", "(body)")
-        : badRequest(`The request body is not valid JSON: ${scan.problem}.`, "(body)");
+      const error =
+        scan.problem === "the request body is empty"
+          ? badRequest("The request body is empty; send a JSON object.", "(body)")
+          : badRequest(`The request body is not valid JSON: ${scan.problem}.`, "(body)");
       return sendGatewayError(this.reply, this.dialect, error);
     }
     const body = scan.body;
@@ -410,7 +412,10 @@ class ChatExchange {
         if (!full.ok) {
           // Only a cross-wire candidate needs the canonical form; the client's body does not fit it.
           const problems = full.issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
-          throw new FailoverError(`The request cannot be translated for another wire format: ${problems}`, { reason: "format", status: 400 });
+          throw new FailoverError(`The request cannot be translated for another wire format: ${problems}`, {
+            reason: "format",
+            status: 400,
+          });
         }
         canonical = full.value.request;
         return canonical;
@@ -449,7 +454,10 @@ class ChatExchange {
     }
     headers["content-type"] ??= "application/json";
     this.context.metrics.observeGatewayOverhead(this.dialect.wire.id, this.context.clock.now() - this.#receivedAt, outcome.runId);
-    return this.reply.code(answer.status).headers({ ...headers, ...outcomeHeaders(outcome), ...costHeader(costUsd) }).send(body);
+    return this.reply
+      .code(answer.status)
+      .headers({ ...headers, ...outcomeHeaders(outcome), ...costHeader(costUsd) })
+      .send(body);
   }
 
   /** A same-wire stream: each upstream read is one client write (SPEC R-GW-6, R-ST-2). */

@@ -30,7 +30,10 @@ function clientSignal(reply: FastifyReply): { signal: AbortSignal; done(): void 
 async function handleEmbeddings(context: GatewayContext, request: FastifyRequest, reply: FastifyReply) {
   const parsed = openAiEmbeddingsRequestSchema.safeParse(request.body);
   if (!parsed.success) {
-    return reply.code(400).type("application/json; charset=utf-8").send(openAIDialect.renderValidationError(toDialectIssues(parsed.error.issues)));
+    return reply
+      .code(400)
+      .type("application/json; charset=utf-8")
+      .send(openAIDialect.renderValidationError(toDialectIssues(parsed.error.issues)));
   }
   const embed = context.detour.embed;
   if (!embed) {
@@ -68,7 +71,12 @@ async function handleEmbeddings(context: GatewayContext, request: FastifyRequest
     const costUsd = answer.usage
       ? accountUsage(
           context,
-          { agentId: routing.agentId, provider: outcome.provider, model: outcome.model, ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}) },
+          {
+            agentId: routing.agentId,
+            provider: outcome.provider,
+            model: outcome.model,
+            ...(outcome.profileId !== undefined ? { profileId: outcome.profileId } : {}),
+          },
           answer.usage,
         )
       : undefined;

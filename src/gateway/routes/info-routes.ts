@@ -109,7 +109,6 @@ export function registerInfoRoutes(app: FastifyInstance, context: GatewayContext
     }
     return { object: "list", data: models.map((model) => ({ id: model.id, object: "model", created: 0, owned_by: model.ownedBy })) };
   });
-
 }
 
 /** Profile states for the metrics gauges, across every agent the process has opened. */
@@ -125,7 +124,9 @@ export function profileStatesOf(status: Awaited<ReturnType<GatewayContext["detou
 /** R-PO-8: in-flight attempts of every profile with seats, and the process's waiting line, from one status read. */
 export function seatSamplesOf(status: Awaited<ReturnType<GatewayContext["detour"]["status"]>>) {
   const inFlight = status.agents.flatMap((agent) =>
-    agent.profiles.flatMap((profile) => (profile.seats ? [{ agent: agent.agentId, profile: profile.id, inFlight: profile.seats.inFlight }] : [])),
+    agent.profiles.flatMap((profile) =>
+      profile.seats ? [{ agent: agent.agentId, profile: profile.id, inFlight: profile.seats.inFlight }] : [],
+    ),
   );
   return { inFlight, queueLength: status.queueLength ?? 0 };
 }

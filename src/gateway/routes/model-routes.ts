@@ -41,7 +41,8 @@ const REQUEST_REJECTIONS: ReadonlySet<FailoverReason> = new Set(["format", "cont
 
 function rejectedByProvider(error: unknown): boolean {
   if (error instanceof FailoverError) return REQUEST_REJECTIONS.has(error.reason);
-  if (error instanceof FallbackSummaryError) return error.attempts.some((attempt) => attempt.reason !== undefined && REQUEST_REJECTIONS.has(attempt.reason));
+  if (error instanceof FallbackSummaryError)
+    return error.attempts.some((attempt) => attempt.reason !== undefined && REQUEST_REJECTIONS.has(attempt.reason));
   return false;
 }
 
@@ -65,7 +66,10 @@ function sendUpstreamAnswer(
     if (typeof value === "string") headers[name] = value;
   }
   headers["content-type"] ??= "application/json";
-  return reply.code(answer.status).headers({ ...headers, ...detourHeaders }).send(answer.body);
+  return reply
+    .code(answer.status)
+    .headers({ ...headers, ...detourHeaders })
+    .send(answer.body);
 }
 
 export function registerModelRoutes(app: FastifyInstance, context: GatewayContext): void {
@@ -94,7 +98,8 @@ export function registerModelRoutes(app: FastifyInstance, context: GatewayContex
     const parsed = anthropicDialect.parse(
       body !== null && typeof body === "object" && !Array.isArray(body) ? { max_tokens: 1, ...(body as Record<string, unknown>) } : body,
     );
-    if (!parsed.ok) return reply.code(400).type("application/json; charset=utf-8").send(anthropicDialect.renderValidationError(parsed.issues));
+    if (!parsed.ok)
+      return reply.code(400).type("application/json; charset=utf-8").send(anthropicDialect.renderValidationError(parsed.issues));
     const estimate = () => reply.header(ESTIMATE_HEADER, "true").send({ input_tokens: requestFacts(parsed.value.request).inputTokens });
     const countTokens = context.detour.countTokens;
     if (!countTokens) return estimate();

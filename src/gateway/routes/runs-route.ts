@@ -28,7 +28,10 @@ const runsQuerySchema = z.object({
   outcome: z.enum(OUTCOMES).optional(),
   model: z.string().trim().min(1).max(300).optional(),
   session: z.string().min(1).max(1000).optional(),
-  sessionHash: z.string().regex(/^[0-9a-f]{32}$/, "32 lower-case hex digits, as a run's sessionHash").optional(),
+  sessionHash: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, "32 lower-case hex digits, as a run's sessionHash")
+    .optional(),
 });
 
 /** An empty parameter (`?outcome=`, a cleared filter field) means no filter. */

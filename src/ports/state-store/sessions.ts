@@ -26,11 +26,7 @@ export interface SessionsStore {
   getSession(sessionKey: string): Promise<SessionEntry | undefined>;
   listSessions(): Promise<SessionEntry[]>;
   /** Unconditional merge; `undefined` values delete fields. Creates the session if needed. */
-  patchSession(
-    sessionKey: string,
-    patch: Partial<Omit<SessionEntry, "sessionKey">>,
-    options?: WriteOptions,
-  ): Promise<SessionEntry>;
+  patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>, options?: WriteOptions): Promise<SessionEntry>;
   /**
    * Compare-and-set, applied atomically as one unit. Writes are grouped by `sessionFieldGroup` (R-SB-6): a
    * group's writes all apply or none does; fields outside the two groups are compared one by one.

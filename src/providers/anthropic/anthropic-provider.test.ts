@@ -2,11 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
-import {
-  readFixture,
-  readJsonFixture,
-  serverPerTest,
-} from "../shared/__fixtures__/loopback-server.js";
+import { readFixture, readJsonFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
@@ -24,7 +20,12 @@ function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpP
   return new HttpProvider({ id: "anthropic", api: "anthropic-messages", baseUrl, ...extra }, anthropicQuirks);
 }
 
-const context = (extra: Partial<{ onMalformedChunk: (chunk: MalformedChunk) => void; credential: typeof credential | { type: "oauth"; provider: string; access: string } }> = {}) => ({
+const context = (
+  extra: Partial<{
+    onMalformedChunk: (chunk: MalformedChunk) => void;
+    credential: typeof credential | { type: "oauth"; provider: string; access: string };
+  }> = {},
+) => ({
   model: "claude-sonnet-4-5",
   credential,
   signal: new AbortController().signal,
@@ -120,7 +121,12 @@ describe("the Anthropic provider: complete", () => {
     expect(response.finishReason).toBe("tool_calls");
     expect(response.content).toEqual([
       { type: "text", text: "I'll check the current weather in San Francisco for you." },
-      { type: "tool-call", id: "toolu_01A09q90qw90lq917835lq9", name: "get_weather", arguments: '{"location":"San Francisco, CA","unit":"celsius"}' },
+      {
+        type: "tool-call",
+        id: "toolu_01A09q90qw90lq917835lq9",
+        name: "get_weather",
+        arguments: '{"location":"San Francisco, CA","unit":"celsius"}',
+      },
     ]);
   });
 
@@ -135,7 +141,9 @@ describe("the Anthropic provider: complete", () => {
       headers: { "anthropic-ratelimit-requests-reset": "2026-01-01T00:00:30Z" },
       body: jsonFixture(file),
     });
-    const error = await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught);
+    const error = await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     const { failure } = error as UpstreamFailure;
     expect(failure).toMatchObject({ provider: "anthropic", status, errorType });
@@ -150,7 +158,11 @@ describe("the Anthropic provider: stream", () => {
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
     expect(events[0]).toEqual({ type: "message-start", id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", model: "claude-sonnet-4-5-20250929" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 25, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0 } });
+    expect(events.at(-1)).toEqual({
+      type: "finish",
+      reason: "stop",
+      usage: { inputTokens: 25, outputTokens: 15, cacheReadTokens: 0, cacheWriteTokens: 0 },
+    });
     expect(upstream.requests[0]?.body).toMatchObject({ stream: true });
   });
 
@@ -193,10 +205,15 @@ describe("the Anthropic provider: stream", () => {
   it("R-ST-2: malformed events are skipped and counted; unknown event types are ignored", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-malformed.chunks.txt") });
     const malformed: MalformedChunk[] = [];
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })));
+    const events = await collect(
+      provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })),
+    );
     expect(textOf(events)).toBe("Before after");
     expect(events.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
-    expect(malformed.map((chunk) => chunk.problem)).toEqual([expect.stringMatching(/invalid JSON/), expect.stringMatching(/schema mismatch at index/)]);
+    expect(malformed.map((chunk) => chunk.problem)).toEqual([
+      expect.stringMatching(/invalid JSON/),
+      expect.stringMatching(/schema mismatch at index/),
+    ]);
   });
 });
 

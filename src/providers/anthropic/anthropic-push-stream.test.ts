@@ -22,7 +22,12 @@ const serve = serverPerTest();
 const provider = (baseUrl: string) => new HttpProvider({ id: "anthropic", api: "anthropic-messages", baseUrl }, anthropicQuirks);
 
 function context(onMalformedChunk?: (chunk: MalformedChunk) => void) {
-  return { model: "claude-sonnet-4-5", credential, signal: new AbortController().signal, ...(onMalformedChunk ? { onMalformedChunk } : {}) };
+  return {
+    model: "claude-sonnet-4-5",
+    credential,
+    signal: new AbortController().signal,
+    ...(onMalformedChunk ? { onMalformedChunk } : {}),
+  };
 }
 
 const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => context(onMalformedChunk));
@@ -44,7 +49,12 @@ describe("the Anthropic provider: pulled and pushed reads of one stream", () => 
 
   it("R-ST-2: an in-band error in the same read as content comes after that content, both ways", async () => {
     // One write: the events before the error arrive in the read that carries it.
-    const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-overloaded-error.chunks.txt"), pieceBytes: 100_000 });
+    const upstream = await serve({
+      kind: "stream",
+      contentType: SSE,
+      text: fixture("stream-overloaded-error.chunks.txt"),
+      pieceBytes: 100_000,
+    });
     for (const reading of [await pulled(upstream.url), await pushed(upstream.url)]) {
       expect(reading.events.map((event) => event.type)).toEqual(["message-start", "text-delta"]);
       expect(reading.error).toBeInstanceOf(UpstreamFailure);
@@ -101,7 +111,11 @@ describe("the Anthropic provider: a complete answer keeps its connection (R-ST-6
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     servers.push(server);
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, connections: () => sockets.size, closed: () => closed.size };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      connections: () => sockets.size,
+      closed: () => closed.size,
+    };
   }
 
   /** Long enough for the last body's end to arrive: a call started before it would need a connection of its own. */
@@ -158,7 +172,9 @@ describe("the Anthropic provider: stream read ahead (backpressure and early retu
       response.on("close", markClosed);
       request.on("end", () => {
         response.writeHead(200, { "content-type": SSE });
-        response.write('event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"claude","usage":{"input_tokens":1}}}\n\n');
+        response.write(
+          'event: message_start\ndata: {"type":"message_start","message":{"id":"m","model":"claude","usage":{"input_tokens":1}}}\n\n',
+        );
         const pump = () => {
           while (!response.destroyed && written < 20_000) {
             written += 1;
@@ -227,4 +243,3 @@ describe("the Anthropic provider: stream read ahead (backpressure and early retu
     expect(requests).toBe(0);
   });
 });
-

@@ -37,7 +37,11 @@ function mergedBeta(client: string | undefined, auth: string | undefined): strin
 export function anthropicHeaders(credential: Credential | undefined, client: AnthropicClientHeaders = {}): Record<string, string> {
   const { "anthropic-beta": authBeta, ...auth } = anthropicAuthHeaders(credential);
   const beta = mergedBeta(client["anthropic-beta"], authBeta);
-  return { "anthropic-version": client["anthropic-version"] ?? ANTHROPIC_VERSION, ...auth, ...(beta !== undefined ? { "anthropic-beta": beta } : {}) };
+  return {
+    "anthropic-version": client["anthropic-version"] ?? ANTHROPIC_VERSION,
+    ...auth,
+    ...(beta !== undefined ? { "anthropic-beta": beta } : {}),
+  };
 }
 
 export const anthropicQuirks: ProviderQuirks = {
@@ -45,6 +49,9 @@ export const anthropicQuirks: ProviderQuirks = {
   endpoint(settings) {
     // Fixed per provider: built once, not on every call.
     const url = anthropicMessagesUrl(settings.baseUrl);
-    return { url: () => url, headers: (credential, stream, client) => ({ ...anthropicHeaders(credential, client), ...acceptHeader(stream) }) };
+    return {
+      url: () => url,
+      headers: (credential, stream, client) => ({ ...anthropicHeaders(credential, client), ...acceptHeader(stream) }),
+    };
   },
 };

@@ -73,12 +73,13 @@ export function resolveAwsCredentials(sources: AwsCredentialSources): AwsCredent
   const namedProfile = nonEmpty(sources.profile) ?? nonEmpty(sources.env.AWS_PROFILE);
   if (namedProfile) {
     // A named profile is an explicit choice: it is used or reported, never silently replaced by the environment.
-    const fromFile = sources.sharedCredentialsFile
-      ? parseAwsCredentialsFile(sources.sharedCredentialsFile, namedProfile)
-      : undefined;
+    const fromFile = sources.sharedCredentialsFile ? parseAwsCredentialsFile(sources.sharedCredentialsFile, namedProfile) : undefined;
     if (fromFile) return fromFile;
     throw new ConfigError([
-      { path, message: `the AWS profile "${namedProfile}" has no aws_access_key_id and aws_secret_access_key in the shared credentials file` },
+      {
+        path,
+        message: `the AWS profile "${namedProfile}" has no aws_access_key_id and aws_secret_access_key in the shared credentials file`,
+      },
     ]);
   }
   const envId = nonEmpty(sources.env.AWS_ACCESS_KEY_ID);
@@ -87,9 +88,7 @@ export function resolveAwsCredentials(sources: AwsCredentialSources): AwsCredent
     const sessionToken = nonEmpty(sources.env.AWS_SESSION_TOKEN);
     return { accessKeyId: envId, secretAccessKey: envSecret, ...(sessionToken ? { sessionToken } : {}) };
   }
-  const fromDefault = sources.sharedCredentialsFile
-    ? parseAwsCredentialsFile(sources.sharedCredentialsFile, "default")
-    : undefined;
+  const fromDefault = sources.sharedCredentialsFile ? parseAwsCredentialsFile(sources.sharedCredentialsFile, "default") : undefined;
   if (fromDefault) return fromDefault;
   throw new ConfigError([
     {

@@ -1,14 +1,13 @@
 import { describe, expect, it } from "vitest";
-import {
-  AZURE_OPENAI_DEFAULT_API_VERSION,
-  azureOpenAiAuthHeaders,
-  azureOpenAiEndpoint,
-  azureOpenAiUrl,
-} from "./azure-openai-request.js";
+import { AZURE_OPENAI_DEFAULT_API_VERSION, azureOpenAiAuthHeaders, azureOpenAiEndpoint, azureOpenAiUrl } from "./azure-openai-request.js";
 
 describe("Azure OpenAI requests", () => {
   it.each([
-    ["chat/completions", "gpt-5-eastus", "https://contoso.openai.azure.com/openai/deployments/gpt-5-eastus/chat/completions?api-version=2024-10-21"],
+    [
+      "chat/completions",
+      "gpt-5-eastus",
+      "https://contoso.openai.azure.com/openai/deployments/gpt-5-eastus/chat/completions?api-version=2024-10-21",
+    ],
     ["embeddings", "text-emb 3", "https://contoso.openai.azure.com/openai/deployments/text-emb%203/embeddings?api-version=2024-10-21"],
   ] as const)("R-GW-12 the %s URL names the deployment in the path and carries api-version", (operation, deployment, expected) => {
     expect(azureOpenAiUrl({ endpoint: "contoso", operation, deployment })).toBe(expected);

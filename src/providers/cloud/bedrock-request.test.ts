@@ -4,9 +4,15 @@ import { BEDROCK_ANTHROPIC_VERSION, bedrockUrl, toBedrockAnthropicRequest } from
 describe("Bedrock requests", () => {
   it.each([
     ["invoke", "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke"],
-    ["invoke-with-response-stream", "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream"],
+    [
+      "invoke-with-response-stream",
+      "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream",
+    ],
     ["converse", "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse"],
-    ["converse-stream", "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream"],
+    [
+      "converse-stream",
+      "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/converse-stream",
+    ],
   ] as const)("R-GW-12 the %s URL puts the encoded model id in one path segment", (operation, expected) => {
     expect(bedrockUrl({ region: "us-east-1", modelId: "anthropic.claude-sonnet-4-5-20250929-v1:0", operation })).toBe(expected);
   });

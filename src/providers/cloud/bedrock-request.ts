@@ -40,7 +40,11 @@ export function toBedrockAnthropicRequest(
   if (!modelId) throw new TypeError("an Anthropic request for Bedrock needs a model id");
   const body: Record<string, unknown> = { ...rest };
   if (body.anthropic_version === undefined) body.anthropic_version = BEDROCK_ANTHROPIC_VERSION;
-  const betas = options.betas?.flatMap((beta) => beta.split(",")).map((beta) => beta.trim()).filter(Boolean) ?? [];
+  const betas =
+    options.betas
+      ?.flatMap((beta) => beta.split(","))
+      .map((beta) => beta.trim())
+      .filter(Boolean) ?? [];
   if (betas.length > 0 && body.anthropic_beta === undefined) body.anthropic_beta = betas;
   return { modelId, operation: stream === true ? "invoke-with-response-stream" : "invoke", body };
 }

@@ -28,8 +28,7 @@ function referenceAuthorization(input: {
   const url = new URL(input.url);
   const sha256 = (data: string) => createHash("sha256").update(data, "utf8").digest("hex");
   const hmac = (key: Buffer | string, data: string) => createHmac("sha256", key).update(data, "utf8").digest();
-  const rfc3986 = (text: string) =>
-    encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const rfc3986 = (text: string) => encodeURIComponent(text).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   // Non-S3 services encode each already-encoded path segment once more.
   const canonicalUri = url.pathname
     .split("/")
@@ -71,16 +70,17 @@ describe("SigV4 signing", () => {
       credentials: suiteCredentials,
       now: suiteDate,
     });
-    expect(headers.Authorization).toBe(
-      `AWS4-HMAC-SHA256 Credential=${suiteScope}, SignedHeaders=host;x-amz-date, Signature=${signature}`,
-    );
+    expect(headers.Authorization).toBe(`AWS4-HMAC-SHA256 Credential=${suiteScope}, SignedHeaders=host;x-amz-date, Signature=${signature}`);
     expect(headers["X-Amz-Date"]).toBe("20150830T123600Z");
   });
 
   it.each([
-    ["a Bedrock invoke with a JSON body and a colon in the model id", "POST",
+    [
+      "a Bedrock invoke with a JSON body and a colon in the model id",
+      "POST",
       "https://bedrock-runtime.us-east-1.amazonaws.com/model/anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke",
-      '{"anthropic_version":"bedrock-2023-05-31","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}'],
+      '{"anthropic_version":"bedrock-2023-05-31","max_tokens":16,"messages":[{"role":"user","content":"hi"}]}',
+    ],
     ["a query string in unsorted order", "GET", "https://example.amazonaws.com/a/b?z=1&a=two%20words&m=", ""],
   ])("R-GW-12 the library agrees with an independent node:crypto SigV4 on %s", (_name, method, url, body) => {
     const given = { "Content-Type": "application/json", Accept: "application/json" };

@@ -16,15 +16,27 @@ describe("Vertex requests", () => {
   });
 
   it.each([
-    [false, "https://europe-west4-aiplatform.googleapis.com/v1/projects/acme-prod/locations/europe-west4/publishers/google/models/gemini-3-pro-preview:generateContent"],
-    [true, "https://europe-west4-aiplatform.googleapis.com/v1/projects/acme-prod/locations/europe-west4/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse"],
+    [
+      false,
+      "https://europe-west4-aiplatform.googleapis.com/v1/projects/acme-prod/locations/europe-west4/publishers/google/models/gemini-3-pro-preview:generateContent",
+    ],
+    [
+      true,
+      "https://europe-west4-aiplatform.googleapis.com/v1/projects/acme-prod/locations/europe-west4/publishers/google/models/gemini-3-pro-preview:streamGenerateContent?alt=sse",
+    ],
   ])("R-GW-12 a Gemini call (stream %s) targets generateContent or streamGenerateContent", (stream, expected) => {
     expect(vertexGeminiUrl(address, stream)).toBe(expected);
   });
 
   it.each([
-    [false, "https://aiplatform.googleapis.com/v1/projects/acme-prod/locations/global/publishers/anthropic/models/claude-sonnet-4-6:rawPredict"],
-    [true, "https://aiplatform.googleapis.com/v1/projects/acme-prod/locations/global/publishers/anthropic/models/claude-sonnet-4-6:streamRawPredict"],
+    [
+      false,
+      "https://aiplatform.googleapis.com/v1/projects/acme-prod/locations/global/publishers/anthropic/models/claude-sonnet-4-6:rawPredict",
+    ],
+    [
+      true,
+      "https://aiplatform.googleapis.com/v1/projects/acme-prod/locations/global/publishers/anthropic/models/claude-sonnet-4-6:streamRawPredict",
+    ],
   ])("R-GW-12 a Claude call (stream %s) targets rawPredict or streamRawPredict", (stream, expected) => {
     expect(vertexAnthropicUrl({ project: "acme-prod", location: "global", model: "claude-sonnet-4-6" }, stream)).toBe(expected);
   });
@@ -52,7 +64,10 @@ describe("Vertex requests", () => {
   });
 
   it("R-GW-12 a configured Vertex model id wins over the body's model and a missing model is refused", () => {
-    const request = toVertexAnthropicRequest({ model: "claude-sonnet-4-6", messages: [] }, { project: "p", location: "global", model: "claude-opus-4-6" });
+    const request = toVertexAnthropicRequest(
+      { model: "claude-sonnet-4-6", messages: [] },
+      { project: "p", location: "global", model: "claude-opus-4-6" },
+    );
     expect(request.url).toMatch(/models\/claude-opus-4-6:rawPredict$/);
     expect(() => toVertexAnthropicRequest({ messages: [] }, { project: "p", location: "global" })).toThrow(/model id/);
   });

@@ -8,9 +8,7 @@ export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
 /** Regional hosts are `{location}-aiplatform.googleapis.com`; the `global` location has no prefix. */
 export function vertexBaseUrl(location: string): string {
-  return location === "global"
-    ? "https://aiplatform.googleapis.com/v1"
-    : `https://${location}-aiplatform.googleapis.com/v1`;
+  return location === "global" ? "https://aiplatform.googleapis.com/v1" : `https://${location}-aiplatform.googleapis.com/v1`;
 }
 
 export interface VertexModelAddress {

@@ -2,11 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
-import {
-  readFixture,
-  readJsonFixture,
-  serverPerTest,
-} from "../shared/__fixtures__/loopback-server.js";
+import { readFixture, readJsonFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
@@ -22,14 +18,17 @@ const serve = serverPerTest();
 
 let nextId = 0;
 function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
-  return new HttpProvider({
-    id: "google",
-    api: "google-generative-ai",
-    baseUrl,
-    createToolCallId: () => `call_test_${nextId++}`,
-    createResponseId: () => "resp_generated",
-    ...extra,
-  }, googleQuirks);
+  return new HttpProvider(
+    {
+      id: "google",
+      api: "google-generative-ai",
+      baseUrl,
+      createToolCallId: () => `call_test_${nextId++}`,
+      createResponseId: () => "resp_generated",
+      ...extra,
+    },
+    googleQuirks,
+  );
 }
 
 const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } = {}) => ({
@@ -105,7 +104,12 @@ describe("the Gemini provider: complete", () => {
 
   it("R-GW-2: function calls get ids and finish reason tool_calls", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("generate-function-call.json") });
-    const response = await provider(upstream.url, { createToolCallId: (() => { let n = 0; return () => `call_g${n++}`; })() }).complete(richRequest, context());
+    const response = await provider(upstream.url, {
+      createToolCallId: (() => {
+        let n = 0;
+        return () => `call_g${n++}`;
+      })(),
+    }).complete(richRequest, context());
     expect(response.finishReason).toBe("tool_calls");
     expect(response.content).toEqual([
       { type: "tool-call", id: "call_g0", name: "get_weather", arguments: '{"location":"Paris","unit":"celsius"}' },
@@ -121,7 +125,9 @@ describe("the Gemini provider: complete", () => {
 
   it("R-EC-6: a 429 RESOURCE_EXHAUSTED keeps its code and turns RetryInfo into a retry-after-ms hint", async () => {
     const upstream = await serve({ kind: "json", status: 429, body: jsonFixture("error-429-resource-exhausted.json") });
-    const error = await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught);
+    const error = await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     const { failure } = error as UpstreamFailure;
     expect(failure).toMatchObject({ provider: "google", status: 429, code: "RESOURCE_EXHAUSTED" });
@@ -131,13 +137,23 @@ describe("the Gemini provider: complete", () => {
 
   it("a 400 API_KEY_INVALID carries the ErrorInfo reason as error type", async () => {
     const upstream = await serve({ kind: "json", status: 400, body: jsonFixture("error-400-api-key-invalid.json") });
-    const error = (await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught)) as UpstreamFailure;
-    expect(error.failure).toMatchObject({ status: 400, code: "INVALID_ARGUMENT", errorType: "API_KEY_INVALID", message: "API key not valid. Please pass a valid API key." });
+    const error = (await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught)) as UpstreamFailure;
+    expect(error.failure).toMatchObject({
+      status: 400,
+      code: "INVALID_ARGUMENT",
+      errorType: "API_KEY_INVALID",
+      message: "API key not valid. Please pass a valid API key.",
+    });
   });
 
   it("OAuth credentials are sent as Bearer tokens", async () => {
     const upstream = await serve({ kind: "json", body: jsonFixture("generate-text.json") });
-    await provider(upstream.url).complete(simpleRequest, { ...context(), credential: { type: "oauth", provider: "google", access: "ya29.test-access-token" } });
+    await provider(upstream.url).complete(simpleRequest, {
+      ...context(),
+      credential: { type: "oauth", provider: "google", access: "ya29.test-access-token" },
+    });
     expect(upstream.requests[0]?.headers.authorization).toBe("Bearer ya29.test-access-token");
     expect(upstream.requests[0]?.headers["x-goog-api-key"]).toBeUndefined();
   });
@@ -169,20 +185,27 @@ describe("the Gemini provider: stream", () => {
       for await (const event of provider(upstream.url).stream(simpleRequest, context())) seen.push(event);
     })().catch((caught: unknown) => caught);
     expect(textOf(seen)).toBe("Partial");
-    expect((error as UpstreamFailure).failure).toMatchObject({ status: 503, code: "UNAVAILABLE", message: "The model is overloaded. Please try again later." });
+    expect((error as UpstreamFailure).failure).toMatchObject({
+      status: 503,
+      code: "UNAVAILABLE",
+      message: "The model is overloaded. Please try again later.",
+    });
   });
 
   it("R-ST-2: malformed chunks are skipped and counted", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-malformed.chunks.txt") });
     const malformed: MalformedChunk[] = [];
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })));
+    const events = await collect(
+      provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })),
+    );
     expect(textOf(events)).toBe("Before after");
     expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 3, outputTokens: 2 } });
     expect(malformed).toHaveLength(2);
   });
 
   it("a MALFORMED_FUNCTION_CALL finish is a failure, never a clean end", async () => {
-    const text = 'data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"responseId":"r"}\n\n';
+    const text =
+      'data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"responseId":"r"}\n\n';
     const upstream = await serve({ kind: "stream", contentType: SSE, text });
     const error = await collect(provider(upstream.url).stream(simpleRequest, context())).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
@@ -192,9 +215,24 @@ describe("the Gemini provider: stream", () => {
 
 describe("googleMethodUrl", () => {
   it.each([
-    ["https://generativelanguage.googleapis.com", "gemini-2.5-pro", "generateContent", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent"],
-    ["https://generativelanguage.googleapis.com/v1beta/", "models/gemini-2.5-pro", "streamGenerateContent", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse"],
-    ["https://proxy.example/google/v1", "gemini-2.5-flash", "generateContent", "https://proxy.example/google/v1/models/gemini-2.5-flash:generateContent"],
+    [
+      "https://generativelanguage.googleapis.com",
+      "gemini-2.5-pro",
+      "generateContent",
+      "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:generateContent",
+    ],
+    [
+      "https://generativelanguage.googleapis.com/v1beta/",
+      "models/gemini-2.5-pro",
+      "streamGenerateContent",
+      "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse",
+    ],
+    [
+      "https://proxy.example/google/v1",
+      "gemini-2.5-flash",
+      "generateContent",
+      "https://proxy.example/google/v1/models/gemini-2.5-flash:generateContent",
+    ],
   ] as const)("%s + %s → %s", (baseUrl, model, method, expected) => {
     expect(googleMethodUrl(baseUrl, model, method)).toBe(expected);
   });

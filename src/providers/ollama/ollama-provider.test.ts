@@ -2,11 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
-import {
-  readFixture,
-  readJsonFixture,
-  serverPerTest,
-} from "../shared/__fixtures__/loopback-server.js";
+import { readFixture, readJsonFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
@@ -21,14 +17,17 @@ const serve = serverPerTest();
 
 function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
   let toolCalls = 0;
-  return new HttpProvider({
-    id: "ollama",
-    api: "ollama",
-    baseUrl,
-    createToolCallId: () => `call_o${toolCalls++}`,
-    createResponseId: () => "ollama-resp",
-    ...extra,
-  }, ollamaQuirks);
+  return new HttpProvider(
+    {
+      id: "ollama",
+      api: "ollama",
+      baseUrl,
+      createToolCallId: () => `call_o${toolCalls++}`,
+      createResponseId: () => "ollama-resp",
+      ...extra,
+    },
+    ollamaQuirks,
+  );
 }
 
 const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } = {}) => ({
@@ -117,7 +116,9 @@ describe("the Ollama provider: complete", () => {
 
   it("a 404 for a missing model keeps status and Ollama's text", async () => {
     const upstream = await serve({ kind: "json", status: 404, body: jsonFixture("error-404-model-not-found.json") });
-    const error = await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught);
+    const error = await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     expect((error as UpstreamFailure).failure).toMatchObject({
       provider: "ollama",
@@ -170,9 +171,14 @@ describe("the Ollama provider: stream", () => {
   it("R-ST-2: malformed lines are skipped and counted", async () => {
     const upstream = await serve({ kind: "stream", contentType: NDJSON, text: fixture("stream-malformed.chunks.txt") });
     const malformed: MalformedChunk[] = [];
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })));
+    const events = await collect(
+      provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })),
+    );
     expect(textOf(events)).toBe("Before after");
-    expect(malformed.map((chunk) => chunk.problem)).toEqual([expect.stringMatching(/invalid JSON/), expect.stringMatching(/schema mismatch at done/)]);
+    expect(malformed.map((chunk) => chunk.problem)).toEqual([
+      expect.stringMatching(/invalid JSON/),
+      expect.stringMatching(/schema mismatch at done/),
+    ]);
   });
 });
 

@@ -53,7 +53,11 @@ describe("the Responses provider (api openai-responses)", () => {
     expect(answer.usage.inputTokens).toBeGreaterThan(0);
     const [sent] = mock.requests();
     expect(sent?.path).toBe("/v1/responses");
-    expect(sent?.body).toEqual({ model: "mock-gpt", input: [{ role: "user", content: [{ type: "input_text", text: "Say hello." }] }], store: false });
+    expect(sent?.body).toEqual({
+      model: "mock-gpt",
+      input: [{ role: "user", content: [{ type: "input_text", text: "Say hello." }] }],
+      store: false,
+    });
   });
 
   it("R-GW-2: tool calls come back as canonical tool calls, plain and streamed", async () => {
@@ -79,7 +83,14 @@ describe("the Responses provider (api openai-responses)", () => {
   });
 
   it("R-ST-2: an in-band error event is an UpstreamFailure the classifier reads; a missing end is a cut stream", async () => {
-    const { subject } = await against([{ steps: [{ fault: "stream-error", error: "rate-limit", afterTokens: 1 }, { fault: "stream-cut", afterTokens: 2 }] }]);
+    const { subject } = await against([
+      {
+        steps: [
+          { fault: "stream-error", error: "rate-limit", afterTokens: 1 },
+          { fault: "stream-cut", afterTokens: 2 },
+        ],
+      },
+    ]);
     const failed = await collect(subject.stream(simpleRequest, context())).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(UpstreamFailure);
     expect((failed as UpstreamFailure).failure.code).toBe("rate_limit_exceeded");

@@ -2,11 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure, type MalformedChunk } from "../../ports/provider.js";
 import { richRequest, simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
-import {
-  readFixture,
-  readJsonFixture,
-  serverPerTest,
-} from "../shared/__fixtures__/loopback-server.js";
+import { readFixture, readJsonFixture, serverPerTest } from "../shared/__fixtures__/loopback-server.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
@@ -112,7 +108,9 @@ describe("the OpenAI chat provider: complete", () => {
 
   it("a 401 keeps status, code and type and never echoes the key", async () => {
     const upstream = await serve({ kind: "json", status: 401, body: readJsonFixture(import.meta.url, "error-401-invalid-key.json") });
-    const error = await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught);
+    const error = await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     const { failure, message } = error as UpstreamFailure;
     expect(failure).toMatchObject({ provider: "openai", status: 401, code: "invalid_api_key", errorType: "invalid_request_error" });
@@ -127,13 +125,19 @@ describe("the OpenAI chat provider: complete", () => {
       headers: { "x-ratelimit-reset-tokens": "624ms" },
       body: readJsonFixture(import.meta.url, "error-429-rate-limit.json"),
     });
-    const error = (await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught)) as UpstreamFailure;
+    const error = (await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught)) as UpstreamFailure;
     expect(error.failure).toMatchObject({ status: 429, code: "rate_limit_exceeded", errorType: "tokens" });
     expect(error.failure.headers?.["x-ratelimit-reset-tokens"]).toBe("624ms");
   });
 
   it("OpenRouter 'Provider returned error' carries the upstream's raw text", async () => {
-    const upstream = await serve({ kind: "json", status: 429, body: readJsonFixture(import.meta.url, "openrouter-error-provider-returned.json") });
+    const upstream = await serve({
+      kind: "json",
+      status: 429,
+      body: readJsonFixture(import.meta.url, "openrouter-error-provider-returned.json"),
+    });
     const openrouter = new HttpProvider({ id: "openrouter", api: "openai-chat", baseUrl: `${upstream.url}/api/v1` }, openAiQuirks);
     const error = (await openrouter.complete(simpleRequest, context()).catch((caught: unknown) => caught)) as UpstreamFailure;
     expect(upstream.requests[0]?.url).toBe("/api/v1/chat/completions");
@@ -143,7 +147,9 @@ describe("the OpenAI chat provider: complete", () => {
 
   it("a 200 whose body is not a chat completion is an UpstreamFailure, not a crash", async () => {
     const upstream = await serve({ kind: "json", body: { hello: "world" } });
-    const error = await provider(upstream.url).complete(simpleRequest, context()).catch((caught: unknown) => caught);
+    const error = await provider(upstream.url)
+      .complete(simpleRequest, context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     expect((error as UpstreamFailure).failure.message).toMatch(/malformed response body/);
   });
@@ -155,8 +161,14 @@ describe("the OpenAI chat provider: stream", () => {
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
     expect(events[0]).toEqual({ type: "message-start", id: "chatcmpl-7ynRUcSsdVTYFvtRRR0q3rXsCiL8a", model: "gpt-4o-mini-2024-07-18" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
-    expect(events.filter((event) => event.type === "text-delta").every((event) => event.type === "text-delta" && event.text !== "")).toBe(true);
-    expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 19, outputTokens: 9, cacheReadTokens: 0, reasoningTokens: 0 } });
+    expect(events.filter((event) => event.type === "text-delta").every((event) => event.type === "text-delta" && event.text !== "")).toBe(
+      true,
+    );
+    expect(events.at(-1)).toEqual({
+      type: "finish",
+      reason: "stop",
+      usage: { inputTokens: 19, outputTokens: 9, cacheReadTokens: 0, reasoningTokens: 0 },
+    });
     expect(upstream.requests[0]?.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
     expect(upstream.requests[0]?.headers.accept).toBe("text/event-stream");
   });

@@ -16,7 +16,8 @@ const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "openai", key: "sk-test-0123456789abcdefghij" };
 const fixture = (name: string) => readFixture(import.meta.url, name);
 const serve = serverPerTest();
-const provider = (baseUrl: string) => new HttpProvider({ id: "openai", api: "openai-chat", baseUrl, createResponseId: () => "chatcmpl-fixed" }, openAiQuirks);
+const provider = (baseUrl: string) =>
+  new HttpProvider({ id: "openai", api: "openai-chat", baseUrl, createResponseId: () => "chatcmpl-fixed" }, openAiQuirks);
 
 const { pulled, pushed } = streamReadings(provider, (onMalformedChunk) => ({
   model: "gpt-4o-mini",

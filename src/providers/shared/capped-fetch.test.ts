@@ -58,7 +58,12 @@ describe("createCappedFetch with the real openai SDK", () => {
   });
 
   it("R-RA-1: a 503 with a short wait stays retryable", async () => {
-    const upstream = await serveThenSucceed({ kind: "json", status: 503, headers: { "retry-after-ms": "10" }, body: { error: { message: "busy" } } });
+    const upstream = await serveThenSucceed({
+      kind: "json",
+      status: 503,
+      headers: { "retry-after-ms": "10" },
+      body: { error: { message: "busy" } },
+    });
     await expect(chat(openAiClient(upstream.url, 60))).resolves.toMatchObject({ id: "chatcmpl-ok" });
     expect(upstream.requests).toHaveLength(2);
   });
@@ -78,7 +83,12 @@ describe("createCappedFetch with the real @anthropic-ai/sdk", () => {
       headers: { "retry-after": "300" },
       body: { type: "error", error: { type: "overloaded_error", message: "Overloaded" } },
     });
-    const client = new Anthropic({ apiKey: "sk-ant-test", baseURL: upstream.url, maxRetries: 2, fetch: createCappedFetch({ maxWaitSeconds: 60 }) });
+    const client = new Anthropic({
+      apiKey: "sk-ant-test",
+      baseURL: upstream.url,
+      maxRetries: 2,
+      fetch: createCappedFetch({ maxWaitSeconds: 60 }),
+    });
     await expect(
       client.messages.create({ model: "claude-test-model", max_tokens: 10, messages: [{ role: "user", content: "hi" }] }),
     ).rejects.toMatchObject({ status: 529 });

@@ -38,12 +38,7 @@ function isRetryableStatus(status: number): boolean {
 }
 
 /** True when the SDK must not retry this response itself (see module comment). */
-export function shouldStopSdkRetry(
-  status: number,
-  headers: Headers,
-  maxWaitSeconds: number | null,
-  nowMs: number,
-): boolean {
+export function shouldStopSdkRetry(status: number, headers: Headers, maxWaitSeconds: number | null, nowMs: number): boolean {
   if (maxWaitSeconds === null || !isRetryableStatus(status)) return false;
   const waitMs = statedWaitMs(headers, nowMs);
   if (waitMs === undefined) return status === 429;

@@ -48,10 +48,17 @@ describe("readSseEvents", () => {
 describe("readNdjsonLines", () => {
   it("yields the same lines however the bytes are split, skipping blank lines and CRs", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(payload.map((text) => text.trim()).filter((text) => text !== ""), { minLength: 1, maxLength: 6 }), fc.array(fc.nat(), { maxLength: 12 }), async (lines, cuts) => {
-        const text = `${lines.join("\r\n\n")}\n`;
-        expect(await all(readNdjsonLines(inPieces(new TextEncoder().encode(text), cuts)))).toEqual(lines);
-      }),
+      fc.asyncProperty(
+        fc.array(
+          payload.map((text) => text.trim()).filter((text) => text !== ""),
+          { minLength: 1, maxLength: 6 },
+        ),
+        fc.array(fc.nat(), { maxLength: 12 }),
+        async (lines, cuts) => {
+          const text = `${lines.join("\r\n\n")}\n`;
+          expect(await all(readNdjsonLines(inPieces(new TextEncoder().encode(text), cuts)))).toEqual(lines);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -21,7 +21,11 @@ export class IncompatibleRequestError extends FailoverError {
 }
 
 /** The encoded body, or the typed failure for the field the wire format cannot carry. */
-export function encodedOrThrow<Body>(encoding: WireEncoding<Body>, provider: string, model: string): { body: Body; dropped: readonly string[] } {
+export function encodedOrThrow<Body>(
+  encoding: WireEncoding<Body>,
+  provider: string,
+  model: string,
+): { body: Body; dropped: readonly string[] } {
   if (!encoding.ok) throw new IncompatibleRequestError(provider, model, encoding.field, encoding.problem);
   return { body: encoding.body, dropped: encoding.dropped };
 }

@@ -35,7 +35,10 @@ const APIS: { api: ProviderApi; baseUrl: (url: string) => string; model: string 
   { api: "google-generative-ai", baseUrl: (url) => `${url}/v1beta`, model: "gemini-2.5-flash" },
 ];
 
-const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "Say hello in a few words." }] }], maxTokens: 100 };
+const request: CanonicalRequest = {
+  messages: [{ role: "user", content: [{ type: "text", text: "Say hello in a few words." }] }],
+  maxTokens: 100,
+};
 
 function call(model: string): ProviderCallContext {
   return { model, credential: { type: "api_key", provider: "mock", key: "mock-key-1" }, signal: AbortSignal.timeout(5000) };
@@ -66,7 +69,9 @@ describe("a streamed call answered with the whole JSON answer (R-GW-10)", () => 
       expect(pulled.at(-1)).toMatchObject({ type: "finish", reason: "stop" });
       expect(withoutId(assembled(pulled, model))).toStrictEqual(withoutId(plain));
 
-      const pushing = provider as typeof provider & { pushStream?: (r: CanonicalRequest, c: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean) => Promise<void> };
+      const pushing = provider as typeof provider & {
+        pushStream?: (r: CanonicalRequest, c: ProviderCallContext, push: (event: CanonicalStreamEvent) => boolean) => Promise<void>;
+      };
       if (pushing.pushStream) {
         const pushed: CanonicalStreamEvent[] = [];
         await pushing.pushStream({ ...request, model, stream: true }, call(model), (event) => {
@@ -95,8 +100,14 @@ describe("a streamed call answered with the whole JSON answer (R-GW-10)", () => 
 describe("an error body sent for a stream (R-GW-10)", () => {
   for (const { api, baseUrl, model } of APIS.filter((entry) => WIRE_FORMATS[entry.api as WireFormatId].errors.render !== undefined)) {
     it(`R-GW-10: ${api} — a 200 JSON error object is the provider's error, classified as it would be mid-stream`, async () => {
-      const body = WIRE_FORMATS[api as WireFormatId].errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
-      const server = await startMockProvider({ scenario: { rules: [{ steps: [{ fault: "status", status: 200, body }], then: "repeat-last" }] } });
+      const body = WIRE_FORMATS[api as WireFormatId].errors.render?.({
+        message: "Rate limit reached for requests.",
+        status: 429,
+        code: "rate_limit_exceeded",
+      });
+      const server = await startMockProvider({
+        scenario: { rules: [{ steps: [{ fault: "status", status: 200, body }], then: "repeat-last" }] },
+      });
       try {
         const provider = createProvider({ id: "mock", api, baseUrl: baseUrl(server.url), timeoutSeconds: 5 });
         const events: CanonicalStreamEvent[] = [];
@@ -127,9 +138,15 @@ describe("Gemini without alt=sse (R-GW-10)", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as { port: number };
-      const provider = createProvider({ id: "gemini", api: "google-generative-ai", baseUrl: `http://127.0.0.1:${port}/v1beta`, timeoutSeconds: 5 });
+      const provider = createProvider({
+        id: "gemini",
+        api: "google-generative-ai",
+        baseUrl: `http://127.0.0.1:${port}/v1beta`,
+        timeoutSeconds: 5,
+      });
       const events: CanonicalStreamEvent[] = [];
-      for await (const event of provider.stream({ ...request, model: "gemini-2.5-flash", stream: true }, call("gemini-2.5-flash"))) events.push(event);
+      for await (const event of provider.stream({ ...request, model: "gemini-2.5-flash", stream: true }, call("gemini-2.5-flash")))
+        events.push(event);
       const answer = assembled(events, "gemini-2.5-flash");
       expect(answer.content).toEqual([{ type: "text", text: "Hello there" }]);
       expect(answer.finishReason).toBe("stop");

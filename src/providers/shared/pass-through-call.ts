@@ -49,7 +49,6 @@ export interface PassThroughResponse {
   body: Dispatcher.ResponseData["body"];
 }
 
-
 /**
  * What undici is given: a Buffer as it is (written in one go); chunks as an array (undici writes each in turn)
  * with their total as `content-length`, which undici then sends instead of chunked encoding. A configured
@@ -82,7 +81,10 @@ export async function openPassThrough(
   let sent = undiciBody(target.headers, body);
   try {
     if (target.sign) {
-      const signed = await target.sign({ url, headers: sent.headers, body: Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks) }, signal);
+      const signed = await target.sign(
+        { url, headers: sent.headers, body: Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks) },
+        signal,
+      );
       url = signed.url;
       sent = { headers: { ...signed.headers, "content-length": String(signed.body.byteLength) }, body: signed.body };
     }
@@ -121,11 +123,7 @@ export async function openPassThrough(
 }
 
 /** A whole 2xx body as bytes (undici collects it in one go). */
-export async function readPassThroughBody(
-  target: PassThroughTarget,
-  response: PassThroughResponse,
-  signal: AbortSignal,
-): Promise<Buffer> {
+export async function readPassThroughBody(target: PassThroughTarget, response: PassThroughResponse, signal: AbortSignal): Promise<Buffer> {
   try {
     return Buffer.from(await response.body.arrayBuffer());
   } catch (error) {

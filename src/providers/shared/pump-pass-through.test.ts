@@ -48,7 +48,13 @@ describe("pumpPassThrough (R-ST-6: the reads of an assembled answer, pushed)", (
     server.on("connection", () => (connections += 1));
     servers.push(server);
     for (let call = 0; call < 20; call += 1) {
-      await pumpPassThrough(target(url), Buffer.from("{}"), { signal: new AbortController().signal }, () => {}, () => false);
+      await pumpPassThrough(
+        target(url),
+        Buffer.from("{}"),
+        { signal: new AbortController().signal },
+        () => {},
+        () => false,
+      );
     }
     // The next call starts while the last body still drains, so the pool may open a second; never one per call.
     expect(connections).toBeLessThanOrEqual(2);
@@ -64,10 +70,16 @@ describe("pumpPassThrough (R-ST-6: the reads of an assembled answer, pushed)", (
     servers.push(server);
     const reads: string[] = [];
     const started = Date.now();
-    await pumpPassThrough(target(url), Buffer.from("{}"), { signal: new AbortController().signal }, () => {}, (chunk) => {
-      reads.push(chunk.toString());
-      return !reads.join("").includes('"n":2');
-    });
+    await pumpPassThrough(
+      target(url),
+      Buffer.from("{}"),
+      { signal: new AbortController().signal },
+      () => {},
+      (chunk) => {
+        reads.push(chunk.toString());
+        return !reads.join("").includes('"n":2');
+      },
+    );
     // The answer is there at once; the body that never ends is given up after the grace.
     expect(Date.now() - started).toBeLessThan(DRAIN_GRACE_MS);
     expect(reads.join("")).toBe(event(1) + event(2));
@@ -82,9 +94,13 @@ describe("pumpPassThrough (R-ST-6: the reads of an assembled answer, pushed)", (
       setTimeout(() => response.socket?.destroy(), 5);
     });
     servers.push(server);
-    const error = await pumpPassThrough(target(url), Buffer.from("{}"), { signal: new AbortController().signal }, () => {}, () => true).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await pumpPassThrough(
+      target(url),
+      Buffer.from("{}"),
+      { signal: new AbortController().signal },
+      () => {},
+      () => true,
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
   });
 
@@ -95,16 +111,24 @@ describe("pumpPassThrough (R-ST-6: the reads of an assembled answer, pushed)", (
     });
     servers.push(server);
     const inBand = new Error("in-band error event");
-    const error = await pumpPassThrough(target(url), Buffer.from("{}"), { signal: new AbortController().signal }, () => {}, () => {
-      throw inBand;
-    }).catch((caught: unknown) => caught);
+    const error = await pumpPassThrough(
+      target(url),
+      Buffer.from("{}"),
+      { signal: new AbortController().signal },
+      () => {},
+      () => {
+        throw inBand;
+      },
+    ).catch((caught: unknown) => caught);
     expect(error).toBe(inBand);
     await closed;
   });
 
   it("R-ST-6: a non-2xx answer is the provider's failure before any read, and the key never shows in it", async () => {
     const { server, url } = await upstream((response) => {
-      response.writeHead(429, { "content-type": "application/json", "retry-after": "3" }).end('{"error":{"message":"slow down, sk-test-pump"}}');
+      response
+        .writeHead(429, { "content-type": "application/json", "retry-after": "3" })
+        .end('{"error":{"message":"slow down, sk-test-pump"}}');
     });
     servers.push(server);
     let reads = 0;

@@ -79,7 +79,9 @@ class FramedReads {
     const failures = reading.failures;
     this.#sink = { event: emit, malformed: failures.malformed, error: failures.error, failed: failures.failed, cut: failures.cut };
     this.#framer =
-      reading.framing === "ndjson" ? new NdjsonLines((line) => this.#take(line)) : createParser({ onEvent: (event) => this.#take(event.data) });
+      reading.framing === "ndjson"
+        ? new NdjsonLines((line) => this.#take(line))
+        : createParser({ onEvent: (event) => this.#take(event.data) });
   }
 
   /** The consumer needs no more events. */
@@ -140,7 +142,10 @@ export function pushAnswer(events: readonly CanonicalStreamEvent[], push: (event
  * `stream` throws nothing before it is read). Returning the iterator early releases the body (destroyed unless
  * the answer was complete, then drained).
  */
-export function streamCanonicalEvents(open: () => Promise<OpenedStream>, transport: StreamTransport): AsyncIterableIterator<CanonicalStreamEvent> {
+export function streamCanonicalEvents(
+  open: () => Promise<OpenedStream>,
+  transport: StreamTransport,
+): AsyncIterableIterator<CanonicalStreamEvent> {
   return new PulledStreamEvents(open, transport);
 }
 

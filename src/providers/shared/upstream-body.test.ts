@@ -3,13 +3,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { UpstreamFailure } from "../../ports/provider.js";
 import { Agent } from "./undici-core.js";
-import {
-  openPassThrough,
-  pumpPassThrough,
-  readPassThroughBody,
-  type PassThroughTarget,
-  type UpstreamChunks,
-} from "./pass-through-call.js";
+import { openPassThrough, pumpPassThrough, readPassThroughBody, type PassThroughTarget, type UpstreamChunks } from "./pass-through-call.js";
 
 interface Received {
   rawHeaders: string[];
@@ -20,7 +14,9 @@ interface Received {
 }
 
 /** A loopback upstream that keeps each request's headers as sent and its body bytes; real HTTP, real undici. */
-async function capturingUpstream(answer: "json" | "events"): Promise<{ server: Server; url: string; received: Received[]; connections: () => number }> {
+async function capturingUpstream(
+  answer: "json" | "events",
+): Promise<{ server: Server; url: string; received: Received[]; connections: () => number }> {
   const received: Received[] = [];
   let connections = 0;
   const server = createServer((request, response) => {
@@ -39,7 +35,12 @@ async function capturingUpstream(answer: "json" | "events"): Promise<{ server: S
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   servers.push(server);
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`, received, connections: () => connections };
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`,
+    received,
+    connections: () => connections,
+  };
 }
 
 /**
@@ -124,10 +125,16 @@ describe("an upstream body given as views (no second copy of a large body)", () 
     const upstream = await capturingUpstream("events");
     const { chunks, expected } = viewsOfLargeBody();
     const pushed: string[] = [];
-    await pumpPassThrough(target(upstream.url), chunks, { signal: signal() }, () => {}, (read) => {
-      pushed.push(read.toString());
-      return true;
-    });
+    await pumpPassThrough(
+      target(upstream.url),
+      chunks,
+      { signal: signal() },
+      () => {},
+      (read) => {
+        pushed.push(read.toString());
+        return true;
+      },
+    );
     const pulled: string[] = [];
     const opened = await openPassThrough(target(upstream.url), chunks, { signal: signal() });
     for await (const read of opened.body) pulled.push(String(read));
@@ -145,7 +152,10 @@ describe("an upstream body given as views (no second copy of a large body)", () 
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
     // Far more than the socket buffers hold: the upload waits for a drain that never comes.
     const big = Buffer.alloc(32 * 1024 * 1024, 0x20);
-    const chunks = { chunks: [Buffer.from("{}"), big.subarray(0, 16 * 1024 * 1024), big.subarray(16 * 1024 * 1024)], byteLength: 2 + big.length };
+    const chunks = {
+      chunks: [Buffer.from("{}"), big.subarray(0, 16 * 1024 * 1024), big.subarray(16 * 1024 * 1024)],
+      byteLength: 2 + big.length,
+    };
     const controller = new AbortController();
     setTimeout(() => controller.abort(new DOMException("The client closed the connection.", "AbortError")), 100);
     const started = Date.now();
@@ -163,9 +173,11 @@ describe("an upstream body given as views (no second copy of a large body)", () 
     servers.push(server);
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/chat/completions`;
     const big = Buffer.alloc(8 * 1024 * 1024, 0x20);
-    const error = await openPassThrough(target(url), { chunks: [Buffer.from("{}"), big], byteLength: 2 + big.length }, { signal: signal() }).catch(
-      (caught: unknown) => caught,
-    );
+    const error = await openPassThrough(
+      target(url),
+      { chunks: [Buffer.from("{}"), big], byteLength: 2 + big.length },
+      { signal: signal() },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     expect((error as Error).message).toContain("413");
   });

@@ -10,11 +10,26 @@ function withCode(message: string, code: string, cause?: unknown): Error {
 
 describe("failureFromNetworkError", () => {
   it.each([
-    { row: "undici socket error (cut body)", error: withCode("other side closed", "UND_ERR_SOCKET"), code: "ECONNRESET", message: /stream closed/ },
+    {
+      row: "undici socket error (cut body)",
+      error: withCode("other side closed", "UND_ERR_SOCKET"),
+      code: "ECONNRESET",
+      message: /stream closed/,
+    },
     { row: "plain ECONNRESET", error: withCode("read ECONNRESET", "ECONNRESET"), code: "ECONNRESET", message: /stream closed/ },
     { row: "refused", error: withCode("connect ECONNREFUSED 127.0.0.1:1", "ECONNREFUSED"), code: "ECONNREFUSED", message: /ECONNREFUSED/ },
-    { row: "headers timeout", error: withCode("Headers Timeout Error", "UND_ERR_HEADERS_TIMEOUT"), code: "UND_ERR_HEADERS_TIMEOUT", message: /Timeout/ },
-    { row: "code on the cause", error: new Error("fetch failed", { cause: withCode("getaddrinfo EAI_AGAIN", "EAI_AGAIN") }), code: "EAI_AGAIN", message: /fetch failed/ },
+    {
+      row: "headers timeout",
+      error: withCode("Headers Timeout Error", "UND_ERR_HEADERS_TIMEOUT"),
+      code: "UND_ERR_HEADERS_TIMEOUT",
+      message: /Timeout/,
+    },
+    {
+      row: "code on the cause",
+      error: new Error("fetch failed", { cause: withCode("getaddrinfo EAI_AGAIN", "EAI_AGAIN") }),
+      code: "EAI_AGAIN",
+      message: /fetch failed/,
+    },
     { row: "no code at all", error: new Error("something odd"), code: undefined, message: /something odd/ },
   ])("$row", ({ error, code, message }) => {
     const failure = failureFromNetworkError(error, { provider: "p", signal: live });

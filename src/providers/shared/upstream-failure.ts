@@ -93,10 +93,7 @@ export function deadlineFailure(provider: string, timeoutMs: number): UpstreamFa
  * A transport error (connect refused, reset, undici timeout, cut body). Passes `UpstreamFailure`
  * through unchanged and returns the abort reason when the caller aborted.
  */
-export function failureFromNetworkError(
-  error: unknown,
-  context: { provider: string; signal: AbortSignal },
-): Error {
+export function failureFromNetworkError(error: unknown, context: { provider: string; signal: AbortSignal }): Error {
   if (error instanceof UpstreamFailure) return error;
   if (context.signal.aborted) return abortReasonOf(context.signal);
   const text = error instanceof Error ? error.message : String(error);

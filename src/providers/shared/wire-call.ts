@@ -6,12 +6,7 @@
 import type { MalformedChunk, ProviderCallContext } from "../../ports/provider.js";
 import { credentialSecret } from "./credentials.js";
 import type { UpstreamFailure } from "../../ports/provider.js";
-import {
-  DEFAULT_PROVIDER_TIMEOUT_SECONDS,
-  postJson,
-  type ResponseHeaders,
-  type UpstreamResponse,
-} from "./http-client.js";
+import { DEFAULT_PROVIDER_TIMEOUT_SECONDS, postJson, type ResponseHeaders, type UpstreamResponse } from "./http-client.js";
 import type { ProviderSettings } from "./provider-settings.js";
 import type { RequestSigner } from "./pass-through-call.js";
 import { readBodyText } from "./read-body.js";
@@ -51,10 +46,21 @@ function secretsOf(call: WireCall): (string | undefined)[] {
 
 async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamResponse> {
   const headers = { ...(call.settings.headers ?? {}), ...call.headers };
-  const upstream = { provider: call.settings.id, url: call.url, headers, body: call.body, signal, timeoutMs: timeoutMsOf(call.settings), dispatcher: call.settings.dispatcher };
+  const upstream = {
+    provider: call.settings.id,
+    url: call.url,
+    headers,
+    body: call.body,
+    signal,
+    timeoutMs: timeoutMsOf(call.settings),
+    dispatcher: call.settings.dispatcher,
+  };
   let response: UpstreamResponse;
   if (call.sign) {
-    const signed = await call.sign({ url: call.url, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify(call.body)) }, signal);
+    const signed = await call.sign(
+      { url: call.url, headers: { "content-type": "application/json", ...headers }, body: Buffer.from(JSON.stringify(call.body)) },
+      signal,
+    );
     response = await postJson({ ...upstream, url: signed.url, headers: signed.headers, bodyBytes: signed.body });
   } else {
     response = await postJson(upstream);
@@ -146,10 +152,6 @@ export function reportMalformedChunk(call: WireCall, raw: string, problem: strin
 }
 
 /** An error event inside an open stream, with the call's secrets redacted from its text. */
-export function streamErrorFailure(
-  call: WireCall,
-  details: WireErrorDetails,
-  headers?: ResponseHeaders,
-): UpstreamFailure {
+export function streamErrorFailure(call: WireCall, details: WireErrorDetails, headers?: ResponseHeaders): UpstreamFailure {
   return failureFromStreamError({ provider: call.settings.id, details, headers, secrets: secretsOf(call) });
 }

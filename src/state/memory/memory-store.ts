@@ -52,12 +52,17 @@ export class MemoryStateStore extends FacetedStateStore implements StateStore {
       this.#usageStats.forget(profileId);
       this.#spend.forget(profileId);
     });
-    this.#usageStats = new MemoryUsageStats(this.#changed, (provider, profileId) =>
-      this.#profiles.noteLastGood(provider, profileId),
-    );
+    this.#usageStats = new MemoryUsageStats(this.#changed, (provider, profileId) => this.#profiles.noteLastGood(provider, profileId));
     this.#sessions = new MemorySessions(now, () => this.#pruner?.noteSessionWrite());
     this.#probes = new MemoryProbes(options.probeThrottleMaxKeys);
-    this.facets = { profiles: this.#profiles, usageStats: this.#usageStats, sessions: this.#sessions, probes: this.#probes, headroom: this.#headroom, spend: this.#spend };
+    this.facets = {
+      profiles: this.#profiles,
+      usageStats: this.#usageStats,
+      sessions: this.#sessions,
+      probes: this.#probes,
+      headroom: this.#headroom,
+      spend: this.#spend,
+    };
     if (options.sessionRetention) {
       this.#pruner = new SessionPruner({
         ...options.sessionRetention,

@@ -3,13 +3,7 @@
  * `trace.keepHours`. Used by the memory backend and by one-shot runs.
  */
 import type { RunTraceV1 } from "../../core/run-trace.js";
-import {
-  matchesTraceQuery,
-  retentionCutoff,
-  type TraceQuery,
-  type TraceRetention,
-  type TraceStore,
-} from "../../ports/trace-store.js";
+import { matchesTraceQuery, retentionCutoff, type TraceQuery, type TraceRetention, type TraceStore } from "../../ports/trace-store.js";
 import { newestWithinLimit } from "../traces/trace-order.js";
 
 export class MemoryTraceStore implements TraceStore {

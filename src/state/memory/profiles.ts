@@ -34,7 +34,11 @@ export class MemoryProfiles implements ProfilesStore {
     const existed = this.#profiles.delete(id);
     this.#forget(id);
     for (const [provider, order] of this.#storedOrder) {
-      if (order.includes(id)) this.#storedOrder.set(provider, order.filter((entry) => entry !== id));
+      if (order.includes(id))
+        this.#storedOrder.set(
+          provider,
+          order.filter((entry) => entry !== id),
+        );
     }
     for (const [provider, profileId] of this.#lastGood) {
       if (profileId === id) this.#lastGood.delete(provider);

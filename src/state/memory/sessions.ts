@@ -39,10 +39,7 @@ export class MemorySessions implements SessionsStore {
     return [...this.#sessions.values()].map((entry) => withWriteTime(clone(entry), this.#sessionTouched.get(entry.sessionKey)));
   }
 
-  async patchSession(
-    sessionKey: string,
-    patch: Partial<Omit<SessionEntry, "sessionKey">>,
-  ): Promise<SessionEntry> {
+  async patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>): Promise<SessionEntry> {
     const next = applyPatch(this.#sessions.get(sessionKey) ?? { sessionKey }, patch);
     this.#sessions.set(sessionKey, next);
     this.#touch(sessionKey);

@@ -78,16 +78,24 @@ export class RedisHeadroom implements HeadroomStore {
   }
 
   recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
-    return this.#run((r) => r.record(profileId, readings, now), (v) => v.recordHeadroom(profileId, readings, now), {
-      mirror: (view) => view.recordHeadroom(profileId, readings, now),
-    });
+    return this.#run(
+      (r) => r.record(profileId, readings, now),
+      (v) => v.recordHeadroom(profileId, readings, now),
+      {
+        mirror: (view) => view.recordHeadroom(profileId, readings, now),
+      },
+    );
   }
 
   headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
-    return this.#run((r) => r.read(profileIds, now), (v) => v.headroomReadings(profileIds, now), {
-      mirror: async (view, found) => {
-        for (const [id, readings] of Object.entries(found)) await view.recordHeadroom(id, readings, now);
+    return this.#run(
+      (r) => r.read(profileIds, now),
+      (v) => v.headroomReadings(profileIds, now),
+      {
+        mirror: async (view, found) => {
+          for (const [id, readings] of Object.entries(found)) await view.recordHeadroom(id, readings, now);
+        },
       },
-    });
+    );
   }
 }

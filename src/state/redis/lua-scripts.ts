@@ -214,12 +214,7 @@ export interface ScriptClient {
 }
 
 /** Runs a script by its hash and falls back to sending it when the server does not know it (e.g. after a restart). */
-export async function runScript(
-  client: ScriptClient,
-  lua: LuaScript,
-  keys: string[],
-  args: (string | number)[],
-): Promise<unknown> {
+export async function runScript(client: ScriptClient, lua: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
   const options = { keys, arguments: args.map(String) };
   try {
     return await client.evalSha(lua.sha1, options);

@@ -36,12 +36,19 @@ export class RedisProbes implements ProbesStore {
   }
 
   tryClaimProbe(key: string, now: number, intervalMs: number): Promise<boolean> {
-    return this.#run((r) => r.tryClaimProbe(key, now, intervalMs), (v) => v.tryClaimProbe(key, now, intervalMs), {
-      mirror: (view, claimed) => (claimed ? view.tryClaimProbe(key, now, 0) : Promise.resolve(false)),
-    });
+    return this.#run(
+      (r) => r.tryClaimProbe(key, now, intervalMs),
+      (v) => v.tryClaimProbe(key, now, intervalMs),
+      {
+        mirror: (view, claimed) => (claimed ? view.tryClaimProbe(key, now, 0) : Promise.resolve(false)),
+      },
+    );
   }
 
   getLastProbeAt(key: string): Promise<number | undefined> {
-    return this.#run((r) => r.getLastProbeAt(key), (v) => v.getLastProbeAt(key));
+    return this.#run(
+      (r) => r.getLastProbeAt(key),
+      (v) => v.getLastProbeAt(key),
+    );
   }
 }

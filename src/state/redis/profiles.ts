@@ -103,73 +103,109 @@ export class RedisProfiles implements ProfilesStore {
   }
 
   listProfiles(): Promise<StoredProfile[]> {
-    return this.#run((r) => r.listProfiles(), (v) => v.listProfiles(), {
-      mirror: async (view, profiles) => {
-        const current = new Set(profiles.map((profile) => profile.id));
-        for (const stale of await view.listProfiles()) if (!current.has(stale.id)) await view.removeProfile(stale.id);
-        for (const profile of profiles) await view.upsertProfile(profile);
+    return this.#run(
+      (r) => r.listProfiles(),
+      (v) => v.listProfiles(),
+      {
+        mirror: async (view, profiles) => {
+          const current = new Set(profiles.map((profile) => profile.id));
+          for (const stale of await view.listProfiles()) if (!current.has(stale.id)) await view.removeProfile(stale.id);
+          for (const profile of profiles) await view.upsertProfile(profile);
+        },
       },
-    });
+    );
   }
 
   getProfile(id: string): Promise<StoredProfile | undefined> {
-    return this.#run((r) => r.getProfile(id), (v) => v.getProfile(id), {
-      mirror: (view, profile) => (profile ? view.upsertProfile(profile) : view.removeProfile(id)),
-    });
+    return this.#run(
+      (r) => r.getProfile(id),
+      (v) => v.getProfile(id),
+      {
+        mirror: (view, profile) => (profile ? view.upsertProfile(profile) : view.removeProfile(id)),
+      },
+    );
   }
 
   upsertProfile(profile: StoredProfile, options?: WriteOptions): Promise<void> {
-    return this.#run((r) => r.upsertProfile(profile), (v) => v.upsertProfile(profile), {
-      mirror: (view) => view.upsertProfile(profile),
-      replay: (r) => r.upsertProfile(profile),
-      durability: options?.durability ?? "required",
-    });
+    return this.#run(
+      (r) => r.upsertProfile(profile),
+      (v) => v.upsertProfile(profile),
+      {
+        mirror: (view) => view.upsertProfile(profile),
+        replay: (r) => r.upsertProfile(profile),
+        durability: options?.durability ?? "required",
+      },
+    );
   }
 
   removeProfile(id: string): Promise<boolean> {
-    return this.#run((r) => r.removeProfile(id), (v) => v.removeProfile(id), {
-      mirror: (view) => view.removeProfile(id),
-      replay: (r) => r.removeProfile(id),
-      durability: "required",
-    });
+    return this.#run(
+      (r) => r.removeProfile(id),
+      (v) => v.removeProfile(id),
+      {
+        mirror: (view) => view.removeProfile(id),
+        replay: (r) => r.removeProfile(id),
+        durability: "required",
+      },
+    );
   }
 
   getStoredOrder(provider: string): Promise<string[] | undefined> {
     this.#orderProviders.add(provider);
-    return this.#run((r) => r.getStoredOrder(provider), (v) => v.getStoredOrder(provider), {
-      mirror: (view, order) => view.setStoredOrder(provider, order),
-    });
+    return this.#run(
+      (r) => r.getStoredOrder(provider),
+      (v) => v.getStoredOrder(provider),
+      {
+        mirror: (view, order) => view.setStoredOrder(provider, order),
+      },
+    );
   }
 
   setStoredOrder(provider: string, order: string[] | undefined): Promise<void> {
     this.#orderProviders.add(provider);
-    return this.#run((r) => r.setStoredOrder(provider, order), (v) => v.setStoredOrder(provider, order), {
-      mirror: (view) => view.setStoredOrder(provider, order),
-      replay: (r) => r.setStoredOrder(provider, order),
-      durability: "required",
-    });
+    return this.#run(
+      (r) => r.setStoredOrder(provider, order),
+      (v) => v.setStoredOrder(provider, order),
+      {
+        mirror: (view) => view.setStoredOrder(provider, order),
+        replay: (r) => r.setStoredOrder(provider, order),
+        durability: "required",
+      },
+    );
   }
 
   getLastGood(provider: string): Promise<string | undefined> {
-    return this.#run((r) => r.getLastGood(provider), (v) => v.getLastGood(provider), {
-      mirror: (view, id) => view.setLastGood(provider, id),
-    });
+    return this.#run(
+      (r) => r.getLastGood(provider),
+      (v) => v.getLastGood(provider),
+      {
+        mirror: (view, id) => view.setLastGood(provider, id),
+      },
+    );
   }
 
   getAllLastGood(): Promise<Record<string, string>> {
-    return this.#run((r) => r.getAllLastGood(), (v) => v.getAllLastGood(), {
-      mirror: async (view, all) => {
-        for (const provider of Object.keys(await view.getAllLastGood())) await view.setLastGood(provider, all[provider]);
-        for (const [provider, id] of Object.entries(all)) await view.setLastGood(provider, id);
+    return this.#run(
+      (r) => r.getAllLastGood(),
+      (v) => v.getAllLastGood(),
+      {
+        mirror: async (view, all) => {
+          for (const provider of Object.keys(await view.getAllLastGood())) await view.setLastGood(provider, all[provider]);
+          for (const [provider, id] of Object.entries(all)) await view.setLastGood(provider, id);
+        },
       },
-    });
+    );
   }
 
   setLastGood(provider: string, profileId: string | undefined): Promise<void> {
-    return this.#run((r) => r.setLastGood(provider, profileId), (v) => v.setLastGood(provider, profileId), {
-      mirror: (view) => view.setLastGood(provider, profileId),
-      replay: (r) => r.setLastGood(provider, profileId),
-      durability: "required",
-    });
+    return this.#run(
+      (r) => r.setLastGood(provider, profileId),
+      (v) => v.setLastGood(provider, profileId),
+      {
+        mirror: (view) => view.setLastGood(provider, profileId),
+        replay: (r) => r.setLastGood(provider, profileId),
+        durability: "required",
+      },
+    );
   }
 }

@@ -65,7 +65,14 @@ export class RedisLink {
   #warned = false;
   #closed = false;
 
-  constructor(options: { client: RedisClient; remote: RemoteRedisState; logger: Logger; url: string; recoveryIntervalMs: number; commandTimeoutMs: number }) {
+  constructor(options: {
+    client: RedisClient;
+    remote: RemoteRedisState;
+    logger: Logger;
+    url: string;
+    recoveryIntervalMs: number;
+    commandTimeoutMs: number;
+  }) {
     this.#client = options.client;
     this.#remote = options.remote;
     this.#logger = options.logger;
@@ -127,11 +134,10 @@ export class RedisLink {
     this.#initialised = true;
     if (!this.#warned) {
       this.#warned = true;
-      this.#logger.log(
-        "warn",
-        "Redis state backend is unreachable; serving from in-process state and resynchronising when it returns",
-        { url: this.#url, error: errorText(cause) },
-      );
+      this.#logger.log("warn", "Redis state backend is unreachable; serving from in-process state and resynchronising when it returns", {
+        url: this.#url,
+        error: errorText(cause),
+      });
     }
     this.startRecovery();
   }
@@ -169,12 +175,15 @@ export class RedisLink {
 
   /** True when Redis answers a PING within the command timeout. */
   async #answersPing(): Promise<boolean> {
-    this.#pendingPing ??= this.#remote.ping().then(
-      () => true,
-      () => false,
-    ).finally(() => {
-      this.#pendingPing = undefined;
-    });
+    this.#pendingPing ??= this.#remote
+      .ping()
+      .then(
+        () => true,
+        () => false,
+      )
+      .finally(() => {
+        this.#pendingPing = undefined;
+      });
     return Promise.race([this.#pendingPing, backgroundClock.sleep(this.#commandTimeoutMs).then(() => false)]);
   }
 

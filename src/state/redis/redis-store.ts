@@ -72,13 +72,26 @@ export class RedisStateStore extends FacetedStateStore implements StateStore {
     super();
     this.#client = client;
     this.#link = link;
-    this.#profiles = new RedisProfiles(link.routeTo((r) => r.profiles), link.orderProviders);
+    this.#profiles = new RedisProfiles(
+      link.routeTo((r) => r.profiles),
+      link.orderProviders,
+    );
     this.#usageStats = new RedisUsageStats(link.routeTo((r) => r.usageStats));
-    this.#sessions = new RedisSessions(link.routeTo((r) => r.sessions), () => this.#pruner?.noteSessionWrite());
+    this.#sessions = new RedisSessions(
+      link.routeTo((r) => r.sessions),
+      () => this.#pruner?.noteSessionWrite(),
+    );
     this.#probes = new RedisProbes(link.routeTo((r) => r.probes));
     this.#headroom = new RedisHeadroom(link.routeTo((r) => r.headroom));
     this.#spend = new RedisSpend(link.routeTo((r) => r.spend));
-    this.facets = { profiles: this.#profiles, usageStats: this.#usageStats, sessions: this.#sessions, probes: this.#probes, headroom: this.#headroom, spend: this.#spend };
+    this.facets = {
+      profiles: this.#profiles,
+      usageStats: this.#usageStats,
+      sessions: this.#sessions,
+      probes: this.#probes,
+      headroom: this.#headroom,
+      spend: this.#spend,
+    };
   }
 
   static async connect(options: RedisStateStoreOptions): Promise<RedisStateStore> {
@@ -139,7 +152,10 @@ export class RedisStateStore extends FacetedStateStore implements StateStore {
       () => true,
       () => false,
     );
-    const ready = await Promise.race([connected, backgroundClock.sleep(options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS).then(() => false)]);
+    const ready = await Promise.race([
+      connected,
+      backgroundClock.sleep(options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS).then(() => false),
+    ]);
     try {
       await link.start(ready);
     } catch (error) {

@@ -6,13 +6,7 @@
  */
 import { createClient } from "@redis/client";
 import type { RunTraceV1 } from "../../core/run-trace.js";
-import {
-  matchesTraceQuery,
-  retentionCutoff,
-  type TraceQuery,
-  type TraceRetention,
-  type TraceStore,
-} from "../../ports/trace-store.js";
+import { matchesTraceQuery, retentionCutoff, type TraceQuery, type TraceRetention, type TraceStore } from "../../ports/trace-store.js";
 import { assertSafeAgentId } from "../shared/agent-id.js";
 import { newestWithinLimit } from "../traces/trace-order.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";

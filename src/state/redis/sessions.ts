@@ -63,7 +63,10 @@ export class RemoteSessions {
     const { client, keys } = this.#redis;
     const entries = await this.readSessions(await client.sMembers(keys.sessionIndex));
     if (entries.length === 0) return entries;
-    const writtenAt = await client.zmScore(keys.sessionTouched, entries.map((entry) => entry.sessionKey));
+    const writtenAt = await client.zmScore(
+      keys.sessionTouched,
+      entries.map((entry) => entry.sessionKey),
+    );
     return entries.map((entry, index) => withWriteTime(entry, writtenAt[index]));
   }
 
@@ -139,69 +142,101 @@ export class RedisSessions implements SessionsStore {
   }
 
   getSession(sessionKey: string): Promise<SessionEntry | undefined> {
-    return this.#run((r) => r.getSession(sessionKey), (v) => v.getSession(sessionKey), {
-      mirror: (view, entry) => mirrorSession(view, sessionKey, entry),
-    });
+    return this.#run(
+      (r) => r.getSession(sessionKey),
+      (v) => v.getSession(sessionKey),
+      {
+        mirror: (view, entry) => mirrorSession(view, sessionKey, entry),
+      },
+    );
   }
 
   listSessions(): Promise<SessionEntry[]> {
-    return this.#run((r) => r.listSessions(), (v) => v.listSessions(), {
-      mirror: async (view, entries) => {
-        const current = new Set(entries.map((entry) => entry.sessionKey));
-        for (const stale of await view.listSessions()) if (!current.has(stale.sessionKey)) await view.deleteSession(stale.sessionKey);
-        for (const entry of entries) await mirrorSession(view, entry.sessionKey, entry);
+    return this.#run(
+      (r) => r.listSessions(),
+      (v) => v.listSessions(),
+      {
+        mirror: async (view, entries) => {
+          const current = new Set(entries.map((entry) => entry.sessionKey));
+          for (const stale of await view.listSessions()) if (!current.has(stale.sessionKey)) await view.deleteSession(stale.sessionKey);
+          for (const entry of entries) await mirrorSession(view, entry.sessionKey, entry);
+        },
       },
-    });
+    );
   }
 
   patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>, options?: WriteOptions): Promise<SessionEntry> {
     this.#onWrite();
-    return this.#run((r) => r.patchSession(sessionKey, patch), (v) => v.patchSession(sessionKey, patch), {
-      mirror: (view, entry) => mirrorSession(view, sessionKey, entry),
-      replay: (r) => r.patchSession(sessionKey, patch),
-      durability: options?.durability ?? "required",
-    });
+    return this.#run(
+      (r) => r.patchSession(sessionKey, patch),
+      (v) => v.patchSession(sessionKey, patch),
+      {
+        mirror: (view, entry) => mirrorSession(view, sessionKey, entry),
+        replay: (r) => r.patchSession(sessionKey, patch),
+        durability: options?.durability ?? "required",
+      },
+    );
   }
 
   compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], options?: WriteOptions): Promise<SessionCasResult> {
     this.#onWrite();
-    return this.#run((r) => r.compareAndSetSession(sessionKey, writes), (v) => v.compareAndSetSession(sessionKey, writes), {
-      mirror: (view, result) => (result.applied.length > 0 ? mirrorSession(view, sessionKey, result.entry) : Promise.resolve()),
-      // Replayed as compare-and-set too: a field someone changed on Redis meanwhile is left alone (R-SO-2).
-      replay: (r) => r.compareAndSetSession(sessionKey, writes),
-      durability: options?.durability ?? "required",
-    });
+    return this.#run(
+      (r) => r.compareAndSetSession(sessionKey, writes),
+      (v) => v.compareAndSetSession(sessionKey, writes),
+      {
+        mirror: (view, result) => (result.applied.length > 0 ? mirrorSession(view, sessionKey, result.entry) : Promise.resolve()),
+        // Replayed as compare-and-set too: a field someone changed on Redis meanwhile is left alone (R-SO-2).
+        replay: (r) => r.compareAndSetSession(sessionKey, writes),
+        durability: options?.durability ?? "required",
+      },
+    );
   }
 
   deleteSession(sessionKey: string): Promise<boolean> {
-    return this.#run((r) => r.deleteSession(sessionKey), (v) => v.deleteSession(sessionKey), {
-      mirror: (view) => view.deleteSession(sessionKey),
-      replay: (r) => r.deleteSession(sessionKey),
-      durability: "required",
-    });
+    return this.#run(
+      (r) => r.deleteSession(sessionKey),
+      (v) => v.deleteSession(sessionKey),
+      {
+        mirror: (view) => view.deleteSession(sessionKey),
+        replay: (r) => r.deleteSession(sessionKey),
+        durability: "required",
+      },
+    );
   }
 
   /** R-GW-8; explicit and never journaled: an outage fails it like any required write. */
   pruneSessions(params: { idleSince: number; limit?: number }): Promise<string[]> {
-    return this.#run((r) => r.pruneSessions(params), (v) => v.pruneSessions(params), {
-      mirror: async (view, removed) => {
-        for (const sessionKey of removed) await view.deleteSession(sessionKey);
+    return this.#run(
+      (r) => r.pruneSessions(params),
+      (v) => v.pruneSessions(params),
+      {
+        mirror: async (view, removed) => {
+          for (const sessionKey of removed) await view.deleteSession(sessionKey);
+        },
+        durability: "required",
       },
-      durability: "required",
-    });
+    );
   }
 
   /** R-GW-8 `sessions.maxCount`; explicit like pruneSessions. */
   evictSessions(params: { maxCount: number; limit?: number }): Promise<string[]> {
-    return this.#run((r) => r.evictSessions(params), (v) => v.evictSessions(params), {
-      mirror: async (view, removed) => {
-        for (const sessionKey of removed) await view.deleteSession(sessionKey);
+    return this.#run(
+      (r) => r.evictSessions(params),
+      (v) => v.evictSessions(params),
+      {
+        mirror: async (view, removed) => {
+          for (const sessionKey of removed) await view.deleteSession(sessionKey);
+        },
+        durability: "required",
       },
-      durability: "required",
-    });
+    );
   }
 
   countSessions(): Promise<number> {
-    return this.#run((r) => r.countSessions(), (v) => v.countSessions(), {});
+    return this.#run(
+      (r) => r.countSessions(),
+      (v) => v.countSessions(),
+      {},
+    );
   }
 }

@@ -54,10 +54,16 @@ export class RedisSpend implements SpendStore {
   }
 
   recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
-    return this.#run((r) => r.record(profileId, costUsd, now), (v) => v.recordSpend(profileId, costUsd, now));
+    return this.#run(
+      (r) => r.record(profileId, costUsd, now),
+      (v) => v.recordSpend(profileId, costUsd, now),
+    );
   }
 
   spendByProfile(now: number): Promise<Record<string, number>> {
-    return this.#run((r) => r.byProfile(now), (v) => v.spendByProfile(now));
+    return this.#run(
+      (r) => r.byProfile(now),
+      (v) => v.spendByProfile(now),
+    );
   }
 }

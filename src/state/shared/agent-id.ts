@@ -5,8 +5,7 @@ import { StateConfigError } from "../state-errors.js";
 export function assertSafeAgentId(agentId: string): void {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(agentId) || agentId.includes("..")) {
     throw new StateConfigError(
-      `Agent id "${agentId}" cannot name a state directory: use letters, digits, ".", "_" or "-" ` +
-        `(starting with a letter or digit).`,
+      `Agent id "${agentId}" cannot name a state directory: use letters, digits, ".", "_" or "-" ` + `(starting with a letter or digit).`,
     );
   }
 }

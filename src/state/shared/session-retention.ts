@@ -106,7 +106,9 @@ export class SessionPruner {
       const { maxCount, evict } = this.#options;
       const evicted = maxCount !== undefined && evict ? await evict({ maxCount, limit: this.#batchSize }) : [];
       if (evicted.length > 0) {
-        logger.log("info", `Evicted ${evicted.length} least recently used session(s) beyond sessions.maxCount (${maxCount})`, { store: label });
+        logger.log("info", `Evicted ${evicted.length} least recently used session(s) beyond sessions.maxCount (${maxCount})`, {
+          store: label,
+        });
       }
       // Either list full means more may be waiting: the caller schedules the next sweep soon.
       return Math.max(removed.length, evicted.length);

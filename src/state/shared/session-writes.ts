@@ -18,10 +18,7 @@ function setOrDelete(entry: MutableEntry, field: string, value: unknown): void {
 }
 
 /** Unconditional merge; `undefined` deletes the field. `sessionKey` cannot be patched away. */
-export function applySessionPatch(
-  current: SessionEntry,
-  patch: Partial<Omit<SessionEntry, "sessionKey">>,
-): SessionEntry {
+export function applySessionPatch(current: SessionEntry, patch: Partial<Omit<SessionEntry, "sessionKey">>): SessionEntry {
   const next: MutableEntry = { ...current };
   for (const [field, value] of Object.entries(patch)) {
     if (field === "sessionKey") continue;

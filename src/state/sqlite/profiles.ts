@@ -30,9 +30,7 @@ export class SqliteProfiles implements ProfilesStore {
 
   async listProfiles(): Promise<StoredProfile[]> {
     const cache = this.#file.cache.fresh();
-    cache.profiles ??= this.#file.sql.listProfiles
-      .all()
-      .map((row) => ({ id: row.id, credential: this.#credential(row.id, row.secret) }));
+    cache.profiles ??= this.#file.sql.listProfiles.all().map((row) => ({ id: row.id, credential: this.#credential(row.id, row.secret) }));
     return cache.profiles.map(copyProfile);
   }
 

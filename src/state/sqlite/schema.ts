@@ -71,10 +71,7 @@ function currentVersion(db: Database.Database): number {
  * Brings the file up to `targetVersion` (default: the newest). Returns the versions it applied.
  * `now` is only written into `schema_version.applied_at` for operators reading the file.
  */
-export function migrate(
-  db: Database.Database,
-  options: { path: string; now: number; targetVersion?: number },
-): number[] {
+export function migrate(db: Database.Database, options: { path: string; now: number; targetVersion?: number }): number[] {
   const target = options.targetVersion ?? SCHEMA_VERSION;
   db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)");
   const run = db.transaction((): number[] => {

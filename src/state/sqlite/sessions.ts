@@ -37,14 +37,12 @@ export class SqliteSessions implements SessionsStore {
   async listSessions(): Promise<SessionEntry[]> {
     return this.#file.sql.listSessions
       .all()
-      .map((row) => withWriteTime({ ...(JSON.parse(row.entry) as Omit<SessionEntry, "sessionKey">), sessionKey: row.session_key }, row.touched_at));
+      .map((row) =>
+        withWriteTime({ ...(JSON.parse(row.entry) as Omit<SessionEntry, "sessionKey">), sessionKey: row.session_key }, row.touched_at),
+      );
   }
 
-  async patchSession(
-    sessionKey: string,
-    patch: Partial<Omit<SessionEntry, "sessionKey">>,
-    _options?: WriteOptions,
-  ): Promise<SessionEntry> {
+  async patchSession(sessionKey: string, patch: Partial<Omit<SessionEntry, "sessionKey">>, _options?: WriteOptions): Promise<SessionEntry> {
     return this.#file.immediate(() => {
       const next = applySessionPatch(this.#readSession(sessionKey) ?? { sessionKey }, patch);
       this.#writeSession(next);
@@ -52,11 +50,7 @@ export class SqliteSessions implements SessionsStore {
     });
   }
 
-  async compareAndSetSession(
-    sessionKey: string,
-    writes: SessionFieldWrite[],
-    _options?: WriteOptions,
-  ): Promise<SessionCasResult> {
+  async compareAndSetSession(sessionKey: string, writes: SessionFieldWrite[], _options?: WriteOptions): Promise<SessionCasResult> {
     return this.#file.immediate(() => {
       const existing = this.#readSession(sessionKey);
       const result = applySessionCas(existing ?? { sessionKey }, writes);

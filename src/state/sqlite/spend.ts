@@ -78,7 +78,11 @@ export class SqliteSpend implements SpendStore {
     // Spend is not in the read cache, so this write leaves the cached profiles and stats alone.
     const spend = this.#table;
     const db = this.#file.db;
-    await withLockRetry(this.#file.path, () => db.transaction(() => spend.record(profileId, costUsd, now)).immediate(), this.#file.lockOptions());
+    await withLockRetry(
+      this.#file.path,
+      () => db.transaction(() => spend.record(profileId, costUsd, now)).immediate(),
+      this.#file.lockOptions(),
+    );
   }
 
   async spendByProfile(now: number): Promise<Record<string, number>> {

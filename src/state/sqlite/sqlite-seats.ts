@@ -40,9 +40,7 @@ export class SqliteSeats implements SeatsStore {
     const count = db.prepare<[string, number], CountRow>(
       "SELECT COUNT(*) AS held FROM seat_leases WHERE profile_id = ? AND expires_at > ?",
     );
-    const insert = db.prepare<[string, string, number]>(
-      "INSERT INTO seat_leases (profile_id, seat_id, expires_at) VALUES (?, ?, ?)",
-    );
+    const insert = db.prepare<[string, string, number]>("INSERT INTO seat_leases (profile_id, seat_id, expires_at) VALUES (?, ?, ?)");
     const extend = db.prepare<[number, string, string, number]>(
       "UPDATE seat_leases SET expires_at = ? WHERE profile_id = ? AND seat_id = ? AND expires_at > ?",
     );

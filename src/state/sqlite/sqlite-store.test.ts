@@ -168,7 +168,9 @@ describe("sqlite backend", () => {
     const otherProcess = new Database(path);
     const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
     const writeElsewhere = (errorCount: number) =>
-      otherProcess.prepare("UPDATE usage_stats SET stats = json_set(stats, '$.errorCount', ?) WHERE profile_id = ?").run(errorCount, "openai:a");
+      otherProcess
+        .prepare("UPDATE usage_stats SET stats = json_set(stats, '$.errorCount', ?) WHERE profile_id = ?")
+        .run(errorCount, "openai:a");
 
     await nextTurn();
     expect((await store.getUsageStats("openai:a"))?.errorCount).toBe(1);

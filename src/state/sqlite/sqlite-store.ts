@@ -83,7 +83,14 @@ export class SqliteStateStore extends FacetedStateStore implements StateStore {
     this.#probes = new SqliteProbes(this.#file);
     this.#headroom = new SqliteHeadroom(this.#file);
     this.#spend = new SqliteSpend(this.#file);
-    this.facets = { profiles: this.#profiles, usageStats: this.#usageStats, sessions: this.#sessions, probes: this.#probes, headroom: this.#headroom, spend: this.#spend };
+    this.facets = {
+      profiles: this.#profiles,
+      usageStats: this.#usageStats,
+      sessions: this.#sessions,
+      probes: this.#probes,
+      headroom: this.#headroom,
+      spend: this.#spend,
+    };
   }
 
   /** Opens (creating and migrating as needed) the file and checks the secret key against it. */

@@ -5,13 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { RunTraceV1 } from "../../core/run-trace.js";
-import {
-  matchesTraceQuery,
-  retentionCutoff,
-  type TraceQuery,
-  type TraceRetention,
-  type TraceStore,
-} from "../../ports/trace-store.js";
+import { matchesTraceQuery, retentionCutoff, type TraceQuery, type TraceRetention, type TraceStore } from "../../ports/trace-store.js";
 import { newestWithinLimit } from "../traces/trace-order.js";
 import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
 
@@ -50,9 +44,7 @@ export class SqliteTraceStore implements TraceStore {
   private constructor(db: Database.Database, retention: TraceRetention) {
     this.#db = db;
     this.#retention = retention;
-    this.#insert = db.prepare(
-      "INSERT OR REPLACE INTO run_traces (run_id, started_at, session_hash, body) VALUES (?, ?, ?, ?)",
-    );
+    this.#insert = db.prepare("INSERT OR REPLACE INTO run_traces (run_id, started_at, session_hash, body) VALUES (?, ?, ?, ?)");
     this.#dropOld = db.prepare("DELETE FROM run_traces WHERE started_at < ?");
     this.#dropSurplus = db.prepare("DELETE FROM run_traces WHERE seq <= (SELECT MAX(seq) FROM run_traces) - ?");
     this.#count = db.prepare("SELECT COUNT(*) AS n FROM run_traces WHERE started_at >= ?");

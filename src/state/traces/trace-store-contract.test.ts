@@ -27,8 +27,7 @@ function sqliteBackend(): TraceContractBackend {
 
 function redisBackend(): TraceContractBackend {
   const keyPrefix = uniquePrefix();
-  const open = (retention: TraceRetention) =>
-    RedisTraceStore.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main", retention });
+  const open = (retention: TraceRetention) => RedisTraceStore.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main", retention });
   const footprint = async () => {
     const client = createClient({ url: SHARED_REDIS_URL });
     await client.connect();

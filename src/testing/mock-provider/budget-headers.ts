@@ -22,7 +22,11 @@ function remainingOf(window: BudgetWindowState): number {
   return Math.max(0, window.limit - window.used);
 }
 
-function bucketHeaders(style: "openai" | "anthropic" | "openrouter", windows: readonly BudgetWindowState[], now: number): Record<string, string> {
+function bucketHeaders(
+  style: "openai" | "anthropic" | "openrouter",
+  windows: readonly BudgetWindowState[],
+  now: number,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const window of windows) {
     if (window.name !== "requests" && window.name !== "tokens") continue;

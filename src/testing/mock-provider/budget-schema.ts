@@ -17,12 +17,20 @@ export const mockBudgetSchema = z.strictObject({
   /** Tokens (input + output of the answers) per window. */
   tokens: count.optional(),
   /** Length of the request/token window (default 60 s). */
-  windowSeconds: z.number().positive().max(30 * 86_400).optional(),
+  windowSeconds: z
+    .number()
+    .positive()
+    .max(30 * 86_400)
+    .optional(),
   /** Subscription-style windows: requests per 5 hours and per 7 days. */
   fiveHourRequests: count.optional(),
   sevenDayRequests: count.optional(),
   /** The windows began this long before the mock started (an account used earlier), so they reset sooner. */
-  windowStartedSecondsAgo: z.number().min(0).max(30 * 86_400).optional(),
+  windowStartedSecondsAgo: z
+    .number()
+    .min(0)
+    .max(30 * 86_400)
+    .optional(),
   /**
    * Requests already counted in each request window (requests, 5 h, 7 d) when it first opens — an account
    * used earlier, e.g. 96 of 100 already spent. Windows that begin again start from zero.

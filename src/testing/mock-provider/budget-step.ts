@@ -10,10 +10,7 @@ import { mockScenarioSchema, type MockScenario, type MockWireApi } from "./scena
 export const BUDGET_RULE_NAME = "budget";
 
 /** Budgets a scenario selection declares (a bare rule list declares none). */
-export function scenarioBudgets(
-  selection: unknown,
-  named: Readonly<Record<string, MockScenario>>,
-): MockBudgets | undefined {
+export function scenarioBudgets(selection: unknown, named: Readonly<Record<string, MockScenario>>): MockBudgets | undefined {
   if (typeof selection === "string") return resolveScenarioName(selection, named).budgets;
   if (Array.isArray(selection)) return undefined;
   const parsed = mockScenarioSchema.safeParse(selection);

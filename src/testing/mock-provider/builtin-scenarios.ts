@@ -46,7 +46,10 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
     fault: "malformed-chunk",
     afterTokens: 1,
   }),
-  "ignores-stream": sticky("`stream: true` is ignored: every request gets the complete JSON answer (200, application/json).", "ignores-stream"),
+  "ignores-stream": sticky(
+    "`stream: true` is ignored: every request gets the complete JSON answer (200, application/json).",
+    "ignores-stream",
+  ),
   "missing-done": sticky("Streams finish with a finish reason and usage but no [DONE] / message_stop.", "missing-done"),
   "stream-error": sticky("An in-band overloaded error event after 2 tokens.", {
     fault: "stream-error",
@@ -74,9 +77,7 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
 };
 
 export const BUILTIN_SCENARIOS: Readonly<Record<string, MockScenario>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(BUILTIN_SCENARIO_INPUTS).map(([name, input]) => [name, mockScenarioSchema.parse(input)]),
-  ),
+  Object.fromEntries(Object.entries(BUILTIN_SCENARIO_INPUTS).map(([name, input]) => [name, mockScenarioSchema.parse(input)])),
 );
 
 export const BUILTIN_SCENARIO_NAMES: readonly string[] = Object.keys(BUILTIN_SCENARIOS);

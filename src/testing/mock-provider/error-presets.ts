@@ -39,7 +39,10 @@ export const ERROR_PRESET_TABLE: Readonly<Record<MockErrorPreset, ErrorPresetRow
       type: "billing_error",
       message: "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.",
     },
-    google: { status: "FAILED_PRECONDITION", message: "Insufficient credits: the billing account of this project has no balance. Add more credits to continue." },
+    google: {
+      status: "FAILED_PRECONDITION",
+      message: "Insufficient credits: the billing account of this project has no balance. Add more credits to continue.",
+    },
     ollama: { message: "insufficient credits: payment required" },
   },
   "revoked-key": {
@@ -72,7 +75,10 @@ export const ERROR_PRESET_TABLE: Readonly<Record<MockErrorPreset, ErrorPresetRow
       code: null,
     },
     anthropic: { type: "api_error", message: "Internal server error" },
-    google: { status: "INTERNAL", message: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting" },
+    google: {
+      status: "INTERNAL",
+      message: "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+    },
     ollama: { message: "internal server error" },
   },
   unavailable: {
@@ -92,7 +98,8 @@ export const ERROR_PRESET_TABLE: Readonly<Record<MockErrorPreset, ErrorPresetRow
   "context-overflow": {
     status: 400,
     openai: {
-      message: "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
+      message:
+        "This model's maximum context length is 128000 tokens. However, your messages resulted in 131072 tokens. Please reduce the length of the messages.",
       type: "invalid_request_error",
       code: "context_length_exceeded",
       param: "messages",
@@ -107,12 +114,16 @@ export const ERROR_PRESET_TABLE: Readonly<Record<MockErrorPreset, ErrorPresetRow
   "content-filter": {
     status: 400,
     openai: {
-      message: "Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.",
+      message:
+        "Your request was rejected as a result of our safety system. Your prompt may contain text that is not allowed by our safety system.",
       type: "invalid_request_error",
       code: "content_policy_violation",
     },
     anthropic: { type: "invalid_request_error", message: "Output blocked by content filtering policy" },
-    google: { status: "INVALID_ARGUMENT", message: "The request was blocked by the content_filter: it violates the responsible AI policy." },
+    google: {
+      status: "INVALID_ARGUMENT",
+      message: "The request was blocked by the content_filter: it violates the responsible AI policy.",
+    },
     ollama: { message: "request blocked by content_filter" },
   },
   "model-not-found": {
@@ -123,8 +134,11 @@ export const ERROR_PRESET_TABLE: Readonly<Record<MockErrorPreset, ErrorPresetRow
       code: "model_not_found",
     },
     anthropic: { type: "not_found_error", message: "model: {model}" },
-    google: { status: "NOT_FOUND", message: "models/{model} is not found for API version v1beta, or is not supported for generateContent." },
-    ollama: { message: "model \"{model}\" not found, try pulling it first" },
+    google: {
+      status: "NOT_FOUND",
+      message: "models/{model} is not found for API version v1beta, or is not supported for generateContent.",
+    },
+    ollama: { message: 'model "{model}" not found, try pulling it first' },
   },
 };
 

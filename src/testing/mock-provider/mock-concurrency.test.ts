@@ -21,7 +21,14 @@ describe("mock provider concurrency", () => {
       scenario: { rules: [{ steps: [{ fault: "slow-first-token", delayMs: 300 }], then: "repeat-last" }] },
       concurrencyLimits: { "sk-limited": 2 },
     });
-    const responses = await Promise.all([chat(mock, "sk-limited"), chat(mock, "sk-limited"), chat(mock, "sk-limited"), chat(mock, "sk-free"), chat(mock, "sk-free"), chat(mock, "sk-free")]);
+    const responses = await Promise.all([
+      chat(mock, "sk-limited"),
+      chat(mock, "sk-limited"),
+      chat(mock, "sk-limited"),
+      chat(mock, "sk-free"),
+      chat(mock, "sk-free"),
+      chat(mock, "sk-free"),
+    ]);
     const statuses = responses.map((response) => response.status);
     const bodies = await Promise.all(responses.map((response) => response.text()));
     expect(statuses.filter((status) => status === 429)).toHaveLength(1);

@@ -18,7 +18,8 @@ afterEach(async () => {
 async function ask(rules: MockRuleInput[], api: "openai" | "anthropic", messages: { role: string; content: string }[]) {
   mock ??= await startMockProvider({ scenario: rules });
   const body = api === "openai" ? { model: "m", messages } : { model: "m", max_tokens: 100, messages };
-  const headers: Record<string, string> = api === "openai" ? { authorization: `Bearer ${KEY}` } : { "x-api-key": KEY, "anthropic-version": "2023-06-01" };
+  const headers: Record<string, string> =
+    api === "openai" ? { authorization: `Bearer ${KEY}` } : { "x-api-key": KEY, "anthropic-version": "2023-06-01" };
   const response = await post(mock.url, api === "openai" ? "/v1/chat/completions" : "/v1/messages", body, headers);
   return { status: response.status, fault: response.headers.get("x-mock-fault"), body: (await response.json()) as Json };
 }
@@ -40,7 +41,9 @@ describe("mock provider: fixed answers and continuations (R-ST-4)", () => {
   ];
   for (const [name, style, expected] of styles) {
     it(`R-ST-4: an instructed continuation answers ${name}`, async () => {
-      const rules: MockRuleInput[] = [{ answer: ANSWER, ...(style ? { continuation: { style } } : {}), steps: ["ok"], then: "repeat-last" }];
+      const rules: MockRuleInput[] = [
+        { answer: ANSWER, ...(style ? { continuation: { style } } : {}), steps: ["ok"], then: "repeat-last" },
+      ];
       expect(jsonText("anthropic", (await ask(rules, "anthropic", instructed)).body)).toBe(expected);
     });
   }
@@ -62,7 +65,11 @@ describe("mock provider: fixed answers and continuations (R-ST-4)", () => {
   });
 
   it("R-ST-4: an ordinary earlier turn is not taken for a continuation", async () => {
-    const answered = await ask([{ answer: ANSWER, steps: ["ok"] }], "openai", [question, { role: "assistant", content: "Sure." }, question]);
+    const answered = await ask([{ answer: ANSWER, steps: ["ok"] }], "openai", [
+      question,
+      { role: "assistant", content: "Sure." },
+      question,
+    ]);
     expect(jsonText("openai", answered.body)).toBe(ANSWER);
   });
 });

@@ -39,10 +39,7 @@ function send(server: MockProvider, api: MockWireApi, stream: boolean, signal?: 
  * Starts healthy to learn the answer's tokens (so tests never hard-code the reply), then switches to the
  * fault rules and clears the counts.
  */
-async function startAfterHealthyReference(
-  api: MockWireApi,
-  rules: MockRuleInput[],
-): Promise<{ server: MockProvider; tokens: string[] }> {
+async function startAfterHealthyReference(api: MockWireApi, rules: MockRuleInput[]): Promise<{ server: MockProvider; tokens: string[] }> {
   const server = await start([]);
   const response = await send(server, api, false);
   const tokens = splitIntoTokens(jsonText(api, (await response.json()) as Json));
@@ -207,7 +204,9 @@ describe("mock provider transport faults (R-CL-3)", () => {
     });
 
     it(`R-CL-3: stream-error on ${api} sends N tokens then the wire's in-band error event`, async () => {
-      const { server, tokens } = await startAfterHealthyReference(api, [{ steps: [{ fault: "stream-error", error: "overloaded", afterTokens: 2 }] }]);
+      const { server, tokens } = await startAfterHealthyReference(api, [
+        { steps: [{ fault: "stream-error", error: "overloaded", afterTokens: 2 }] },
+      ]);
       const { text, error } = await readAll(await send(server, api, true));
       expect(error).toBeUndefined();
       expect(streamText(api, text)).toBe(tokens.slice(0, 2).join(""));

@@ -23,7 +23,13 @@ const ANTHROPIC = { "x-api-key": "sk-features", "anthropic-version": "2023-06-01
 const GOOGLE = { "x-goog-api-key": "sk-features" };
 const SCHEMA = {
   type: "object",
-  properties: { city: { type: "string" }, days: { type: "integer" }, rainy: { type: "boolean" }, hours: { type: "array", items: { type: "number" } }, unit: { enum: ["C", "F"] } },
+  properties: {
+    city: { type: "string" },
+    days: { type: "integer" },
+    rainy: { type: "boolean" },
+    hours: { type: "array", items: { type: "number" } },
+    unit: { enum: ["C", "F"] },
+  },
   required: ["city", "days"],
 };
 const SHAPED = { city: "mock-city", days: 1, rainy: true, hours: [1], unit: "C" };
@@ -63,20 +69,39 @@ describe("mock provider: JSON mode", () => {
       await post(
         server.url,
         "/v1beta/models/mock-gemini:generateContent",
-        { contents: [{ role: "user", parts: [{ text: "Weather" }] }], generationConfig: { responseMimeType: "application/json", responseJsonSchema: SCHEMA } },
+        {
+          contents: [{ role: "user", parts: [{ text: "Weather" }] }],
+          generationConfig: { responseMimeType: "application/json", responseJsonSchema: SCHEMA },
+        },
         GOOGLE,
       ),
     );
     expect(JSON.parse(google.candidates[0].content.parts[0].text)).toEqual(SHAPED);
-    const ollama = await json(await post(server.url, "/api/chat", { model: "mock-llama", stream: false, format: SCHEMA, messages: [{ role: "user", content: "Weather" }] }));
+    const ollama = await json(
+      await post(server.url, "/api/chat", {
+        model: "mock-llama",
+        stream: false,
+        format: SCHEMA,
+        messages: [{ role: "user", content: "Weather" }],
+      }),
+    );
     expect(JSON.parse(ollama.message.content)).toEqual(SHAPED);
-    const plain = await json(await post(server.url, "/api/chat", { model: "mock-llama", stream: false, format: "json", messages: [{ role: "user", content: "Weather" }] }));
+    const plain = await json(
+      await post(server.url, "/api/chat", {
+        model: "mock-llama",
+        stream: false,
+        format: "json",
+        messages: [{ role: "user", content: "Weather" }],
+      }),
+    );
     expect(JSON.parse(plain.message.content)).toMatchObject({ answer: expect.stringContaining("Weather") });
   });
 
   it("a request without JSON mode still gets plain text", async () => {
     const server = await start();
-    const answer = await json(await post(server.url, "/v1/chat/completions", { model: "mock-gpt", messages: [{ role: "user", content: "plain" }] }, OPENAI));
+    const answer = await json(
+      await post(server.url, "/v1/chat/completions", { model: "mock-gpt", messages: [{ role: "user", content: "plain" }] }, OPENAI),
+    );
     expect(answer.choices[0].message.content).toMatch(/^Hello from mock-gpt/);
   });
 });
@@ -104,12 +129,18 @@ describe("mock provider: thinking", () => {
     const server = await start();
     const events = sseJson(await (await post(server.url, "/v1/messages", { ...anthropicBody, stream: true }, ANTHROPIC)).text()) as Json[];
     const starts = events.filter((event) => event.type === "content_block_start").map((event) => [event.index, event.content_block.type]);
-    expect(starts).toEqual([[0, "thinking"], [1, "text"]]);
+    expect(starts).toEqual([
+      [0, "thinking"],
+      [1, "text"],
+    ]);
     const deltas = events.filter((event) => event.type === "content_block_delta").map((event) => event.delta.type);
     const firstText = deltas.indexOf("text_delta");
     expect(deltas.slice(0, firstText).at(-1)).toBe("signature_delta");
     expect(deltas.slice(0, firstText - 1).every((type) => type === "thinking_delta")).toBe(true);
-    const thinking = events.filter((event) => event.delta?.type === "thinking_delta").map((event) => event.delta.thinking).join("");
+    const thinking = events
+      .filter((event) => event.delta?.type === "thinking_delta")
+      .map((event) => event.delta.thinking)
+      .join("");
     expect(thinking).toContain("Think first");
     const stops = events.filter((event) => event.type === "content_block_stop").map((event) => event.index);
     expect(stops).toEqual([0, 1]);
@@ -121,17 +152,31 @@ describe("mock provider: thinking", () => {
       await post(
         server.url,
         "/v1beta/models/mock-gemini:generateContent",
-        { contents: [{ role: "user", parts: [{ text: "Think" }] }], generationConfig: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } } },
+        {
+          contents: [{ role: "user", parts: [{ text: "Think" }] }],
+          generationConfig: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
+        },
         GOOGLE,
       ),
     );
     expect(google.candidates[0].content.parts[0]).toMatchObject({ thought: true, thoughtSignature: expect.stringMatching(/^mock-sig-/) });
     expect(google.usageMetadata.thoughtsTokenCount).toBeGreaterThan(0);
-    const streamed = await post(server.url, "/api/chat", { model: "mock-llama", think: true, messages: [{ role: "user", content: "Think" }] });
+    const streamed = await post(server.url, "/api/chat", {
+      model: "mock-llama",
+      think: true,
+      messages: [{ role: "user", content: "Think" }],
+    });
     const lines = ndjson(await streamed.text()) as Json[];
     expect(lines.map((line) => line.message?.thinking ?? "").join("")).toContain("Think");
     expect(lines.at(-1)).toMatchObject({ done: true });
-    const openai = await json(await post(server.url, "/v1/chat/completions", { model: "mock-gpt", reasoning_effort: "low", messages: [{ role: "user", content: "Think" }] }, OPENAI));
+    const openai = await json(
+      await post(
+        server.url,
+        "/v1/chat/completions",
+        { model: "mock-gpt", reasoning_effort: "low", messages: [{ role: "user", content: "Think" }] },
+        OPENAI,
+      ),
+    );
     expect(openai.usage.completion_tokens_details.reasoning_tokens).toBeGreaterThan(0);
   });
 });
@@ -148,7 +193,9 @@ describe("mock provider: prompt caching", () => {
     const first = await json(await post(server.url, "/v1/messages", body("Oslo?"), ANTHROPIC));
     expect(first.usage.cache_creation_input_tokens).toBeGreaterThan(0);
     expect(first.usage.cache_read_input_tokens).toBe(0);
-    const events = sseJson(await (await post(server.url, "/v1/messages", { ...body("Bergen?"), stream: true }, ANTHROPIC)).text()) as Json[];
+    const events = sseJson(
+      await (await post(server.url, "/v1/messages", { ...body("Bergen?"), stream: true }, ANTHROPIC)).text(),
+    ) as Json[];
     const started = events.find((event) => event.type === "message_start")?.message.usage;
     expect(started.cache_read_input_tokens).toBe(first.usage.cache_creation_input_tokens);
     expect(started.cache_creation_input_tokens).toBe(0);
@@ -161,43 +208,84 @@ describe("mock provider: prompt caching", () => {
       { role: "user", content: "Oslo?" },
       { role: "assistant", content: "Rain." },
     ];
-    const first = await json(await post(server.url, "/v1/chat/completions", { model: "mock-gpt", messages: [...history, { role: "user", content: "And tomorrow?" }] }, OPENAI));
+    const first = await json(
+      await post(
+        server.url,
+        "/v1/chat/completions",
+        { model: "mock-gpt", messages: [...history, { role: "user", content: "And tomorrow?" }] },
+        OPENAI,
+      ),
+    );
     expect(first.usage.prompt_tokens_details).toBeUndefined();
     const streamed = await post(
       server.url,
       "/v1/chat/completions",
-      { model: "mock-gpt", stream: true, stream_options: { include_usage: true }, messages: [...history, { role: "user", content: "And next week?" }] },
+      {
+        model: "mock-gpt",
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [...history, { role: "user", content: "And next week?" }],
+      },
       OPENAI,
     );
     const usage = (sseJson(await streamed.text()) as Json[]).find((chunk) => chunk.usage)?.usage;
     expect(usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
     expect(usage.prompt_tokens_details.cached_tokens).toBeLessThanOrEqual(usage.prompt_tokens);
     // Another key is another account: nothing cached for it.
-    const other = await json(await post(server.url, "/v1/chat/completions", { model: "mock-gpt", messages: [...history, { role: "user", content: "Hm?" }] }, { authorization: "Bearer sk-other" }));
+    const other = await json(
+      await post(
+        server.url,
+        "/v1/chat/completions",
+        { model: "mock-gpt", messages: [...history, { role: "user", content: "Hm?" }] },
+        { authorization: "Bearer sk-other" },
+      ),
+    );
     expect(other.usage.prompt_tokens_details).toBeUndefined();
   });
 
   it("a prefix under 1024 tokens is not cached, as at OpenAI and Anthropic", async () => {
     const server = await start();
-    const body = { model: "mock-gpt", messages: [{ role: "system", content: "Short system prompt." }, { role: "user", content: "one" }] };
+    const body = {
+      model: "mock-gpt",
+      messages: [
+        { role: "system", content: "Short system prompt." },
+        { role: "user", content: "one" },
+      ],
+    };
     await post(server.url, "/v1/chat/completions", body, OPENAI);
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
   });
 
   it("a refused request (429) neither reads nor fills the cache", async () => {
     const server = await start();
-    const body = { model: "mock-gpt", messages: [{ role: "system", content: "Same long system prompt. ".repeat(200) }, { role: "user", content: "one" }] };
+    const body = {
+      model: "mock-gpt",
+      messages: [
+        { role: "system", content: "Same long system prompt. ".repeat(200) },
+        { role: "user", content: "one" },
+      ],
+    };
     server.setScenario([{ steps: ["rate-limit", "ok", "ok"] }]);
     expect((await post(server.url, "/v1/chat/completions", body, OPENAI)).status).toBe(429);
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
-    expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details.cached_tokens).toBeGreaterThan(0);
+    expect(
+      (await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details.cached_tokens,
+    ).toBeGreaterThan(0);
   });
 
   it("reset() forgets the cache", async () => {
     const server = await start();
-    const body = { model: "mock-gpt", messages: [{ role: "system", content: "Same long system prompt. ".repeat(200) }, { role: "user", content: "one" }] };
+    const body = {
+      model: "mock-gpt",
+      messages: [
+        { role: "system", content: "Same long system prompt. ".repeat(200) },
+        { role: "user", content: "one" },
+      ],
+    };
     await post(server.url, "/v1/chat/completions", body, OPENAI);
-    expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details?.cached_tokens).toBeGreaterThan(0);
+    expect(
+      (await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details?.cached_tokens,
+    ).toBeGreaterThan(0);
     server.reset();
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
   });
@@ -208,10 +296,17 @@ describe("mock provider: the OpenAI Responses API", () => {
     const server = await start();
     const instructions = "You report the weather of Norwegian cities, in detail. ".repeat(100);
     const shaped = await json(
-      await post(server.url, "/v1/responses", { model: "mock-gpt", input: "Weather", text: { format: { type: "json_schema", name: "weather", schema: SCHEMA } } }, OPENAI),
+      await post(
+        server.url,
+        "/v1/responses",
+        { model: "mock-gpt", input: "Weather", text: { format: { type: "json_schema", name: "weather", schema: SCHEMA } } },
+        OPENAI,
+      ),
     );
     expect(JSON.parse(shaped.output[0].content[0].text)).toEqual(SHAPED);
-    const first = await json(await post(server.url, "/v1/responses", { model: "mock-gpt", instructions, input: "Oslo?", reasoning: { effort: "low" } }, OPENAI));
+    const first = await json(
+      await post(server.url, "/v1/responses", { model: "mock-gpt", instructions, input: "Oslo?", reasoning: { effort: "low" } }, OPENAI),
+    );
     expect(first.usage.output_tokens_details.reasoning_tokens).toBeGreaterThan(0);
     expect(first.usage.input_tokens_details.cached_tokens).toBe(0);
     const second = await json(await post(server.url, "/v1/responses", { model: "mock-gpt", instructions, input: "Bergen?" }, OPENAI));

@@ -44,14 +44,18 @@ describe("mock provider with the real OpenAI SDK (R-CL-3)", () => {
     const toolAnswer = await client.responses.create({
       model: "gpt-mock",
       input: "please use the lookup tool",
-      tools: [{ type: "function", name: "lookup", parameters: { type: "object", properties: { query: { type: "string" } } }, strict: false }],
+      tools: [
+        { type: "function", name: "lookup", parameters: { type: "object", properties: { query: { type: "string" } } }, strict: false },
+      ],
     });
     const call = toolAnswer.output.find((item) => item.type === "function_call");
     expect(call).toMatchObject({ type: "function_call", name: "lookup" });
 
     const failing = await startMockProvider({ scenario: [{ steps: ["rate-limit"] }] });
     try {
-      const error = await openAIClient(failing).responses.create({ model: "gpt-mock", input: "hi" }).catch((caught: unknown) => caught);
+      const error = await openAIClient(failing)
+        .responses.create({ model: "gpt-mock", input: "hi" })
+        .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(OpenAI.RateLimitError);
     } finally {
       await failing.close();
@@ -113,7 +117,9 @@ describe("mock provider with the real Anthropic SDK (R-CL-3)", () => {
     const message = await client.messages.create({ model: "claude-mock", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
     const first = message.content[0];
     expect(first?.type === "text" ? first.text : "").toContain(fingerprintKey("sk-ant-test"));
-    const streamed = await client.messages.stream({ model: "claude-mock", max_tokens: 50, messages: [{ role: "user", content: "hi" }] }).finalMessage();
+    const streamed = await client.messages
+      .stream({ model: "claude-mock", max_tokens: 50, messages: [{ role: "user", content: "hi" }] })
+      .finalMessage();
     expect(streamed.content).toEqual(message.content);
     expect(streamed.stop_reason).toBe("end_turn");
     expect(streamed.usage.output_tokens).toBe(message.usage.output_tokens);
@@ -141,7 +147,11 @@ describe("mock provider with the real Anthropic SDK (R-CL-3)", () => {
 
   it("R-CL-3: event: error in the stream makes the SDK throw", async () => {
     mock = await startMockProvider({ scenario: "stream-error" });
-    const stream = anthropicClient(mock).messages.stream({ model: "claude-mock", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
+    const stream = anthropicClient(mock).messages.stream({
+      model: "claude-mock",
+      max_tokens: 50,
+      messages: [{ role: "user", content: "hi" }],
+    });
     await expect(stream.finalMessage()).rejects.toThrow(/Overloaded/);
   });
 });
@@ -156,7 +166,10 @@ describe("mock provider: JSON mode, thinking and caching through the real SDKs",
       messages: [system, { role: "user", content: "Oslo" }],
       response_format: {
         type: "json_schema",
-        json_schema: { name: "weather", schema: { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"] } },
+        json_schema: {
+          name: "weather",
+          schema: { type: "object", properties: { city: { type: "string" }, celsius: { type: "number" } }, required: ["city", "celsius"] },
+        },
       },
     });
     expect(JSON.parse(completion.choices[0]?.message.content ?? "")).toEqual({ city: "mock-city", celsius: 1 });
@@ -168,8 +181,20 @@ describe("mock provider: JSON mode, thinking and caching through the real SDKs",
   it("Anthropic SDK: thinking blocks with signatures, streamed and not, and cache writes then reads", async () => {
     mock = await startMockProvider();
     const client = anthropicClient(mock);
-    const system = [{ type: "text" as const, text: "You report the weather of Norwegian cities, briefly. ".repeat(100), cache_control: { type: "ephemeral" as const } }];
-    const request = { model: "claude-mock", max_tokens: 2048, thinking: { type: "enabled" as const, budget_tokens: 1024 }, system, messages: [{ role: "user" as const, content: "Oslo?" }] };
+    const system = [
+      {
+        type: "text" as const,
+        text: "You report the weather of Norwegian cities, briefly. ".repeat(100),
+        cache_control: { type: "ephemeral" as const },
+      },
+    ];
+    const request = {
+      model: "claude-mock",
+      max_tokens: 2048,
+      thinking: { type: "enabled" as const, budget_tokens: 1024 },
+      system,
+      messages: [{ role: "user" as const, content: "Oslo?" }],
+    };
     const message = await client.messages.create(request);
     expect(message.content.map((block) => block.type)).toEqual(["thinking", "text"]);
     const thinking = message.content[0];

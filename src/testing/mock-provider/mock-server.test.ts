@@ -84,7 +84,11 @@ describe("mock provider: healthy answers on every wire format (R-CL-3)", () => {
         model: "m",
         messages: [
           { role: "user", content: "use the tool" },
-          { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+          {
+            role: "assistant",
+            content: null,
+            tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: "{}" } }],
+          },
           { role: "tool", tool_call_id: "c1", content: "sunny, 21C" },
         ],
         tools: [{ type: "function", function: { name: "get_weather", parameters: {} } }],
@@ -96,7 +100,9 @@ describe("mock provider: healthy answers on every wire format (R-CL-3)", () => {
 
   it("R-CL-3: usage numbers are consistent across formats and grow with the prompt", async () => {
     const server = await start();
-    const short = (await (await post(server.url, "/v1/chat/completions", chatBody("openai", { model: "m", prompt: "hi" }).body)).json()) as Json;
+    const short = (await (
+      await post(server.url, "/v1/chat/completions", chatBody("openai", { model: "m", prompt: "hi" }).body)
+    ).json()) as Json;
     const long = (await (
       await post(server.url, "/v1/chat/completions", chatBody("openai", { model: "m", prompt: "hi ".repeat(200) }).body)
     ).json()) as Json;
@@ -272,10 +278,14 @@ describe("mock provider: embeddings and token counts (R-CL-3)", () => {
     const { vectorFromBase64 } = await import("../../wire/openai-embeddings/vectors.js");
     const server = await start();
     const headers = authHeaders("openai", "sk-embed");
-    const float = (await (await post(server.url, "/v1/embeddings", { model: "emb", input: ["a", "b"], dimensions: 3 }, headers)).json()) as Json;
+    const float = (await (
+      await post(server.url, "/v1/embeddings", { model: "emb", input: ["a", "b"], dimensions: 3 }, headers)
+    ).json()) as Json;
     expect(float.data.map((item: Json) => item.embedding)).toEqual([mockEmbedding("emb", "a", 3), mockEmbedding("emb", "b", 3)]);
     expect(Math.hypot(...(float.data[0].embedding as number[]))).toBeCloseTo(1, 5);
-    const base64 = (await (await post(server.url, "/v1/embeddings", { model: "emb", input: "a", encoding_format: "base64" }, headers)).json()) as Json;
+    const base64 = (await (
+      await post(server.url, "/v1/embeddings", { model: "emb", input: "a", encoding_format: "base64" }, headers)
+    ).json()) as Json;
     expect(vectorFromBase64(base64.data[0].embedding as string)).toEqual(mockEmbedding("emb", "a"));
     expect(base64.usage).toEqual({ prompt_tokens: 1, total_tokens: 1 });
     const ollama = (await (await post(server.url, "/api/embed", { model: "emb", input: "a" }, {})).json()) as Json;

@@ -7,10 +7,27 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { MockProviderPortInUseError } from "./mock-errors.js";
 import { MockScenarioError, describeIssues, resolveScenarioName } from "./scenario-file.js";
-import { mockRuleSchema, mockScenarioSchema, type MockRule, type MockRuleInput, type MockScenario, type MockScenarioInput, type MockWireApi } from "./scenario-schema.js";
+import {
+  mockRuleSchema,
+  mockScenarioSchema,
+  type MockRule,
+  type MockRuleInput,
+  type MockScenario,
+  type MockScenarioInput,
+  type MockWireApi,
+} from "./scenario-schema.js";
 import { RuleBook } from "./rule-book.js";
 import { RequestLog, withoutKeyParameter, withoutSecretHeaders, type MockCounts, type RecordedRequest } from "./request-log.js";
-import { buildMockReply, continuationOf, estimateTokens, fingerprintKey, fixedAnswerReply, withThinking, type MockConversation, type MockReply } from "./reply.js";
+import {
+  buildMockReply,
+  continuationOf,
+  estimateTokens,
+  fingerprintKey,
+  fixedAnswerReply,
+  withThinking,
+  type MockConversation,
+  type MockReply,
+} from "./reply.js";
 import { PromptCache } from "./request-features.js";
 
 /** Anthropic's wording for a model that does not support assistant prefill. */
@@ -154,13 +171,7 @@ function headerValue(request: IncomingMessage, name: string): string | undefined
 /** The credential as each provider sends it: Bearer, x-api-key, x-goog-api-key or `?key=`. */
 export function extractApiKey(request: IncomingMessage, url: URL): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(headerValue(request, "authorization") ?? "")?.[1]?.trim();
-  return (
-    bearer ||
-    headerValue(request, "x-api-key") ||
-    headerValue(request, "x-goog-api-key") ||
-    url.searchParams.get("key") ||
-    undefined
-  );
+  return bearer || headerValue(request, "x-api-key") || headerValue(request, "x-goog-api-key") || url.searchParams.get("key") || undefined;
 }
 
 function readBody(request: IncomingMessage, maxBytes: number): Promise<{ text: string } | { tooLarge: true }> {
@@ -173,9 +184,7 @@ function readBody(request: IncomingMessage, maxBytes: number): Promise<{ text: s
       if (size > maxBytes) tooLarge = true;
       else chunks.push(chunk);
     });
-    request.on("end", () =>
-      resolve(tooLarge ? { tooLarge: true } : { text: new TextDecoder().decode(Buffer.concat(chunks)) }),
-    );
+    request.on("end", () => resolve(tooLarge ? { tooLarge: true } : { text: new TextDecoder().decode(Buffer.concat(chunks)) }));
     request.on("error", reject);
   });
 }
@@ -186,9 +195,7 @@ function toRules(selection: MockScenarioSelection, named: Readonly<Record<string
     ? mockRuleSchema.array().safeParse(selection)
     : mockScenarioSchema.transform((scenario) => scenario.rules).safeParse(selection);
   if (!parsed.success) {
-    throw new MockScenarioError(
-      `Invalid mock-provider scenario: ${describeIssues(parsed.error.issues)}. See docs/mock-provider.md.`,
-    );
+    throw new MockScenarioError(`Invalid mock-provider scenario: ${describeIssues(parsed.error.issues)}. See docs/mock-provider.md.`);
   }
   return parsed.data;
 }
@@ -289,9 +296,10 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     } catch {
       parsedBody = undefined;
     }
-    const read = parsedBody === undefined
-      ? { ok: false as const, message: "We could not parse the JSON body of your request." }
-      : wire.readRequest(parsedBody, target.route);
+    const read =
+      parsedBody === undefined
+        ? { ok: false as const, message: "We could not parse the JSON body of your request." }
+        : wire.readRequest(parsedBody, target.route);
     if (!read.ok) {
       const model = target.route.modelFromPath ?? "(unknown)";
       log.countChat(key, model);
@@ -325,22 +333,38 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     closing.signal.addEventListener("abort", abort, { once: true });
     try {
       const keyFingerprint = fingerprintKey(key);
-      const idPrefix = { openai: "chatcmpl-mock-", "openai-responses": "resp_mock_", anthropic: "msg_mock_", google: "mock-response-", ollama: "" }[wire.api];
+      const idPrefix = {
+        openai: "chatcmpl-mock-",
+        "openai-responses": "resp_mock_",
+        anthropic: "msg_mock_",
+        google: "mock-response-",
+        ollama: "",
+      }[wire.api];
       const fixed = decision.answer;
-      if (fixed?.continuation?.prefill === "reject" && fixed.answer !== undefined && continuationOf(info.conversation, fixed.answer)?.kind === "prefill") {
+      if (
+        fixed?.continuation?.prefill === "reject" &&
+        fixed.answer !== undefined &&
+        continuationOf(info.conversation, fixed.answer)?.kind === "prefill"
+      ) {
         // R-ST-4: like current Claude models, this one takes no trailing assistant message.
         return sendJson(response, 400, wire.badRequestBody(PREFILL_REJECTED_MESSAGE), { "x-mock-fault": "prefill-rejected" });
       }
-      const answer = fixed?.answer !== undefined
-        ? fixedAnswerReply(info.conversation, fixed.answer, fixed.continuation?.style)
-        : buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
+      const answer =
+        fixed?.answer !== undefined
+          ? fixedAnswerReply(info.conversation, fixed.answer, fixed.continuation?.style)
+          : buildMockReply(info.conversation, { model: info.model, keyFingerprint, sequence });
       const thought = withThinking(answer, info.conversation);
       // Only a request the model started answering reads or fills the prompt cache; a refused one does not.
       const reply = PROMPT_READING_FAULTS.has(decision.step.fault)
         ? withPromptCache(thought, info.conversation, promptCache, `${keyFingerprint}\u0000${info.model}`)
         : thought;
       const tokens = reply.usage.inputTokens + reply.usage.outputTokens;
-      const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, { ...(key === undefined ? {} : { key }), api: wire.api, tokens, now: now() });
+      const rateLimitHeaders = allowedBudgetHeaders(budgetBook, budget, {
+        ...(key === undefined ? {} : { key }),
+        api: wire.api,
+        tokens,
+        now: now(),
+      });
       await serveStep(
         {
           request,
@@ -450,4 +474,3 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     },
   };
 }
-

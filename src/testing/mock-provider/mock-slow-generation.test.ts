@@ -23,7 +23,11 @@ async function start(rules: MockRuleInput[]): Promise<MockProvider> {
 
 function send(server: MockProvider, api: MockWireApi, stream: boolean) {
   const { path, body } = chatBody(api, { model: "slow-model", prompt: "tell me something", stream });
-  return fetch(`${server.url}${path}`, { method: "POST", headers: { "content-type": "application/json", ...authHeaders(api, KEY) }, body: JSON.stringify(body) });
+  return fetch(`${server.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...authHeaders(api, KEY) },
+    body: JSON.stringify(body),
+  });
 }
 
 /** When each content-bearing read arrived, relative to the request. */
@@ -57,7 +61,11 @@ describe("mock provider slow-generation and stream-unsupported (R-ST-6)", () => 
       const startedAt = Date.now();
       const response = await send(server, api, false);
       expect(Date.now() - startedAt).toBeGreaterThanOrEqual(8 * 50 - 20);
-      expect(jsonText(api, (await response.json()) as Json).trim().split(/\s+/)).toHaveLength(8);
+      expect(
+        jsonText(api, (await response.json()) as Json)
+          .trim()
+          .split(/\s+/),
+      ).toHaveLength(8);
     });
 
     it(`R-ST-6: stream-unsupported on ${api} answers a stream with a 400 naming stream, a non-streamed request healthily`, async () => {

@@ -100,7 +100,8 @@ export function sampleJson(schema: unknown, name = "answer", depth = 0): unknown
   const type = Array.isArray(node.type) ? node.type.find((each) => each !== "null") : node.type;
   switch (type) {
     case "object": {
-      const properties = typeof node.properties === "object" && node.properties !== null ? (node.properties as Record<string, unknown>) : {};
+      const properties =
+        typeof node.properties === "object" && node.properties !== null ? (node.properties as Record<string, unknown>) : {};
       return Object.fromEntries(Object.entries(properties).map(([key, value]) => [key, sampleJson(value, key, depth + 1)]));
     }
     case "array":
@@ -175,7 +176,10 @@ export function splitArguments(args: string, pieces = 3): string[] {
 export type ContinuationStyle = "exact" | "repeat-last-words" | "restart";
 
 /** How a request relates to a rule's fixed answer (R-ST-4): a prefill, an instructed continuation, or neither. */
-export function continuationOf(conversation: MockConversation, answer: string): { kind: "prefill" | "instructed"; delivered: string } | undefined {
+export function continuationOf(
+  conversation: MockConversation,
+  answer: string,
+): { kind: "prefill" | "instructed"; delivered: string } | undefined {
   const prefill = conversation.trailingAssistantText;
   if (prefill !== undefined && prefill.trim() !== "" && answer.startsWith(prefill)) return { kind: "prefill", delivered: prefill };
   const previous = conversation.previousAssistantText;
@@ -193,14 +197,14 @@ export function continuationText(answer: string, delivered: string, style: Conti
 }
 
 /** A rule's fixed answer as the reply, continued where the request continues it. */
-export function fixedAnswerReply(
-  conversation: MockConversation,
-  answer: string,
-  style: ContinuationStyle = "exact",
-): MockReply {
+export function fixedAnswerReply(conversation: MockConversation, answer: string, style: ContinuationStyle = "exact"): MockReply {
   const continued = continuationOf(conversation, answer);
   const text = continued ? continuationText(answer, continued.delivered, style) : answer;
   const textTokens = splitIntoTokens(text);
   // A remainder that starts with whitespace keeps it on its first token (splitIntoTokens keeps leading spaces).
-  return { textTokens, finishReason: "stop", usage: { inputTokens: estimateTokens(conversation.inputCharacters), outputTokens: textTokens.length } };
+  return {
+    textTokens,
+    finishReason: "stop",
+    usage: { inputTokens: estimateTokens(conversation.inputCharacters), outputTokens: textTokens.length },
+  };
 }

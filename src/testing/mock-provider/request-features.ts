@@ -23,17 +23,22 @@ function promptItems(request: CanonicalRequest): { items: PromptItem[]; lastMess
   const items: PromptItem[] = [];
   if (request.systemParts) for (const part of request.systemParts) items.push({ text: part.text, marked: part.cache !== undefined });
   else if (request.system) items.push({ text: request.system, marked: false });
-  for (const tool of request.tools ?? []) items.push({ text: JSON.stringify([tool.name, tool.description ?? "", tool.parameters]), marked: tool.cache !== undefined });
+  for (const tool of request.tools ?? [])
+    items.push({ text: JSON.stringify([tool.name, tool.description ?? "", tool.parameters]), marked: tool.cache !== undefined });
   let lastMessageStart = items.length;
   request.messages.forEach((message, index) => {
     if (index === request.messages.length - 1) lastMessageStart = items.length;
     for (const part of message.content) {
       const text =
-        part.type === "text" ? part.text
-        : part.type === "tool-result" ? part.content
-        : part.type === "tool-call" ? `${part.name}${part.arguments}`
-        : part.type === "thinking" ? part.text
-        : JSON.stringify(part.source);
+        part.type === "text"
+          ? part.text
+          : part.type === "tool-result"
+            ? part.content
+            : part.type === "tool-call"
+              ? `${part.name}${part.arguments}`
+              : part.type === "thinking"
+                ? part.text
+                : JSON.stringify(part.source);
       items.push({ text: `${message.role}:${text}`, marked: "cache" in part && part.cache !== undefined });
     }
   });
@@ -75,7 +80,11 @@ export class PromptCache {
   constructor(private readonly limit: number) {}
 
   /** Cache tokens of a request whose prefix has `tokens` tokens. */
-  use(scope: string, prefix: NonNullable<MockRequestFeatures["cachePrefix"]>, tokens: number): { cacheReadTokens?: number; cacheWriteTokens?: number } {
+  use(
+    scope: string,
+    prefix: NonNullable<MockRequestFeatures["cachePrefix"]>,
+    tokens: number,
+  ): { cacheReadTokens?: number; cacheWriteTokens?: number } {
     const key = `${scope}\u0000${prefix.hash}`;
     if (this.#seen.has(key)) {
       // Recently used entries stay longest.

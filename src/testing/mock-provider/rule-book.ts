@@ -58,7 +58,9 @@ export class RuleBook {
     if (!rule || !cursor) return { step: HEALTHY };
     const named = {
       ...(rule.name === undefined ? {} : { ruleName: rule.name }),
-      ...(rule.answer === undefined ? {} : { answer: { answer: rule.answer, ...(rule.continuation ? { continuation: rule.continuation } : {}) } }),
+      ...(rule.answer === undefined
+        ? {}
+        : { answer: { answer: rule.answer, ...(rule.continuation ? { continuation: rule.continuation } : {}) } }),
     };
     if (cursor.random) {
       const drawn = cursor.steps[Math.floor(cursor.random.next() * cursor.steps.length)] ?? HEALTHY;

@@ -60,9 +60,24 @@ describe("mock provider scenario files (R-CL-3)", () => {
 
   it("R-CL-3: every fault named in R-CL-3 has a built-in scenario", () => {
     for (const name of [
-      "healthy", "rate-limited", "rate-limited-with-retry-after", "billing", "revoked-key", "overloaded",
-      "server-error", "unavailable", "flaky", "slow-first-token", "stream-cut", "stall", "malformed-chunk",
-      "missing-done", "context-overflow", "content-filter", "silence", "reset",
+      "healthy",
+      "rate-limited",
+      "rate-limited-with-retry-after",
+      "billing",
+      "revoked-key",
+      "overloaded",
+      "server-error",
+      "unavailable",
+      "flaky",
+      "slow-first-token",
+      "stream-cut",
+      "stall",
+      "malformed-chunk",
+      "missing-done",
+      "context-overflow",
+      "content-filter",
+      "silence",
+      "reset",
     ]) {
       expect(BUILTIN_SCENARIO_NAMES).toContain(name);
     }

@@ -23,9 +23,7 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
   return issues
     .map((issue) => {
       const path = issue.path
-        .map((segment, index) =>
-          typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`,
-        )
+        .map((segment, index) => (typeof segment === "number" ? `[${segment}]` : `${index === 0 ? "" : "."}${String(segment)}`))
         .join("");
       return `${path || "(root)"}: ${issue.message}`;
     })
@@ -43,9 +41,7 @@ export function parseScenarioFile(text: string, source = "scenario file"): MockS
     );
   }
   const invalid = (issues: readonly z.core.$ZodIssue[]) =>
-    new MockScenarioError(
-      `${source} is not a valid mock-provider scenario: ${describeIssues(issues)}. See docs/mock-provider.md.`,
-    );
+    new MockScenarioError(`${source} is not a valid mock-provider scenario: ${describeIssues(issues)}. See docs/mock-provider.md.`);
   // Pick the shape by its key rather than a zod union, so errors name the exact path.
   const isCollection = typeof raw === "object" && raw !== null && "scenarios" in raw;
   if (!isCollection) {
@@ -61,9 +57,7 @@ export function parseScenarioFile(text: string, source = "scenario file"): MockS
     throw new MockScenarioError(`${source} defines no scenarios. Add at least one under "scenarios".`);
   }
   if (!(defaultScenario in parsed.data.scenarios)) {
-    throw new MockScenarioError(
-      `${source} names "${defaultScenario}" as default but defines only: ${names.join(", ")}. Fix "default".`,
-    );
+    throw new MockScenarioError(`${source} names "${defaultScenario}" as default but defines only: ${names.join(", ")}. Fix "default".`);
   }
   return { scenarios: parsed.data.scenarios, defaultScenario };
 }
@@ -80,10 +74,7 @@ export async function loadScenarioFile(path: string): Promise<MockScenarioSet> {
 }
 
 /** Resolves a scenario name against built-ins and any extra named scenarios. */
-export function resolveScenarioName(
-  name: string,
-  extra: Readonly<Record<string, MockScenario>> = {},
-): MockScenario {
+export function resolveScenarioName(name: string, extra: Readonly<Record<string, MockScenario>> = {}): MockScenario {
   const found = extra[name] ?? BUILTIN_SCENARIOS[name];
   if (!found) {
     const known = [...new Set([...Object.keys(extra), ...BUILTIN_SCENARIO_NAMES])].join(", ");

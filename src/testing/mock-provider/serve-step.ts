@@ -38,12 +38,7 @@ function cutConnection(context: StepContext): void {
   socket.destroy();
 }
 
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
+export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = typeof body === "string" ? body : JSON.stringify(body);
   const isJson = typeof body !== "string" || /^\s*[[{]/.test(body);
   response.writeHead(status, {

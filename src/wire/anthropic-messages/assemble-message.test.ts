@@ -14,7 +14,12 @@ function fixture(name: string): string {
 function eventsOf(sse: string): unknown[] {
   return sse
     .split(/\n\n/)
-    .map((event) => event.split("\n").find((line) => line.startsWith("data:"))?.replace(/^data: ?/, ""))
+    .map((event) =>
+      event
+        .split("\n")
+        .find((line) => line.startsWith("data:"))
+        ?.replace(/^data: ?/, ""),
+    )
     .filter((data): data is string => data !== undefined && data.trim() !== "")
     .map((data) => JSON.parse(data) as unknown);
 }

@@ -44,7 +44,8 @@ export class AnthropicMessageAssembler {
     if (!isObject(event)) return;
     switch (event.type) {
       case "message_start":
-        if (isObject(event.message)) this.#message ??= { ...event.message, usage: isObject(event.message.usage) ? { ...event.message.usage } : event.message.usage };
+        if (isObject(event.message))
+          this.#message ??= { ...event.message, usage: isObject(event.message.usage) ? { ...event.message.usage } : event.message.usage };
         return;
       case "content_block_start":
         if (typeof event.index === "number" && isObject(event.content_block)) {
@@ -70,7 +71,10 @@ export class AnthropicMessageAssembler {
     let parts = this.#blocks.get(index);
     if (!parts) {
       // A delta without its start (never seen from Anthropic): a block of the delta's kind.
-      parts = { block: { type: delta.type === "input_json_delta" ? "tool_use" : delta.type === "thinking_delta" ? "thinking" : "text" }, inputJson: "" };
+      parts = {
+        block: { type: delta.type === "input_json_delta" ? "tool_use" : delta.type === "thinking_delta" ? "thinking" : "text" },
+        inputJson: "",
+      };
       this.#blocks.set(index, parts);
     }
     const block = parts.block;

@@ -14,7 +14,10 @@ describe("parseAnthropicMessagesRequest (R-GW-2)", () => {
     const result = expectOk({
       model: "claude",
       max_tokens: 256,
-      system: [{ type: "text", text: "Be brief." }, { type: "text", text: "Metric.", cache_control: { type: "ephemeral" } }],
+      system: [
+        { type: "text", text: "Be brief." },
+        { type: "text", text: "Metric.", cache_control: { type: "ephemeral" } },
+      ],
       messages: [
         {
           role: "user",
@@ -38,7 +41,10 @@ describe("parseAnthropicMessagesRequest (R-GW-2)", () => {
             {
               type: "tool_result",
               tool_use_id: "toolu_1",
-              content: [{ type: "text", text: "a cat" }, { type: "image", source: { type: "url", url: "https://x.invalid/p.png" } }],
+              content: [
+                { type: "text", text: "a cat" },
+                { type: "image", source: { type: "url", url: "https://x.invalid/p.png" } },
+              ],
               is_error: false,
             },
             { type: "text", text: "Thanks" },
@@ -162,7 +168,13 @@ describe("parseAnthropicMessagesRequest validation (R-GW-4)", () => {
     ["system role in messages", { ...base, messages: [{ role: "system", content: "x" }] }, "messages[0].role", /goes in "system"/],
     [
       "bad block in the second message",
-      { ...base, messages: [{ role: "user", content: "a" }, { role: "assistant", content: [{ type: "image" }] }] },
+      {
+        ...base,
+        messages: [
+          { role: "user", content: "a" },
+          { role: "assistant", content: [{ type: "image" }] },
+        ],
+      },
       "messages[1].content[0].type",
       /assistant content block type/,
     ],

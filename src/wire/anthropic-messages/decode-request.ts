@@ -75,7 +75,13 @@ function toCanonicalMessages(message: AnthropicMessage): CanonicalMessage[] {
         case "text":
           return { type: "text", text: block.text, ...cacheMark(block.cache_control) };
         case "tool_use":
-          return { type: "tool-call", id: block.id, name: block.name, arguments: JSON.stringify(block.input), ...cacheMark(block.cache_control) };
+          return {
+            type: "tool-call",
+            id: block.id,
+            name: block.name,
+            arguments: JSON.stringify(block.input),
+            ...cacheMark(block.cache_control),
+          };
         case "thinking":
           return { type: "thinking", text: block.thinking, ...(block.signature === undefined ? {} : { signature: block.signature }) };
         case "redacted_thinking":
@@ -121,7 +127,8 @@ function systemParts(system: AnthropicMessagesRequest["system"]): CanonicalSyste
 export function toCanonicalFromAnthropic(body: AnthropicMessagesRequest): CanonicalRequest {
   const system = systemParts(body.system);
   const toolChoice = toToolChoice(body.tool_choice);
-  const disableParallel = body.tool_choice && "disable_parallel_tool_use" in body.tool_choice ? body.tool_choice.disable_parallel_tool_use : undefined;
+  const disableParallel =
+    body.tool_choice && "disable_parallel_tool_use" in body.tool_choice ? body.tool_choice.disable_parallel_tool_use : undefined;
   const userId = body.metadata?.user_id;
   const extra = unmappedFields(body, ANTHROPIC_MAPPED_FIELDS);
   const thinking = body.thinking;

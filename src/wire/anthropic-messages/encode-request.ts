@@ -1,11 +1,5 @@
 /** Canonical request → Anthropic Messages request (R-GW-2, R-GW-6: lossless for what Anthropic can say). */
-import type {
-  CanonicalCacheMark,
-  CanonicalImage,
-  CanonicalMessage,
-  CanonicalRequest,
-  CanonicalToolChoice,
-} from "../../ports/canonical.js";
+import type { CanonicalCacheMark, CanonicalImage, CanonicalMessage, CanonicalRequest, CanonicalToolChoice } from "../../ports/canonical.js";
 import { budgetForReasoning, EncodingNotes, ownProviderOptions, type WireEncoding } from "../shared/encoding.js";
 import { imageAsBase64 } from "../shared/images.js";
 import { toolArgumentsObject } from "../shared/tool-arguments.js";

@@ -2,17 +2,8 @@ import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
 import type { CanonicalFinishReason, CanonicalResponse } from "../../ports/canonical.js";
 import { cannedFetch, UNUSED_BASE_URL } from "../__fixtures__/sdk-fetch.js";
-import {
-  anthropicErrorTypeForStatus,
-  anthropicStreamErrorFrame,
-  renderAnthropicError,
-  renderAnthropicValidationError,
-} from "./errors.js";
-import {
-  ANTHROPIC_TO_CANONICAL_STOP_REASON,
-  CANONICAL_TO_ANTHROPIC_STOP_REASON,
-  type AnthropicStopReason,
-} from "./finish-reasons.js";
+import { anthropicErrorTypeForStatus, anthropicStreamErrorFrame, renderAnthropicError, renderAnthropicValidationError } from "./errors.js";
+import { ANTHROPIC_TO_CANONICAL_STOP_REASON, CANONICAL_TO_ANTHROPIC_STOP_REASON, type AnthropicStopReason } from "./finish-reasons.js";
 import { renderAnthropicMessage, toolInputFromArguments } from "./encode-response.js";
 
 const response: CanonicalResponse = {

@@ -63,7 +63,15 @@ describe("Anthropic SSE encoder", () => {
   });
 
   it("R-GW-2: message_start is synthesised when content arrives first", () => {
-    const parsed = events(encodeAnthropicStream([{ type: "text-delta", text: "x" }, { type: "finish", reason: "stop" }], { id: "msg_x", model: "m", inputTokens: 3 }));
+    const parsed = events(
+      encodeAnthropicStream(
+        [
+          { type: "text-delta", text: "x" },
+          { type: "finish", reason: "stop" },
+        ],
+        { id: "msg_x", model: "m", inputTokens: 3 },
+      ),
+    );
     expect(parsed[0]?.data.message).toMatchObject({ id: "msg_x", model: "m", usage: { input_tokens: 3, output_tokens: 0 } });
   });
 
@@ -82,7 +90,12 @@ describe("Anthropic SSE encoder", () => {
   });
 
   it("R-ST-2: a finish with reason error is never rendered as a clean finish", () => {
-    const parsed = events(encodeAnthropicStream([{ type: "text-delta", text: "a" }, { type: "finish", reason: "error" }]));
+    const parsed = events(
+      encodeAnthropicStream([
+        { type: "text-delta", text: "a" },
+        { type: "finish", reason: "error" },
+      ]),
+    );
     expect(parsed.at(-1)?.event).toBe("error");
   });
 

@@ -99,9 +99,7 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
             openBlock = { index: nextBlockIndex++, kind: "text" };
             frames.push(sseEvent("content_block_start", { index: openBlock.index, content_block: { type: "text", text: "" } }));
           }
-          frames.push(
-            sseEvent("content_block_delta", { index: openBlock.index, delta: { type: "text_delta", text: event.text } }),
-          );
+          frames.push(sseEvent("content_block_delta", { index: openBlock.index, delta: { type: "text_delta", text: event.text } }));
           return frames;
         }
         case "thinking-delta": {
@@ -122,7 +120,9 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
             frames.push(sseEvent("content_block_delta", { index: blockIndex, delta: { type: "thinking_delta", thinking: event.text } }));
           }
           if (event.signature) {
-            frames.push(sseEvent("content_block_delta", { index: blockIndex, delta: { type: "signature_delta", signature: event.signature } }));
+            frames.push(
+              sseEvent("content_block_delta", { index: blockIndex, delta: { type: "signature_delta", signature: event.signature } }),
+            );
           }
           return frames;
         }
@@ -173,9 +173,6 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
 }
 
 /** All frames for a complete event sequence. */
-export function encodeAnthropicStream(
-  events: Iterable<CanonicalStreamEvent>,
-  options: AnthropicStreamOptions = {},
-): string[] {
+export function encodeAnthropicStream(events: Iterable<CanonicalStreamEvent>, options: AnthropicStreamOptions = {}): string[] {
   return encodeWholeStream(createAnthropicStreamEncoder(options), events);
 }

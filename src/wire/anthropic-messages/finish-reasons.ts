@@ -6,13 +6,7 @@ import type { CanonicalFinishReason } from "../../ports/canonical.js";
 import { lookupFinishReason, type FinishReasonTable } from "../shared/finish-reasons.js";
 
 export type AnthropicStopReason =
-  | "end_turn"
-  | "max_tokens"
-  | "stop_sequence"
-  | "tool_use"
-  | "pause_turn"
-  | "refusal"
-  | "model_context_window_exceeded";
+  "end_turn" | "max_tokens" | "stop_sequence" | "tool_use" | "pause_turn" | "refusal" | "model_context_window_exceeded";
 
 export const ANTHROPIC_FINISH_REASONS: Readonly<Record<AnthropicStopReason, CanonicalFinishReason>> & FinishReasonTable = {
   end_turn: "stop",

@@ -38,6 +38,11 @@ export {
   mapAnthropicFinishReason,
   type AnthropicStopReason,
 } from "./finish-reasons.js";
-export { describeAnthropicError, describeAnthropicStreamError, describeAnthropicStreamErrorValue, ANTHROPIC_ERROR_TYPE_STATUS } from "./read-error.js";
+export {
+  describeAnthropicError,
+  describeAnthropicStreamError,
+  describeAnthropicStreamErrorValue,
+  ANTHROPIC_ERROR_TYPE_STATUS,
+} from "./read-error.js";
 export { anthropicMessagesLane } from "./lane.js";
 export { anthropicMessagesWire } from "./format.js";

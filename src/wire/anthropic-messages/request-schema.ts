@@ -64,7 +64,7 @@ export const anthropicMessageSchema = z.discriminatedUnion(
 );
 
 export const anthropicToolSchema = z.looseObject({
-  type: z.literal("custom", 'only custom tools ({ name, input_schema }) are supported').optional(),
+  type: z.literal("custom", "only custom tools ({ name, input_schema }) are supported").optional(),
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "tool names are 1-64 letters, digits, _ or -"),
   description: z.string().optional(),
   input_schema: z.record(z.string(), z.unknown()),

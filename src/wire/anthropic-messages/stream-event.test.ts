@@ -12,17 +12,40 @@ const anyValue = fc.oneof(
   fc.array(fc.integer(), { maxLength: 2 }),
 );
 /** A field that is usually absent or of the expected kind, sometimes anything. */
-const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(fc.oneof({ weight: 3, arbitrary }, { weight: 1, arbitrary: anyValue }), { nil: undefined });
+const maybe = <T>(arbitrary: fc.Arbitrary<T>) =>
+  fc.option(fc.oneof({ weight: 3, arbitrary }, { weight: 1, arbitrary: anyValue }), { nil: undefined });
 const usage = fc.record(
-  { input_tokens: maybe(fc.nat()), output_tokens: maybe(fc.nat()), cache_read_input_tokens: maybe(fc.nat()), cache_creation_input_tokens: maybe(fc.nat()), extra: maybe(fc.string()) },
+  {
+    input_tokens: maybe(fc.nat()),
+    output_tokens: maybe(fc.nat()),
+    cache_read_input_tokens: maybe(fc.nat()),
+    cache_creation_input_tokens: maybe(fc.nat()),
+    extra: maybe(fc.string()),
+  },
   { requiredKeys: [] },
 );
 const block = fc.record(
-  { type: maybe(fc.constantFrom("text", "tool_use", "thinking", "redacted_thinking", "future")), text: maybe(fc.string()), thinking: maybe(fc.string()), signature: maybe(fc.string()), data: maybe(fc.string()), id: maybe(fc.string()), name: maybe(fc.string()), input: maybe(fc.dictionary(fc.string(), fc.string())) },
+  {
+    type: maybe(fc.constantFrom("text", "tool_use", "thinking", "redacted_thinking", "future")),
+    text: maybe(fc.string()),
+    thinking: maybe(fc.string()),
+    signature: maybe(fc.string()),
+    data: maybe(fc.string()),
+    id: maybe(fc.string()),
+    name: maybe(fc.string()),
+    input: maybe(fc.dictionary(fc.string(), fc.string())),
+  },
   { requiredKeys: [] },
 );
 const delta = fc.record(
-  { type: maybe(fc.constantFrom("text_delta", "input_json_delta", "thinking_delta", "signature_delta")), text: maybe(fc.string()), partial_json: maybe(fc.string()), thinking: maybe(fc.string()), signature: maybe(fc.string()), stop_reason: maybe(fc.oneof(fc.string(), fc.constant(null))) },
+  {
+    type: maybe(fc.constantFrom("text_delta", "input_json_delta", "thinking_delta", "signature_delta")),
+    text: maybe(fc.string()),
+    partial_json: maybe(fc.string()),
+    thinking: maybe(fc.string()),
+    signature: maybe(fc.string()),
+    stop_reason: maybe(fc.oneof(fc.string(), fc.constant(null))),
+  },
   { requiredKeys: [] },
 );
 const withoutUndefined = (value: Record<string, unknown>) => JSON.parse(JSON.stringify(value)) as unknown;
@@ -30,11 +53,28 @@ const event = fc
   .record(
     {
       type: fc.oneof(
-        { weight: 8, arbitrary: fc.constantFrom("message_start", "content_block_start", "content_block_delta", "content_block_stop", "message_delta", "message_stop", "ping", "error") },
+        {
+          weight: 8,
+          arbitrary: fc.constantFrom(
+            "message_start",
+            "content_block_start",
+            "content_block_delta",
+            "content_block_stop",
+            "message_delta",
+            "message_stop",
+            "ping",
+            "error",
+          ),
+        },
         { weight: 1, arbitrary: anyValue },
       ),
       index: maybe(fc.integer({ min: -2, max: 5 })),
-      message: maybe(fc.record({ id: maybe(fc.string()), model: maybe(fc.string()), usage: maybe(fc.oneof(usage, fc.constant(null))) }, { requiredKeys: [] })),
+      message: maybe(
+        fc.record(
+          { id: maybe(fc.string()), model: maybe(fc.string()), usage: maybe(fc.oneof(usage, fc.constant(null))) },
+          { requiredKeys: [] },
+        ),
+      ),
       content_block: maybe(block),
       delta: maybe(delta),
       usage: maybe(fc.oneof(usage, fc.constant(null))),
@@ -45,17 +85,30 @@ const event = fc
   .map(withoutUndefined);
 
 describe("readAnthropicStreamEvent (R-ST-2: the same verdict as the schema, without running it for ordinary events)", () => {
-  test.prop([fc.oneof(event, anyValue)], { numRuns: 3000 })("accepts and rejects exactly what the schema does, with its problem text", (value) => {
-    const fast = readAnthropicStreamEvent(value);
-    const schema = validateWire(value, anthropicStreamEventSchema);
-    expect(fast.ok).toBe(schema.ok);
-    if (fast.ok && schema.ok) expect(fast.value).toEqual(schema.value);
-    else expect(fast).toEqual(schema);
-  });
+  test.prop([fc.oneof(event, anyValue)], { numRuns: 3000 })(
+    "accepts and rejects exactly what the schema does, with its problem text",
+    (value) => {
+      const fast = readAnthropicStreamEvent(value);
+      const schema = validateWire(value, anthropicStreamEventSchema);
+      expect(fast.ok).toBe(schema.ok);
+      if (fast.ok && schema.ok) expect(fast.value).toEqual(schema.value);
+      else expect(fast).toEqual(schema);
+    },
+  );
 
   it("vouches for the events a stream is made of, so the schema does not run for them", () => {
     const events: Record<string, unknown>[] = [
-      { type: "message_start", message: { id: "msg_1", type: "message", role: "assistant", model: "claude", content: [], usage: { input_tokens: 12, output_tokens: 1 } } },
+      {
+        type: "message_start",
+        message: {
+          id: "msg_1",
+          type: "message",
+          role: "assistant",
+          model: "claude",
+          content: [],
+          usage: { input_tokens: 12, output_tokens: 1 },
+        },
+      },
       { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
       { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "Hello" } },
       { type: "content_block_stop", index: 0 },

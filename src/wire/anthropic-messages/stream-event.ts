@@ -92,7 +92,11 @@ export function matchesAnthropicStreamEvent(event: Json): boolean {
       return true;
     case "error": {
       const error = event.error;
-      return isObject(error) && typeof error.type === "string" && (error.message === undefined || error.message === null || typeof error.message === "string");
+      return (
+        isObject(error) &&
+        typeof error.type === "string" &&
+        (error.message === undefined || error.message === null || typeof error.message === "string")
+      );
     }
     default:
       return false;

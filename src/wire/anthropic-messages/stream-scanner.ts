@@ -114,7 +114,8 @@ export class AnthropicStreamScanner extends SameWireStreamScanner<Record<string,
 
   protected scanEvent(bytes: Buffer, start: number, end: number, text: string): EventVerdict {
     const name = eventNameOf(bytes, text, start, end);
-    const afterCommitQuiet = this.hasCommitted && (name === "content_block_delta" || name === "content_block_stop" || name === "content_block_start");
+    const afterCommitQuiet =
+      this.hasCommitted && (name === "content_block_delta" || name === "content_block_stop" || name === "content_block_start");
     if (afterCommitQuiet || name === "ping") return "keep";
     const data = eventField(bytes, start, end, "data");
     if (data === undefined) return "keep";

@@ -25,7 +25,11 @@ function textOfParts(parts: readonly GoogleClientPart[]): string {
 }
 
 /** Reads the parts of one turn; `pending` holds the calls not yet answered, by tool name. */
-function readParts(parts: readonly GoogleClientPart[], pending: Map<string, string[]>, nextCallId: () => string): { content: CanonicalContentPart[]; results: CanonicalContentPart[] } {
+function readParts(
+  parts: readonly GoogleClientPart[],
+  pending: Map<string, string[]>,
+  nextCallId: () => string,
+): { content: CanonicalContentPart[]; results: CanonicalContentPart[] } {
   const content: CanonicalContentPart[] = [];
   const results: CanonicalContentPart[] = [];
   for (const part of parts) {
@@ -39,13 +43,22 @@ function readParts(parts: readonly GoogleClientPart[], pending: Map<string, stri
       const response = part.functionResponse.response ?? {};
       const isError = "error" in response && !("output" in response);
       const value = isError ? response.error : "output" in response ? response.output : response;
-      results.push({ type: "tool-result", toolCallId: id, content: typeof value === "string" ? value : JSON.stringify(value ?? {}), ...(isError ? { isError } : {}) });
+      results.push({
+        type: "tool-result",
+        toolCallId: id,
+        content: typeof value === "string" ? value : JSON.stringify(value ?? {}),
+        ...(isError ? { isError } : {}),
+      });
     } else if (part.inlineData) {
       content.push({ type: "image", source: { kind: "base64", mediaType: part.inlineData.mimeType, data: part.inlineData.data } });
     } else if (part.fileData) {
       content.push({ type: "image", source: { kind: "url", url: part.fileData.fileUri } });
     } else if (part.thought === true) {
-      content.push({ type: "thinking", text: part.text ?? "", ...(part.thoughtSignature !== undefined ? { signature: part.thoughtSignature } : {}) });
+      content.push({
+        type: "thinking",
+        text: part.text ?? "",
+        ...(part.thoughtSignature !== undefined ? { signature: part.thoughtSignature } : {}),
+      });
     } else if (part.text !== undefined && part.text !== "") {
       content.push({ type: "text", text: part.text });
     }

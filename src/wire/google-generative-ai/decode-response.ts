@@ -49,17 +49,17 @@ export function canonicalFinish(raw: string, sawToolCall: boolean): CanonicalFin
   return reason === "stop" && sawToolCall ? "tool_calls" : reason;
 }
 
-export function fromGoogleResponse(
-  response: GoogleGenerateContentResponse,
-  fallback: { model: string } & GoogleIds,
-): CanonicalResponse {
+export function fromGoogleResponse(response: GoogleGenerateContentResponse, fallback: { model: string } & GoogleIds): CanonicalResponse {
   const content = partsOf(response, fallback);
   const raw = rawFinishReasonOf(response) ?? "STOP";
   return {
     id: response.responseId ?? fallback.createResponseId(),
     model: response.modelVersion ?? fallback.model,
     content,
-    finishReason: canonicalFinish(raw, content.some((part) => part.type === "tool-call")),
+    finishReason: canonicalFinish(
+      raw,
+      content.some((part) => part.type === "tool-call"),
+    ),
     usage: googleUsage(response.usageMetadata),
   };
 }

@@ -12,7 +12,14 @@ import { guessImageMediaType, imageAsBase64 } from "../shared/images.js";
 import { toolArgumentsObject, toolNamesById } from "../shared/tool-arguments.js";
 import type { GoogleGenerateContentRequest, GoogleRequestContent, GoogleRequestPart } from "./schemas.js";
 
-const CARRIED: ReadonlySet<CanonicalField> = new Set(["topK", "seed", "frequencyPenalty", "presencePenalty", "responseFormat", "reasoning"]);
+const CARRIED: ReadonlySet<CanonicalField> = new Set([
+  "topK",
+  "seed",
+  "frequencyPenalty",
+  "presencePenalty",
+  "responseFormat",
+  "reasoning",
+]);
 
 /** The request body, or the field Gemini cannot carry (R-GW-6 `incompatible`). */
 export function encodeGoogleRequest(request: CanonicalRequest): WireEncoding<GoogleGenerateContentRequest> {
@@ -62,9 +69,7 @@ export function toGoogleRequest(request: CanonicalRequest): GoogleGenerateConten
   return wire;
 }
 
-function toGoogleToolChoice(
-  choice: CanonicalToolChoice,
-): NonNullable<GoogleGenerateContentRequest["toolConfig"]>["functionCallingConfig"] {
+function toGoogleToolChoice(choice: CanonicalToolChoice): NonNullable<GoogleGenerateContentRequest["toolConfig"]>["functionCallingConfig"] {
   if (choice === "auto") return { mode: "AUTO" };
   if (choice === "none") return { mode: "NONE" };
   if (choice === "required") return { mode: "ANY" };

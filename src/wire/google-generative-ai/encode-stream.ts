@@ -50,7 +50,13 @@ export function createGoogleStreamEncoder(options: StreamEncoderOptions): Canoni
           return [frame(chunk([{ text: event.text }]))];
         case "thinking-delta":
           if (event.text === undefined && event.signature === undefined) return [];
-          return [frame(chunk([googleThoughtPart({ text: event.text ?? "", ...(event.signature !== undefined ? { signature: event.signature } : {}) })]))];
+          return [
+            frame(
+              chunk([
+                googleThoughtPart({ text: event.text ?? "", ...(event.signature !== undefined ? { signature: event.signature } : {}) }),
+              ]),
+            ),
+          ];
         case "tool-call-delta": {
           const call = calls.accept(event);
           return call ? [callFrame(call)] : [];

@@ -11,7 +11,11 @@ describe("describeGoogleError", () => {
     {
       shape: "RetryInfo with fractional seconds",
       body: '{"error":{"code":429,"message":"Resource has been exhausted (e.g. check quota).","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"1.5s"}]}}',
-      expected: { message: "Resource has been exhausted (e.g. check quota).", code: "RESOURCE_EXHAUSTED", hintHeaders: { "retry-after-ms": "1500" } },
+      expected: {
+        message: "Resource has been exhausted (e.g. check quota).",
+        code: "RESOURCE_EXHAUSTED",
+        hintHeaders: { "retry-after-ms": "1500" },
+      },
     },
     {
       shape: "array-wrapped body",

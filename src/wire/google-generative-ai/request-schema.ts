@@ -5,7 +5,11 @@
 import { z } from "zod";
 
 const functionCall = z.looseObject({ name: z.string(), args: z.record(z.string(), z.unknown()).optional(), id: z.string().optional() });
-const functionResponse = z.looseObject({ name: z.string(), response: z.record(z.string(), z.unknown()).optional(), id: z.string().optional() });
+const functionResponse = z.looseObject({
+  name: z.string(),
+  response: z.record(z.string(), z.unknown()).optional(),
+  id: z.string().optional(),
+});
 
 export const googleClientPartSchema = z.looseObject({
   text: z.string().optional(),
@@ -40,7 +44,9 @@ export const googleClientRequestSchema = z.looseObject({
     .optional(),
   toolConfig: z
     .looseObject({
-      functionCallingConfig: z.looseObject({ mode: z.string().optional(), allowedFunctionNames: z.array(z.string()).optional() }).optional(),
+      functionCallingConfig: z
+        .looseObject({ mode: z.string().optional(), allowedFunctionNames: z.array(z.string()).optional() })
+        .optional(),
     })
     .optional(),
   generationConfig: z

@@ -81,9 +81,7 @@ export const googleGenerateContentResponseSchema = z.looseObject({
                 z.looseObject({
                   text: z.string().optional(),
                   thought: z.boolean().optional(),
-                  functionCall: z
-                    .looseObject({ name: z.string(), args: z.unknown().optional(), id: z.string().optional() })
-                    .optional(),
+                  functionCall: z.looseObject({ name: z.string(), args: z.unknown().optional(), id: z.string().optional() }).optional(),
                 }),
               )
               .optional(),

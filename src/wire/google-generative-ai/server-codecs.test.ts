@@ -14,12 +14,32 @@ describe("Gemini server codecs: a client's request", () => {
       systemInstruction: { parts: [{ text: "Be brief." }] },
       contents: [
         { role: "user", parts: [{ text: "Weather in Oslo and Bergen?" }] },
-        { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }, { functionCall: { name: "get_weather", args: { city: "Bergen" } } }] },
-        { role: "user", parts: [{ functionResponse: { name: "get_weather", response: { output: "Rain" } } }, { functionResponse: { name: "get_weather", response: { error: "unknown city" } } }] },
+        {
+          role: "model",
+          parts: [
+            { functionCall: { name: "get_weather", args: { city: "Oslo" } } },
+            { functionCall: { name: "get_weather", args: { city: "Bergen" } } },
+          ],
+        },
+        {
+          role: "user",
+          parts: [
+            { functionResponse: { name: "get_weather", response: { output: "Rain" } } },
+            { functionResponse: { name: "get_weather", response: { error: "unknown city" } } },
+          ],
+        },
       ],
-      tools: [{ functionDeclarations: [{ name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } }] }],
+      tools: [
+        { functionDeclarations: [{ name: "get_weather", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } }] },
+      ],
       toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_weather"] } },
-      generationConfig: { temperature: 0.2, maxOutputTokens: 300, thinkingConfig: { thinkingBudget: 2048 }, responseMimeType: "application/json", responseSchema: { type: "OBJECT" } },
+      generationConfig: {
+        temperature: 0.2,
+        maxOutputTokens: 300,
+        thinkingConfig: { thinkingBudget: 2048 },
+        responseMimeType: "application/json",
+        responseSchema: { type: "OBJECT" },
+      },
     });
     if (!decoded.ok) throw new Error(JSON.stringify(decoded.issues));
     const { request, model, stream } = decoded.value;
@@ -50,7 +70,9 @@ describe("Gemini server codecs: a client's request", () => {
 
   it("keeps fields it does not map for the same format, and refuses a body without contents or a path without a model", () => {
     const decoded = decode({ contents: [{ parts: [{ text: "hi" }] }], cachedContent: "cachedContents/abc" });
-    expect(decoded.ok && decoded.value.request.providerOptions).toEqual({ "google-generative-ai": { cachedContent: "cachedContents/abc" } });
+    expect(decoded.ok && decoded.value.request.providerOptions).toEqual({
+      "google-generative-ai": { cachedContent: "cachedContents/abc" },
+    });
     const missing = decode({ prompt: "hi" });
     expect(missing.ok ? [] : missing.issues.map((issue) => issue.path)).toContain("contents");
     expect(googleGenerativeAiWire.request.decode?.({ contents: [] }, {})).toMatchObject({ ok: false, issues: [{ path: "(url)" }] });
@@ -68,7 +90,10 @@ describe("Gemini server codecs: streams and errors", () => {
   it("sends thoughts with their signature as thought parts, and frames end in CRLF as Google's do", () => {
     const stream = encoder();
     stream.encode({ type: "message-start", id: "r-1", model: "gemini-x-001" });
-    const frames = [...stream.encode({ type: "thinking-delta", index: 0, text: "Hmm." }), ...stream.encode({ type: "thinking-delta", index: 0, signature: "sig" })];
+    const frames = [
+      ...stream.encode({ type: "thinking-delta", index: 0, text: "Hmm." }),
+      ...stream.encode({ type: "thinking-delta", index: 0, signature: "sig" }),
+    ];
     expect(frames.every((frame) => frame.endsWith("\r\n\r\n"))).toBe(true);
     expect(payloads(frames).map((chunk) => chunk.candidates[0].content.parts[0])).toEqual([
       { text: "Hmm.", thought: true },
@@ -89,7 +114,10 @@ describe("Gemini server codecs: streams and errors", () => {
     expect(perEvent).toEqual([0, 0, 1, 0]);
     const end = payloads(stream.encode({ type: "finish", reason: "tool_calls", usage: { inputTokens: 5, outputTokens: 2 } }));
     expect(end[0]?.candidates[0].content.parts[0].functionCall).toEqual({ name: "b", args: { raw_arguments: '{"y":' } });
-    expect(end[1]).toMatchObject({ candidates: [{ finishReason: "STOP" }], usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 } });
+    expect(end[1]).toMatchObject({
+      candidates: [{ finishReason: "STOP" }],
+      usageMetadata: { promptTokenCount: 5, candidatesTokenCount: 2, totalTokenCount: 7 },
+    });
   });
 
   it("ends with a google.rpc.Status chunk on an error, and renders HTTP errors with RetryInfo", () => {
@@ -99,8 +127,16 @@ describe("Gemini server codecs: streams and errors", () => {
     expect(stream.finished).toBe(true);
     const body = googleGenerativeAiWire.errors.render?.({ message: "Quota.", status: 429, retryAfterSeconds: 7 });
     expect(body).toEqual({
-      error: { code: 429, message: "Quota.", status: "RESOURCE_EXHAUSTED", details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "7s" }] },
+      error: {
+        code: 429,
+        message: "Quota.",
+        status: "RESOURCE_EXHAUSTED",
+        details: [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "7s" }],
+      },
     });
-    expect(googleGenerativeAiWire.errors.read(JSON.stringify(body))).toMatchObject({ code: "RESOURCE_EXHAUSTED", hintHeaders: { "retry-after-ms": "7000" } });
+    expect(googleGenerativeAiWire.errors.read(JSON.stringify(body))).toMatchObject({
+      code: "RESOURCE_EXHAUSTED",
+      hintHeaders: { "retry-after-ms": "7000" },
+    });
   });
 });

@@ -40,7 +40,8 @@ export function createGoogleStreamDecoder(options: StreamDecoderOptions): WireSt
     whole(text, sink) {
       const json = parseJsonText(text);
       if (!json.ok) return { problem: json.problem };
-      for (const value of Array.isArray(json.value) ? (json.value as unknown[]) : [json.value]) takeValue(value, () => JSON.stringify(value), sink);
+      for (const value of Array.isArray(json.value) ? (json.value as unknown[]) : [json.value])
+        takeValue(value, () => JSON.stringify(value), sink);
       end(sink);
       return undefined;
     },

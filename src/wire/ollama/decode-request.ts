@@ -41,12 +41,18 @@ function readMessages(messages: readonly OllamaClientMessage[]): { system: strin
     const content: CanonicalContentPart[] = [];
     if (message.role === "assistant" && message.thinking) content.push({ type: "thinking", text: message.thinking });
     if (text !== "") content.push({ type: "text", text });
-    for (const image of message.images ?? []) content.push({ type: "image", source: { kind: "base64", mediaType: mediaTypeOf(image), data: image } });
+    for (const image of message.images ?? [])
+      content.push({ type: "image", source: { kind: "base64", mediaType: mediaTypeOf(image), data: image } });
     for (const call of message.tool_calls ?? []) {
       const id = call.id ?? `call_${++calls}`;
       pending.set(call.function.name, [...(pending.get(call.function.name) ?? []), id]);
       const args = call.function.arguments;
-      content.push({ type: "tool-call", id, name: call.function.name, arguments: typeof args === "string" ? args : toolArgumentsText(args) });
+      content.push({
+        type: "tool-call",
+        id,
+        name: call.function.name,
+        arguments: typeof args === "string" ? args : toolArgumentsText(args),
+      });
     }
     if (content.length > 0) out.push({ role: message.role, content });
   }

@@ -35,7 +35,10 @@ export function fromOllamaResponse(response: OllamaChatResponse, ids: OllamaIds)
     id: ids.createResponseId(),
     model: response.model,
     content,
-    finishReason: finishOf(response, content.some((part) => part.type === "tool-call")),
+    finishReason: finishOf(
+      response,
+      content.some((part) => part.type === "tool-call"),
+    ),
     usage: usageOf(response),
   };
 }

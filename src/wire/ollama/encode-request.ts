@@ -5,10 +5,20 @@ import { imageAsBase64 } from "../shared/images.js";
 import { toolArgumentsObject, toolNamesById } from "../shared/tool-arguments.js";
 import type { OllamaChatRequest, OllamaRequestMessage } from "./schemas.js";
 
-const CARRIED: ReadonlySet<CanonicalField> = new Set(["topK", "seed", "frequencyPenalty", "presencePenalty", "responseFormat", "reasoning"]);
+const CARRIED: ReadonlySet<CanonicalField> = new Set([
+  "topK",
+  "seed",
+  "frequencyPenalty",
+  "presencePenalty",
+  "responseFormat",
+  "reasoning",
+]);
 
 /** The request body, or the field Ollama cannot carry (R-GW-6 `incompatible`). */
-export function encodeOllamaRequest(request: CanonicalRequest, options: { model: string; stream: boolean }): WireEncoding<OllamaChatRequest> {
+export function encodeOllamaRequest(
+  request: CanonicalRequest,
+  options: { model: string; stream: boolean },
+): WireEncoding<OllamaChatRequest> {
   const notes = new EncodingNotes("ollama");
   const own = ownProviderOptions(request.providerOptions, notes);
   noteUncarriedFields(request, notes, CARRIED);

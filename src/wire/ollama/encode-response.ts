@@ -23,7 +23,10 @@ export function ollamaToolCalls(calls: readonly { name: string; arguments: strin
 export function renderOllamaResponse(response: CanonicalResponse, options: { createdSeconds: number }): Record<string, unknown> {
   const text = response.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const calls = response.content.flatMap((part) => (part.type === "tool-call" ? [part] : []));
-  const thinking = (response.thinking ?? []).filter((block) => block.origin === undefined).map((block) => block.text).join("");
+  const thinking = (response.thinking ?? [])
+    .filter((block) => block.origin === undefined)
+    .map((block) => block.text)
+    .join("");
   return {
     model: response.model,
     created_at: ollamaCreatedAt(options.createdSeconds),

@@ -53,7 +53,11 @@ export function createOllamaStreamEncoder(options: StreamEncoderOptions): Canoni
           const unsent = calls.flush().map(callLine);
           if (event.reason === "error") return [...unsent, ...fail({ message: "The model stopped with an error.", status: 502 })];
           finished = true;
-          const done = { done: true, done_reason: CANONICAL_TO_OLLAMA_FINISH_REASON[event.reason], ...(event.usage ? renderOllamaUsage(event.usage) : {}) };
+          const done = {
+            done: true,
+            done_reason: CANONICAL_TO_OLLAMA_FINISH_REASON[event.reason],
+            ...(event.usage ? renderOllamaUsage(event.usage) : {}),
+          };
           return [...unsent, message({}, done)];
         }
         case "error":

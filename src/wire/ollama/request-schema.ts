@@ -20,7 +20,15 @@ export const ollamaClientRequestSchema = z.looseObject({
   model: z.string().min(1, "model is required"),
   messages: z.array(ollamaClientMessageSchema).optional(),
   tools: z
-    .array(z.looseObject({ function: z.looseObject({ name: z.string(), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }) }))
+    .array(
+      z.looseObject({
+        function: z.looseObject({
+          name: z.string(),
+          description: z.string().optional(),
+          parameters: z.record(z.string(), z.unknown()).optional(),
+        }),
+      }),
+    )
     .nullish(),
   // Ollama streams unless told otherwise.
   stream: z.boolean().optional(),

@@ -29,11 +29,23 @@ describe("Ollama server codecs: a client's request", () => {
     expect([model, stream, includeUsage]).toEqual(["llama-x", true, true]);
     expect(request.system).toBe("Be brief.");
     expect(request.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image", source: { kind: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is this?" },
+          { type: "image", source: { kind: "base64", mediaType: "image/png", data: "iVBORw0KGgo=" } },
+        ],
+      },
       { role: "assistant", content: [{ type: "tool-call", id: "call_1", name: "lookup", arguments: '{"q":"cat"}' }] },
       { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: "A cat." }] },
     ]);
-    expect(request).toMatchObject({ temperature: 0.1, maxTokens: 50, topK: 4, stop: ["\n\n"], reasoning: { enabled: true, effort: "high" } });
+    expect(request).toMatchObject({
+      temperature: 0.1,
+      maxTokens: 50,
+      topK: 4,
+      stop: ["\n\n"],
+      reasoning: { enabled: true, effort: "high" },
+    });
     expect(request.responseFormat).toEqual({ type: "json-schema", name: "response", schema: { type: "object" } });
     expect(request.providerOptions).toEqual({ ollama: { keep_alive: "5m" } });
   });
@@ -59,12 +71,27 @@ describe("Ollama server codecs: streams and errors", () => {
     expect(lines.every((line) => line.endsWith("\n") && !line.slice(0, -1).includes("\n"))).toBe(true);
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(parsed).toEqual([
-      { model: "llama-x:8b", created_at: "2023-11-14T22:13:20.000Z", message: { role: "assistant", content: "", thinking: "Hm." }, done: false },
+      {
+        model: "llama-x:8b",
+        created_at: "2023-11-14T22:13:20.000Z",
+        message: { role: "assistant", content: "", thinking: "Hm." },
+        done: false,
+      },
       { model: "llama-x:8b", created_at: "2023-11-14T22:13:20.000Z", message: { role: "assistant", content: "Hi" }, done: false },
-      { model: "llama-x:8b", created_at: "2023-11-14T22:13:20.000Z", message: { role: "assistant", content: "" }, done: true, done_reason: "length", prompt_eval_count: 3, eval_count: 9 },
+      {
+        model: "llama-x:8b",
+        created_at: "2023-11-14T22:13:20.000Z",
+        message: { role: "assistant", content: "" },
+        done: true,
+        done_reason: "length",
+        prompt_eval_count: 3,
+        eval_count: 9,
+      },
     ]);
     const failing = ollamaWire.stream.encoder?.({ model: "m", createdSeconds: 1, includeUsage: true });
     expect(failing?.encode({ type: "error", error: { message: "out of memory" } })).toEqual(['{"error":"out of memory"}\n']);
-    expect(ollamaWire.errors.read(JSON.stringify(ollamaWire.errors.render?.({ message: "model not found", status: 404 })))).toEqual({ message: "model not found" });
+    expect(ollamaWire.errors.read(JSON.stringify(ollamaWire.errors.render?.({ message: "model not found", status: 404 })))).toEqual({
+      message: "model not found",
+    });
   });
 });

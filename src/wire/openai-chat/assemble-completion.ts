@@ -44,7 +44,8 @@ function isObject(value: unknown): value is Json {
 function combine(before: unknown, next: unknown): unknown {
   if (next === null || next === undefined) return before === undefined ? null : before;
   if (typeof next === "string" && (typeof before === "string" || before === null || before === undefined)) return (before ?? "") + next;
-  if (Array.isArray(next) && (Array.isArray(before) || before === null || before === undefined)) return [...((before as unknown[] | null) ?? []), ...next];
+  if (Array.isArray(next) && (Array.isArray(before) || before === null || before === undefined))
+    return [...((before as unknown[] | null) ?? []), ...next];
   return next;
 }
 

@@ -85,7 +85,9 @@ describe("parseOpenAIChatRequest (R-GW-2)", () => {
       stream: true,
       metadata: { team: "a" },
     });
-    expect(expectOk({ model: "m", messages: [{ role: "user", content: "x" }], tool_choice: "required" }).request.toolChoice).toBe("required");
+    expect(expectOk({ model: "m", messages: [{ role: "user", content: "x" }], tool_choice: "required" }).request.toolChoice).toBe(
+      "required",
+    );
     expect(expectOk({ model: "m", messages: [{ role: "user", content: "x" }] }).includeUsage).toBe(false);
   });
 
@@ -97,7 +99,13 @@ describe("parseOpenAIChatRequest (R-GW-2)", () => {
         model: "gpt-4o",
         messages: [
           { role: "system", content: "sys" },
-          { role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: "https://x.invalid/a.png" } }] },
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "hi" },
+              { type: "image_url", image_url: { url: "https://x.invalid/a.png" } },
+            ],
+          },
         ],
         tools: [{ type: "function", function: { name: "f", parameters: { type: "object", properties: {} } } }],
         tool_choice: "auto",
@@ -121,7 +129,14 @@ describe("parseOpenAIChatRequest validation (R-GW-4)", () => {
     ["unknown role", { model: "m", messages: [{ role: "function", content: "x" }] }, "messages[0].role", /role must be one of/],
     [
       "wrong content type in the third message",
-      { model: "m", messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: 42 }] },
+      {
+        model: "m",
+        messages: [
+          { role: "user", content: "a" },
+          { role: "assistant", content: "b" },
+          { role: "user", content: 42 },
+        ],
+      },
       "messages[2].content",
       /expected string or array/,
     ],
@@ -149,12 +164,7 @@ describe("parseOpenAIChatRequest validation (R-GW-4)", () => {
       "messages[0].tool_call_id",
       /expected string/,
     ],
-    [
-      "temperature out of range",
-      { model: "m", messages: [{ role: "user", content: "x" }], temperature: 3 },
-      "temperature",
-      /<=2/,
-    ],
+    ["temperature out of range", { model: "m", messages: [{ role: "user", content: "x" }], temperature: 3 }, "temperature", /<=2/],
     [
       "bad tool name",
       { model: "m", messages: [{ role: "user", content: "x" }], tools: [{ type: "function", function: { name: "has space" } }] },

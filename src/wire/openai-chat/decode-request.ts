@@ -14,12 +14,7 @@ import type {
 import { unmappedFields } from "../shared/encoding.js";
 import { imageFromUrl } from "../shared/images.js";
 import { toDialectIssues, type DialectParseResult } from "../shared/validation-issues.js";
-import {
-  OPENAI_MAPPED_FIELDS,
-  openAIChatRequestSchema,
-  type OpenAIChatRequest,
-  type OpenAIMessage,
-} from "./request-schema.js";
+import { OPENAI_MAPPED_FIELDS, openAIChatRequestSchema, type OpenAIChatRequest, type OpenAIMessage } from "./request-schema.js";
 import { vouchesForOpenAIChatRequest } from "./request-check.js";
 
 export type OpenAIParseResult = DialectParseResult<{
@@ -133,9 +128,7 @@ export function toCanonicalFromOpenAI(body: OpenAIChatRequest): CanonicalRequest
     ...(typeof body.temperature === "number" ? { temperature: body.temperature } : {}),
     ...(typeof body.top_p === "number" ? { topP: body.top_p } : {}),
     ...(typeof maxTokens === "number" ? { maxTokens } : {}),
-    ...(body.stop === null || body.stop === undefined
-      ? {}
-      : { stop: typeof body.stop === "string" ? [body.stop] : body.stop }),
+    ...(body.stop === null || body.stop === undefined ? {} : { stop: typeof body.stop === "string" ? [body.stop] : body.stop }),
     ...(isPresent(body.seed) ? { seed: body.seed } : {}),
     ...(isPresent(body.frequency_penalty) ? { frequencyPenalty: body.frequency_penalty } : {}),
     ...(isPresent(body.presence_penalty) ? { presencePenalty: body.presence_penalty } : {}),

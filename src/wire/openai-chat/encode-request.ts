@@ -87,7 +87,9 @@ export function encodeOpenAiRequest(request: CanonicalRequest, options: OpenAiEn
   return notes.finish(wire);
 }
 
-function toOpenAiResponseFormat(format: NonNullable<CanonicalRequest["responseFormat"]>): NonNullable<OpenAiChatRequest["response_format"]> {
+function toOpenAiResponseFormat(
+  format: NonNullable<CanonicalRequest["responseFormat"]>,
+): NonNullable<OpenAiChatRequest["response_format"]> {
   switch (format.type) {
     case "text":
       return { type: "text" };
@@ -163,9 +165,7 @@ export function toOpenAiMessages(message: CanonicalMessage, notes = new Encoding
   if (message.role === "assistant") {
     if (message.content.some((part) => part.type === "thinking")) notes.drop("thinking");
     if (message.content.some((part) => part.type !== "thinking" && part.cache !== undefined)) notes.drop("cache_control");
-    const text = message.content
-      .flatMap((part) => (part.type === "text" ? [part.text] : []))
-      .join("");
+    const text = message.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
     const toolCalls = message.content.filter((part): part is CanonicalToolCall => part.type === "tool-call");
     // Images in assistant turns have no OpenAI representation and are dropped.
     if (text === "" && toolCalls.length === 0) return wire;

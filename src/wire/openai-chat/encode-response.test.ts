@@ -3,11 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { CanonicalFinishReason, CanonicalResponse } from "../../ports/canonical.js";
 import { cannedFetch, UNUSED_BASE_URL } from "../__fixtures__/sdk-fetch.js";
 import { openAIErrorTypeForStatus, renderOpenAIError, renderOpenAIValidationError } from "./errors.js";
-import {
-  CANONICAL_TO_OPENAI_FINISH_REASON,
-  OPENAI_TO_CANONICAL_FINISH_REASON,
-  type OpenAIFinishReason,
-} from "./finish-reasons.js";
+import { CANONICAL_TO_OPENAI_FINISH_REASON, OPENAI_TO_CANONICAL_FINISH_REASON, type OpenAIFinishReason } from "./finish-reasons.js";
 import { renderOpenAIChatCompletion } from "./encode-response.js";
 
 const response: CanonicalResponse = {
@@ -94,7 +90,9 @@ describe("OpenAI error bodies (R-GW-4)", () => {
 
   it("R-GW-4: error bodies have OpenAI's shape and the SDK reads them", async () => {
     const body = renderOpenAIError({ status: 429, message: "All profiles are rate limited.", code: "rate_limited" });
-    expect(body).toEqual({ error: { message: "All profiles are rate limited.", type: "rate_limit_error", param: null, code: "rate_limited" } });
+    expect(body).toEqual({
+      error: { message: "All profiles are rate limited.", type: "rate_limit_error", param: null, code: "rate_limited" },
+    });
     const { fetch } = cannedFetch({ status: 429, body: JSON.stringify(body), headers: { "retry-after": "3" } });
     const client = new OpenAI({ apiKey: "sk-test", baseURL: `${UNUSED_BASE_URL}/v1`, fetch, maxRetries: 0 });
     const failure = await client.chat.completions.create({ model: "x", messages: [] }).catch((error: unknown) => error);

@@ -13,9 +13,7 @@ export interface OpenAIRenderOptions {
 export function renderOpenAIChatCompletion(response: CanonicalResponse, options: OpenAIRenderOptions) {
   const text = response.content.flatMap((part) => (part.type === "text" ? [part.text] : [])).join("");
   const toolCalls = response.content.flatMap((part) =>
-    part.type === "tool-call"
-      ? [{ id: part.id, type: "function" as const, function: { name: part.name, arguments: part.arguments } }]
-      : [],
+    part.type === "tool-call" ? [{ id: part.id, type: "function" as const, function: { name: part.name, arguments: part.arguments } }] : [],
   );
   return {
     id: response.id,

@@ -63,7 +63,9 @@ describe("OpenAI SSE encoder", () => {
   });
 
   it("R-GW-2: the role rides on the first delta when no message-start came", () => {
-    const chunks = payloads(encodeOpenAIStream([{ type: "text-delta", text: "x" }], { includeUsage: false, model: "m", createdSeconds: 1 }));
+    const chunks = payloads(
+      encodeOpenAIStream([{ type: "text-delta", text: "x" }], { includeUsage: false, model: "m", createdSeconds: 1 }),
+    );
     expect((chunks[0] as Json).choices[0].delta).toEqual({ role: "assistant", content: "x" });
     expect((chunks[0] as Json).model).toBe("m");
   });
@@ -96,7 +98,10 @@ describe("OpenAI SSE encoder", () => {
 
   it("R-ST-2: a finish with reason error is never rendered as a clean finish", () => {
     const frames = encodeOpenAIStream(
-      [{ type: "text-delta", text: "a" }, { type: "finish", reason: "error" }],
+      [
+        { type: "text-delta", text: "a" },
+        { type: "finish", reason: "error" },
+      ],
       { includeUsage: true, createdSeconds: 1 },
     );
     expect((payloads(frames).at(-1) as Json).error.type).toBe("server_error");
@@ -120,12 +125,14 @@ describe("OpenAI SSE encoder", () => {
       { name: "noop", arguments: "" },
     ]);
 
-    const failing = encodeOpenAIStream(
-      [textStream[0]!, textStream[1]!, { type: "error", error: new Error("cut after commit") }],
-      { includeUsage: false, createdSeconds: 1 },
-    );
+    const failing = encodeOpenAIStream([textStream[0]!, textStream[1]!, { type: "error", error: new Error("cut after commit") }], {
+      includeUsage: false,
+      createdSeconds: 1,
+    });
     await expect(
-      client(failing).chat.completions.stream({ model: "x", messages: [{ role: "user", content: "hi" }] }).finalChatCompletion(),
+      client(failing)
+        .chat.completions.stream({ model: "x", messages: [{ role: "user", content: "hi" }] })
+        .finalChatCompletion(),
     ).rejects.toThrow(/cut after commit/);
   });
 
@@ -148,15 +155,32 @@ describe("OpenAI SSE encoder: text frames", () => {
   /** The chunk as an object, stringified: what every frame was built as before text frames were written directly. */
   const reference = (id: string, model: string, created: number, delta: Json, logprobs: unknown) =>
     `data: ${JSON.stringify({ id, object: "chat.completion.chunk", created, model, choices: [{ index: 0, delta, logprobs, finish_reason: null }] })}\n\n`;
-  const logprobs = fc.oneof(fc.constant(undefined), fc.constant(null), fc.record({ content: fc.array(fc.record({ token: fc.string(), logprob: fc.double({ noNaN: true, noDefaultInfinity: true }) }), { maxLength: 2 }) }));
+  const logprobs = fc.oneof(
+    fc.constant(undefined),
+    fc.constant(null),
+    fc.record({
+      content: fc.array(fc.record({ token: fc.string(), logprob: fc.double({ noNaN: true, noDefaultInfinity: true }) }), { maxLength: 2 }),
+    }),
+  );
 
-  propertyTest.prop([fc.string(), fc.string(), fc.nat(), fc.array(fc.tuple(fc.string({ unit: "grapheme" }), logprobs), { minLength: 1, maxLength: 4 })])(
+  propertyTest.prop([
+    fc.string(),
+    fc.string(),
+    fc.nat(),
+    fc.array(fc.tuple(fc.string({ unit: "grapheme" }), logprobs), { minLength: 1, maxLength: 4 }),
+  ])(
     "role and text frames are byte for byte the stringified chunk, whatever the id, model, text and log probabilities",
     (id, model, created, deltas) => {
       const encoder = createOpenAIStreamEncoder({ includeUsage: false, createdSeconds: created });
-      expect(encoder.encode({ type: "message-start", id, model })).toEqual([reference(id, model, created, { role: "assistant", content: "" }, null)]);
+      expect(encoder.encode({ type: "message-start", id, model })).toEqual([
+        reference(id, model, created, { role: "assistant", content: "" }, null),
+      ]);
       for (const [text, probabilities] of deltas) {
-        const event: CanonicalStreamEvent = { type: "text-delta", text, ...(probabilities === undefined ? {} : { logprobs: probabilities }) };
+        const event: CanonicalStreamEvent = {
+          type: "text-delta",
+          text,
+          ...(probabilities === undefined ? {} : { logprobs: probabilities }),
+        };
         expect(encoder.encode(event)).toEqual([reference(id, model, created, { content: text }, probabilities ?? null)]);
       }
     },
@@ -164,7 +188,9 @@ describe("OpenAI SSE encoder: text frames", () => {
 
   it("a text delta before any message-start carries the role, and a later message-start renames later frames", () => {
     const encoder = createOpenAIStreamEncoder({ includeUsage: false, createdSeconds: 7, model: "shown" });
-    expect(encoder.encode({ type: "text-delta", text: "a" })).toEqual([reference("chatcmpl-detour", "shown", 7, { role: "assistant", content: "a" }, null)]);
+    expect(encoder.encode({ type: "text-delta", text: "a" })).toEqual([
+      reference("chatcmpl-detour", "shown", 7, { role: "assistant", content: "a" }, null),
+    ]);
     expect(encoder.encode({ type: "message-start", id: "chatcmpl-9", model: "other" })).toEqual([]);
     expect(encoder.encode({ type: "text-delta", text: "b" })).toEqual([reference("chatcmpl-9", "other", 7, { content: "b" }, null)]);
   });
@@ -183,7 +209,9 @@ describe("OpenAI stream encoder: the answer's identity (R-GW-10)", () => {
   });
 
   it("R-GW-10: without one no chunk carries a fingerprint", () => {
-    const chunks = payloads(encodeOpenAIStream(textStream, { includeUsage: false, createdSeconds: 1 })).filter((payload): payload is Json => payload !== "[DONE]");
+    const chunks = payloads(encodeOpenAIStream(textStream, { includeUsage: false, createdSeconds: 1 })).filter(
+      (payload): payload is Json => payload !== "[DONE]",
+    );
     expect(chunks.every((chunk) => !("system_fingerprint" in chunk))).toBe(true);
   });
 });
@@ -196,10 +224,13 @@ describe("the OpenAI chat resume encoder (R-ST-4 with R-GW-10)", () => {
       includeUsage: false,
       delivered: { text: "Hel", toolCalls: [], identity: { id: "chatcmpl-first", createdSeconds: 1_700_000_000, fingerprint: "fp_first" } },
     });
-    const frames = [{ type: "text-delta", text: "lo" } as const, { type: "finish", reason: "stop" } as const].flatMap((event) => resumed?.encode(event) ?? []);
+    const frames = [{ type: "text-delta", text: "lo" } as const, { type: "finish", reason: "stop" } as const].flatMap(
+      (event) => resumed?.encode(event) ?? [],
+    );
     const chunks = payloads(frames).filter((payload): payload is Json => payload !== "[DONE]");
     expect(chunks).toHaveLength(2);
-    for (const chunk of chunks) expect(chunk).toMatchObject({ id: "chatcmpl-first", created: 1_700_000_000, system_fingerprint: "fp_first", model: "openai/gpt-y" });
+    for (const chunk of chunks)
+      expect(chunk).toMatchObject({ id: "chatcmpl-first", created: 1_700_000_000, system_fingerprint: "fp_first", model: "openai/gpt-y" });
     // No second role delta: the answer already started.
     expect(chunks[0]?.choices[0].delta).toEqual({ content: "lo" });
   });

@@ -50,7 +50,8 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
   let textPrefix: string | undefined;
   const textFrame = (text: string, logprobs: unknown) => {
     const logprobsJson = logprobs === null ? "null" : JSON.stringify(logprobs);
-    if (typeof id !== "string" || typeof model !== "string" || logprobsJson === undefined) return deltaFrame({ content: text }, null, logprobs);
+    if (typeof id !== "string" || typeof model !== "string" || logprobsJson === undefined)
+      return deltaFrame({ content: text }, null, logprobs);
     textPrefix ??= `data: {"id":${JSON.stringify(id)},"object":"chat.completion.chunk","created":${JSON.stringify(created)},"model":${JSON.stringify(model)}${fingerprintJson},"choices":[{"index":0,"delta":{`;
     const role = roleSent ? "" : '"role":"assistant",';
     roleSent = true;

@@ -32,19 +32,28 @@ export const openAIChatWire: LaneWireFormat = {
     readStreamError: describeOpenAiStreamError,
     readErrorAnswer(text) {
       const json = parseJsonText(text);
-      const error = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { error?: unknown }).error : undefined;
+      const error =
+        json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { error?: unknown }).error : undefined;
       return error !== undefined && error !== null ? describeOpenAiStreamError(error) : undefined;
     },
-    render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
+    render: (input) =>
+      renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
     renderValidation: renderOpenAIValidationError,
   },
   request: {
     encode: (request, options) =>
-      encodeOpenAiRequest(request, { model: options.model, stream: options.stream, maxTokensField: options.baseUrl ? maxTokensFieldFor(options.baseUrl) : "max_tokens" }),
+      encodeOpenAiRequest(request, {
+        model: options.model,
+        stream: options.stream,
+        maxTokensField: options.baseUrl ? maxTokensFieldFor(options.baseUrl) : "max_tokens",
+      }),
     decode(body) {
       const parsed = parseOpenAIChatRequest(body);
       if (!parsed.ok) return parsed;
-      return { ok: true, value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: parsed.includeUsage } };
+      return {
+        ok: true,
+        value: { request: parsed.request, model: parsed.model, stream: parsed.stream, includeUsage: parsed.includeUsage },
+      };
     },
   },
   response: {
@@ -76,4 +85,3 @@ export const openAIChatWire: LaneWireFormat = {
   },
   lane: openAIChatLane,
 };
-

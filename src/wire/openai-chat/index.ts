@@ -4,9 +4,21 @@
  * serves it. One finish-reason table, one usage mapping (R-GW-6, R-GW-7).
  */
 export * from "./schemas.js";
-export { openAIChatRequestSchema, openAIMessageSchema, OPENAI_MAPPED_FIELDS, type OpenAIChatRequest, type OpenAIMessage } from "./request-schema.js";
+export {
+  openAIChatRequestSchema,
+  openAIMessageSchema,
+  OPENAI_MAPPED_FIELDS,
+  type OpenAIChatRequest,
+  type OpenAIMessage,
+} from "./request-schema.js";
 export { parseOpenAIChatRequest, toCanonicalFromOpenAI, type OpenAIParseResult } from "./decode-request.js";
-export { encodeOpenAiRequest, maxTokensFieldFor, toOpenAiMessages, type MaxTokensField, type OpenAiEncodeOptions } from "./encode-request.js";
+export {
+  encodeOpenAiRequest,
+  maxTokensFieldFor,
+  toOpenAiMessages,
+  type MaxTokensField,
+  type OpenAiEncodeOptions,
+} from "./encode-request.js";
 export { decodeOpenAiResponse } from "./decode-response.js";
 export { OpenAiStreamTranslator, type OpenAiStreamStep } from "./decode-stream.js";
 export { renderOpenAIChatCompletion, type OpenAIRenderOptions } from "./encode-response.js";

@@ -16,22 +16,50 @@ const rarely = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof({ weight: 9, arbitrar
 /** Often absent. */
 const optional = <T>(arbitrary: fc.Arbitrary<T>) => fc.option(sometimesWrong(arbitrary), { nil: undefined, freq: 2 });
 const text = fc.string({ maxLength: 4 });
-const textPart = sometimesWrong(fc.record({ type: fc.oneof({ weight: 12, arbitrary: fc.constant("text") }, { weight: 1, arbitrary: fc.constantFrom("refusal", "image_url") }), text }));
+const textPart = sometimesWrong(
+  fc.record({
+    type: fc.oneof({ weight: 12, arbitrary: fc.constant("text") }, { weight: 1, arbitrary: fc.constantFrom("refusal", "image_url") }),
+    text,
+  }),
+);
 const textContent = fc.oneof(text, fc.array(textPart, { maxLength: 2 }));
 const toolCall = sometimesWrong(
-  fc.record({ id: fc.constantFrom("call_1", "call_2"), type: fc.constant("function"), function: fc.record({ name: fc.constantFrom("read", "write"), arguments: text }) }),
+  fc.record({
+    id: fc.constantFrom("call_1", "call_2"),
+    type: fc.constant("function"),
+    function: fc.record({ name: fc.constantFrom("read", "write"), arguments: text }),
+  }),
 );
 const message = sometimesWrong(
   fc.oneof(
-    { weight: 4, arbitrary: fc.record({ role: fc.constantFrom("system", "developer", "user"), content: sometimesWrong(textContent), name: optional(text) }, { requiredKeys: ["role", "content"] }) },
+    {
+      weight: 4,
+      arbitrary: fc.record(
+        { role: fc.constantFrom("system", "developer", "user"), content: sometimesWrong(textContent), name: optional(text) },
+        { requiredKeys: ["role", "content"] },
+      ),
+    },
     {
       weight: 2,
       arbitrary: fc.record(
-        { role: fc.constant("assistant"), content: optional(fc.oneof(textContent, fc.constant(null))), refusal: optional(fc.oneof(text, fc.constant(null))), tool_calls: optional(fc.array(toolCall, { maxLength: 2 })), name: optional(text) },
+        {
+          role: fc.constant("assistant"),
+          content: optional(fc.oneof(textContent, fc.constant(null))),
+          refusal: optional(fc.oneof(text, fc.constant(null))),
+          tool_calls: optional(fc.array(toolCall, { maxLength: 2 })),
+          name: optional(text),
+        },
         { requiredKeys: ["role"] },
       ),
     },
-    { weight: 2, arbitrary: fc.record({ role: fc.constant("tool"), tool_call_id: sometimesWrong(fc.constantFrom("call_1", "call_2")), content: sometimesWrong(textContent) }) },
+    {
+      weight: 2,
+      arbitrary: fc.record({
+        role: fc.constant("tool"),
+        tool_call_id: sometimesWrong(fc.constantFrom("call_1", "call_2")),
+        content: sometimesWrong(textContent),
+      }),
+    },
     { weight: 1, arbitrary: fc.record({ role: fc.constantFrom("other", "function"), content: text }) },
   ),
 );
@@ -40,7 +68,10 @@ const tool = sometimesWrong(
     type: fc.constant("function"),
     function: fc.record(
       {
-        name: fc.oneof({ weight: 8, arbitrary: fc.constantFrom("lookup", "read_file") }, { weight: 1, arbitrary: fc.constantFrom("bad name", "x".repeat(65), "") }),
+        name: fc.oneof(
+          { weight: 8, arbitrary: fc.constantFrom("lookup", "read_file") },
+          { weight: 1, arbitrary: fc.constantFrom("bad name", "x".repeat(65), "") },
+        ),
         description: optional(text),
         parameters: optional(fc.constant({ type: "object", properties: { q: { type: "string" } } })),
         strict: optional(fc.oneof(fc.boolean(), fc.constant(null))),
@@ -63,7 +94,12 @@ const body = fc
       max_completion_tokens: optional(fc.integer({ min: -1, max: 5000 })),
       user: optional(text),
       tools: optional(fc.array(tool, { maxLength: 2 })),
-      tool_choice: optional(fc.oneof(fc.constantFrom("none", "auto", "required", "any"), fc.record({ type: fc.constant("function"), function: fc.record({ name: fc.constantFrom("lookup", "") }) }))),
+      tool_choice: optional(
+        fc.oneof(
+          fc.constantFrom("none", "auto", "required", "any"),
+          fc.record({ type: fc.constant("function"), function: fc.record({ name: fc.constantFrom("lookup", "") }) }),
+        ),
+      ),
       parallel_tool_calls: optional(fc.oneof(fc.boolean(), fc.constant(null))),
       stop: optional(fc.oneof(text, fc.array(text, { maxLength: 2 }), fc.constant(null))),
       // Fields the check leaves to the schema, now and then.
@@ -93,12 +129,15 @@ describe("vouchesForOpenAIChatRequest (R-GW-4: the schema's verdict, without run
     expect(vouched).toBeGreaterThan(300);
   });
 
-  test.prop([body], { numRuns: 1000 })("a body it leaves to the schema parses exactly as before: the same issues or the same request", (value) => {
-    fc.pre(!vouchesForOpenAIChatRequest(value));
-    const parsed = openAIChatRequestSchema.safeParse(value);
-    const result = parseOpenAIChatRequest(value);
-    expect(result.ok).toBe(parsed.success);
-  });
+  test.prop([body], { numRuns: 1000 })(
+    "a body it leaves to the schema parses exactly as before: the same issues or the same request",
+    (value) => {
+      fc.pre(!vouchesForOpenAIChatRequest(value));
+      const parsed = openAIChatRequestSchema.safeParse(value);
+      const result = parseOpenAIChatRequest(value);
+      expect(result.ok).toBe(parsed.success);
+    },
+  );
 
   it("vouches for what agents send every request: text turns, tool calls and results, tools, stream options", () => {
     const agentBody = {
@@ -107,12 +146,25 @@ describe("vouchesForOpenAIChatRequest (R-GW-4: the schema's verdict, without run
       stream_options: { include_usage: true },
       temperature: 0.2,
       max_tokens: 1024,
-      tools: [{ type: "function", function: { name: "read_file", description: "Reads a file", parameters: { type: "object", properties: { path: { type: "string" } } } } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "read_file",
+            description: "Reads a file",
+            parameters: { type: "object", properties: { path: { type: "string" } } },
+          },
+        },
+      ],
       tool_choice: "auto",
       messages: [
         { role: "system", content: "You are a coding agent." },
         { role: "user", content: [{ type: "text", text: "Open main.ts" }] },
-        { role: "assistant", content: null, tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"main.ts"}' } }] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [{ id: "call_1", type: "function", function: { name: "read_file", arguments: '{"path":"main.ts"}' } }],
+        },
         { role: "tool", tool_call_id: "call_1", content: "export {}" },
       ],
     };

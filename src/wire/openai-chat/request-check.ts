@@ -66,7 +66,11 @@ function isTool(value: unknown): boolean {
   if (!isObject(value) || value.type !== "function") return false;
   const fn = value.function;
   if (!isObject(fn) || !isString(fn.name) || !TOOL_NAME.test(fn.name)) return false;
-  return optionalString(fn.description) && (absent(fn.parameters) || isObject(fn.parameters)) && (nullish(fn.strict) || typeof fn.strict === "boolean");
+  return (
+    optionalString(fn.description) &&
+    (absent(fn.parameters) || isObject(fn.parameters)) &&
+    (nullish(fn.strict) || typeof fn.strict === "boolean")
+  );
 }
 
 function isToolChoice(value: unknown): boolean {
@@ -87,7 +91,8 @@ const FIELD_CHECKS: Readonly<Record<string, (value: unknown) => boolean>> = {
   model: nonEmptyString,
   messages: (value) => Array.isArray(value) && value.length > 0 && value.every(isMessage),
   stream: (value) => nullish(value) || typeof value === "boolean",
-  stream_options: (value) => nullish(value) || (isObject(value) && (absent(value.include_usage) || typeof value.include_usage === "boolean")),
+  stream_options: (value) =>
+    nullish(value) || (isObject(value) && (absent(value.include_usage) || typeof value.include_usage === "boolean")),
   temperature: (value) => nullish(value) || numberIn(value, 0, 2),
   top_p: (value) => nullish(value) || numberIn(value, 0, 1),
   max_tokens: (value) => nullish(value) || positiveInteger(value),

@@ -61,10 +61,7 @@ export const openAiChatRequestSchema = z.looseObject({
     )
     .optional(),
   tool_choice: z
-    .union([
-      z.enum(["auto", "none", "required"]),
-      z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) }),
-    ])
+    .union([z.enum(["auto", "none", "required"]), z.object({ type: z.literal("function"), function: z.object({ name: z.string() }) })])
     .optional(),
   temperature: z.number().optional(),
   top_p: z.number().optional(),

@@ -4,7 +4,13 @@ import { OpenAiChatStreamScanner } from "./stream-scanner.js";
 
 const frame = (json: unknown) => `data: ${JSON.stringify(json)}\n\n`;
 const chunkOf = (content: string, finish: string | null, usage: unknown = null, extraKey = "extra") =>
-  frame({ id: "c", object: "chat.completion.chunk", model: "gpt-x", choices: [{ index: 0, delta: { content, [extraKey]: 1 }, finish_reason: finish }], usage });
+  frame({
+    id: "c",
+    object: "chat.completion.chunk",
+    model: "gpt-x",
+    choices: [{ index: 0, delta: { content, [extraKey]: 1 }, finish_reason: finish }],
+    usage,
+  });
 const scanner = (options: Partial<ConstructorParameters<typeof OpenAiChatStreamScanner>[0]> = {}) =>
   new OpenAiChatStreamScanner({ shownModel: "openai/gpt-x", forwardUsageChunk: true, ...options });
 
@@ -20,7 +26,11 @@ describe("the OpenAI chat stream scanner's decision keys", () => {
 
   it("R-ST-2: keys with whitespace around the colon are found; a null error is no error", () => {
     const scanned = scanner();
-    scanned.push(Buffer.from('data: {"model":"gpt-x","error" : null,"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason" :  "length"}],"usage" : {"prompt_tokens":1,"completion_tokens":2}}\n\n'));
+    scanned.push(
+      Buffer.from(
+        'data: {"model":"gpt-x","error" : null,"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason" :  "length"}],"usage" : {"prompt_tokens":1,"completion_tokens":2}}\n\n',
+      ),
+    );
     expect(scanned.finishReason).toBe("length");
     expect(scanned.usage).toEqual({ prompt_tokens: 1, completion_tokens: 2 });
     expect(scanned.complete).toBe(true);
@@ -28,7 +38,11 @@ describe("the OpenAI chat stream scanner's decision keys", () => {
 
   it("R-GW-7: a nested key named usage or finish_reason does not hide the chunk's own", () => {
     const scanned = scanner();
-    scanned.push(Buffer.from('data: {"model":"gpt-x","choices":[{"index":0,"delta":{"content":"hi","usage":1,"finish_reason":null},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2}}\n\n'));
+    scanned.push(
+      Buffer.from(
+        'data: {"model":"gpt-x","choices":[{"index":0,"delta":{"content":"hi","usage":1,"finish_reason":null},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":2}}\n\n',
+      ),
+    );
     expect(scanned.finishReason).toBe("stop");
     expect(scanned.usage).toEqual({ prompt_tokens: 1, completion_tokens: 2 });
   });
@@ -82,9 +96,19 @@ describe("the OpenAI chat stream scanner's delivered answer (R-GW-10)", () => {
   it("R-GW-10: names the answer's id, created and system_fingerprint as the client got them, with its text", () => {
     const scanned = scanner();
     const chunk = (content: string) =>
-      frame({ id: "chatcmpl-7", object: "chat.completion.chunk", created: 1700000123, model: "gpt-x", system_fingerprint: "fp_7", choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+      frame({
+        id: "chatcmpl-7",
+        object: "chat.completion.chunk",
+        created: 1700000123,
+        model: "gpt-x",
+        system_fingerprint: "fp_7",
+        choices: [{ index: 0, delta: { content }, finish_reason: null }],
+      });
     scanned.push(Buffer.from(chunk("Hel") + chunk("lo")));
-    expect(scanned.delivered()).toMatchObject({ text: "Hello", identity: { id: "chatcmpl-7", createdSeconds: 1700000123, fingerprint: "fp_7" } });
+    expect(scanned.delivered()).toMatchObject({
+      text: "Hello",
+      identity: { id: "chatcmpl-7", createdSeconds: 1700000123, fingerprint: "fp_7" },
+    });
   });
 
   it("R-GW-10: an upstream without created or fingerprint gives the id alone", () => {

@@ -9,7 +9,14 @@
  * sent to a client that did not ask for it.
  */
 import { SameWireStreamScanner, type EventVerdict, type ScannedEventSink } from "../shared/same-wire-scanner.js";
-import { bytesAsText, forEachEventIn, parseEventJson, type AnswerIdentity, type DeliveredAnswer, type StreamScanEnd } from "../shared/sse-bytes.js";
+import {
+  bytesAsText,
+  forEachEventIn,
+  parseEventJson,
+  type AnswerIdentity,
+  type DeliveredAnswer,
+  type StreamScanEnd,
+} from "../shared/sse-bytes.js";
 
 export interface OpenAiChatScannerOptions {
   /** `provider/model` shown in every chunk (R-ST-3). */
@@ -35,7 +42,10 @@ interface OpenAiChunk {
   model?: unknown;
   error?: unknown;
   usage?: unknown;
-  choices?: { delta?: { content?: unknown; tool_calls?: unknown; reasoning_content?: unknown; reasoning?: unknown }; finish_reason?: unknown }[];
+  choices?: {
+    delta?: { content?: unknown; tool_calls?: unknown; reasoning_content?: unknown; reasoning?: unknown };
+    finish_reason?: unknown;
+  }[];
 }
 
 /**

@@ -5,7 +5,14 @@ import { float32Base64, vectorFromBase64 } from "./vectors.js";
 
 describe("OpenAI embeddings wire", () => {
   it("R-GW-7: reads the usage after the vectors without parsing them, and nothing from a body without one", () => {
-    const body = Buffer.from(JSON.stringify({ object: "list", data: [{ embedding: "AAAA{\"usage\"", index: 0 }], model: "m", usage: { prompt_tokens: 7, total_tokens: 7 } }));
+    const body = Buffer.from(
+      JSON.stringify({
+        object: "list",
+        data: [{ embedding: 'AAAA{"usage"', index: 0 }],
+        model: "m",
+        usage: { prompt_tokens: 7, total_tokens: 7 },
+      }),
+    );
     expect(embeddingsUsageOf(body)).toEqual({ inputTokens: 7 });
     expect(embeddingsUsageOf(Buffer.from('{"data":[]}'))).toBeUndefined();
     expect(embeddingsUsageOf(Buffer.from('{"data":[],"usage":{"prompt_tokens":'))).toBeUndefined();

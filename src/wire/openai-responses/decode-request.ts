@@ -68,7 +68,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 class Untranslatable extends Error {
-  constructor(readonly field: string, readonly problem: string) {
+  constructor(
+    readonly field: string,
+    readonly problem: string,
+  ) {
     super(problem);
   }
 }

@@ -83,17 +83,29 @@ export class ResponsesStreamTranslator {
         const output = response?.output ?? [];
         if (!this.sawContent) events.push(...this.contentFromFinalOutput(output));
         const hasToolCalls = this.calls.size > 0 || output.some((item) => item.type === "function_call");
-        this.finishReason = finishReasonFromResponses(response?.status ?? (event.type === "response.completed" ? "completed" : "incomplete"), response?.incomplete_details?.reason, hasToolCalls);
+        this.finishReason = finishReasonFromResponses(
+          response?.status ?? (event.type === "response.completed" ? "completed" : "incomplete"),
+          response?.incomplete_details?.reason,
+          hasToolCalls,
+        );
         this.usage = usageFromResponses(response?.usage);
         events.push({ type: "finish", reason: this.finishReason, usage: this.usage });
         return { events, complete: true };
       }
       case "response.failed": {
         const error = event.response?.error;
-        return { events, complete: false, failure: { message: error?.message ?? "The response failed.", ...(error?.code ? { code: error.code } : {}) } };
+        return {
+          events,
+          complete: false,
+          failure: { message: error?.message ?? "The response failed.", ...(error?.code ? { code: error.code } : {}) },
+        };
       }
       case "error":
-        return { events, complete: false, failure: { message: event.message ?? "The stream reported an error.", ...(event.code ? { code: event.code } : {}) } };
+        return {
+          events,
+          complete: false,
+          failure: { message: event.message ?? "The stream reported an error.", ...(event.code ? { code: event.code } : {}) },
+        };
       default:
         break;
     }

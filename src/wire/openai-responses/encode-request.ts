@@ -172,7 +172,9 @@ export function encodeResponsesRequest(request: CanonicalRequest, options: Respo
   if (request.choiceCount !== undefined && request.choiceCount > 1) notes.reject("n", "Detour relays one choice per answer");
   const text = { ...record(ownText), ...(request.responseFormat ? { format: formatOf(request.responseFormat) } : {}) };
   if (Object.keys(text).length > 0) wire.text = text;
-  const effort = request.reasoning?.enabled ? (request.reasoning.effort ?? effortForBudget(request.reasoning.budgetTokens ?? 0)) : undefined;
+  const effort = request.reasoning?.enabled
+    ? (request.reasoning.effort ?? effortForBudget(request.reasoning.budgetTokens ?? 0))
+    : undefined;
   const reasoning = { ...record(ownReasoning), ...(effort !== undefined && record(ownReasoning).effort === undefined ? { effort } : {}) };
   if (Object.keys(reasoning).length > 0) wire.reasoning = reasoning;
   if (request.metadata && Object.keys(request.metadata).length > 0) wire.metadata = request.metadata;

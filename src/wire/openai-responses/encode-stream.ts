@@ -8,13 +8,7 @@
 import type { CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
 import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
-import {
-  functionCallItemId,
-  messageItemId,
-  outputTextPart,
-  responseEnvelope,
-  type ResponsesOutputItemJson,
-} from "./encode-response.js";
+import { functionCallItemId, messageItemId, outputTextPart, responseEnvelope, type ResponsesOutputItemJson } from "./encode-response.js";
 import { CANONICAL_TO_RESPONSES_STATUS } from "./status.js";
 
 export interface ResponsesStreamOptions {
@@ -66,13 +60,19 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
   let openCall: OpenCall | undefined;
 
   const emit = (type: string, fields: Record<string, unknown>) => responsesSseEvent({ type, ...fields, sequence_number: sequence++ });
-  const envelope = (status: "in_progress" | "completed" | "incomplete" | "failed", usage?: CanonicalUsage, extra: { incompleteReason?: string; error?: { code: string; message: string } } = {}) =>
-    responseEnvelope({ id, model, createdSeconds: created, status, output: status === "in_progress" ? [] : output, usage, ...extra });
+  const envelope = (
+    status: "in_progress" | "completed" | "incomplete" | "failed",
+    usage?: CanonicalUsage,
+    extra: { incompleteReason?: string; error?: { code: string; message: string } } = {},
+  ) => responseEnvelope({ id, model, createdSeconds: created, status, output: status === "in_progress" ? [] : output, usage, ...extra });
 
   const start = (): string[] => {
     if (started) return [];
     started = true;
-    return [emit("response.created", { response: envelope("in_progress") }), emit("response.in_progress", { response: envelope("in_progress") })];
+    return [
+      emit("response.created", { response: envelope("in_progress") }),
+      emit("response.in_progress", { response: envelope("in_progress") }),
+    ];
   };
 
   const closeMessage = (): string[] => {
@@ -94,10 +94,22 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     if (!openCall) return [];
     const call = openCall;
     openCall = undefined;
-    const item = { type: "function_call", id: call.id, call_id: call.callId, name: call.name, arguments: call.arguments, status: "completed" };
+    const item = {
+      type: "function_call",
+      id: call.id,
+      call_id: call.callId,
+      name: call.name,
+      arguments: call.arguments,
+      status: "completed",
+    };
     output[call.outputIndex] = item;
     return [
-      emit("response.function_call_arguments.done", { item_id: call.id, output_index: call.outputIndex, name: call.name, arguments: call.arguments }),
+      emit("response.function_call_arguments.done", {
+        item_id: call.id,
+        output_index: call.outputIndex,
+        name: call.name,
+        arguments: call.arguments,
+      }),
       emit("response.output_item.done", { output_index: call.outputIndex, item }),
     ];
   };
@@ -117,7 +129,13 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     const deltaLogprobs = Array.isArray(logprobs) ? logprobs : [];
     message.logprobs.push(...deltaLogprobs);
     frames.push(
-      emit("response.output_text.delta", { item_id: message.id, output_index: message.outputIndex, content_index: 0, delta, logprobs: deltaLogprobs }),
+      emit("response.output_text.delta", {
+        item_id: message.id,
+        output_index: message.outputIndex,
+        content_index: 0,
+        delta,
+        logprobs: deltaLogprobs,
+      }),
     );
     return frames;
   };
@@ -128,7 +146,13 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     if (!call) {
       frames.push(...closeCall());
       const outputIndex = output.length;
-      call = { outputIndex, id: functionCallItemId(id, outputIndex), callId: event.id ?? `call_${outputIndex}`, name: event.name ?? "", arguments: "" };
+      call = {
+        outputIndex,
+        id: functionCallItemId(id, outputIndex),
+        callId: event.id ?? `call_${outputIndex}`,
+        name: event.name ?? "",
+        arguments: "",
+      };
       calls.set(event.index, call);
       openCall = call;
       const item = { type: "function_call", id: call.id, call_id: call.callId, name: call.name, arguments: "", status: "in_progress" };
@@ -137,7 +161,9 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     }
     if (event.argumentsDelta) {
       call.arguments += event.argumentsDelta;
-      frames.push(emit("response.function_call_arguments.delta", { item_id: call.id, output_index: call.outputIndex, delta: event.argumentsDelta }));
+      frames.push(
+        emit("response.function_call_arguments.delta", { item_id: call.id, output_index: call.outputIndex, delta: event.argumentsDelta }),
+      );
     }
     return frames;
   };
@@ -147,7 +173,11 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     // Not `start()`: an encoder that only reports a failure (a same-wire stream cut after its own start) must not
     // announce a second response.
     const frames = [...closeMessage(), ...closeCall()];
-    frames.push(emit("response.failed", { response: envelope("failed", undefined, { error: { code: error.code ?? "server_error", message: error.message } }) }));
+    frames.push(
+      emit("response.failed", {
+        response: envelope("failed", undefined, { error: { code: error.code ?? "server_error", message: error.message } }),
+      }),
+    );
     return frames;
   };
 
@@ -176,7 +206,11 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
           finished = true;
           const frames = [...start(), ...closeMessage(), ...closeCall()];
           const finish = CANONICAL_TO_RESPONSES_STATUS[event.reason];
-          const response = envelope(finish.status, event.usage, finish.incompleteReason ? { incompleteReason: finish.incompleteReason } : {});
+          const response = envelope(
+            finish.status,
+            event.usage,
+            finish.incompleteReason ? { incompleteReason: finish.incompleteReason } : {},
+          );
           frames.push(emit(finish.status === "completed" ? "response.completed" : "response.incomplete", { response }));
           return frames;
         }

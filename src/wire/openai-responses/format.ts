@@ -45,11 +45,15 @@ export const openAIResponsesWire: LaneWireFormat = {
     readStreamError: describeResponsesStreamError,
     readErrorAnswer(text) {
       const json = parseJsonText(text);
-      const body = json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { id?: unknown; error?: unknown }) : undefined;
+      const body =
+        json.ok && typeof json.value === "object" && json.value !== null ? (json.value as { id?: unknown; error?: unknown }) : undefined;
       // OpenAI's error body, not a response that failed (which has its id and status).
-      return body && body.id === undefined && typeof body.error === "object" && body.error !== null ? describeResponsesStreamError(body.error) : undefined;
+      return body && body.id === undefined && typeof body.error === "object" && body.error !== null
+        ? describeResponsesStreamError(body.error)
+        : undefined;
     },
-    render: (input) => renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
+    render: (input) =>
+      renderOpenAIError({ message: input.message, status: input.status, code: input.code ?? null, param: input.param ?? null }),
     renderValidation: renderOpenAIValidationError,
   },
   request: {
@@ -78,7 +82,9 @@ export const openAIResponsesWire: LaneWireFormat = {
       const { response, rawStatus } = decodeResponsesResponse(parsed.value);
       // A failed response states its error; R-EC-6: a reset it states is read like a header's.
       const error = response.finishReason === "error" ? parsed.value.error : undefined;
-      const failure = error?.message ? withBodyResets({ message: error.message, ...(error.code ? { code: error.code } : {}) }, parsed.value) : undefined;
+      const failure = error?.message
+        ? withBodyResets({ message: error.message, ...(error.code ? { code: error.code } : {}) }, parsed.value)
+        : undefined;
       return {
         ok: true,
         response: response.model === "" ? { ...response, model: fallback.model } : response,

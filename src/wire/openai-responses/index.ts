@@ -5,7 +5,13 @@
  * OpenAI's (`wire/openai-chat/errors.ts`). One status table, one usage mapping (R-GW-6, R-GW-7).
  */
 export * from "./schemas.js";
-export { parseResponsesRequest, toCanonicalFromResponses, RESPONSES_FORMAT, type ResponsesDecoded, type ResponsesParseResult } from "./decode-request.js";
+export {
+  parseResponsesRequest,
+  toCanonicalFromResponses,
+  RESPONSES_FORMAT,
+  type ResponsesDecoded,
+  type ResponsesParseResult,
+} from "./decode-request.js";
 export { encodeResponsesRequest, type ResponsesEncodeOptions, type ResponsesWireRequest } from "./encode-request.js";
 export { decodeResponsesResponse, contentOfOutput } from "./decode-response.js";
 export { ResponsesStreamTranslator, type ResponsesStreamStep } from "./decode-stream.js";

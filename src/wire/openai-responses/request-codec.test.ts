@@ -11,7 +11,13 @@ const responsesBody = {
   model: "gpt-x",
   instructions: "Be brief.",
   input: [
-    { role: "user", content: [{ type: "input_text", text: "What is this?" }, { type: "input_image", image_url: "https://x.invalid/a.png", detail: "low" }] },
+    {
+      role: "user",
+      content: [
+        { type: "input_text", text: "What is this?" },
+        { type: "input_image", image_url: "https://x.invalid/a.png", detail: "low" },
+      ],
+    },
     { role: "developer", content: "Answer in JSON." },
     { type: "reasoning", id: "rs_1", summary: [{ type: "summary_text", text: "Thinking about cats." }], encrypted_content: "enc-abc" },
     { type: "function_call", call_id: "call_1", name: "lookup", arguments: '{"q":"cat"}' },
@@ -19,10 +25,7 @@ const responsesBody = {
     { type: "message", role: "assistant", content: [{ type: "output_text", text: "It is a cat.", annotations: [] }] },
     { role: "user", content: "thanks" },
   ],
-  tools: [
-    { type: "function", name: "lookup", description: "Find", parameters: { type: "object" }, strict: true },
-    { type: "web_search" },
-  ],
+  tools: [{ type: "function", name: "lookup", description: "Find", parameters: { type: "object" }, strict: true }, { type: "web_search" }],
   tool_choice: { type: "function", name: "lookup" },
   parallel_tool_calls: false,
   temperature: 0.3,
@@ -88,7 +91,11 @@ describe("Responses request codec (R-GW-6)", () => {
       reasoning: { enabled: true, effort: "low" },
     });
     expect(request.tools?.map((tool) => tool.name)).toEqual(["lookup"]);
-    expect(request.providerOptions?.["openai-responses"]).toMatchObject({ tools: [{ type: "web_search" }], text: { verbosity: "low" }, reasoning: { summary: "auto" } });
+    expect(request.providerOptions?.["openai-responses"]).toMatchObject({
+      tools: [{ type: "web_search" }],
+      text: { verbosity: "low" },
+      reasoning: { summary: "auto" },
+    });
   });
 
   it("R-GW-6: a hosted tool makes an Anthropic or chat candidate incompatible; hints are named", () => {
@@ -102,7 +109,9 @@ describe("Responses request codec (R-GW-6)", () => {
     const toChat = encodeOpenAiRequest(plain, { model: "gpt", stream: false, maxTokensField: "max_tokens" });
     expect(toChat.ok).toBe(true);
     if (!toChat.ok) return;
-    expect(toChat.dropped).toEqual(expect.arrayContaining(["thinking", "store", "include", "service_tier", "prompt_cache_key", "truncation", "text", "reasoning"]));
+    expect(toChat.dropped).toEqual(
+      expect.arrayContaining(["thinking", "store", "include", "service_tier", "prompt_cache_key", "truncation", "text", "reasoning"]),
+    );
     expect(toChat.body.messages[0]).toEqual({ role: "system", content: "Be brief." });
     expect(toChat.body.response_format).toMatchObject({ type: "json_schema" });
     const toAnthropic = encodeAnthropicRequest(plain, { model: "claude-x", stream: false });
@@ -173,13 +182,22 @@ describe("Responses request codec (R-GW-6)", () => {
       max_tokens: 100,
       messages: [
         { role: "user", content: "hi" },
-        { role: "assistant", content: [{ type: "thinking", thinking: "hmm", signature: "sig" }, { type: "text", text: "hello" }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "thinking", thinking: "hmm", signature: "sig" },
+            { type: "text", text: "hello" },
+          ],
+        },
         { role: "user", content: "again" },
       ],
     });
     if (!anthropic.ok) throw new Error("parse failed");
     expect(encodeResponsesRequest(anthropic.request, { model: "m", stream: false })).toMatchObject({ ok: true, dropped: ["thinking"] });
-    const responses = parsed({ model: "m", input: [{ role: "user", content: "hi" }, responsesBody.input[2], { role: "user", content: "more" }] });
+    const responses = parsed({
+      model: "m",
+      input: [{ role: "user", content: "hi" }, responsesBody.input[2], { role: "user", content: "more" }],
+    });
     const toAnthropic = encodeAnthropicRequest(responses.request, { model: "claude", stream: false });
     expect(toAnthropic).toMatchObject({ ok: true, dropped: ["reasoning"] });
   });

@@ -61,7 +61,10 @@ describe("Responses answers (R-GW-2, R-GW-7)", () => {
     const decoded = decodeResponsesResponse(responsesResponseSchema.parse(body)).response;
     expect(decoded).toEqual(answer);
 
-    const cut = renderResponsesResponse({ ...answer, content: [{ type: "text", text: "Trunc" }], finishReason: "length" }, { createdSeconds: 1 });
+    const cut = renderResponsesResponse(
+      { ...answer, content: [{ type: "text", text: "Trunc" }], finishReason: "length" },
+      { createdSeconds: 1 },
+    );
     expect(cut).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" } });
   });
 

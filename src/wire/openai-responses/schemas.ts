@@ -29,7 +29,12 @@ export const responsesUsageSchema = z.looseObject({
 
 export type ResponsesUsage = z.output<typeof responsesUsageSchema>;
 
-const outputText = z.looseObject({ type: z.string(), text: z.string().optional(), refusal: z.string().optional(), logprobs: z.unknown().optional() });
+const outputText = z.looseObject({
+  type: z.string(),
+  text: z.string().optional(),
+  refusal: z.string().optional(),
+  logprobs: z.unknown().optional(),
+});
 
 export const responsesOutputItemSchema = z.looseObject({
   type: z.string(),
@@ -45,7 +50,11 @@ export const responsesOutputItemSchema = z.looseObject({
 
 export type ResponsesOutputItem = z.output<typeof responsesOutputItemSchema>;
 
-export const responsesErrorSchema = z.looseObject({ code: z.string().nullish(), message: z.string().optional(), type: z.string().optional() });
+export const responsesErrorSchema = z.looseObject({
+  code: z.string().nullish(),
+  message: z.string().optional(),
+  type: z.string().optional(),
+});
 
 /** A `response` object: the non-streamed answer, and the payload of `response.created` / `.completed` / `.failed`. */
 export const responsesResponseSchema = z.looseObject({

@@ -35,7 +35,11 @@ export function finishReasonFromResponses(
   incompleteReason: string | undefined,
   hasToolCalls: boolean,
 ): CanonicalFinishReason {
-  if (status === "incomplete" && incompleteReason !== undefined && Object.hasOwn(RESPONSES_FINISH_REASONS, `incomplete:${incompleteReason}`)) {
+  if (
+    status === "incomplete" &&
+    incompleteReason !== undefined &&
+    Object.hasOwn(RESPONSES_FINISH_REASONS, `incomplete:${incompleteReason}`)
+  ) {
     return RESPONSES_FINISH_REASONS[`incomplete:${incompleteReason}`] as CanonicalFinishReason;
   }
   const reason = lookupFinishReason(RESPONSES_FINISH_REASONS, status ?? "completed");

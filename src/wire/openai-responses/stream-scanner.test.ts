@@ -47,7 +47,8 @@ describe("Responses same-wire stream scanner (R-GW-6, R-ST-1, R-ST-2)", () => {
 
   it("R-ST-2: an error event before the first token is a failure and is not forwarded", () => {
     const scanner = new ResponsesStreamScanner({ shownModel: "x/y" });
-    const error = 'event: error\ndata: {"type":"error","code":"rate_limit_exceeded","message":"slow down","param":null,"sequence_number":2}\n\n';
+    const error =
+      'event: error\ndata: {"type":"error","code":"rate_limit_exceeded","message":"slow down","param":null,"sequence_number":2}\n\n';
     const step = scanner.push(Buffer.from(`${frames[0]}${error}`));
     expect(step.failure).toEqual({ message: "slow down", code: "rate_limit_exceeded" });
     expect(step.forward?.toString()).not.toContain("slow down");

@@ -96,7 +96,8 @@ export class ResponsesStreamScanner extends SameWireStreamScanner {
       this.malformedCount += 1;
       return "drop";
     }
-    const needsJson = !this.modelSwapKnown || FAILURE_EVENTS.has(name ?? "") || TERMINAL_EVENTS.has(name ?? "") || name === "response.output_item.added";
+    const needsJson =
+      !this.modelSwapKnown || FAILURE_EVENTS.has(name ?? "") || TERMINAL_EVENTS.has(name ?? "") || name === "response.output_item.added";
     const event = needsJson ? (parseEventJson(trimmed) as ScannedEvent | undefined) : undefined;
     if (event !== undefined) this.parsedEvent = event;
     if (needsJson && event === undefined) {
@@ -105,7 +106,8 @@ export class ResponsesStreamScanner extends SameWireStreamScanner {
     }
     if (!this.modelSwapKnown) this.learnModelSwap(trimmed);
     if (name !== undefined && FAILURE_EVENTS.has(name)) {
-      this.failure = name === "error" ? { message: event?.message, code: event?.code } : (event?.response?.error ?? { message: "The response failed." });
+      this.failure =
+        name === "error" ? { message: event?.message, code: event?.code } : (event?.response?.error ?? { message: "The response failed." });
       return "fail";
     }
     if (name !== undefined && COMMIT_EVENTS.has(name)) this.hasCommitted = true;

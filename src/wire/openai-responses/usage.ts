@@ -20,7 +20,10 @@ export function usageFromResponses(usage: ResponsesUsage | null | undefined): Ca
 export function renderResponsesUsage(usage: CanonicalUsage) {
   return {
     input_tokens: usage.inputTokens,
-    input_tokens_details: { cached_tokens: usage.cacheReadTokens ?? 0, ...(usage.cacheWriteTokens !== undefined ? { cache_write_tokens: usage.cacheWriteTokens } : {}) },
+    input_tokens_details: {
+      cached_tokens: usage.cacheReadTokens ?? 0,
+      ...(usage.cacheWriteTokens !== undefined ? { cache_write_tokens: usage.cacheWriteTokens } : {}),
+    },
     output_tokens: usage.outputTokens,
     output_tokens_details: { reasoning_tokens: usage.reasoningTokens ?? 0 },
     total_tokens: usage.inputTokens + usage.outputTokens,

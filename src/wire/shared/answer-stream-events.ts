@@ -10,7 +10,12 @@ import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canoni
 
 export function answerStreamEvents(response: CanonicalResponse): CanonicalStreamEvent[] {
   const events: CanonicalStreamEvent[] = [
-    { type: "message-start", id: response.id, model: response.model, ...(response.dropped && response.dropped.length > 0 ? { dropped: response.dropped } : {}) },
+    {
+      type: "message-start",
+      id: response.id,
+      model: response.model,
+      ...(response.dropped && response.dropped.length > 0 ? { dropped: response.dropped } : {}),
+    },
   ];
   (response.thinking ?? []).forEach((block, index) => {
     events.push({
@@ -56,5 +61,7 @@ export function inBandErrorFrame(
   }
   if (typeof value !== "object" || value === null || Array.isArray(value) || !isError(value as Record<string, unknown>)) return undefined;
   // One line of data, whatever the body's own layout.
-  return Buffer.from(`${eventName === undefined ? "" : `event: ${eventName}\n`}data: ${JSON.stringify(asEvent(value as Record<string, unknown>))}\n\n`);
+  return Buffer.from(
+    `${eventName === undefined ? "" : `event: ${eventName}\n`}data: ${JSON.stringify(asEvent(value as Record<string, unknown>))}\n\n`,
+  );
 }

@@ -53,7 +53,11 @@ describe("CanonicalResponseAssembler", () => {
     for (const [name, request] of REQUESTS) {
       it(`R-ST-6: ${api} — ${name}: the assembled stream equals the provider's own non-streamed answer`, async () => {
         const provider = createProvider({ id: "mock", api, baseUrl: baseUrl(mock.url), timeoutSeconds: 5 });
-        const call = { model, credential: { type: "api_key" as const, provider: "mock", key: "mock-key-1" }, signal: AbortSignal.timeout(5000) };
+        const call = {
+          model,
+          credential: { type: "api_key" as const, provider: "mock", key: "mock-key-1" },
+          signal: AbortSignal.timeout(5000),
+        };
         const plain = await provider.complete({ ...request, model, stream: false }, call);
         const assembler = new CanonicalResponseAssembler({ id: "fallback", model });
         for await (const event of provider.stream({ ...request, model, stream: true }, call)) assembler.accept(event);

@@ -25,7 +25,7 @@ function mergeLogprobs(into: unknown, next: unknown): unknown {
   const merged: Record<string, unknown> = { ...(into as Record<string, unknown>) };
   for (const [key, value] of Object.entries(next as Record<string, unknown>)) {
     const before = merged[key];
-    merged[key] = Array.isArray(before) && Array.isArray(value) ? [...before, ...value] : value ?? before ?? null;
+    merged[key] = Array.isArray(before) && Array.isArray(value) ? [...before, ...value] : (value ?? before ?? null);
   }
   return merged;
 }

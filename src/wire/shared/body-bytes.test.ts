@@ -25,26 +25,27 @@ function expectOk(result: ReturnType<typeof scanChatBody>) {
   return result.body;
 }
 
-const text = fc.string({ unit: fc.constantFrom("a", "/", "\"", "\\", "é", "中", "😀", "image", "\n"), maxLength: 60 });
+const text = fc.string({ unit: fc.constantFrom("a", "/", '"', "\\", "é", "中", "😀", "image", "\n"), maxLength: 60 });
 const cutPoints = (length: number) => fc.array(fc.nat({ max: length }), { maxLength: 8 });
 
 describe("BodyBytes (a body as its chunks)", () => {
-  test.prop([text.chain((value) => fc.tuple(fc.constant(Buffer.from(value)), cutPoints(Buffer.byteLength(value)), fc.nat(), fc.nat())).map(([bytes, points, a, b]) => ({ bytes, points, a, b }))])(
-    "R-GW-6: views, slices, text, searches equal those of the joined bytes",
-    ({ bytes, points, a, b }) => {
-      const body = cut(bytes, points);
-      const start = bytes.length === 0 ? 0 : a % (bytes.length + 1);
-      const end = start + (bytes.length === 0 ? 0 : b % (bytes.length - start + 1));
-      expect(Buffer.concat(body.views(start, end)).equals(bytes.subarray(start, end))).toBe(true);
-      expect(body.slice(start, end).equals(bytes.subarray(start, end))).toBe(true);
-      expect(body.utf8()).toBe(bytes.toString("utf8"));
-      expect(body.utf8(start, end)).toBe(Buffer.from(bytes.subarray(start, end)).toString("utf8"));
-      expect(body.indexOf(0x2f, start)).toBe(bytes.indexOf(0x2f, start));
-      expect(body.includes("image")).toBe(bytes.includes("image"));
-      expect(body.includes('"/')).toBe(bytes.includes('"/'));
-      expect(body.withContiguous((joined) => joined.equals(bytes))).toBe(true);
-    },
-  );
+  test.prop([
+    text
+      .chain((value) => fc.tuple(fc.constant(Buffer.from(value)), cutPoints(Buffer.byteLength(value)), fc.nat(), fc.nat()))
+      .map(([bytes, points, a, b]) => ({ bytes, points, a, b })),
+  ])("R-GW-6: views, slices, text, searches equal those of the joined bytes", ({ bytes, points, a, b }) => {
+    const body = cut(bytes, points);
+    const start = bytes.length === 0 ? 0 : a % (bytes.length + 1);
+    const end = start + (bytes.length === 0 ? 0 : b % (bytes.length - start + 1));
+    expect(Buffer.concat(body.views(start, end)).equals(bytes.subarray(start, end))).toBe(true);
+    expect(body.slice(start, end).equals(bytes.subarray(start, end))).toBe(true);
+    expect(body.utf8()).toBe(bytes.toString("utf8"));
+    expect(body.utf8(start, end)).toBe(Buffer.from(bytes.subarray(start, end)).toString("utf8"));
+    expect(body.indexOf(0x2f, start)).toBe(bytes.indexOf(0x2f, start));
+    expect(body.includes("image")).toBe(bytes.includes("image"));
+    expect(body.includes('"/')).toBe(bytes.includes('"/'));
+    expect(body.withContiguous((joined) => joined.equals(bytes))).toBe(true);
+  });
 
   test.prop([
     fc
@@ -52,7 +53,12 @@ describe("BodyBytes (a body as its chunks)", () => {
         model: fc.string(),
         stream: fc.oneof(fc.boolean(), fc.constant(null)),
         stream_options: fc.option(fc.dictionary(fc.string(), fc.jsonValue()), { nil: undefined }),
-        messages: fc.array(fc.record({ role: fc.constantFrom("user", "assistant"), content: fc.string({ unit: fc.constantFrom("a", "\"", "\\", "é", "😀", "/") }) })),
+        messages: fc.array(
+          fc.record({
+            role: fc.constantFrom("user", "assistant"),
+            content: fc.string({ unit: fc.constantFrom("a", '"', "\\", "é", "😀", "/") }),
+          }),
+        ),
         extra: fc.jsonValue(),
       })
       .chain((value) => {
@@ -69,10 +75,12 @@ describe("BodyBytes (a body as its chunks)", () => {
     expect(streamOptionsOf(chunked)).toEqual((JSON.parse(bytes.toString()) as { stream_options?: unknown }).stream_options);
   });
 
-  it("R-FB-8: a word split across three chunks is still found (a missed \"image\" would skip the exact facts)", () => {
+  it('R-FB-8: a word split across three chunks is still found (a missed "image" would skip the exact facts)', () => {
     const body = new BodyBytes([Buffer.from("xxim"), Buffer.from("a"), Buffer.from("gexx")], 9);
     expect(body.includes("image")).toBe(true);
-    expect(new BodyBytes([Buffer.from("i"), Buffer.from("m"), Buffer.from("a"), Buffer.from("g"), Buffer.from("e")], 5).includes("image")).toBe(true);
+    expect(
+      new BodyBytes([Buffer.from("i"), Buffer.from("m"), Buffer.from("a"), Buffer.from("g"), Buffer.from("e")], 5).includes("image"),
+    ).toBe(true);
     expect(new BodyBytes([Buffer.from("xxim"), Buffer.from("a"), Buffer.from("g")], 6).includes("image")).toBe(false);
   });
 

@@ -16,12 +16,24 @@ function classified(failure: UpstreamFailure) {
 
 describe("R-EC-6 resets stated in error bodies and stream events", () => {
   const rows: [string, unknown, Record<string, string> | undefined][] = [
-    ["ChatGPT usage_limit_reached resets_at (epoch seconds)", { error: { type: "usage_limit_reached", resets_at: RESET_AT_SECONDS } }, { "retry-after": new Date(RESET_AT_SECONDS * 1000).toUTCString() }],
+    [
+      "ChatGPT usage_limit_reached resets_at (epoch seconds)",
+      { error: { type: "usage_limit_reached", resets_at: RESET_AT_SECONDS } },
+      { "retry-after": new Date(RESET_AT_SECONDS * 1000).toUTCString() },
+    ],
     ["resets_in_seconds", { error: { type: "usage_limit_reached", resets_in_seconds: 5400 } }, { "retry-after": "5400" }],
-    ["resets_at as an ISO date", { error: { resets_at: "2026-07-05T13:30:00Z" } }, { "retry-after": new Date(Date.UTC(2026, 6, 5, 13, 30)).toUTCString() }],
+    [
+      "resets_at as an ISO date",
+      { error: { resets_at: "2026-07-05T13:30:00Z" } },
+      { "retry-after": new Date(Date.UTC(2026, 6, 5, 13, 30)).toUTCString() },
+    ],
     ["root-level retry_after", { message: "slow down", retry_after: 4 }, { "retry-after": "4" }],
     ["retry_after_ms", { error: { retry_after_ms: 250 } }, { "retry-after-ms": "250" }],
-    ["Responses response.failed event", { type: "response.failed", response: { error: { code: "usage_limit_reached", resets_in_seconds: 60 } } }, { "retry-after": "60" }],
+    [
+      "Responses response.failed event",
+      { type: "response.failed", response: { error: { code: "usage_limit_reached", resets_in_seconds: 60 } } },
+      { "retry-after": "60" },
+    ],
     ["no reset stated", { error: { message: "nope" } }, undefined],
     ["not an object", "text", undefined],
   ];
@@ -30,7 +42,9 @@ describe("R-EC-6 resets stated in error bodies and stream events", () => {
   });
 
   it("R-EC-6: a 429 body's resets_at reaches the classification as an exact reset time", () => {
-    const body = JSON.stringify({ error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: RESET_AT_SECONDS } });
+    const body = JSON.stringify({
+      error: { type: "usage_limit_reached", message: "The usage limit has been reached", plan_type: "plus", resets_at: RESET_AT_SECONDS },
+    });
     const failure = failureFromHttpResponse({ provider: "openai-codex", status: 429, headers: {}, details: describeOpenAiError(body) });
     const classification = classified(failure);
     expect(classification.reason).toBe("rate_limit");
@@ -38,25 +52,40 @@ describe("R-EC-6 resets stated in error bodies and stream events", () => {
   });
 
   it("R-EC-6: resets_in_seconds in a body is a delay from the failure", () => {
-    const body = JSON.stringify({ error: { type: "usage_limit_reached", message: "The usage limit has been reached", resets_in_seconds: 5400 } });
+    const body = JSON.stringify({
+      error: { type: "usage_limit_reached", message: "The usage limit has been reached", resets_in_seconds: 5400 },
+    });
     const failure = failureFromHttpResponse({ provider: "openai-codex", status: 429, headers: {}, details: describeOpenAiError(body) });
     expect(classified(failure).resetAt).toBe(NOW + 5_400_000);
   });
 
   it("R-EC-6: a response header still wins over the body where both say retry-after", () => {
     const body = JSON.stringify({ error: { message: "slow down", retry_after: 30 } });
-    const failure = failureFromHttpResponse({ provider: "openai", status: 429, headers: { "retry-after": "7" }, details: describeOpenAiError(body) });
+    const failure = failureFromHttpResponse({
+      provider: "openai",
+      status: 429,
+      headers: { "retry-after": "7" },
+      details: describeOpenAiError(body),
+    });
     expect(classified(failure).resetAt).toBe(NOW + 7000);
   });
 
   it("R-EC-6: an OpenAI-dialect SSE error chunk with resets_at sets the reset", () => {
-    const details = describeOpenAiErrorObject({ message: "The usage limit has been reached", type: "usage_limit_reached", resets_at: RESET_AT_SECONDS } as Parameters<typeof describeOpenAiErrorObject>[0]);
+    const details = describeOpenAiErrorObject({
+      message: "The usage limit has been reached",
+      type: "usage_limit_reached",
+      resets_at: RESET_AT_SECONDS,
+    } as Parameters<typeof describeOpenAiErrorObject>[0]);
     const failure = failureFromStreamError({ provider: "openrouter", details });
     expect(classified(failure).resetAt).toBe(RESET_AT_SECONDS * 1000);
   });
 
   it("R-EC-6: a Codex Responses stream error event with resets_in_seconds sets the reset", () => {
-    const details = describeResponsesStreamError({ code: "usage_limit_reached", message: "The usage limit has been reached", resets_in_seconds: 600 });
+    const details = describeResponsesStreamError({
+      code: "usage_limit_reached",
+      message: "The usage limit has been reached",
+      resets_in_seconds: 600,
+    });
     const failure = failureFromStreamError({ provider: "openai-codex", details });
     const classification = classified(failure);
     expect(classification.reason).toBe("rate_limit");

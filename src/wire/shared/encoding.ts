@@ -13,9 +13,7 @@ export interface UnsupportedField {
   problem: string;
 }
 
-export type WireEncoding<Body> =
-  | { ok: true; body: Body; dropped: readonly string[] }
-  | ({ ok: false } & UnsupportedField);
+export type WireEncoding<Body> = { ok: true; body: Body; dropped: readonly string[] } | ({ ok: false } & UnsupportedField);
 
 export class EncodingNotes {
   readonly dropped: string[] = [];
@@ -50,15 +48,7 @@ const MEANING_CHANGING_FIELDS: Readonly<Record<string, readonly string[]>> = {
   "anthropic-messages": ["container", "mcp_servers", "context_management"],
   // Server-held state (stored responses, conversations, prompts), background runs and hosted tools: only
   // the Responses API that holds or runs them can answer such a request.
-  "openai-responses": [
-    "previous_response_id",
-    "conversation",
-    "prompt",
-    "background",
-    "tools",
-    "tool_choice",
-    "context_management",
-  ],
+  "openai-responses": ["previous_response_id", "conversation", "prompt", "background", "tools", "tool_choice", "context_management"],
 };
 
 /**
@@ -182,11 +172,7 @@ function presentFields(request: CanonicalRequest): CanonicalField[] {
  * For wire formats with fewer fields (Gemini, Ollama): every canonical field the encoder does not carry
  * is rejected or dropped by the table above. `n > 1` is always rejected: a canonical answer has one message.
  */
-export function noteUncarriedFields(
-  request: CanonicalRequest,
-  notes: EncodingNotes,
-  carried: ReadonlySet<CanonicalField>,
-): void {
+export function noteUncarriedFields(request: CanonicalRequest, notes: EncodingNotes, carried: ReadonlySet<CanonicalField>): void {
   for (const field of presentFields(request)) {
     if (carried.has(field)) continue;
     if (MEANING_CHANGING.has(field)) notes.reject(FIELD_NAMES[field]);

@@ -20,9 +20,7 @@ export function imageAsBase64(image: CanonicalImage): Base64Image | undefined {
 export function imageFromUrl(url: string, detail?: CanonicalImage["detail"]): CanonicalImage {
   const match = DATA_URL.exec(url);
   const source: CanonicalImage["source"] =
-    match?.[1] !== undefined && match[2] !== undefined
-      ? { kind: "base64", mediaType: match[1], data: match[2] }
-      : { kind: "url", url };
+    match?.[1] !== undefined && match[2] !== undefined ? { kind: "base64", mediaType: match[1], data: match[2] } : { kind: "url", url };
   return { type: "image", source, ...(detail === undefined ? {} : { detail }) };
 }
 

@@ -62,7 +62,9 @@ export function mayBeSlashCommand(body: ScannedChatBody): boolean {
     typeof content === "string"
       ? content
       : Array.isArray(content)
-        ? content.map((part: { type?: unknown; text?: unknown }) => (part?.type === "text" && typeof part.text === "string" ? part.text : "")).join("")
+        ? content
+            .map((part: { type?: unknown; text?: unknown }) => (part?.type === "text" && typeof part.text === "string" ? part.text : ""))
+            .join("")
         : "";
   return text.trimStart().startsWith("/");
 }
@@ -100,7 +102,11 @@ export function upstreamBodyFor(body: ScannedChatBody, model: string, ensureUsag
       if (typeof options !== "object" || options === null || Array.isArray(options)) {
         edits.push({ start: body.streamOptions.start, end: body.streamOptions.end, text: '{"include_usage":true}' });
       } else if ((options as { include_usage?: unknown }).include_usage !== true) {
-        edits.push({ start: body.streamOptions.start, end: body.streamOptions.end, text: JSON.stringify({ ...options, include_usage: true }) });
+        edits.push({
+          start: body.streamOptions.start,
+          end: body.streamOptions.end,
+          text: JSON.stringify({ ...options, include_usage: true }),
+        });
       }
     } else {
       edits.push({ start: insertAt, end: insertAt, text: '"stream_options":{"include_usage":true},' });

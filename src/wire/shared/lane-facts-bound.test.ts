@@ -19,22 +19,33 @@ function scanned(body: unknown) {
 }
 
 // Text with what shrinks or grows when decoded: escapes, quotes, backslashes, multi-byte and astral characters.
-const unit = fc.constantFrom("a", " ", "\"", "\\", "\n", "\t", "\u0001", "é", "中", "😀", "\u2028");
+const unit = fc.constantFrom("a", " ", '"', "\\", "\n", "\t", "\u0001", "é", "中", "😀", "\u2028");
 // Mostly short strings, some long ones (where the bound is tightest: bytes ≈ characters).
 const text = fc.oneof(
   { arbitrary: fc.string({ unit, maxLength: 40 }), weight: 3 },
-  { arbitrary: fc.string({ unit: fc.oneof({ arbitrary: fc.constant("a"), weight: 20 }, { arbitrary: unit, weight: 1 }), minLength: 500, maxLength: 3_000 }), weight: 1 },
+  {
+    arbitrary: fc.string({
+      unit: fc.oneof({ arbitrary: fc.constant("a"), weight: 20 }, { arbitrary: unit, weight: 1 }),
+      minLength: 500,
+      maxLength: 3_000,
+    }),
+    weight: 1,
+  },
 );
 const toolCall = fc.record({ id: text, type: fc.constant("function" as const), function: fc.record({ name: text, arguments: text }) });
 const openAiMessage = fc.oneof(
   fc.record({ role: fc.constantFrom("system", "developer", "user"), content: text }),
-  fc.record({ role: fc.constant("user"), content: fc.array(fc.record({ type: fc.constant("text"), text }), { minLength: 1, maxLength: 3 }) }),
+  fc.record({
+    role: fc.constant("user"),
+    content: fc.array(fc.record({ type: fc.constant("text"), text }), { minLength: 1, maxLength: 3 }),
+  }),
   fc.record({ role: fc.constant("assistant"), content: fc.option(text, { nil: null }), tool_calls: fc.array(toolCall, { maxLength: 2 }) }),
   fc.record({ role: fc.constant("tool"), tool_call_id: text, content: text }),
 );
-const openAiTool = fc.record(
-  { type: fc.constant("function" as const), function: fc.record({ name: text, description: text, parameters: fc.constant({ type: "object" }) }, { requiredKeys: ["name"] }) },
-);
+const openAiTool = fc.record({
+  type: fc.constant("function" as const),
+  function: fc.record({ name: text, description: text, parameters: fc.constant({ type: "object" }) }, { requiredKeys: ["name"] }),
+});
 const openAiBody = fc.record(
   {
     model: fc.constant("openai/x"),
@@ -47,7 +58,11 @@ const openAiBody = fc.record(
 );
 const anthropicBlock = fc.oneof(
   fc.record({ type: fc.constant("text"), text }),
-  fc.record({ type: fc.constant("tool_result"), tool_use_id: text, content: fc.oneof(text, fc.array(fc.record({ type: fc.constant("text"), text }), { maxLength: 3 })) }),
+  fc.record({
+    type: fc.constant("tool_result"),
+    tool_use_id: text,
+    content: fc.oneof(text, fc.array(fc.record({ type: fc.constant("text"), text }), { maxLength: 3 })),
+  }),
 );
 const anthropicMessage = fc.oneof(
   fc.record({ role: fc.constantFrom("user", "assistant"), content: text }),
@@ -55,7 +70,10 @@ const anthropicMessage = fc.oneof(
   fc.record({
     role: fc.constant("assistant"),
     content: fc.array(
-      fc.oneof(fc.record({ type: fc.constant("text"), text }), fc.record({ type: fc.constant("tool_use"), id: text, name: text, input: fc.dictionary(text, text, { maxKeys: 3 }) })),
+      fc.oneof(
+        fc.record({ type: fc.constant("text"), text }),
+        fc.record({ type: fc.constant("tool_use"), id: text, name: text, input: fc.dictionary(text, text, { maxKeys: 3 }) }),
+      ),
       { minLength: 1, maxLength: 3 },
     ),
   }),
@@ -66,7 +84,13 @@ const anthropicBody = fc.record(
     max_tokens: fc.integer({ min: 1, max: 200_000 }),
     system: fc.oneof(text, fc.array(fc.record({ type: fc.constant("text"), text }), { maxLength: 3 })),
     messages: fc.array(anthropicMessage, { minLength: 1, maxLength: 6 }),
-    tools: fc.array(fc.record({ name: text, description: text, input_schema: fc.constant({ type: "object" }) }, { requiredKeys: ["name", "input_schema"] }), { maxLength: 4 }),
+    tools: fc.array(
+      fc.record(
+        { name: text, description: text, input_schema: fc.constant({ type: "object" }) },
+        { requiredKeys: ["name", "input_schema"] },
+      ),
+      { maxLength: 4 },
+    ),
   },
   { requiredKeys: ["model", "max_tokens", "messages"] },
 );
@@ -94,7 +118,10 @@ describe("laneFactsBound (R-FB-8 facts on demand)", () => {
   });
 
   it("R-FB-8: a body that may carry an image, or whose top-level keys are escaped, has no input bound", () => {
-    const image = scanned({ model: "m", messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }] });
+    const image = scanned({
+      model: "m",
+      messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "https://x/a.png" } }] }],
+    });
     expect(openAIChatLane.factsBound(image)).toEqual({ modalities: ["image"] });
     const escaped = scanChatBody(Buffer.from('{"model":"m","max\\u005ftokens":100000,"messages":[{"role":"user","content":"hi"}]}'));
     if (!escaped.ok) throw new Error(escaped.problem);

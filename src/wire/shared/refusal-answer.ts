@@ -42,7 +42,13 @@ export function isRefusalBody(body: Buffer | string): boolean {
   const incomplete = parsed["incomplete_details"];
   if (parsed["status"] === "incomplete" && isRecord(incomplete) && incomplete["reason"] === "content_filter") return true;
   const output = parsed["output"];
-  return Array.isArray(output) && output.some((item) => isRecord(item) && Array.isArray(item["content"]) && item["content"].some((part) => isRecord(part) && part["type"] === "refusal"));
+  return (
+    Array.isArray(output) &&
+    output.some(
+      (item) =>
+        isRecord(item) && Array.isArray(item["content"]) && item["content"].some((part) => isRecord(part) && part["type"] === "refusal"),
+    )
+  );
 }
 
 function choiceRefuses(choice: unknown): boolean {

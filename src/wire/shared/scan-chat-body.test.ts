@@ -42,7 +42,8 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
   });
 
   it("R-GW-6: finds model, stream, stream_options and the last message without reading the rest", () => {
-    const text = '{ "messages" : [{"role":"system","content":"x \\"model\\": 1"},{"role":"user","content":"/new"}], "model":"openai/x", "stream":true, "stream_options":{"include_usage":true} }';
+    const text =
+      '{ "messages" : [{"role":"system","content":"x \\"model\\": 1"},{"role":"user","content":"/new"}], "model":"openai/x", "stream":true, "stream_options":{"include_usage":true} }';
     const result = scan(text);
     if (!result.ok) throw new Error(result.problem);
     const body = result.body;
@@ -66,7 +67,9 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
     );
     const withOptions = scan('{"model":"m","messages":[],"stream_options":{"other":1}}');
     if (!withOptions.ok) throw new Error(withOptions.problem);
-    expect(upstreamBodyFor(withOptions.body, "y", true).toString()).toBe('{"model":"y","messages":[],"stream_options":{"other":1,"include_usage":true}}');
+    expect(upstreamBodyFor(withOptions.body, "y", true).toString()).toBe(
+      '{"model":"y","messages":[],"stream_options":{"other":1,"include_usage":true}}',
+    );
   });
 
   it("R-ST-6: a non-streamed body goes upstream as a stream: only stream (and, OpenAI, the usage option) added or set", () => {
@@ -75,10 +78,14 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
     expect(upstreamBodyFor(absent.body, "x", true, true).toString()).toBe(
       '{"stream":true,"stream_options":{"include_usage":true},"model":"x","messages":[{"role":"user","content":"hi"}],"seed":7}',
     );
-    expect(upstreamBodyFor(absent.body, "x", false, true).toString()).toBe('{"stream":true,"model":"x","messages":[{"role":"user","content":"hi"}],"seed":7}');
+    expect(upstreamBodyFor(absent.body, "x", false, true).toString()).toBe(
+      '{"stream":true,"model":"x","messages":[{"role":"user","content":"hi"}],"seed":7}',
+    );
     const explicitFalse = scan('{"model":"m","stream" : false,"max_tokens":5,"messages":[]}');
     if (!explicitFalse.ok) throw new Error(explicitFalse.problem);
-    expect(upstreamBodyFor(explicitFalse.body, "y", false, true).toString()).toBe('{"model":"y","stream" : true,"max_tokens":5,"messages":[]}');
+    expect(upstreamBodyFor(explicitFalse.body, "y", false, true).toString()).toBe(
+      '{"model":"y","stream" : true,"max_tokens":5,"messages":[]}',
+    );
     const parsed = JSON.parse(upstreamBodyFor(explicitFalse.body, "y", true, true).toString()) as Record<string, unknown>;
     expect(parsed).toEqual({ stream_options: { include_usage: true }, model: "y", stream: true, max_tokens: 5, messages: [] });
   });
@@ -117,11 +124,23 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
 
   it("R-GW-6: content parts with nested arrays and objects are skipped whole; roles, counts and the last message are right", () => {
     const messages = [
-      { role: "user", content: [{ type: "text", text: 'a "nested" [array] {x}' }, { type: "image_url", image_url: { url: "data:x", detail: "low" } }] },
-      { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: '{"a":[1,{"b":"\\""}]}' } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: 'a "nested" [array] {x}' },
+          { type: "image_url", image_url: { url: "data:x", detail: "low" } },
+        ],
+      },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: "c", type: "function", function: { name: "f", arguments: '{"a":[1,{"b":"\\""}]}' } }],
+      },
       { role: "tool", tool_call_id: "c", content: [{ type: "text", text: "]}" }] },
     ];
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object", properties: { a: { type: "array", items: [{}, []] } } } } }];
+    const tools = [
+      { type: "function", function: { name: "f", parameters: { type: "object", properties: { a: { type: "array", items: [{}, []] } } } } },
+    ];
     const text = JSON.stringify({ messages, tools, model: "openai/x", max_completion_tokens: 9, stream: false });
     const result = scan(text);
     if (!result.ok) throw new Error(result.problem);
@@ -135,7 +154,17 @@ describe("scanChatBody (the same-wire lane's targeted read)", () => {
   });
 
   const tricky = fc.string({ unit: fc.constantFrom("a", '"', "\\", "/", "\n", "é", "😀", "{", "]"), maxLength: 30 });
-  test.prop([fc.array(fc.record({ role: fc.constantFrom("user", "assistant"), content: fc.oneof(tricky, fc.array(fc.record({ type: fc.constant("text"), text: tricky }))) }), { minLength: 1, maxLength: 5 }), tricky, fc.nat()])(
+  test.prop([
+    fc.array(
+      fc.record({
+        role: fc.constantFrom("user", "assistant"),
+        content: fc.oneof(tricky, fc.array(fc.record({ type: fc.constant("text"), text: tricky }))),
+      }),
+      { minLength: 1, maxLength: 5 },
+    ),
+    tricky,
+    fc.nat(),
+  ])(
     "R-GW-6: on any chat body the scan reads what JSON.parse reads (model, max_tokens, roles, last message)",
     (messages, model, maxTokens) => {
       const text = JSON.stringify({ messages, model, max_tokens: maxTokens });

@@ -25,15 +25,23 @@ describe("SSE framing on a read's text (one character per byte)", () => {
 
 describe("replaceAllInText (the model swap of a read, R-ST-3)", () => {
   test.prop([
-    fc.array(fc.constantFrom('"model":"gpt-x"', "gpt-x", "data: ", "é", "\n\n", "x", '"'), { maxLength: 16 }).map((parts) => Buffer.from(parts.join(""))),
+    fc
+      .array(fc.constantFrom('"model":"gpt-x"', "gpt-x", "data: ", "é", "\n\n", "x", '"'), { maxLength: 16 })
+      .map((parts) => Buffer.from(parts.join(""))),
     fc.constantFrom('"model":"gpt-x"', "gpt-x", "x", '"'),
     fc.constantFrom('"model":"openai/gpt-x"', "", "é", "gpt-x"),
     fc.nat(),
-  ])("R-ST-3: every whole needle before the end is replaced, exactly as a string replaceAll would", (bytes, needle, replacement, endSeed) => {
-    const end = bytes.length === 0 ? 0 : endSeed % (bytes.length + 1);
-    const latin1 = (buffer: Buffer) => buffer.toString("latin1");
-    const expected = Buffer.from(latin1(bytes.subarray(0, end)).replaceAll(latin1(Buffer.from(needle)), latin1(Buffer.from(replacement))), "latin1");
-    const result = replaceAllInText(bytes, bytesAsText(bytes), end, bytesAsText(Buffer.from(needle)), Buffer.from(replacement));
-    expect(result.equals(expected)).toBe(true);
-  });
+  ])(
+    "R-ST-3: every whole needle before the end is replaced, exactly as a string replaceAll would",
+    (bytes, needle, replacement, endSeed) => {
+      const end = bytes.length === 0 ? 0 : endSeed % (bytes.length + 1);
+      const latin1 = (buffer: Buffer) => buffer.toString("latin1");
+      const expected = Buffer.from(
+        latin1(bytes.subarray(0, end)).replaceAll(latin1(Buffer.from(needle)), latin1(Buffer.from(replacement))),
+        "latin1",
+      );
+      const result = replaceAllInText(bytes, bytesAsText(bytes), end, bytesAsText(Buffer.from(needle)), Buffer.from(replacement));
+      expect(result.equals(expected)).toBe(true);
+    },
+  );
 });

@@ -28,7 +28,11 @@ function expectedBytes(text: string, model: string, ensureUsage: boolean, forceS
   return edited.slice(0, edited.indexOf('"messages"')) + tail;
 }
 
-const longContent = (length: number) => "a \\\"b\\\" é ".repeat(Math.ceil(length / 10)).slice(0, length).replace(/\\$/, "");
+const longContent = (length: number) =>
+  'a \\"b\\" é '
+    .repeat(Math.ceil(length / 10))
+    .slice(0, length)
+    .replace(/\\$/, "");
 
 describe("upstreamBodyFor on a large body (views, not a copy)", () => {
   it("R-GW-6: from VIEWS_FROM_BYTES on, the rest of the client's bytes goes out as a view of them, behind one joined head", () => {
@@ -43,7 +47,11 @@ describe("upstreamBodyFor on a large body (views, not a copy)", () => {
     expect(head.length).toBeLessThan(100);
     expect(upstream.byteLength).toBe(head.length + rest.length);
     expect(upstreamBodyBytes(upstream).toString()).toBe(expectedBytes(text, "x", true, true));
-    expect(JSON.parse(upstreamBodyBytes(upstream).toString())).toMatchObject({ model: "x", stream: true, stream_options: { include_usage: true } });
+    expect(JSON.parse(upstreamBodyBytes(upstream).toString())).toMatchObject({
+      model: "x",
+      stream: true,
+      stream_options: { include_usage: true },
+    });
   });
 
   it("R-GW-6: below VIEWS_FROM_BYTES the body stays one Buffer (written in one go)", () => {
@@ -64,14 +72,17 @@ describe("upstreamBodyFor on a large body (views, not a copy)", () => {
     fc.constantFrom(VIEWS_FROM_BYTES - 100, VIEWS_FROM_BYTES + 10, 3 * VIEWS_FROM_BYTES),
     fc.boolean(),
     fc.boolean(),
-    fc.constantFrom("x", "gpt-\"quoted\"", "é"),
+    fc.constantFrom("x", 'gpt-"quoted"', "é"),
     fc.constantFrom("", '"stream":false,', '"stream":true,', '"stream_options":null,'),
-  ])("R-GW-6, R-ST-6: views or not, the bytes are the client's with only the lane's edits", (length, ensureUsage, forceStream, model, extra) => {
-    const text = `{"model":"openai/x",${extra}"messages":[{"role":"user","content":"${longContent(length)}"}]}`;
-    const sent = upstreamBodyBytes(upstreamBodyFor(scanned(text), model, ensureUsage, forceStream)).toString();
-    expect(sent).toBe(expectedBytes(text, model, ensureUsage, forceStream));
-    const json = JSON.parse(sent) as Record<string, unknown>;
-    expect(json.model).toBe(model);
-    if (forceStream) expect(json.stream).toBe(true);
-  });
+  ])(
+    "R-GW-6, R-ST-6: views or not, the bytes are the client's with only the lane's edits",
+    (length, ensureUsage, forceStream, model, extra) => {
+      const text = `{"model":"openai/x",${extra}"messages":[{"role":"user","content":"${longContent(length)}"}]}`;
+      const sent = upstreamBodyBytes(upstreamBodyFor(scanned(text), model, ensureUsage, forceStream)).toString();
+      expect(sent).toBe(expectedBytes(text, model, ensureUsage, forceStream));
+      const json = JSON.parse(sent) as Record<string, unknown>;
+      expect(json.model).toBe(model);
+      if (forceStream) expect(json.stream).toBe(true);
+    },
+  );
 });

@@ -58,6 +58,4 @@ export function describeDialectIssues(issues: readonly DialectIssue[]): string {
   return issues.map((issue) => `${issue.path}: ${issue.message}`).join("; ");
 }
 
-export type DialectParseResult<Extra> =
-  | ({ ok: true } & Extra)
-  | { ok: false; issues: DialectIssue[] };
+export type DialectParseResult<Extra> = ({ ok: true } & Extra) | { ok: false; issues: DialectIssue[] };

@@ -11,19 +11,13 @@ export function parseJsonText(text: string): WireParseResult<unknown> {
   }
 }
 
-export function parseWireJson<Schema extends z.ZodType>(
-  text: string,
-  schema: Schema,
-): WireParseResult<z.output<Schema>> {
+export function parseWireJson<Schema extends z.ZodType>(text: string, schema: Schema): WireParseResult<z.output<Schema>> {
   const json = parseJsonText(text);
   if (!json.ok) return json;
   return validateWire(json.value, schema);
 }
 
-export function validateWire<Schema extends z.ZodType>(
-  value: unknown,
-  schema: Schema,
-): WireParseResult<z.output<Schema>> {
+export function validateWire<Schema extends z.ZodType>(value: unknown, schema: Schema): WireParseResult<z.output<Schema>> {
   const result = schema.safeParse(value);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];

@@ -91,7 +91,10 @@ export function waitForLine(child: ChildProcessWithoutNullStreams, pattern: RegE
   return new Promise((resolve, reject) => {
     let buffer = "";
     let errors = "";
-    const timer = setTimeout(() => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms\nstdout: ${buffer}\nstderr: ${errors}`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms\nstdout: ${buffer}\nstderr: ${errors}`)),
+      timeoutMs,
+    );
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (errors += chunk));
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
       buffer += chunk;

@@ -56,7 +56,11 @@ export function watchOutput(child: ChildProcessWithoutNullStreams): WatchedOutpu
 
   return {
     line: (pattern, timeoutMs = 15_000) =>
-      until(() => stdout.split("\n").find((line) => pattern.test(line)), () => `a line matching ${pattern}`, timeoutMs),
+      until(
+        () => stdout.split("\n").find((line) => pattern.test(line)),
+        () => `a line matching ${pattern}`,
+        timeoutMs,
+      ),
     exit: (timeoutMs = 15_000) =>
       new Promise((resolve, reject) => {
         const finish = () => {

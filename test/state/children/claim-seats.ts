@@ -8,7 +8,13 @@ import { waitForGo } from "./open-child-store.js";
 
 type SeatsSpec = { backend: "sqlite"; path: string } | { backend: "redis"; url: string; keyPrefix: string };
 
-const { seats: spec, profileId, limit, attempts, leaseMs } = JSON.parse(process.argv[2] ?? "{}") as {
+const {
+  seats: spec,
+  profileId,
+  limit,
+  attempts,
+  leaseMs,
+} = JSON.parse(process.argv[2] ?? "{}") as {
   seats: SeatsSpec;
   profileId: string;
   limit: number;
@@ -28,9 +34,7 @@ async function openSeats(): Promise<SeatsStore> {
 const seats = await openSeats();
 console.log("ready");
 await waitForGo();
-const claims = await Promise.all(
-  Array.from({ length: attempts }, () => seats.tryAcquire({ profileId, limit, now: Date.now(), leaseMs })),
-);
+const claims = await Promise.all(Array.from({ length: attempts }, () => seats.tryAcquire({ profileId, limit, now: Date.now(), leaseMs })));
 console.log(`taken ${claims.filter(Boolean).length}`);
 await waitForGo();
 await seats.close();

@@ -14,7 +14,11 @@ function acknowledge(line: string): void {
   writeSync(1, `${line}\n`);
 }
 
-const { store: spec, profileId, sessionKey } = JSON.parse(process.argv[2] ?? "{}") as {
+const {
+  store: spec,
+  profileId,
+  sessionKey,
+} = JSON.parse(process.argv[2] ?? "{}") as {
   store: ChildStoreSpec;
   profileId: string;
   sessionKey: string;

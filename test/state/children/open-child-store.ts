@@ -7,8 +7,7 @@ import type { StateStore } from "../../../src/ports/state-store.js";
 import { DEFAULT_COOLDOWNS } from "../../../src/config/defaults.js";
 
 export type ChildStoreSpec =
-  | { backend: "sqlite"; path: string; secretKey: string }
-  | { backend: "redis"; url: string; keyPrefix: string; secretKey: string };
+  { backend: "sqlite"; path: string; secretKey: string } | { backend: "redis"; url: string; keyPrefix: string; secretKey: string };
 
 /** The R-CF-3 defaults (the same values as the contract's CONTRACT_COOLDOWNS). */
 export const CHILD_COOLDOWNS: CooldownSettings = DEFAULT_COOLDOWNS;

@@ -4,7 +4,12 @@
  */
 import { CHILD_COOLDOWNS, type ChildStoreSpec, openChildStore, waitForGo } from "./open-child-store.js";
 
-const { store: spec, profileId, count, startNow } = JSON.parse(process.argv[2] ?? "{}") as {
+const {
+  store: spec,
+  profileId,
+  count,
+  startNow,
+} = JSON.parse(process.argv[2] ?? "{}") as {
   store: ChildStoreSpec;
   profileId: string;
   count: number;

@@ -111,11 +111,9 @@ export class OwnRedisServer {
   }
 
   async start(): Promise<void> {
-    this.#process = spawn(
-      "redis-server",
-      ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-      { stdio: "ignore" },
-    );
+    this.#process = spawn("redis-server", ["--port", String(this.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
+      stdio: "ignore",
+    });
     for (let attempt = 0; attempt < 100; attempt += 1) {
       if (await redisAnswers(this.port, 200)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));

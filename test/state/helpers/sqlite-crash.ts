@@ -60,12 +60,14 @@ export async function acknowledgedProblems(store: SqliteStateStore, acked: Ackno
   const stats = await store.getUsageStats(acked.profileId);
   const errorCount = stats?.errorCount ?? 0;
   if (errorCount < acked.failures) problems.push(`${acked.profileId}: ${acked.failures} failures acknowledged, ${errorCount} stored`);
-  if (errorCount > acked.failures + 1) problems.push(`${acked.profileId}: ${errorCount} failures stored, at most ${acked.failures + 1} made`);
+  if (errorCount > acked.failures + 1)
+    problems.push(`${acked.profileId}: ${errorCount} failures stored, at most ${acked.failures + 1} made`);
   if (!((stats?.cooldownUntil ?? 0) > 1_000_000 + acked.failures)) problems.push(`${acked.profileId}: cooldown missing`);
   const session = await store.getSession(acked.sessionKey);
   const stored = Number(session?.modelOverride?.replace("model-", "") ?? 0);
   if (stored < acked.sessions) problems.push(`${acked.sessionKey}: write ${acked.sessions} acknowledged, ${stored} stored`);
   if (stored > acked.sessions + 1) problems.push(`${acked.sessionKey}: write ${stored} stored, at most ${acked.sessions + 1} made`);
-  if (stored > 0 && session?.modelOverrideSource !== "auto") problems.push(`${acked.sessionKey}: torn write (source ${session?.modelOverrideSource})`);
+  if (stored > 0 && session?.modelOverrideSource !== "auto")
+    problems.push(`${acked.sessionKey}: torn write (source ${session?.modelOverrideSource})`);
   return problems;
 }

@@ -4,9 +4,24 @@ import { MISREAD_ROWS } from "../__fixtures__/misread-families.js";
 import { AUTH_PERMANENT_RULES } from "./auth-permanent.js";
 
 const rows = [
-  row("R-EC-5: auth_permanent · API key revoked", { provider: "openai", message: "The API key you provided has been revoked." }, "auth_permanent", "auth_permanent/api-key-revoked"),
-  row("R-EC-5: auth_permanent · API key deleted (400 body)", { provider: "mistral", status: 400, message: "API key deleted by its owner" }, "auth_permanent", "auth_permanent/api-key-revoked"),
-  row("R-EC-5: auth_permanent · key has been disabled", { provider: "openrouter", message: "This key has been disabled" }, "auth_permanent", "auth_permanent/key-has-been-disabled"),
+  row(
+    "R-EC-5: auth_permanent · API key revoked",
+    { provider: "openai", message: "The API key you provided has been revoked." },
+    "auth_permanent",
+    "auth_permanent/api-key-revoked",
+  ),
+  row(
+    "R-EC-5: auth_permanent · API key deleted (400 body)",
+    { provider: "mistral", status: 400, message: "API key deleted by its owner" },
+    "auth_permanent",
+    "auth_permanent/api-key-revoked",
+  ),
+  row(
+    "R-EC-5: auth_permanent · key has been disabled",
+    { provider: "openrouter", message: "This key has been disabled" },
+    "auth_permanent",
+    "auth_permanent/key-has-been-disabled",
+  ),
   row(
     "R-EC-5: auth_permanent · OpenAI account has been deactivated",
     { provider: "openai", message: "Your OpenAI account has been deactivated, please check your email for more information." },
@@ -21,7 +36,11 @@ const rows = [
   ),
   row(
     "R-EC-5: auth_permanent · Anthropic organization has been disabled (400 defers to the message class)",
-    { provider: "anthropic", status: 400, message: '{"type":"error","error":{"type":"invalid_request_error","message":"This organization has been disabled."}}' },
+    {
+      provider: "anthropic",
+      status: 400,
+      message: '{"type":"error","error":{"type":"invalid_request_error","message":"This organization has been disabled."}}',
+    },
     "auth_permanent",
     "auth_permanent/organization-disabled",
   ),
@@ -45,17 +64,33 @@ const rows = [
   ),
   row(
     "R-EC-5: auth_permanent · Anthropic OAuth not allowed for this organization",
-    { provider: "anthropic", message: '{"type":"error","error":{"type":"permission_error","message":"OAuth authentication is currently not allowed for this organization."}}' },
+    {
+      provider: "anthropic",
+      message:
+        '{"type":"error","error":{"type":"permission_error","message":"OAuth authentication is currently not allowed for this organization."}}',
+    },
     "auth_permanent",
     "auth_permanent/not-allowed-for-organization",
   ),
-  row("R-EC-5: auth_permanent · key was blocked", { provider: "openrouter", message: "This API key was blocked by the account owner" }, "auth_permanent", "auth_permanent/key-has-been-disabled"),
-  row("R-EC-5: auth_permanent · account suspended over billing is not auth_permanent", { provider: "moonshot", message: "Your account ak-1 is suspended, please check your plan and billing details" }, "billing", "billing/account-suspended-billing"),
+  row(
+    "R-EC-5: auth_permanent · key was blocked",
+    { provider: "openrouter", message: "This API key was blocked by the account owner" },
+    "auth_permanent",
+    "auth_permanent/key-has-been-disabled",
+  ),
+  row(
+    "R-EC-5: auth_permanent · account suspended over billing is not auth_permanent",
+    { provider: "moonshot", message: "Your account ak-1 is suspended, please check your plan and billing details" },
+    "billing",
+    "billing/account-suspended-billing",
+  ),
 ];
 
 describe("auth_permanent family", () => {
   testClassificationRows(rows);
   testRuleCoverage(
     "R-EC-5: every auth_permanent pattern decides at least one row",
-    [...rows, ...MISREAD_ROWS], AUTH_PERMANENT_RULES.map((rule) => rule.id));
+    [...rows, ...MISREAD_ROWS],
+    AUTH_PERMANENT_RULES.map((rule) => rule.id),
+  );
 });

@@ -1,7 +1,12 @@
 /** auth (R-EC-5): the credential was not accepted or is missing; another profile may work. */
 import type { MessageRule } from "../rule-types.js";
 
-const row = (id: string, pattern: RegExp, extra: Partial<MessageRule> = {}): MessageRule => ({ id: `auth/${id}`, reason: "auth", pattern, ...extra });
+const row = (id: string, pattern: RegExp, extra: Partial<MessageRule> = {}): MessageRule => ({
+  id: `auth/${id}`,
+  reason: "auth",
+  pattern,
+  ...extra,
+});
 
 export const AUTH_RULES: readonly MessageRule[] = [
   row("invalid-api-key", /\binvalid[ _-]?(?:x-)?api[ _-]?key\b|\bapi[ _]key[ _]invalid\b/i),
@@ -19,7 +24,10 @@ export const AUTH_RULES: readonly MessageRule[] = [
     "no-api-key",
     /\bno api key (?:found|provided|configured|set)\b|\b(?:missing|didn't provide|did not provide) (?:an |the )?api key\b|\bno auth credentials found\b|\bno credentials (?:found|provided|configured|available)\b|\bapi[ _-]?key (?:is )?(?:missing|required|not (?:found|set|provided|configured))\b/i,
   ),
-  row("aws-access-denied", /\baccessdeniedexception\b|\bunrecognizedclientexception\b|\bsecurity token included in the request is (?:invalid|expired)\b/i),
+  row(
+    "aws-access-denied",
+    /\baccessdeniedexception\b|\bunrecognizedclientexception\b|\bsecurity token included in the request is (?:invalid|expired)\b/i,
+  ),
   row("unauthenticated", /\bunauthenticated\b/i),
   // "access denied", "insufficient permissions", "missing scopes:", "please re-authenticate",
   // "could not validate credentials", "invalid credentials", "OAuth token refresh failed".

@@ -27,7 +27,11 @@ const rows = [
   ),
   row(
     "R-EC-5: content_filter · Azure content_filter_results annotations alone are not a refusal",
-    { provider: "azure", status: 429, message: '{"content_filter_results":{"hate":{"filtered":false}},"error":{"message":"Rate limit is exceeded."}}' },
+    {
+      provider: "azure",
+      status: 429,
+      message: '{"content_filter_results":{"hate":{"filtered":false}},"error":{"message":"Rate limit is exceeded."}}',
+    },
     "rate_limit",
     "status/429",
   ),
@@ -37,8 +41,18 @@ const rows = [
     "content_filter",
     "content_filter/responsible-ai-policy",
   ),
-  row("R-EC-5: content_filter · Anthropic refusal stop reason", { provider: "anthropic", message: "Unhandled stop reason: refusal" }, "content_filter", "content_filter/refusal-stop-reason"),
-  row("R-EC-5: content_filter · Gemini finishReason SAFETY", { provider: "google", message: "Candidate finished early: finishReason: SAFETY" }, "content_filter", "content_filter/refusal-stop-reason"),
+  row(
+    "R-EC-5: content_filter · Anthropic refusal stop reason",
+    { provider: "anthropic", message: "Unhandled stop reason: refusal" },
+    "content_filter",
+    "content_filter/refusal-stop-reason",
+  ),
+  row(
+    "R-EC-5: content_filter · Gemini finishReason SAFETY",
+    { provider: "google", message: "Candidate finished early: finishReason: SAFETY" },
+    "content_filter",
+    "content_filter/refusal-stop-reason",
+  ),
   row(
     "R-EC-5: content_filter · Gemini response blocked due to PROHIBITED_CONTENT",
     { provider: "google", message: "Response was blocked due to PROHIBITED_CONTENT" },
@@ -79,5 +93,7 @@ describe("content_filter family", () => {
   testClassificationRows(rows);
   testRuleCoverage(
     "R-EC-5: every content_filter pattern decides at least one row",
-    [...rows, ...MISREAD_ROWS], CONTENT_FILTER_RULES.map((rule) => rule.id));
+    [...rows, ...MISREAD_ROWS],
+    CONTENT_FILTER_RULES.map((rule) => rule.id),
+  );
 });

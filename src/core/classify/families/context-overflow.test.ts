@@ -6,11 +6,20 @@ import { CONTEXT_OVERFLOW_RULES } from "./context-overflow.js";
 const rows = [
   row(
     "R-EC-5: context_overflow · Anthropic 413 request_too_large body",
-    { provider: "anthropic", status: 413, message: '{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}' },
+    {
+      provider: "anthropic",
+      status: 413,
+      message: '{"type":"error","error":{"type":"request_too_large","message":"Request exceeds the maximum allowed number of bytes."}}',
+    },
     "context_overflow",
     "context_overflow/request-too-large",
   ),
-  row("R-EC-5: context_overflow · Ollama context length exceeded", { provider: "ollama", message: "ollama error: context length exceeded" }, "context_overflow", "context_overflow/context-length-exceeded"),
+  row(
+    "R-EC-5: context_overflow · Ollama context length exceeded",
+    { provider: "ollama", message: "ollama error: context length exceeded" },
+    "context_overflow",
+    "context_overflow/context-length-exceeded",
+  ),
   row(
     "R-EC-5: context_overflow · OpenRouter endpoint maximum context length (code 400 in body)",
     {
@@ -23,13 +32,22 @@ const rows = [
   ),
   row(
     "R-EC-5: context_overflow · Mistral prompt too large for maximum context length",
-    { provider: "mistral", status: 400, message: "Prompt contains 40500 tokens and 0 draft tokens, too large for model with 32768 maximum context length" },
+    {
+      provider: "mistral",
+      status: 400,
+      message: "Prompt contains 40500 tokens and 0 draft tokens, too large for model with 32768 maximum context length",
+    },
     "context_overflow",
     "context_overflow/maximum-context-length",
   ),
   row(
     "R-EC-5: context_overflow · Anthropic prompt is too long",
-    { provider: "anthropic", status: 400, message: '400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215234 tokens > 200000 maximum"}}' },
+    {
+      provider: "anthropic",
+      status: 400,
+      message:
+        '400 {"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 215234 tokens > 200000 maximum"}}',
+    },
     "context_overflow",
     "context_overflow/prompt-too-long",
   ),
@@ -38,7 +56,8 @@ const rows = [
     {
       provider: "google",
       status: 400,
-      message: '{"error":{"code":400,"message":"The input token count (1196265) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}',
+      message:
+        '{"error":{"code":400,"message":"The input token count (1196265) exceeds the maximum number of tokens allowed (1048576).","status":"INVALID_ARGUMENT"}}',
     },
     "context_overflow",
     "context_overflow/input-token-count",
@@ -55,7 +74,12 @@ const rows = [
     "context_overflow",
     "context_overflow/input-too-long-for-model",
   ),
-  row("R-EC-5: context_overflow · the input is too long for the model", { message: "The input is too long for the model" }, "context_overflow", "context_overflow/input-too-long-for-model"),
+  row(
+    "R-EC-5: context_overflow · the input is too long for the model",
+    { message: "The input is too long for the model" },
+    "context_overflow",
+    "context_overflow/input-too-long-for-model",
+  ),
   row(
     "R-EC-5: context_overflow · OpenAI Responses input exceeds the context window",
     { provider: "openai", message: "Your input exceeds the context window of this model. Please adjust your input and try again." },
@@ -107,14 +131,47 @@ const rows = [
     "rate_limit",
     "rate_limit/per-minute-quota",
   ),
-  row("R-EC-5: context_overflow · request exceeds the model context window", { provider: "openai-compatible", message: "The request exceeds the model's maximum context window" }, "context_overflow", "context_overflow/exceeds-context-window"),
-  row("R-EC-5: context_overflow · Anthropic input length and max_tokens exceed context limit", { provider: "anthropic", status: 400, message: "input length and `max_tokens` exceed context limit: 197950 + 8192 > 200000, decrease input length or `max_tokens` and try again" }, "context_overflow", "context_overflow/exceeds-context-window"),
-  row("R-EC-5: context_overflow · input exceeds the model's maximum context limit", { provider: "litellm", message: "The input exceeds the model's maximum context limit of 8192 tokens." }, "context_overflow", "context_overflow/exceeds-context-window"),
-  row("R-EC-5: context_overflow · Bedrock too many input tokens", { provider: "bedrock", message: "ModelStreamErrorException: too many input tokens" }, "context_overflow", "context_overflow/exceeds-context-window"),
-  row("R-EC-5: context_overflow · 413 Request Entity Too Large (status in text)", { provider: "anthropic", message: "413 Request Entity Too Large" }, "context_overflow", "context_overflow/payload-too-large-413"),
+  row(
+    "R-EC-5: context_overflow · request exceeds the model context window",
+    { provider: "openai-compatible", message: "The request exceeds the model's maximum context window" },
+    "context_overflow",
+    "context_overflow/exceeds-context-window",
+  ),
+  row(
+    "R-EC-5: context_overflow · Anthropic input length and max_tokens exceed context limit",
+    {
+      provider: "anthropic",
+      status: 400,
+      message:
+        "input length and `max_tokens` exceed context limit: 197950 + 8192 > 200000, decrease input length or `max_tokens` and try again",
+    },
+    "context_overflow",
+    "context_overflow/exceeds-context-window",
+  ),
+  row(
+    "R-EC-5: context_overflow · input exceeds the model's maximum context limit",
+    { provider: "litellm", message: "The input exceeds the model's maximum context limit of 8192 tokens." },
+    "context_overflow",
+    "context_overflow/exceeds-context-window",
+  ),
+  row(
+    "R-EC-5: context_overflow · Bedrock too many input tokens",
+    { provider: "bedrock", message: "ModelStreamErrorException: too many input tokens" },
+    "context_overflow",
+    "context_overflow/exceeds-context-window",
+  ),
+  row(
+    "R-EC-5: context_overflow · 413 Request Entity Too Large (status in text)",
+    { provider: "anthropic", message: "413 Request Entity Too Large" },
+    "context_overflow",
+    "context_overflow/payload-too-large-413",
+  ),
   row(
     "R-EC-5: context_overflow · a 413 that names TPM stays a rate limit",
-    { provider: "groq", message: "413 Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit 12000, Requested 19384" },
+    {
+      provider: "groq",
+      message: "413 Request too large for model `llama-3.3-70b` on tokens per minute (TPM): Limit 12000, Requested 19384",
+    },
     "rate_limit",
     "rate_limit/per-minute-quota",
   ),

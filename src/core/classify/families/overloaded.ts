@@ -11,7 +11,10 @@ export const OVERLOADED_RULES: readonly MessageRule[] = [
   row("overloaded-error", /\boverloaded_error\b/i),
   row("at-capacity", /\bat capacity\b/i),
   row("high-demand", /\bhigh demand\b|\bhigh (?:load|traffic)\b/i),
-  row("unavailable-with-capacity", new RegExp(String.raw`\b${UNAVAILABLE}\b[^\n]{0,80}?\b${CAPACITY_WORDS}|\b${CAPACITY_WORDS}\b[^\n]{0,80}?\b${UNAVAILABLE}\b`, "i")),
+  row(
+    "unavailable-with-capacity",
+    new RegExp(String.raw`\b${UNAVAILABLE}\b[^\n]{0,80}?\b${CAPACITY_WORDS}|\b${CAPACITY_WORDS}\b[^\n]{0,80}?\b${UNAVAILABLE}\b`, "i"),
+  ),
   row("model-not-ready", /\bmodelnotreadyexception\b/i),
   row("service-unavailable-exception", /\bserviceunavailableexception\b/i),
   row("capacity-exceeded", /\bcapacity exceeded\b|\b(?:insufficient|no|out of) capacity\b/i),

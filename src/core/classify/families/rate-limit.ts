@@ -14,7 +14,10 @@ export const RATE_LIMIT_RULES: readonly MessageRule[] = [
   row("too-many-tokens", /\btoo many tokens\b/i),
   row("throttling-exception", /\bthrottlingexception\b/i),
   row("throttled", /\bthrottl(?:ed|ing)\b/i),
-  row("concurrency-limit", /\bconcurrency limit\b[^\n]{0,30}?\b(?:reached|exceeded|breached|hit)\b|\bconcurrent (?:request|connection)s? limit\b/i),
+  row(
+    "concurrency-limit",
+    /\bconcurrency limit\b[^\n]{0,30}?\b(?:reached|exceeded|breached|hit)\b|\bconcurrent (?:request|connection)s? limit\b/i,
+  ),
   row("workers-ai-quota", /\bworkers_ai\b[^\n]{0,200}?\bquota limit exceeded\b/i),
   row("resource-exhausted", /\bresource[ _]exhausted\b/i),
   row("resource-has-been-exhausted", /\bresource has been exhausted\b/i),
@@ -22,10 +25,16 @@ export const RATE_LIMIT_RULES: readonly MessageRule[] = [
   row("per-minute-quota", /\b(?:tokens|requests) per (?:min|minute|day)\b|\bTPM\b|\bRPM\b/i),
   row("quota-exceeded", /\bquota\b[^\n]{0,40}?\bexceeded\b/i),
   // AWS: `ServiceQuotaExceededException`; Bedrock/Azure: `Rate exceeded`, `request limit exceeded`.
-  row("service-quota-exceeded", /quotaexceeded(?:exception)?\b|\brate exceeded\b|\b(?:request|requests|token|call) limit (?:reached|exceeded|hit)\b/i),
+  row(
+    "service-quota-exceeded",
+    /quotaexceeded(?:exception)?\b|\brate exceeded\b|\b(?:request|requests|token|call) limit (?:reached|exceeded|hit)\b/i,
+  ),
   // Moonshot "request reached organization max concurrency: 50", "reached max request: 3"; Z.ai 1302
   // "High concurrency usage of this API, please reduce concurrency".
-  row("max-requests-reached", /\breached (?:\w+ )?max(?:imum)? (?:request|requests|concurrency|rpm|tpm|tokens?)\b|\b(?:high|reduce) concurrency\b|并发数过高/i),
+  row(
+    "max-requests-reached",
+    /\breached (?:\w+ )?max(?:imum)? (?:request|requests|concurrency|rpm|tpm|tokens?)\b|\b(?:high|reduce) concurrency\b|并发数过高/i,
+  ),
   row("quota-exhausted", /\bquota[ _-]?(?:(?:has been|is|was) )?(?:exhausted|depleted|used up|reached)\b/i),
   // Chinese providers and relays (Qwen, GLM, Kimi, DeepSeek): "requests too frequent", "call frequency",
   // "frequency limit", "quota insufficient/used up", "rate limiting".

@@ -17,18 +17,33 @@ export const TIMEOUT_RULES: readonly MessageRule[] = [
   row("deadline-exceeded", /\bdeadline[ _]exceeded\b/i),
   row("fetch-failed", /\bfetch failed\b/i),
   row("socket-hang-up", /\bsocket hang up\b/i),
-  row("connection-error", /\bconnection (?:error|reset|closed|terminated|refused|lost|aborted|dropped)\b|\bupstream connect error\b|\breset before headers\b/i),
+  row(
+    "connection-error",
+    /\bconnection (?:error|reset|closed|terminated|refused|lost|aborted|dropped)\b|\bupstream connect error\b|\breset before headers\b/i,
+  ),
   row("network-error", /\bnetwork ?error\b|\bnetwork request failed\b/i),
   row("stream-closed", /\bstream (?:was )?(?:closed|aborted|ended unexpectedly|disconnected)\b/i),
   // A stream that ended before its first chunk: "request ended without sending any chunks".
-  row("no-chunks", /\bwithout (?:sending|receiving|any) (?:any )?chunks?\b|\bno chunks? (?:were |was )?(?:sent|received)\b|\bended without (?:sending |receiving )?any (?:data|events?|content)\b/i),
+  row(
+    "no-chunks",
+    /\bwithout (?:sending|receiving|any) (?:any )?chunks?\b|\bno chunks? (?:were |was )?(?:sent|received)\b|\bended without (?:sending |receiving )?any (?:data|events?|content)\b/i,
+  ),
   // The fetch/undici abort text when our own watchdog fired (a caller abort is flagged and handled first, R-EC-7).
   row("operation-aborted", /\boperation was aborted\b/i),
-  row("other-side-closed", /\bother side closed\b|\b(?:socket|connection|stream|websocket)\b[^\n]{0,30}?\bclosed unexpectedly\b|\bpremature close\b|\bERR_STREAM_PREMATURE_CLOSE\b/i),
+  row(
+    "other-side-closed",
+    /\bother side closed\b|\b(?:socket|connection|stream|websocket)\b[^\n]{0,30}?\bclosed unexpectedly\b|\bpremature close\b|\bERR_STREAM_PREMATURE_CLOSE\b/i,
+  ),
   row("terminated", /\bterminated\b/i),
-  row("network-code-in-text", /\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|ECONNRESET|ECONNABORTED|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|EHOSTDOWN|ENETRESET|EPIPE|EAI_AGAIN|UND_ERR_[A-Z_]+)\b/),
+  row(
+    "network-code-in-text",
+    /\b(?:ETIMEDOUT|ESOCKETTIMEDOUT|ECONNRESET|ECONNABORTED|ECONNREFUSED|ENETUNREACH|EHOSTUNREACH|EHOSTDOWN|ENETRESET|EPIPE|EAI_AGAIN|UND_ERR_[A-Z_]+)\b/,
+  ),
   // DNS: `getaddrinfo ENOTFOUND api.example.com`, "Could not resolve host".
-  row("dns-failure", /\bENOTFOUND\b|\bgetaddrinfo\b|\bcould not resolve (?:host|hostname)\b|\bname or service not known\b|\bdns (?:lookup|resolution) failed\b/i),
+  row(
+    "dns-failure",
+    /\bENOTFOUND\b|\bgetaddrinfo\b|\bcould not resolve (?:host|hostname)\b|\bname or service not known\b|\bdns (?:lookup|resolution) failed\b/i,
+  ),
   // OpenAI-compatible servers that end a stream with an error stop reason.
   row("unhandled-stop-reason-error", /\bunhandled stop reason:\s*(?:error|abort(?:ed)?|malformed_response|network_error)\b/i),
   row("stop-reason-error", /\breason:\s*(?:error|abort(?:ed)?|malformed_response|network_error)\b/i),
@@ -37,12 +52,19 @@ export const TIMEOUT_RULES: readonly MessageRule[] = [
   // OpenAI Codex: a bare "Request failed", or "Request failed after repeated internal retries." A 400/422 with
   // the same words is a rejected request (format), not a transient one.
   row("bare-request-failed", /^(?:error:\s*)?request failed\.?$/i, { bare: true, unlessStatuses: [400, 422] }),
-  row("request-failed-after-retries", /\brequest failed after (?:\d+ |repeated |several |multiple |too many )?(?:internal )?(?:retries|retry attempts|attempts)\b/i),
+  row(
+    "request-failed-after-retries",
+    /\brequest failed after (?:\d+ |repeated |several |multiple |too many )?(?:internal )?(?:retries|retry attempts|attempts)\b/i,
+  ),
   // The shared model runtime's wrapper text when a stream ends without details (any provider).
   row("bare-unknown-error-occurred", /^(?:error:\s*)?an unknown error occurred\.?$/i, { bare: true }),
-  row("transient-api-error", /\binternal server error\b|\bunknown error,? 5\d\d\b|\bupstream error\b|\bbackend error\b|\bbad gateway\b|\bservice unavailable\b|\btry again later\b|\ban unexpected error (?:has )?occurred\b/i, {
-    requires: /\bapi_error\b/i,
-  }),
+  row(
+    "transient-api-error",
+    /\binternal server error\b|\bunknown error,? 5\d\d\b|\bupstream error\b|\bbackend error\b|\bbad gateway\b|\bservice unavailable\b|\btry again later\b|\ban unexpected error (?:has )?occurred\b/i,
+    {
+      requires: /\bapi_error\b/i,
+    },
+  ),
   // Google's status name beside a 5xx code in plain text ("INTERNAL: … code:500"): no structured body, so a
   // transport-level failure (R-EC-3); a structured `"status": "INTERNAL"` body is server_error and read earlier.
   row("internal-code-5xx", /\binternal\b[^\n]{0,200}?\bcode\W{0,3}5\d\d\b/i),

@@ -42,7 +42,10 @@ export async function recordRuns(options: {
   const clock = new FakeClock(RECORD_START_MS);
   const store = new MemoryStateStore({ now: () => clock.now() });
   for (const profile of options.profiles ?? []) {
-    await store.upsertProfile({ id: profile.id, credential: { type: "api_key", provider: profile.provider, key: `sk-test-${profile.id}` } });
+    await store.upsertProfile({
+      id: profile.id,
+      credential: { type: "api_key", provider: profile.provider, key: `sk-test-${profile.id}` },
+    });
   }
   const detour = await createDetour({ config, store, clock, random: new SeededRandom(3), env: {}, providers: [] });
   const builders = new Map<string, RunTraceBuilder>();

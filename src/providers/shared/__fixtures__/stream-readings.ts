@@ -27,7 +27,11 @@ export function streamReadings(
   async function pulled(baseUrl: string, request: CanonicalRequest = simpleRequest): Promise<Reading> {
     const reading: Reading = { events: [], malformed: [] };
     try {
-      for await (const event of provider(baseUrl).stream(request, context((chunk) => reading.malformed.push(chunk.problem)))) reading.events.push(event);
+      for await (const event of provider(baseUrl).stream(
+        request,
+        context((chunk) => reading.malformed.push(chunk.problem)),
+      ))
+        reading.events.push(event);
     } catch (error) {
       reading.error = error;
     }
@@ -37,10 +41,14 @@ export function streamReadings(
   async function pushed(baseUrl: string, request: CanonicalRequest = simpleRequest): Promise<Reading> {
     const reading: Reading = { events: [], malformed: [] };
     try {
-      await provider(baseUrl).pushStream(request, context((chunk) => reading.malformed.push(chunk.problem)), (event) => {
-        reading.events.push(event);
-        return event.type !== "finish";
-      });
+      await provider(baseUrl).pushStream(
+        request,
+        context((chunk) => reading.malformed.push(chunk.problem)),
+        (event) => {
+          reading.events.push(event);
+          return event.type !== "finish";
+        },
+      );
     } catch (error) {
       reading.error = error;
     }

@@ -50,7 +50,10 @@ async function failureOf(promise: Promise<unknown>): Promise<UpstreamFailure> {
 
 export function describeTransportContract(subject: TransportContractSubject): void {
   describe(`${subject.name} transport`, () => {
-    async function withServer<T>(reply: LoopbackReply, run: (baseUrl: string, requests: { closed: Promise<void> }[]) => Promise<T>): Promise<T> {
+    async function withServer<T>(
+      reply: LoopbackReply,
+      run: (baseUrl: string, requests: { closed: Promise<void> }[]) => Promise<T>,
+    ): Promise<T> {
       const server = await startLoopbackServer(() => reply);
       try {
         return await run(server.url, server.requests);
@@ -80,7 +83,11 @@ export function describeTransportContract(subject: TransportContractSubject): vo
       await withServer({ kind: "hang" }, async (baseUrl, requests) => {
         const controller = new AbortController();
         const pending = subject.create(baseUrl).complete(simpleRequest, context(controller.signal));
-        await within(waitFor(() => requests.length === 1), 2_000, "request arrival");
+        await within(
+          waitFor(() => requests.length === 1),
+          2_000,
+          "request arrival",
+        );
         controller.abort();
         const error: unknown = await pending.catch((caught: unknown) => caught);
         expect(error).not.toBeInstanceOf(UpstreamFailure);
@@ -103,13 +110,10 @@ export function describeTransportContract(subject: TransportContractSubject): vo
     });
 
     it("a stream that ends cleanly without a finish reason is incomplete: 'stream closed' (R-ST-2)", async () => {
-      await withServer(
-        { kind: "stream", contentType: subject.streamContentType, text: subject.unfinishedStream },
-        async (baseUrl) => {
-          const failure = await failureOf(collect(subject.create(baseUrl).stream(simpleRequest, context(new AbortController().signal))));
-          expect(failure.failure.message).toMatch(/stream closed/);
-        },
-      );
+      await withServer({ kind: "stream", contentType: subject.streamContentType, text: subject.unfinishedStream }, async (baseUrl) => {
+        const failure = await failureOf(collect(subject.create(baseUrl).stream(simpleRequest, context(new AbortController().signal))));
+        expect(failure.failure.message).toMatch(/stream closed/);
+      });
     });
 
     it("a connection reset before headers is a network failure", async () => {

@@ -1,12 +1,6 @@
 /** Shared values of the store contract: fixed times, the documented cooldown defaults, sample credentials. */
 import { expect } from "vitest";
-import type {
-  ApiKeyCredential,
-  CooldownSettings,
-  Credential,
-  OAuthCredential,
-  UsageStats,
-} from "../../../core/types.js";
+import type { ApiKeyCredential, CooldownSettings, Credential, OAuthCredential, UsageStats } from "../../../core/types.js";
 import type { RecordFailureParams, StateStore } from "../../../ports/state-store.js";
 import type { ContractStoreHandle } from "./index.js";
 

@@ -23,11 +23,7 @@ export function profilesContract(context: ContractContext, capabilities: Contrac
         credential: oauth,
       });
       const listed = await store.listProfiles();
-      expect(listed.map((profile) => profile.id).sort()).toEqual([
-        "anthropic:ada@example.com",
-        "google:default",
-        "openai:default",
-      ]);
+      expect(listed.map((profile) => profile.id).sort()).toEqual(["anthropic:ada@example.com", "google:default", "openai:default"]);
       expect(listed.find((profile) => profile.id === "google:default")?.credential).toEqual(token);
       expect(await store.getProfile("missing:default")).toBeUndefined();
     });
@@ -67,17 +63,23 @@ export function profilesContract(context: ContractContext, capabilities: Contrac
     });
 
     // Registered only where secrets exist at rest; the memory store has no "at rest".
-    if (capabilities.encryptsAtRest) it("R-SB-4: secrets are not kept in clear text at rest", async () => {
-      if (!handle.readAtRest) throw new Error("encryptsAtRest backends must provide readAtRest");
-      await store.upsertProfile({ id: "openai:default", credential: apiKey });
-      await store.upsertProfile({ id: "anthropic:ada@example.com", credential: oauth });
-      await store.upsertProfile({ id: "google:default", credential: token });
-      const atRest = await handle.readAtRest();
-      expect(atRest).toContain("openai:default");
-      for (const secret of ["sk-contract-secret-0001", "access-contract-secret-0002", "refresh-contract-secret-0003", "token-contract-secret-0004"]) {
-        expect(atRest).not.toContain(secret);
-      }
-    });
+    if (capabilities.encryptsAtRest)
+      it("R-SB-4: secrets are not kept in clear text at rest", async () => {
+        if (!handle.readAtRest) throw new Error("encryptsAtRest backends must provide readAtRest");
+        await store.upsertProfile({ id: "openai:default", credential: apiKey });
+        await store.upsertProfile({ id: "anthropic:ada@example.com", credential: oauth });
+        await store.upsertProfile({ id: "google:default", credential: token });
+        const atRest = await handle.readAtRest();
+        expect(atRest).toContain("openai:default");
+        for (const secret of [
+          "sk-contract-secret-0001",
+          "access-contract-secret-0002",
+          "refresh-contract-secret-0003",
+          "token-contract-secret-0004",
+        ]) {
+          expect(atRest).not.toContain(secret);
+        }
+      });
   });
 
   describe("stored order and lastGood", () => {

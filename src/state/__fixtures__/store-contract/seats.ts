@@ -16,11 +16,7 @@ const T0 = 1_800_000_000_000;
 const LEASE_MS = 20_000;
 
 /** `shared`: several handles (processes, replicas) share one state, so `openSibling` must be provided. */
-export function runSeatsContract(
-  name: string,
-  open: () => Promise<SeatsContractHandle>,
-  capabilities: { shared?: boolean } = {},
-): void {
+export function runSeatsContract(name: string, open: () => Promise<SeatsContractHandle>, capabilities: { shared?: boolean } = {}): void {
   describe(`SeatsStore contract: ${name}`, () => {
     let handle: SeatsContractHandle | undefined;
     const siblings: SeatsStore[] = [];
@@ -129,28 +125,29 @@ export function runSeatsContract(
     });
 
     // Registered only for backends that share state; the memory store has nothing to share.
-    if (capabilities.shared) describe("shared state", () => {
-      it("R-PO-8 seats taken through one handle count for another, and either can release them", async () => {
-        const other = await sibling();
-        const seat = (await claim("acct-a", 2)) as Seat;
-        expect(await other.inFlight(["acct-a"], T0)).toEqual({ "acct-a": 1 });
-        expect(await other.tryAcquire({ profileId: "acct-a", limit: 2, now: T0, leaseMs: LEASE_MS })).toBeDefined();
-        expect(await claim("acct-a", 2)).toBeUndefined();
-        await other.release(seat);
-        expect(await seats().inFlight(["acct-a"], T0)).toEqual({ "acct-a": 1 });
-      });
+    if (capabilities.shared)
+      describe("shared state", () => {
+        it("R-PO-8 seats taken through one handle count for another, and either can release them", async () => {
+          const other = await sibling();
+          const seat = (await claim("acct-a", 2)) as Seat;
+          expect(await other.inFlight(["acct-a"], T0)).toEqual({ "acct-a": 1 });
+          expect(await other.tryAcquire({ profileId: "acct-a", limit: 2, now: T0, leaseMs: LEASE_MS })).toBeDefined();
+          expect(await claim("acct-a", 2)).toBeUndefined();
+          await other.release(seat);
+          expect(await seats().inFlight(["acct-a"], T0)).toEqual({ "acct-a": 1 });
+        });
 
-      it("R-PO-8 handles claiming at the same moment never take more seats than the limit together", async () => {
-        const others = [await sibling(), await sibling()];
-        const stores = [seats(), ...others];
-        const results = await Promise.all(
-          Array.from({ length: 30 }, (_, index) =>
-            stores[index % stores.length]!.tryAcquire({ profileId: "acct-a", limit: 2, now: T0, leaseMs: LEASE_MS }),
-          ),
-        );
-        expect(results.filter(Boolean)).toHaveLength(2);
-        for (const store of stores) expect(await store.inFlight(["acct-a"], T0)).toEqual({ "acct-a": 2 });
+        it("R-PO-8 handles claiming at the same moment never take more seats than the limit together", async () => {
+          const others = [await sibling(), await sibling()];
+          const stores = [seats(), ...others];
+          const results = await Promise.all(
+            Array.from({ length: 30 }, (_, index) =>
+              stores[index % stores.length]!.tryAcquire({ profileId: "acct-a", limit: 2, now: T0, leaseMs: LEASE_MS }),
+            ),
+          );
+          expect(results.filter(Boolean)).toHaveLength(2);
+          for (const store of stores) expect(await store.inFlight(["acct-a"], T0)).toEqual({ "acct-a": 2 });
+        });
       });
-    });
   });
 }

@@ -67,7 +67,9 @@ export function sessionGroupsContract(context: ContractContext): void {
       });
       const staleRead = await store.getSession("s1");
       // The user pins another profile; its compaction count happens to equal the stale one.
-      await (await otherWriter()).patchSession("s1", {
+      await (
+        await otherWriter()
+      ).patchSession("s1", {
         authProfileOverride: "openai:home",
         authProfileOverrideSource: "user",
       });

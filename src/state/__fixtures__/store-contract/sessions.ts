@@ -85,7 +85,11 @@ export function sessionsContract(context: ContractContext): void {
 
     it("R-PO-5 the pins parked per provider round-trip and are compared and set with the auth pin, as one group", async () => {
       // A session written before parked pins existed: its pin alone.
-      await store.patchSession("s-pins", { authProfileOverride: "openai:a", authProfileOverrideSource: "auto", authProfileOverrideCompactionCount: 0 });
+      await store.patchSession("s-pins", {
+        authProfileOverride: "openai:a",
+        authProfileOverrideSource: "auto",
+        authProfileOverrideCompactionCount: 0,
+      });
       const old = (await store.getSession("s-pins")) as SessionEntry;
       expect(old.authProfilePinsByProvider).toBeUndefined();
       const parked = { openai: { profileId: "openai:a", source: "auto" as const, compactionCount: 0 } };
@@ -109,10 +113,16 @@ export function sessionsContract(context: ContractContext): void {
       expect((await store.getSession("s-pins"))?.authProfileOverride).toBe("anthropic:x");
       const back = await store.compareAndSetSession("s-pins", [
         { field: "authProfileOverride", expected: "anthropic:x", value: "openai:a" },
-        { field: "authProfilePinsByProvider", expected: read.authProfilePinsByProvider, value: { anthropic: { profileId: "anthropic:x", source: "auto" } } },
+        {
+          field: "authProfilePinsByProvider",
+          expected: read.authProfilePinsByProvider,
+          value: { anthropic: { profileId: "anthropic:x", source: "auto" } },
+        },
       ]);
       expect(back.conflicted).toEqual([]);
-      expect((await store.getSession("s-pins"))?.authProfilePinsByProvider).toEqual({ anthropic: { profileId: "anthropic:x", source: "auto" } });
+      expect((await store.getSession("s-pins"))?.authProfilePinsByProvider).toEqual({
+        anthropic: { profileId: "anthropic:x", source: "auto" },
+      });
     });
 
     it("R-SO-2: numbers and booleans compare by value", async () => {
@@ -131,22 +141,18 @@ export function sessionsContract(context: ContractContext): void {
     });
 
     it("R-SO-2: a compare-and-set on a missing session creates it only when a write applies", async () => {
-      const conflicted = await store.compareAndSetSession("s-none", [
-        { field: "modelOverride", expected: "gpt-4o", value: undefined },
-      ]);
+      const conflicted = await store.compareAndSetSession("s-none", [{ field: "modelOverride", expected: "gpt-4o", value: undefined }]);
       expect(conflicted).toEqual({ applied: [], conflicted: ["modelOverride"], entry: { sessionKey: "s-none" } });
       expect(await store.getSession("s-none")).toBeUndefined();
-      const created = await store.compareAndSetSession("s-new", [
-        { field: "modelOverride", expected: undefined, value: "gpt-4o" },
-      ]);
+      const created = await store.compareAndSetSession("s-new", [{ field: "modelOverride", expected: undefined, value: "gpt-4o" }]);
       expect(created.applied).toEqual(["modelOverride"]);
       expect(await store.getSession("s-new")).toEqual({ sessionKey: "s-new", modelOverride: "gpt-4o" });
     });
 
     it("R-SO-2: compare-and-set refuses to rewrite sessionKey", async () => {
-      await expect(
-        store.compareAndSetSession("s1", [{ field: "sessionKey", expected: undefined, value: "other" }]),
-      ).rejects.toThrow(TypeError);
+      await expect(store.compareAndSetSession("s1", [{ field: "sessionKey", expected: undefined, value: "other" }])).rejects.toThrow(
+        TypeError,
+      );
     });
 
     it("R-SB-2: of two concurrent compare-and-sets expecting the same value, exactly one applies", async () => {
@@ -206,9 +212,7 @@ export function sessionsContract(context: ContractContext): void {
     });
 
     it("R-FB-4: of concurrent claims for one key, exactly one wins", async () => {
-      const claims = await Promise.all(
-        Array.from({ length: 8 }, () => store.tryClaimProbe("main:google", NOW, 30 * SECOND)),
-      );
+      const claims = await Promise.all(Array.from({ length: 8 }, () => store.tryClaimProbe("main:google", NOW, 30 * SECOND)));
       expect(claims.filter(Boolean)).toHaveLength(1);
     });
   });

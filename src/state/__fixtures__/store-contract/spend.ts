@@ -48,9 +48,7 @@ export function spendContract(context: ContractContext, capabilities: ContractCa
     if (capabilities.sharedState) {
       it("R-GW-7: spend charged through two handles at once all counts (replicas share it)", async () => {
         const other = await context.sibling();
-        await Promise.all(
-          Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? store : other).recordSpend("openai:a", 0.5, NOW)),
-        );
+        await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 === 0 ? store : other).recordSpend("openai:a", 0.5, NOW)));
         expect((await other.spendByProfile(NOW))["openai:a"]).toBeCloseTo(10, 9);
         expect((await store.spendByProfile(NOW))["openai:a"]).toBeCloseTo(10, 9);
       });

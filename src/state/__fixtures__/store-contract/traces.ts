@@ -179,7 +179,7 @@ export function runTraceStoreContract(name: string, makeBackend: () => TraceCont
       // gpt-5 was called only by the runs that moved to it; the failed ones never got there.
       expect((await store.list({ model: "openai/gpt-5" }, now)).map((t) => t.runId)).toEqual(["ok-1", "ok-2", "ok-3"]);
       expect((await store.list({ model: "gpt-5", limit: 1 }, now)).map((t) => t.runId)).toEqual(["ok-3"]);
-      expect((await store.list({ model: "anthropic/claude-sonnet-4-6", limit: 10 }, now))).toHaveLength(5);
+      expect(await store.list({ model: "anthropic/claude-sonnet-4-6", limit: 10 }, now)).toHaveLength(5);
       expect(await store.list({ model: "openai/gpt-4o" }, now)).toEqual([]);
       expect(await store.list({ limit: 0 }, now)).toEqual([]);
     });

@@ -116,18 +116,12 @@ export function usageStatsContract(context: ContractContext): void {
     });
 
     it("R-CD-6: a provider-stated reset blocks until that time, capped at 7 days, never shortened", async () => {
-      const stated = await store.recordFailure(
-        "openai:a",
-        failure("rate_limit", { model: "gpt-4o", resetAt: NOW + 2 * HOUR }),
-      );
+      const stated = await store.recordFailure("openai:a", failure("rate_limit", { model: "gpt-4o", resetAt: NOW + 2 * HOUR }));
       expect(stated.blockedUntil).toBe(NOW + 2 * HOUR);
       expect(stated.blockedReason).toBe("rate_limit");
       expect(stated.blockedModel).toBe("gpt-4o");
       expect(stated.errorCount).toBe(1);
-      const earlier = await store.recordFailure(
-        "openai:a",
-        failure("rate_limit", { model: "gpt-4o", now: NOW + 1, resetAt: NOW + HOUR }),
-      );
+      const earlier = await store.recordFailure("openai:a", failure("rate_limit", { model: "gpt-4o", now: NOW + 1, resetAt: NOW + HOUR }));
       expect(earlier.blockedUntil).toBe(NOW + 2 * HOUR);
       expect(earlier.errorCount).toBe(2);
       const far = await store.recordFailure("openai:b", failure("rate_limit", { resetAt: NOW + 30 * 24 * HOUR }));
@@ -254,10 +248,7 @@ export function usageStatsContract(context: ContractContext): void {
       const again = await store.recordFailure("openai:a", failure("rate_limit", { now: NOW + 2 * SECOND, resetAt: NOW + 3 * SECOND }));
       expect(again.blockedUntil).toBe(NOW + 3 * SECOND);
       expect(again.cooldownUntil).toBe(NOW + 2 * SECOND + 60 * SECOND);
-      const waited = await store.recordFailure(
-        "openai:b",
-        failure("rate_limit", { resetAt: NOW + SECOND, afterStatedWait: true }),
-      );
+      const waited = await store.recordFailure("openai:b", failure("rate_limit", { resetAt: NOW + SECOND, afterStatedWait: true }));
       expect(waited.cooldownUntil).toBe(NOW + 30 * SECOND);
     });
 

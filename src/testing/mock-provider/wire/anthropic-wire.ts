@@ -3,7 +3,12 @@
  * content_block_start/delta/stop, message_delta, message_stop); errors as
  * `{"type":"error","error":{"type","message"}}` and in-band `event: error`.
  */
-import { anthropicMessagesWire, CANONICAL_TO_ANTHROPIC_STOP_REASON, renderAnthropicMessage, renderAnthropicUsage } from "../../../wire/anthropic-messages/index.js";
+import {
+  anthropicMessagesWire,
+  CANONICAL_TO_ANTHROPIC_STOP_REASON,
+  renderAnthropicMessage,
+  renderAnthropicUsage,
+} from "../../../wire/anthropic-messages/index.js";
 import { messageFor } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
 import { canonicalReply, featuresOf, isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
@@ -71,7 +76,12 @@ export const anthropicWire: MockWire = {
     if (typeof body.max_tokens !== "number") return { ok: false, message: "max_tokens: Field required" };
     return {
       ok: true,
-      info: { model: body.model, stream: body.stream === true, includeUsage: true, conversation: { ...readConversation(body), ...featuresOf(anthropicMessagesWire, body) } },
+      info: {
+        model: body.model,
+        stream: body.stream === true,
+        includeUsage: true,
+        conversation: { ...readConversation(body), ...featuresOf(anthropicMessagesWire, body) },
+      },
     };
   },
 

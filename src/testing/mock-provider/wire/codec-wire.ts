@@ -10,7 +10,15 @@ import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import type { MockConversation, MockReply } from "../reply.js";
 import { requestFeatures } from "../request-features.js";
 import type { MockWireApi } from "../scenario-schema.js";
-import { canonicalReply, thinkingEvents, type MockWire, type ReplyContext, type StreamFrames, type WireReadResult, type WireRoute } from "./mock-wire.js";
+import {
+  canonicalReply,
+  thinkingEvents,
+  type MockWire,
+  type ReplyContext,
+  type StreamFrames,
+  type WireReadResult,
+  type WireRoute,
+} from "./mock-wire.js";
 
 /** What a mock wire reads from a decoded request: the text the reply is made from. */
 export function conversationOf(request: CanonicalRequest): MockConversation {
@@ -36,8 +44,14 @@ export function conversationOf(request: CanonicalRequest): MockConversation {
 }
 
 /** The reply as canonical stream events, grouped as the fault plan cuts them: one content group per token. */
-export function replyEvents(reply: MockReply, context: ReplyContext): { lead: CanonicalStreamEvent[]; content: CanonicalStreamEvent[][]; finish: CanonicalStreamEvent[] } {
-  const content: CanonicalStreamEvent[][] = [...thinkingEvents(reply), ...reply.textTokens.map((text): CanonicalStreamEvent[] => [{ type: "text-delta", text }])];
+export function replyEvents(
+  reply: MockReply,
+  context: ReplyContext,
+): { lead: CanonicalStreamEvent[]; content: CanonicalStreamEvent[][]; finish: CanonicalStreamEvent[] } {
+  const content: CanonicalStreamEvent[][] = [
+    ...thinkingEvents(reply),
+    ...reply.textTokens.map((text): CanonicalStreamEvent[] => [{ type: "text-delta", text }]),
+  ];
   if (reply.toolCall) {
     const call = reply.toolCall;
     content.push([{ type: "tool-call-delta", index: 0, id: call.id, name: call.name, argumentsDelta: call.arguments }]);
@@ -73,7 +87,8 @@ export function codecWire(options: CodecWireOptions): MockWire {
   const encoder = format.stream.encoder;
   if (!decode || !renderResponse || !renderError || !encoder) throw new Error(`The ${format.id} wire format has no server codecs.`);
 
-  const streamEncoder = (context: ReplyContext) => encoder({ model: context.model, createdSeconds: context.createdSeconds, includeUsage: context.includeUsage });
+  const streamEncoder = (context: ReplyContext) =>
+    encoder({ model: context.model, createdSeconds: context.createdSeconds, includeUsage: context.includeUsage });
   const errorInput = (error: ResolvedMockError) => ({
     message: messageFor(error, api),
     status: error.status,

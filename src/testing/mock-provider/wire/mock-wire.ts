@@ -93,8 +93,17 @@ export function canonicalReply(reply: MockReply, context: ReplyContext): Canonic
   const content: CanonicalResponse["content"] = [];
   if (reply.textTokens.length > 0) content.push({ type: "text", text: reply.textTokens.join("") });
   if (reply.toolCall) content.push({ type: "tool-call", ...reply.toolCall });
-  const thinking = reply.thinking ? [{ type: "thinking" as const, text: reply.thinking.tokens.join(""), signature: reply.thinking.signature }] : undefined;
-  return { id: context.id, model: context.model, content, ...(thinking ? { thinking } : {}), finishReason: reply.finishReason, usage: reply.usage };
+  const thinking = reply.thinking
+    ? [{ type: "thinking" as const, text: reply.thinking.tokens.join(""), signature: reply.thinking.signature }]
+    : undefined;
+  return {
+    id: context.id,
+    model: context.model,
+    content,
+    ...(thinking ? { thinking } : {}),
+    finishReason: reply.finishReason,
+    usage: reply.usage,
+  };
 }
 
 /** The reply's thinking as stream events, one per token; the signature rides on the last (as Anthropic signs a block at its end). */
@@ -103,7 +112,10 @@ export function thinkingEvents(reply: MockReply): CanonicalStreamEvent[][] {
   if (!thinking) return [];
   return thinking.tokens.map((text, index): CanonicalStreamEvent[] =>
     index === thinking.tokens.length - 1
-      ? [{ type: "thinking-delta", index: 0, text }, { type: "thinking-delta", index: 0, signature: thinking.signature }]
+      ? [
+          { type: "thinking-delta", index: 0, text },
+          { type: "thinking-delta", index: 0, signature: thinking.signature },
+        ]
       : [{ type: "thinking-delta", index: 0, text }],
   );
 }

@@ -4,7 +4,12 @@
  * `error` event inside a stream. Answers are rendered by the shared wire module (`wire/openai-responses`).
  */
 import type { CanonicalStreamEvent } from "../../../ports/canonical.js";
-import { createResponsesStreamEncoder, openAIResponsesWire as responsesFormat, renderResponsesResponse, responsesSseEvent } from "../../../wire/openai-responses/index.js";
+import {
+  createResponsesStreamEncoder,
+  openAIResponsesWire as responsesFormat,
+  renderResponsesResponse,
+  responsesSseEvent,
+} from "../../../wire/openai-responses/index.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
 import { openAIWire } from "./openai-wire.js";
 import { canonicalReply, featuresOf, isRecord, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
@@ -43,7 +48,9 @@ function replyEvents(reply: MockReply, context: ReplyContext) {
     const call = reply.toolCall;
     content.push(
       [{ type: "tool-call-delta", index: 0, id: call.id, name: call.name }],
-      ...splitArguments(call.arguments).map((piece): CanonicalStreamEvent[] => [{ type: "tool-call-delta", index: 0, argumentsDelta: piece }]),
+      ...splitArguments(call.arguments).map((piece): CanonicalStreamEvent[] => [
+        { type: "tool-call-delta", index: 0, argumentsDelta: piece },
+      ]),
     );
   }
   const finish: CanonicalStreamEvent = { type: "finish", reason: reply.finishReason, usage: reply.usage };
@@ -57,7 +64,8 @@ export const openAIResponsesWire: MockWire = {
   readRequest(body): WireReadResult {
     if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
     if (typeof body.model !== "string" || body.model === "") return { ok: false, message: "Missing required parameter: 'model'." };
-    if (body.input === undefined && body.previous_response_id === undefined) return { ok: false, message: "Missing required parameter: 'input'." };
+    if (body.input === undefined && body.previous_response_id === undefined)
+      return { ok: false, message: "Missing required parameter: 'input'." };
     return {
       ok: true,
       info: {

@@ -2,10 +2,24 @@
  * OpenAI chat completions (`POST /v1/chat/completions`): JSON answers and SSE chunks ending in
  * `data: [DONE]`; errors as `{"error":{"message","type","param","code"}}`.
  */
-import { CANONICAL_TO_OPENAI_FINISH_REASON, openAIChatWire, renderOpenAIChatCompletion, renderOpenAIUsage } from "../../../wire/openai-chat/index.js";
+import {
+  CANONICAL_TO_OPENAI_FINISH_REASON,
+  openAIChatWire,
+  renderOpenAIChatCompletion,
+  renderOpenAIUsage,
+} from "../../../wire/openai-chat/index.js";
 import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
-import { canonicalReply, featuresOf, isRecord, sseData, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
+import {
+  canonicalReply,
+  featuresOf,
+  isRecord,
+  sseData,
+  textOf,
+  type MockWire,
+  type ReplyContext,
+  type WireReadResult,
+} from "./mock-wire.js";
 
 function readConversation(messages: unknown[], tools: unknown): MockConversation {
   let inputCharacters = 0;
@@ -21,7 +35,8 @@ function readConversation(messages: unknown[], tools: unknown): MockConversation
     : [];
   const lastText = isRecord(last) ? textOf(last.content) : "";
   const previous = messages[messages.length - 2];
-  const previousAssistant = lastRole === "user" && isRecord(previous) && previous.role === "assistant" ? textOf(previous.content) : undefined;
+  const previousAssistant =
+    lastRole === "user" && isRecord(previous) && previous.role === "assistant" ? textOf(previous.content) : undefined;
   return {
     ...(lastRole === "user" ? { lastUserText: lastText } : {}),
     ...(lastRole === "tool" ? { lastToolResultText: lastText } : {}),
@@ -35,7 +50,6 @@ function readConversation(messages: unknown[], tools: unknown): MockConversation
 function finishUsage(reply: MockReply) {
   return renderOpenAIUsage(reply.usage);
 }
-
 
 export const openAIWire: MockWire = {
   api: "openai",
@@ -86,9 +100,7 @@ export const openAIWire: MockWire = {
         chunk({
           tool_calls: [{ index: 0, id: call.id, type: "function", function: { name: call.name, arguments: "" } }],
         }),
-        ...splitArguments(call.arguments).map((piece) =>
-          chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] }),
-        ),
+        ...splitArguments(call.arguments).map((piece) => chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] })),
       );
     }
     const finish = [chunk({}, CANONICAL_TO_OPENAI_FINISH_REASON[reply.finishReason])];
