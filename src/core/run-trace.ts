@@ -73,6 +73,32 @@ export interface TraceHeadroomReading {
   resetAt: number;
 }
 
+/** An attempt as it starts: where it went, every fact still unknown; `fields` fills in what is known. */
+export function newTraceAttempt(
+  where: Pick<TraceAttempt, "offsetMs" | "provider" | "model" | "profileId">,
+  fields: Partial<TraceAttempt> = {},
+): TraceAttempt {
+  return {
+    ...where,
+    outcome: null,
+    status: null,
+    reason: null,
+    statedResetAt: null,
+    firstTokenMs: null,
+    durationMs: null,
+    inputTokens: null,
+    outputTokens: null,
+    costUsd: null,
+    committed: false,
+    continuation: null,
+    hedge: false,
+    code: null,
+    finishedOffsetMs: null,
+    hedgeIndex: null,
+    ...fields,
+  };
+}
+
 /** An answer states a handful of windows; a trace keeps this many per attempt so its size stays bounded. */
 export const MAX_TRACE_HEADROOM_READINGS = 4;
 

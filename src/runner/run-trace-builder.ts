@@ -3,7 +3,14 @@
  * stamps each event with the time it was seen (`observe(event, at)`); nothing here reads a clock. Only facts
  * are copied: error previews and notice texts are left out, the session key is hashed.
  */
-import { MAX_TRACE_HEADROOM_READINGS, RUN_TRACE_VERSION, traceableCode, type RunTraceV1, type TraceAttempt } from "../core/run-trace.js";
+import {
+  MAX_TRACE_HEADROOM_READINGS,
+  newTraceAttempt,
+  RUN_TRACE_VERSION,
+  traceableCode,
+  type RunTraceV1,
+  type TraceAttempt,
+} from "../core/run-trace.js";
 import type { DetourEvent, DetourEventOf } from "../ports/events.js";
 import { hashSessionKey } from "../ports/trace-store.js";
 
@@ -63,27 +70,7 @@ export class RunTraceBuilder {
     const offsetMs = Math.max(0, at - trace.startedAt);
     switch (event.type) {
       case "attempt_started":
-        trace.attempts.push({
-          offsetMs,
-          provider: event.provider,
-          model: event.model,
-          profileId: event.profileId,
-          outcome: null,
-          status: null,
-          reason: null,
-          statedResetAt: null,
-          firstTokenMs: null,
-          durationMs: null,
-          inputTokens: null,
-          outputTokens: null,
-          costUsd: null,
-          committed: false,
-          continuation: null,
-          hedge: false,
-          code: null,
-          finishedOffsetMs: null,
-          hedgeIndex: null,
-        });
+        trace.attempts.push(newTraceAttempt({ offsetMs, provider: event.provider, model: event.model, profileId: event.profileId }));
         return;
       case "attempt_finished": {
         const attempt = this.#openAttempt(event.provider, event.model, event.profileId);

@@ -5,7 +5,7 @@
  * Pure: the traces are a function of the target and the start time.
  */
 import type { FailoverReason } from "../../core/reasons.js";
-import { RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
+import { newTraceAttempt, RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
 
 export interface DrillTarget {
   /** `provider/model` the runs ask for: the config's primary. */
@@ -130,27 +130,7 @@ export function findDrill(name: string): DrillDefinition | undefined {
 }
 
 function attempt(target: DrillTarget, fields: Partial<TraceAttempt> & Pick<TraceAttempt, "outcome">): TraceAttempt {
-  return {
-    offsetMs: 0,
-    provider: target.provider,
-    model: target.model,
-    profileId: target.profileId,
-    status: null,
-    reason: null,
-    statedResetAt: null,
-    firstTokenMs: null,
-    durationMs: null,
-    inputTokens: null,
-    outputTokens: null,
-    costUsd: null,
-    committed: false,
-    continuation: null,
-    hedge: false,
-    code: null,
-    finishedOffsetMs: null,
-    hedgeIndex: null,
-    ...fields,
-  };
+  return newTraceAttempt({ offsetMs: 0, provider: target.provider, model: target.model, profileId: target.profileId }, fields);
 }
 
 /**

@@ -1,32 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
+import { newTraceAttempt, RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
 import { DEFAULT_HEALTHY_LATENCY_MS, SAME_CALL_TOLERANCE_MS, UpstreamModel } from "./upstream-model.js";
 
 const T0 = 1_767_225_600_000;
 
 function attempt(fields: Partial<TraceAttempt>): TraceAttempt {
-  return {
-    offsetMs: 0,
-    provider: "anthropic",
-    model: "claude",
-    profileId: "anthropic:a",
-    outcome: "succeeded",
-    status: 200,
-    reason: null,
-    statedResetAt: null,
-    firstTokenMs: null,
-    durationMs: 700,
-    inputTokens: null,
-    outputTokens: null,
-    costUsd: null,
-    committed: false,
-    continuation: null,
-    hedge: false,
-    code: null,
-    finishedOffsetMs: null,
-    hedgeIndex: null,
-    ...fields,
-  };
+  return newTraceAttempt(
+    { offsetMs: 0, provider: "anthropic", model: "claude", profileId: "anthropic:a" },
+    { outcome: "succeeded", status: 200, durationMs: 700, ...fields },
+  );
 }
 
 function run(runId: string, startedAt: number, attempts: TraceAttempt[]): RunTraceV1 {
