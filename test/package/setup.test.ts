@@ -40,9 +40,9 @@ describe("the README's test command", () => {
     expect(ciLines).toContain(command);
   });
 
-  it("test:ci runs scripts/test.sh, and npm test stays the typecheck and every test", () => {
+  it("test:ci runs scripts/test.sh, and npm test stays the typecheck, the formatting check and every test", () => {
     expect(manifest.scripts["test:ci"]).toBe("bash scripts/test.sh");
-    expect(manifest.scripts.test).toBe("npm run typecheck && vitest run");
+    expect(manifest.scripts.test).toBe("npm run typecheck && npm run format:check && vitest run");
   });
 });
 
