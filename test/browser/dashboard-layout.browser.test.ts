@@ -7,11 +7,12 @@
  * using the laptop's width instead of a fixed left column, the Headroom column saying why it is empty, and an
  * icon that is no 404.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
 import { harnessConfig, KEYS } from "../e2e/fixtures/gateway-harness.js";
@@ -39,8 +40,6 @@ declare const document: {
 };
 declare function getComputedStyle(node: unknown, pseudo?: string): { content: string };
 
-const CHROMIUM = process.env.DETOUR_CHROMIUM ?? "/usr/bin/chromium";
-const screenshotDir = process.env.DETOUR_SCREENSHOT_DIR ?? join(import.meta.dirname, "screenshots");
 const PRICE = { input: 3, output: 15 };
 
 let mock: MockProvider;
@@ -48,7 +47,6 @@ let gateway: RunningGateway;
 let browser: Browser;
 
 beforeAll(async () => {
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`).toBe(true);
   mock = await startMockProvider({
     scenario: [{ match: { key: KEYS.openaiA }, steps: ["rate-limit"], then: "repeat-last" }],
     models: ["mock-gpt", "mock-claude", "mock-mini"],
@@ -74,19 +72,7 @@ beforeAll(async () => {
   await client.chat.completions.create(ask("openai/mock-mini"));
   const stream = await client.chat.completions.create({ ...ask("detour"), stream: true });
   for await (const _chunk of stream) void _chunk;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -141,9 +127,9 @@ function chartText(page: Page, chart: string) {
 
 /** The whole page, and the first screen as the person sees it (at its real size, to judge text). */
 async function screenshot(page: Page, name: string): Promise<void> {
-  mkdirSync(screenshotDir, { recursive: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true });
-  await page.screenshot({ path: join(screenshotDir, `${name}-first-screen.png`) });
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}-first-screen.png`) });
 }
 
 describe("dashboard layout (real Chromium)", () => {

@@ -4,22 +4,19 @@
  * fallback and failures to show; then the reset button, first without and then with the admin token.
  * Screenshots of the page land in $DETOUR_SCREENSHOT_DIR (default: test/browser/screenshots/, gitignored).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
 import { startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
 
-const CHROMIUM = process.env.DETOUR_CHROMIUM ?? "/usr/bin/chromium";
 const ADMIN_TOKEN = "dashboard-admin-token-5d1e";
-const screenshotDir = process.env.DETOUR_SCREENSHOT_DIR ?? join(import.meta.dirname, "screenshots");
 
 let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Never skipped: CI installs chromium (.ci/run); a missing browser is a failure, not a pass.
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`).toBe(true);
   harness = await startHarness({
     scenario: [
       { match: { key: "sk-e2e-openai-a-1111111111" }, steps: ["rate-limit"], then: "repeat-last" },
@@ -27,19 +24,7 @@ beforeAll(async () => {
     ],
     gateway: { auth: { adminTokens: [ADMIN_TOKEN] }, ttftTimeoutSeconds: 2, streamStallSeconds: 2 },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -80,8 +65,8 @@ describe("dashboard at / (real Chromium)", () => {
     expect(await page.locator('#chart-failures rect[data-series="overloaded"]').count()).toBeGreaterThan(0);
     expect(await page.locator("#legend-failures").textContent()).toContain("fallback");
 
-    mkdirSync(screenshotDir, { recursive: true });
-    await page.screenshot({ path: join(screenshotDir, "dashboard.png"), fullPage: true });
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, "dashboard.png"), fullPage: true });
 
     // Reset without a token: the admin API refuses and the page says so; the profile stays cooling.
     await rowA.locator("button.reset").click();
@@ -94,7 +79,7 @@ describe("dashboard at / (real Chromium)", () => {
     await rowA.locator("button.reset").click();
     await expect.poll(() => page.locator('tr[data-profile="openai:a"]').getAttribute("data-state")).toBe("usable");
     expect(await page.locator("#admin-message").textContent()).toContain("Reset openai:a");
-    await page.screenshot({ path: join(screenshotDir, "dashboard-after-reset.png"), fullPage: true });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, "dashboard-after-reset.png"), fullPage: true });
 
     expect(errors).toEqual([]);
     // Nothing secret reaches the page.

@@ -7,24 +7,21 @@
  * a hedge) to check they are drawn. Screenshots land in $DETOUR_SCREENSHOT_DIR (default
  * test/browser/screenshots/, gitignored).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
 import { RUN_TRACE_VERSION, type RunTraceV1 } from "../../src/core/run-trace.js";
 import { hashSessionKey } from "../../src/ports/trace-store.js";
 import { KEYS, startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
 
-const CHROMIUM = process.env.DETOUR_CHROMIUM ?? "/usr/bin/chromium";
 const ADMIN_TOKEN = "request-log-admin-token-77c2";
-const screenshotDir = process.env.DETOUR_SCREENSHOT_DIR ?? join(import.meta.dirname, "screenshots");
 
 let harness: Harness;
 let browser: Browser;
 
 beforeAll(async () => {
-  // Never skipped: CI installs chromium (.ci/run); a missing browser is a failure, not a pass.
-  expect(existsSync(CHROMIUM), `${CHROMIUM} is missing: apt-get install chromium`).toBe(true);
   harness = await startHarness({
     scenario: [
       // Run 1: key a answers. Run 2: both OpenAI keys overload, Anthropic answers. Run 3: Anthropic fails too.
@@ -34,19 +31,7 @@ beforeAll(async () => {
     ],
     gateway: { auth: { adminTokens: [ADMIN_TOKEN] }, ttftTimeoutSeconds: 2, streamStallSeconds: 2 },
   });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 
 afterAll(async () => {
@@ -149,9 +134,9 @@ describe("dashboard request log (real Chromium)", () => {
     await page.waitForSelector(`tr[data-run-detail="${direct.runId}"] line.first-token`, { state: "attached" });
     expect((await bars(page, direct.runId)).map((bar) => bar.outcome)).toEqual(["succeeded"]);
 
-    mkdirSync(screenshotDir, { recursive: true });
-    await page.locator("#request-log").screenshot({ path: join(screenshotDir, "request-log.png") });
-    await page.screenshot({ path: join(screenshotDir, "request-log-page.png"), fullPage: true });
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.locator("#request-log").screenshot({ path: join(SCREENSHOT_DIR, "request-log.png") });
+    await page.screenshot({ path: join(SCREENSHOT_DIR, "request-log-page.png"), fullPage: true });
 
     // The open runs stay open across the page's refreshes.
     await page.waitForTimeout(2500);
@@ -289,8 +274,8 @@ describe("dashboard request log (real Chromium)", () => {
     expect(await detail.locator("rect.attempt-bar").nth(1).locator("title").textContent()).toContain("first token after 400 ms · $0.0123");
     expect(await detail.textContent()).toContain("Passed over: openai/mock-gpt · openai:b (rate_limit)");
     expect(await detail.textContent()).toContain("tokens 1180 in · 240 out");
-    mkdirSync(screenshotDir, { recursive: true });
-    await page.locator("#request-log").screenshot({ path: join(screenshotDir, "request-log-optional-facts.png") });
+    mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    await page.locator("#request-log").screenshot({ path: join(SCREENSHOT_DIR, "request-log-optional-facts.png") });
     await page.close();
   }, 60_000);
 });

@@ -46,7 +46,7 @@ section{container-type:inline-size}
   table.stack,table.stack tbody,table.stack tr,table.stack td{display:block;width:100%}
   table.stack thead{display:none}
   table.stack tr{border:1px solid #e5e7eb;border-radius:6px;margin:.5rem 0;padding:.25rem .5rem}
-  table.stack td{display:flex;gap:.75rem;border:0;padding:.15rem 0;overflow-wrap:anywhere;min-width:0}
+  table.stack td{display:flex;gap:.75rem;border:0;padding:.15rem 0;overflow-wrap:anywhere;min-width:0;white-space:normal}
   table.stack td::before{content:attr(data-label);flex:0 0 7.5rem;color:#6b7280;font-size:.8rem;font-weight:600}
   table.stack td:empty{display:none}
   table.stack td[data-label=""]::before{content:none}
