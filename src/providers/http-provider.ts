@@ -79,8 +79,9 @@ export class HttpProvider implements Provider {
     const response = await openWireStream(call);
     const stream = this.wire.stream;
     // R-GW-10: an upstream that ignored `stream: true` sent its whole answer; that answer is the stream. An
-    // NDJSON stream of one line is such an answer already: its framing reads it as it is.
-    if (stream.framing === "sse" && answersWithJson(response.headers)) return { answer: await this.#wholeAnswer(call, response, dropped) };
+    // NDJSON stream of one line is such an answer already: its framing reads it as it is. An event stream of AWS frames never is JSON.
+    if (stream.framing !== "ndjson" && answersWithJson(response.headers))
+      return { answer: await this.#wholeAnswer(call, response, dropped) };
     const decoder = stream.decoder({ ...this.#fallback(context.model), dropped });
     return { body: response.body, decoder, framing: stream.framing, failures: this.#failures(call, response.headers) };
   }

@@ -99,8 +99,11 @@ export interface StreamDecodeSink {
   cut(): never;
 }
 
-/** How a format's upstream stream is framed: server-sent events, or one JSON object per line (Ollama). */
-export type StreamFraming = "sse" | "ndjson";
+/**
+ * How a format's upstream stream is framed: server-sent events, one JSON object per line (Ollama), or AWS's
+ * binary event-stream messages (Bedrock), each read as `{"<event type>": payload}` (wire/shared/aws-event-stream.ts).
+ */
+export type StreamFraming = "sse" | "ndjson" | "aws-event-stream";
 
 export interface StreamDecoderOptions extends DecodeFallback {
   /** Request fields the encoder had to leave out (R-GW-6), reported on the first event. */

@@ -16,6 +16,7 @@
 import { createParser, type EventSourceParser } from "eventsource-parser";
 import type { Readable } from "node:stream";
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
+import { AwsEventStreamPieces } from "../../wire/shared/aws-event-stream.js";
 import type { StreamDecodeSink, StreamFraming, WireStreamDecoder } from "../../wire/wire-format.js";
 import { drainCompleteBody } from "./pass-through-call.js";
 import { failureFromNetworkError } from "./upstream-failure.js";
@@ -69,6 +70,8 @@ class FramedReads {
   readonly #sink: StreamDecodeSink;
   readonly #text = new TextDecoder();
   readonly #framer: EventSourceParser | NdjsonLines;
+  /** A binary framing (AWS event-stream) reads the bytes themselves, not their text. */
+  readonly #binary: AwsEventStreamPieces | undefined;
   /** The answer is complete, or the decoder failed: later pieces of the body are not decoded. */
   stopped = false;
   complete = false;
@@ -82,6 +85,13 @@ class FramedReads {
       reading.framing === "ndjson"
         ? new NdjsonLines((line) => this.#take(line))
         : createParser({ onEvent: (event) => this.#take(event.data) });
+    this.#binary =
+      reading.framing === "aws-event-stream"
+        ? new AwsEventStreamPieces(
+            (piece) => this.#take(piece),
+            (problem) => this.#damaged(problem),
+          )
+        : undefined;
   }
 
   /** The consumer needs no more events. */
@@ -90,22 +100,39 @@ class FramedReads {
   }
 
   read(chunk: Uint8Array): void {
+    if (this.#binary) return this.#binary.feed(chunk);
     const text = this.#text.decode(chunk, { stream: true });
     if (text !== "") this.#framer.feed(text);
   }
 
   /** The body ended: a piece left unterminated is still delivered, then the decoder's own end. */
   end(): void {
+    if (this.#binary) return this.#endDecoder();
     const rest = this.#text.decode();
     if (rest !== "") this.#framer.feed(rest);
     // A blank line ends any event the server left unterminated (a lone newline would only end the line).
     if (this.#framer instanceof NdjsonLines) this.#framer.end();
     else this.#framer.feed("\n\n");
+    this.#endDecoder();
+  }
+
+  #endDecoder(): void {
     if (this.stopped) return;
     try {
       this.#decoder.end(this.#sink);
     } catch (error) {
       this.failure = { error };
+    }
+  }
+
+  /** A binary frame that cannot be read: skipped and counted like a malformed piece (R-ST-2); the body's end decides the rest. */
+  #damaged(problem: string): void {
+    if (this.stopped) return;
+    try {
+      this.#sink.malformed("", problem);
+    } catch (error) {
+      this.failure = { error };
+      this.stopped = true;
     }
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { BedrockEventStreamDecoder, anthropicSseFromBedrockChunk } from "./bedrock-event-stream.js";
+import { AwsEventStreamDecoder, AwsEventStreamPieces, awsEventMessage, awsExceptionMessage, awsFramePiece } from "./aws-event-stream.js";
 
 /** CRC-32 (IEEE), written here so the frames below are built independently of the library under test. */
 function crc32(bytes: Uint8Array): number {
@@ -42,20 +42,51 @@ const throttleFrame = frame(
 );
 
 describe("Bedrock event-stream decoding", () => {
-  it("R-GW-12 a chunk frame becomes the Anthropic server-sent event it carries", () => {
-    const frames = new BedrockEventStreamDecoder().push(chunkFrame);
+  it("R-GW-12 a chunk frame becomes the union member the AWS SDKs read, carrying the Anthropic event", () => {
+    const frames = new AwsEventStreamDecoder().push(chunkFrame);
     expect(frames).toHaveLength(1);
     const [first] = frames;
     expect(first).toMatchObject({ kind: "event", eventType: "chunk" });
-    expect(anthropicSseFromBedrockChunk(first?.kind === "event" ? first.payload : undefined)).toBe(
-      `event: content_block_delta\ndata: ${JSON.stringify(anthropicEvent)}\n\n`,
+    const piece = JSON.parse(awsFramePiece(first!)) as { chunk: { bytes: string } };
+    expect(JSON.parse(Buffer.from(piece.chunk.bytes, "base64").toString("utf8"))).toEqual(anthropicEvent);
+  });
+
+  it("R-GW-12 messages the encoder writes are the bytes this test builds by hand, and read back the same", () => {
+    const payload = { contentBlockIndex: 0, delta: { text: "hi" } };
+    const encoded = awsEventMessage("contentBlockDelta", payload);
+    const built = frame(
+      { ":event-type": "contentBlockDelta", ":content-type": "application/json", ":message-type": "event" },
+      JSON.stringify(payload),
     );
+    expect(Buffer.from(encoded).equals(Buffer.from(built))).toBe(true);
+    expect(new AwsEventStreamDecoder().push(awsExceptionMessage("throttlingException", "slow down"))).toEqual([
+      { kind: "exception", exceptionType: "throttlingException", message: "slow down" },
+    ]);
+  });
+
+  it("R-GW-12 the framing hands each message on as one piece, and a damaged one as a problem, not a throw", () => {
+    const pieces: string[] = [];
+    const problems: string[] = [];
+    const framing = new AwsEventStreamPieces(
+      (piece) => pieces.push(piece),
+      (problem) => problems.push(problem),
+    );
+    const damaged = chunkFrame.slice();
+    damaged[damaged.byteLength - 10] = (damaged[damaged.byteLength - 10] ?? 0) ^ 0xff;
+    framing.feed(throttleFrame.subarray(0, 7));
+    framing.feed(new Uint8Array([...throttleFrame.subarray(7), ...damaged]));
+    framing.feed(chunkFrame);
+    expect(pieces.map((piece) => JSON.parse(piece) as unknown)).toEqual([
+      { throttlingException: { message: "Too many requests, please wait before trying again." } },
+    ]);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/damaged AWS event-stream message/);
   });
 
   it("R-GW-12 frames split at every byte boundary and packed together decode the same, in order", () => {
     const wire = new Uint8Array([...chunkFrame, ...throttleFrame]);
     for (let cut = 0; cut <= wire.byteLength; cut++) {
-      const decoder = new BedrockEventStreamDecoder();
+      const decoder = new AwsEventStreamDecoder();
       const frames = [...decoder.push(wire.subarray(0, cut)), ...decoder.push(wire.subarray(cut))];
       expect(frames.map((f) => f.kind)).toEqual(["event", "exception"]);
       expect(decoder.pendingBytes).toBe(0);
@@ -63,7 +94,7 @@ describe("Bedrock event-stream decoding", () => {
   });
 
   it("R-GW-12 an in-stream throttlingException is surfaced with its type and message", () => {
-    expect(new BedrockEventStreamDecoder().push(throttleFrame)).toEqual([
+    expect(new AwsEventStreamDecoder().push(throttleFrame)).toEqual([
       { kind: "exception", exceptionType: "throttlingException", message: "Too many requests, please wait before trying again." },
     ]);
   });
@@ -73,7 +104,7 @@ describe("Bedrock event-stream decoding", () => {
       { ":event-type": "contentBlockDelta", ":content-type": "application/json", ":message-type": "event" },
       JSON.stringify({ contentBlockIndex: 0, delta: { text: "hi" } }),
     );
-    expect(new BedrockEventStreamDecoder().push(converse)).toEqual([
+    expect(new AwsEventStreamDecoder().push(converse)).toEqual([
       { kind: "event", eventType: "contentBlockDelta", payload: { contentBlockIndex: 0, delta: { text: "hi" } } },
     ]);
   });
@@ -82,8 +113,8 @@ describe("Bedrock event-stream decoding", () => {
     const damaged = chunkFrame.slice();
     const at = damaged.byteLength - 10;
     damaged[at] = (damaged[at] ?? 0) ^ 0xff;
-    expect(() => new BedrockEventStreamDecoder().push(damaged)).toThrow(/checksum/i);
-    const decoder = new BedrockEventStreamDecoder();
+    expect(() => new AwsEventStreamDecoder().push(damaged)).toThrow(/checksum/i);
+    const decoder = new AwsEventStreamDecoder();
     expect(decoder.push(chunkFrame.subarray(0, 20))).toEqual([]);
     expect(decoder.pendingBytes).toBe(20);
   });
