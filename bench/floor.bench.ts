@@ -19,6 +19,10 @@
  *   BENCH_DIST=1                  the gateway from dist/ on plain node, as `detour gateway` runs it (after
  *                                 `npm run build`); by default src/ runs through tsx, whose transform costs
  *                                 a `__name` call per closure and keeps every file's source map in memory
+ *   BENCH_BASELINE=<checkout>     also measures another checkout's built gateway (its dist/, after `npm run build`
+ *                                 there; e.g. a `git worktree add` of the code before a change) in the same
+ *                                 interleaved reps, with the same setup and columns, reported beside Detour with
+ *                                 its ratios to both floors and Detour ÷ baseline
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -36,6 +40,8 @@ const CLOCK_TICK_MS = 10;
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_SECONDS ?? 12) * 1000;
 /** Measure the built dist/ gateway on plain node (needs `npm run build`) instead of src/ through tsx. */
 const DIST = process.env.BENCH_DIST === "1";
+/** Another checkout whose built dist/ gateway is measured as one more target (the code before a change). */
+const BASELINE = process.env.BENCH_BASELINE;
 
 interface Child {
   url: string;
@@ -265,6 +271,8 @@ const ONLY = process.env.BENCH_ONLY;
 const selected = ONLY ? scenarios.filter((scenario) => scenario.name.includes(ONLY)) : scenarios;
 
 type Figures = Partial<Record<Scenario["figures"][number], number>>;
+type Target = "floor" | "assembling" | "detour" | "baseline";
+type Samples = Record<Target, Figures[]>;
 
 /** The highest VmHWM each process reached before a reset (per-scenario peaks reset it). */
 const runPeaks = new Map<number, number>();
@@ -325,13 +333,18 @@ export async function benchFloor(): Promise<void> {
     ...gatewayFlags,
     ...profile,
   ]);
-  const samples = new Map<string, { floor: Figures[]; assembling: Figures[]; detour: Figures[] }>();
+  // The baseline runs through this checkout's dist child (same setup), pointed at the other checkout's dist/.
+  const baseline = BASELINE
+    ? await startChild("./gateway-dist.child.mjs", [upstream.url, `${BASELINE.replace(/\/$/, "")}/dist`], GATEWAY_CORE, gatewayFlags)
+    : undefined;
+  const samples = new Map<string, Samples>();
+  const rss = (child: Child | undefined) => (child ? memoryMb(child.pid).rss : Number.NaN);
   try {
-    const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
+    const idle = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss, baseline: rss(baseline) };
     // V8 keeps the young generation start-up grew until its memory reducer runs, some seconds into idleness:
     // what an idle process holds is read once that happened too.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
-    const settled = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss };
+    const settled = { floor: memoryMb(floor.pid).rss, detour: memoryMb(gateway.pid).rss, baseline: rss(baseline) };
     for (let rep = 0; rep < REPS; rep += 1) {
       for (const scenario of selected) {
         if (rep === 0) {
@@ -340,6 +353,7 @@ export async function benchFloor(): Promise<void> {
           const warm = [
             [floor, scenario.floor],
             [gateway, scenario.detour],
+            ...(baseline ? [[baseline, scenario.detour] as const] : []),
             ...(scenario.assembled ? [[assembling, scenario.floor] as const] : []),
           ] as const;
           for (const [target, request] of warm) {
@@ -347,14 +361,20 @@ export async function benchFloor(): Promise<void> {
           }
         }
         const direct = await runLoad(upstream.url, scenario.direct, scenario.load, Math.min(DURATION_MS, 2000));
-        const entry = samples.get(scenario.name) ?? { floor: [], assembling: [], detour: [] };
+        const entry = samples.get(scenario.name) ?? { floor: [], assembling: [], detour: [], baseline: [] };
         samples.set(scenario.name, entry);
         // Alternate which target goes first, so drift on the shared machine does not favour one.
-        const targets = scenario.assembled ? (["floor", "assembling", "detour"] as const) : (["floor", "detour"] as const);
+        const targets: Target[] = [
+          "floor",
+          ...(scenario.assembled ? (["assembling"] as const) : []),
+          "detour",
+          ...(baseline ? (["baseline"] as const) : []),
+        ];
         const order = rep % 2 === 0 ? [...targets] : [...targets].reverse();
+        const children: Record<Target, Child | undefined> = { floor, assembling, detour: gateway, baseline };
         for (const which of order) {
-          const target = which === "floor" ? floor : which === "assembling" ? assembling : gateway;
-          const figures = await measureTarget(target, which === "detour" ? scenario.detour : scenario.floor, scenario, direct);
+          const request = which === "detour" || which === "baseline" ? scenario.detour : scenario.floor;
+          const figures = await measureTarget(children[which] as Child, request, scenario, direct);
           entry[which].push(figures);
         }
       }
@@ -362,9 +382,10 @@ export async function benchFloor(): Promise<void> {
     console.log(
       `\nDetour (${DIST ? "dist/ on node" : "src/ through tsx"}) vs the floor (node:http + undici pass-through): ${REPS} interleaved rep(s) of ${DURATION_MS / 1000} s, both pinned to core ${GATEWAY_CORE}`,
     );
+    if (baseline) console.log(`baseline: the dist/ gateway of ${BASELINE}, measured in the same reps`);
     console.log("median of the reps; [min–max] across reps shows the noise\n");
     for (const scenario of selected) {
-      const entry = samples.get(scenario.name) as { floor: Figures[]; assembling: Figures[]; detour: Figures[] };
+      const entry = samples.get(scenario.name) as Samples;
       console.log(scenario.name);
       for (const figure of scenario.figures) {
         // A peak is the first rep's: later reps run on heaps that heavier scenarios (the 1 MB bodies) grew.
@@ -373,8 +394,10 @@ export async function benchFloor(): Promise<void> {
         const detourValues = reps(entry.detour).map((sample) => sample[figure] as number);
         const f = median(floorValues);
         const d = median(detourValues);
-        const compare = (base: number, name: string) =>
-          figure.startsWith("added") ? `Detour − ${name} ${(d - base).toFixed(2)} ms` : `Detour ÷ ${name} ${(d / base).toFixed(2)}×`;
+        const compare = (base: number, name: string, value = d, who = "Detour") =>
+          figure.startsWith("added")
+            ? `${who} − ${name} ${(value - base).toFixed(2)} ms`
+            : `${who} ÷ ${name} ${(value / base).toFixed(2)}×`;
         const spread = (values: number[]) => `[${FORMAT[figure](Math.min(...values))} – ${FORMAT[figure](Math.max(...values))}]`;
         console.log(
           `  ${figure.padEnd(10)} floor ${FORMAT[figure](f).padEnd(22)} Detour ${FORMAT[figure](d).padEnd(22)} ${compare(f, "floor")}`,
@@ -389,15 +412,29 @@ export async function benchFloor(): Promise<void> {
           const a = median(assemblingValues);
           console.log(`  ${"".padEnd(10)} assembling floor (R-ST-6) ${FORMAT[figure](a).padEnd(22)} ${compare(a, "assembling floor")}`);
         }
+        if (entry.baseline.length > 0) {
+          const baselineValues = reps(entry.baseline).map((sample) => sample[figure] as number);
+          const b = median(baselineValues);
+          const assemblingRatio =
+            entry.assembling.length > 0 && figure !== "peakRss"
+              ? `, ${compare(median(entry.assembling.map((sample) => sample[figure] as number)), "assembling floor", b, "baseline")}`
+              : "";
+          console.log(
+            `  ${"".padEnd(10)} baseline ${FORMAT[figure](b).padEnd(22)} ${compare(f, "floor", b, "baseline")}${assemblingRatio}; ${compare(b, "baseline")}`,
+          );
+          if (REPS > 1 && figure !== "peakRss") console.log(`  ${"".padEnd(10)} baseline ${spread(baselineValues)}`);
+        }
       }
     }
-    const after = { floor: notePeak(floor.pid), detour: notePeak(gateway.pid) };
+    const after = { floor: notePeak(floor.pid), detour: notePeak(gateway.pid), baseline: baseline ? notePeak(baseline.pid) : Number.NaN };
+    const and = (value: number) => (baseline ? `, baseline ${value.toFixed(0)} MB` : "");
     console.log(
-      `idle RSS: right after start floor ${idle.floor.toFixed(0)} MB, Detour ${idle.detour.toFixed(0)} MB; ` +
-        `after ${SETTLE_MS / 1000} s idle floor ${settled.floor.toFixed(0)} MB, Detour ${settled.detour.toFixed(0)} MB; ` +
-        `peak RSS over the whole run: floor ${after.floor.toFixed(0)} MB, Detour ${after.detour.toFixed(0)} MB`,
+      `idle RSS: right after start floor ${idle.floor.toFixed(0)} MB, Detour ${idle.detour.toFixed(0)} MB${and(idle.baseline)}; ` +
+        `after ${SETTLE_MS / 1000} s idle floor ${settled.floor.toFixed(0)} MB, Detour ${settled.detour.toFixed(0)} MB${and(settled.baseline)}; ` +
+        `peak RSS over the whole run: floor ${after.floor.toFixed(0)} MB, Detour ${after.detour.toFixed(0)} MB${and(after.baseline)}`,
     );
   } finally {
+    await baseline?.close();
     await gateway.close();
     await assembling.close();
     await floor.close();
