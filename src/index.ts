@@ -78,8 +78,8 @@ export type {
   PostCommitFailureReport,
   PostCommitFailureResult,
 } from "./engine/create-detour.js";
-export { createCanonicalRunner } from "./engine/run-canonical.js";
-export type { CanonicalRunOptions, CanonicalStreamResult } from "./engine/run-canonical.js";
+export { createCanonicalRunner } from "./pipe/run-canonical.js";
+export type { CanonicalRunOptions, CanonicalStreamResult } from "./pipe/run-canonical.js";
 export type { EmbedOptions, EmbeddingsAnswer } from "./engine/run-embeddings.js";
 export type { CountTokensOptions, CountTokensAnswer } from "./engine/run-count-tokens.js";
 export type { UsageReport } from "./engine/usage-costs.js";

@@ -8,8 +8,8 @@
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
 import { SeamTrimmer } from "../core/stream-seam.js";
-import { cutFailure, stallTimeout } from "../engine/stream-commit.js";
-import type { StreamSegment } from "../engine/stream-relay.js";
+import { cutFailure, stallTimeout } from "../pipe/stream-commit.js";
+import type { StreamSegment } from "../pipe/stream-relay.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 import { toUpstreamFailure } from "./ai-sdk-errors.js";
 

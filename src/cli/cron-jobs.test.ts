@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config/index.js";
 import { FallbackSummaryError } from "../core/errors.js";
-import type { CanonicalRunOptions, CanonicalRunner } from "../engine/run-canonical.js";
+import type { CanonicalRunOptions, CanonicalRunner } from "../pipe/run-canonical.js";
 import type { Logger, LogLevel } from "../ports/events.js";
 import { runCronJob } from "./cron-jobs.js";
 

@@ -9,7 +9,7 @@ import { HedgeBudget } from "../core/hedging/hedge-budget.js";
 import { DEADLINE_SAMPLES_NEEDED, hedgeAfterMs, learnedFirstTokenDeadlineMs } from "../core/hedging/hedge-timing.js";
 import { SilentRoutes } from "../core/hedging/silent-route.js";
 import type { HedgingDeps } from "../runner/hedge-race.js";
-import { firstTokenTimeoutMs, type FirstTokenSettings } from "./first-token-timeout.js";
+import { firstTokenTimeoutMs, type FirstTokenSettings } from "../pipe/first-token-timeout.js";
 
 export function hedgingFromConfig(config: DetourConfig, firstToken: Omit<FirstTokenSettings, "ttftTimeoutSeconds"> = {}): HedgingDeps {
   const hedging = config.agents.defaults.modelFailover.hedging;

@@ -20,17 +20,17 @@ export type {
   SessionPatch,
 } from "./detour-api.js";
 export type { CredentialDiscovery } from "./discover-credentials.js";
-export type { CanonicalRunner, CanonicalStreamResult } from "./run-canonical.js";
-export type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "./run-pass-through.js";
-export { FORWARDED_RESPONSE_HEADERS } from "./run-pass-through.js";
-export type { ProviderPin } from "./provider-pin.js";
+export type { CanonicalRunner, CanonicalStreamResult } from "../pipe/run-canonical.js";
+export type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "../pipe/run-pass-through.js";
+export { FORWARDED_RESPONSE_HEADERS } from "../pipe/run-pass-through.js";
+export type { ProviderPin } from "../pipe/provider-pin.js";
 export { EventHub } from "./event-hub.js";
 
 // --- what front ends show and measure ---
 export type { DetourStatus, ProfileStatus, SessionStatus } from "./status.js";
 export type { ProfileSeatStatus } from "./seat-keeping.js";
 export { headroomText } from "./headroom-status.js";
-export { requestFacts } from "./request-facts.js";
+export { requestFacts } from "../pipe/request-facts.js";
 
 // --- store tools for the commands that inspect state (`detour doctor`, `detour trace`, the gateway banner) ---
 export { openStateStore } from "../state/open-store.js";

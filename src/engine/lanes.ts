@@ -7,12 +7,12 @@
 import type { DetourConfig } from "../config/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Provider } from "../ports/provider.js";
-import type { HeadroomRecorder } from "./headroom-recorder.js";
-import { createCanonicalRunner, type CanonicalRunner, type RunnerDetour } from "./run-canonical.js";
+import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
+import { createCanonicalRunner, type CanonicalRunner, type RunnerDetour } from "../pipe/run-canonical.js";
 import { createCountTokensRunner, type CountTokensRunner } from "./run-count-tokens.js";
 import { createEmbeddingsRunner, type EmbeddingsRunner } from "./run-embeddings.js";
-import { createPassThroughRunner, passThroughTargetsFromConfig, type PassThroughRunner } from "./run-pass-through.js";
-import { continuationSettingsFromConfig } from "./stream-continuation.js";
+import { createPassThroughRunner, passThroughTargetsFromConfig, type PassThroughRunner } from "../pipe/run-pass-through.js";
+import { continuationSettingsFromConfig } from "../pipe/stream-continuation.js";
 
 export interface EngineLanes {
   canonical: CanonicalRunner;

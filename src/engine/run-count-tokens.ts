@@ -14,9 +14,9 @@ import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import { IncompatibleRequestError } from "../providers/shared/incompatible.js";
 import { looksLikeJsonObject, openPassThrough, readPassThroughBody } from "../providers/shared/pass-through-call.js";
 import { unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
-import type { HeadroomRecorder } from "./headroom-recorder.js";
+import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
 import { providerCallSettings } from "./provider-call-settings.js";
-import { callContext, normalizeRunError, routingOptionsOf, type CanonicalRunOptions, type RunnerDetour } from "./run-canonical.js";
+import { callContext, normalizeRunError, routingOptionsOf, type CanonicalRunOptions, type RunnerDetour } from "../pipe/run-canonical.js";
 
 export type CountTokensOptions = Omit<CanonicalRunOptions, "request" | "stream" | "sessionKey"> & {
   /** The client's count_tokens body (a Messages request without `max_tokens`), as sent. */

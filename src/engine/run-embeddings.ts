@@ -27,9 +27,9 @@ import { encodeOllamaEmbedRequest, ollamaEmbedResponseSchema, openAiEmbeddingsFr
 import type { OpenAiEmbeddingsRequest } from "../wire/openai-embeddings/schemas.js";
 import { embeddingsUsageOf } from "../wire/openai-embeddings/usage.js";
 import { parseJsonText, validateWire } from "../wire/shared/wire-json.js";
-import type { HeadroomRecorder } from "./headroom-recorder.js";
+import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
 import { providerCallSettings } from "./provider-call-settings.js";
-import { callContext, normalizeRunError, type RunnerDetour } from "./run-canonical.js";
+import { callContext, normalizeRunError, type RunnerDetour } from "../pipe/run-canonical.js";
 
 export interface EmbedOptions {
   agentId?: string;

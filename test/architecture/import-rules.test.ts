@@ -1,7 +1,8 @@
 /**
  * DESIGN §1 import rules, checked for every folder of src/ so they cannot rot: core imports only core;
  * runner imports core and ports; wire imports only core and the canonical model; state and providers import
- * ports, core and wire; config imports core and catalogue; catalogue imports nothing of ours; engine may
+ * ports, core and wire; pipe imports runner, ports, wire, providers (and the config and catalogue facts it
+ * applies); config imports core and catalogue; catalogue imports nothing of ours; engine may
  * import anything below it; gateway imports engine, config, wire, catalogue and the public types (core,
  * ports); cli and demo import engine, gateway, config and the public types — never each other; core, runner,
  * state and wire never read the clock, randomness or timers but through the injected ports. The front ends
@@ -66,7 +67,7 @@ function importedSpecifiers(source: string): string[] {
  */
 const PUBLIC_TYPES = ["core", "ports"];
 const ENGINE_SURFACE = "engine/index.ts";
-const BELOW_ENGINE = ["core", "ports", "runner", "state", "providers", "wire", "config", "catalogue"];
+const BELOW_ENGINE = ["core", "ports", "runner", "pipe", "state", "providers", "wire", "config", "catalogue"];
 const ALLOWED: Record<string, string[]> = {
   core: ["core"],
   catalogue: ["catalogue"],
@@ -76,6 +77,11 @@ const ALLOWED: Record<string, string[]> = {
   state: ["core", "ports", "state", "wire"],
   providers: ["core", "ports", "providers", "wire"],
   config: ["core", "config", "catalogue"],
+  // The one data plane moves bytes for the runner's decisions: it calls providers, reads and writes through wire
+  // formats, and speaks to the runner through ports. It also reads the per-model settings it applies (config:
+  // stall and first-token seconds, continuation limits, provider call settings) and the catalogue's facts about
+  // a model (reasoning models wait longer for a first token; a continuation names the model's limits).
+  pipe: ["pipe", "core", "ports", "runner", "wire", "providers", "config", "catalogue"],
   engine: ["engine", ...BELOW_ENGINE],
   // The front ends take the engine from its one surface (engine/index.ts): they render, never compose.
   gateway: ["gateway", ENGINE_SURFACE, "config", "wire", "catalogue", ...PUBLIC_TYPES],
@@ -87,9 +93,10 @@ const ALLOWED: Record<string, string[]> = {
   cli: ["cli", ENGINE_SURFACE, "engine/replay/index.ts", "gateway", "config", "catalogue", "terminal", "testing", ...PUBLIC_TYPES],
   demo: ["demo", ENGINE_SURFACE, "gateway", "config", "terminal", "testing", ...PUBLIC_TYPES],
   testing: ["core", "ports", "testing", "providers", "state", "config", "wire"],
-  // ai-sdk/ is a front end over the engine: it reuses the runner's stream relay and the seam of a continuation.
-  "ai-sdk": ["ai-sdk", "engine", "config", ...PUBLIC_TYPES, "runner/failure.ts", "wire/shared/sse-bytes.ts"],
-  "index.ts": ["core", "ports", "runner", "state", "providers", "wire", "config", "catalogue", "engine", "gateway", "testing"],
+  // ai-sdk/ is a front end over the engine: it reuses the pipe's stream relay, commit-point failures and the seam
+  // of a continuation.
+  "ai-sdk": ["ai-sdk", "engine", "pipe", "config", ...PUBLIC_TYPES, "runner/failure.ts", "wire/shared/sse-bytes.ts"],
+  "index.ts": ["core", "ports", "runner", "pipe", "state", "providers", "wire", "config", "catalogue", "engine", "gateway", "testing"],
 };
 
 /**
@@ -197,7 +204,7 @@ describe("DESIGN §1 import rules", () => {
     ]);
     expect(offendingTargets(route, 'import { createDetour, type Detour } from "../../engine/index.js";')).toEqual([]);
     const action = join(srcRoot, "cli/actions/some-action.ts");
-    expect(offendingTargets(action, 'const lazy = () => import("../../engine/run-canonical.js");')).toEqual(["engine/run-canonical.ts"]);
+    expect(offendingTargets(action, 'const lazy = () => import("../../pipe/run-canonical.js");')).toEqual(["pipe/run-canonical.ts"]);
   });
 
   it("finds cycles, a self-loop included, and nothing in a graph without one", () => {

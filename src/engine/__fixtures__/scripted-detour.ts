@@ -8,7 +8,7 @@ import { MemoryStateStore } from "../../state/memory/memory-store.js";
 import { ScriptedProvider } from "../../testing/scripted-provider.js";
 import { SeededRandom } from "../../testing/seeded-random.js";
 import { createDetour, type Detour } from "../create-detour.js";
-import { createCanonicalRunner, type CanonicalRunner } from "../run-canonical.js";
+import { createCanonicalRunner, type CanonicalRunner } from "../../pipe/run-canonical.js";
 
 export interface ScriptedDetour {
   detour: Detour;

@@ -4,7 +4,7 @@
  */
 import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
-import { requestFacts } from "../../engine/request-facts.js";
+import { requestFacts } from "../../pipe/request-facts.js";
 import { parseAnthropicMessagesRequest } from "../anthropic-messages/decode-request.js";
 import { parseOpenAIChatRequest } from "../openai-chat/decode-request.js";
 import { anthropicMessagesLane } from "../anthropic-messages/lane.js";

@@ -6,7 +6,7 @@ import { MemoryStateStore } from "../state/memory/memory-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { SeededRandom } from "../testing/seeded-random.js";
 import { CONTINUE_INSTRUCTION } from "./continuation-request.js";
-import { createDetour } from "./create-detour.js";
+import { createDetour } from "../engine/create-detour.js";
 import { StreamRelay } from "./stream-relay.js";
 import {
   continuationSegment,

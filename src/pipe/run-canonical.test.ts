@@ -4,7 +4,7 @@ import type { CanonicalRequest, CanonicalStreamEvent } from "../ports/canonical.
 import { FakeClock } from "../testing/fake-clock.js";
 import { cut, hang, httpError, success } from "../testing/scripted-provider.js";
 import type { Provider } from "../ports/provider.js";
-import { createScriptedDetour } from "./__fixtures__/scripted-detour.js";
+import { createScriptedDetour } from "../engine/__fixtures__/scripted-detour.js";
 import { createCanonicalRunner } from "./run-canonical.js";
 
 const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }] };

@@ -9,7 +9,7 @@
  * any commit rejects like a non-streamed run.
  */
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
-import type { RunWithOptions } from "./detour-api.js";
+import type { RunWithOptions } from "./run-with.js";
 import { CONSUMER_STOPPED, StreamRelay, type StreamSegment } from "./stream-relay.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 

@@ -16,7 +16,7 @@ import type { MalformedChunk, Provider, ProviderCallContext } from "../ports/pro
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { soonestRecoveryOf } from "../runner/exhaustion.js";
 import { classifyAttemptError } from "../runner/failure.js";
-import type { Detour, RunWithOptions } from "./create-detour.js";
+import type { RunnerDetour, RunWithOptions } from "./run-with.js";
 import { attemptStreamBudgets, type FirstTokenSettings } from "./first-token-timeout.js";
 import { requestFacts } from "./request-facts.js";
 import type { HeadroomRecorder } from "./headroom-recorder.js";
@@ -72,7 +72,7 @@ export interface CanonicalRunner {
   run(options: CanonicalRunOptions): Promise<RunOutcome<CanonicalResponse | CanonicalStreamResult>>;
 }
 
-export type RunnerDetour = Pick<Detour, "runWith" | "reportPostCommitFailure">;
+export type { RunnerDetour } from "./run-with.js";
 
 /** What a streamed attempt hands the runner: the committed stream before the run's failure reporting wraps it. */
 export type CommittedAttempt = Omit<CanonicalStreamResult, "events"> & {
