@@ -99,6 +99,10 @@ export class RedisSeats implements SeatsStore {
       url: options.url,
       // Fail fast while disconnected instead of queueing commands behind a reconnect.
       disableOfflineQueue: true,
+      // Every seat command already has its deadline (#deadline); the client's own per-command timeout is an
+      // AbortSignal.timeout that is never cancelled and fires after each command, which cost more CPU than
+      // the seat's whole round trip. 0 turns it off.
+      commandOptions: { timeout: 0 },
       pingInterval: commandTimeoutMs,
       socket: {
         connectTimeout: connectTimeoutMs,
