@@ -48,6 +48,36 @@ describe("SeatKeeper", () => {
     expect((await seats.take("openai:a", "openai")).kind).toBe("held");
   });
 
+  it("R-PO-8 the seats held at once are renewed together by one timer, which stops when the last is given back", async () => {
+    const clock = new FakeClock();
+    const memory = new MemorySeats();
+    const renewedAt: number[] = [];
+    const store: SeatsStore = {
+      tryAcquire: (claim) => memory.tryAcquire(claim),
+      renew: (seat, now, leaseMs) => {
+        renewedAt.push(now);
+        return memory.renew(seat, now, leaseMs);
+      },
+      release: (seat) => memory.release(seat),
+      inFlight: (ids, now) => memory.inFlight(ids, now),
+      close: () => memory.close(),
+    };
+    const { seats } = keeper({ clock, store, limits: { "openai:a": 3, "openai:b": 3 } });
+    const first = await seats.take("openai:a", "openai");
+    await clock.advanceAsync(2_000);
+    const later = await Promise.all([seats.take("openai:a", "openai"), seats.take("openai:b", "openai")]);
+    expect(clock.pendingSleeps).toBe(1);
+    await clock.advanceAsync(3_000);
+    // The seat taken 2 s after the first is renewed in the same round, 3 s after it was taken.
+    expect(renewedAt).toEqual([clock.now(), clock.now(), clock.now()]);
+    for (const take of [first, ...later]) if (take.kind === "held") take.hold.release();
+    await clock.advanceAsync(0);
+    expect(clock.pendingSleeps).toBe(0);
+    await clock.advanceAsync(60_000);
+    expect(renewedAt).toHaveLength(3);
+    expect(await memory.inFlight(["openai:a", "openai:b"], clock.now())).toEqual({ "openai:a": 0, "openai:b": 0 });
+  });
+
   it("R-PO-8 a holder that died without releasing (no renewals) frees its seat within 30 s", async () => {
     const clock = new FakeClock();
     const store = new MemorySeats();

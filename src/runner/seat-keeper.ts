@@ -40,6 +40,15 @@ export interface SeatHold {
   release(): void;
 }
 
+/** A seat of the shared store held by one attempt; `seat` is undefined once given back or lost. */
+interface HeldSeat {
+  readonly profileId: string;
+  readonly provider: string;
+  readonly takenLimit: number;
+  seat: Seat | undefined;
+  released: boolean;
+}
+
 export type SeatTake = { kind: "held"; hold: SeatHold } | { kind: "full"; limit: number };
 
 export class SeatKeeper {
@@ -50,6 +59,9 @@ export class SeatKeeper {
   /** Attempts in flight in this process, per profile, limited or not. */
   readonly #local = new Map<string, number>();
   readonly #learned = new Map<string, { cap: number; until: number }>();
+  /** Seats held in the shared store by attempts of this process, renewed together. */
+  readonly #held = new Set<HeldSeat>();
+  #cancelRenewals: (() => void) | undefined;
   #store: Promise<SeatsStore> | undefined;
   #closed = false;
 
@@ -133,6 +145,7 @@ export class SeatKeeper {
   async close(): Promise<void> {
     // Seats still held give themselves back through the store until now; after it, their leases run out.
     this.#closed = true;
+    this.#stopRenewals();
     const store = this.#store;
     this.#store = undefined;
     if (store) await (await store.catch(() => undefined))?.close();
@@ -195,61 +208,92 @@ export class SeatKeeper {
   }
 
   #storeHold(taken: Seat, provider: string, takenLimit: number): SeatHold {
-    const { clock, onStoreError } = this.#options;
-    const profileId = taken.profileId;
-    this.#count(profileId, 1);
-    let seat: Seat | undefined = taken;
-    let released = false;
-    let cancelRenewal = () => {};
-    const renew = async () => {
-      const store = await this.#openStore();
-      const current = seat;
-      const renewed = current ? await store.renew(current, clock.now(), this.#leaseMs) : undefined;
-      if (released) {
-        // Released while the renewal was on its way: the renewal may have put the seat back; take it out again.
-        if (renewed) await store.release(renewed);
-        return;
-      }
-      // A lease that ran out (the process stalled past it) is taken again if there is room; otherwise the
-      // attempt finishes without one rather than being cut.
-      seat =
-        renewed ??
-        (await store.tryAcquire({
-          profileId,
-          limit: this.limitOf(profileId, provider) ?? takenLimit,
-          now: clock.now(),
-          leaseMs: this.#leaseMs,
-        }));
-      if (released && seat) await store.release(seat);
-    };
-    const schedule = () => {
-      cancelRenewal = clock.setTimer(this.#renewEveryMs, () => {
-        renew()
-          .catch((error: unknown) => {
-            if (!this.#closed) onStoreError?.("renewSeat", profileId, error);
-          })
-          .finally(() => {
-            if (!released && !this.#closed) schedule();
-          });
-      });
-    };
-    schedule();
+    const held: HeldSeat = { profileId: taken.profileId, provider, takenLimit, seat: taken, released: false };
+    this.#count(held.profileId, 1);
+    this.#held.add(held);
+    this.#scheduleRenewals();
     return {
       release: () => {
-        if (released) return;
-        released = true;
-        cancelRenewal();
-        this.#count(profileId, -1);
-        const held = seat;
-        seat = undefined;
-        if (!held) return this.queue.notify();
+        if (held.released) return;
+        held.released = true;
+        this.#held.delete(held);
+        if (this.#held.size === 0) this.#stopRenewals();
+        this.#count(held.profileId, -1);
+        const seat = held.seat;
+        held.seat = undefined;
+        if (!seat) return this.queue.notify();
         this.#openStore()
-          .then((store) => store.release(held))
+          .then((store) => store.release(seat))
           .catch((error: unknown) => {
-            if (!this.#closed) onStoreError?.("releaseSeat", profileId, error);
+            if (!this.#closed) this.#options.onStoreError?.("releaseSeat", held.profileId, error);
           })
           .finally(() => this.queue.notify());
       },
     };
+  }
+
+  /**
+   * One timer for every seat this keeper holds, not one per attempt: arming and clearing a timer per attempt
+   * cost more than its seat's round trips. Each round renews every held seat in the same turn of the event
+   * loop, so the Redis client sends them in one write. A seat taken just after a round is renewed by the
+   * next, well inside its lease (`SEAT_RENEW_EVERY_MS` is a quarter of `SEAT_LEASE_MS`).
+   */
+  #scheduleRenewals(): void {
+    if (this.#cancelRenewals || this.#closed || this.#held.size === 0) return;
+    this.#cancelRenewals = this.#options.clock.setTimer(this.#renewEveryMs, () => {
+      void this.#renewAll().finally(() => {
+        this.#cancelRenewals = undefined;
+        this.#scheduleRenewals();
+      });
+    });
+  }
+
+  #stopRenewals(): void {
+    this.#cancelRenewals?.();
+    this.#cancelRenewals = undefined;
+  }
+
+  async #renewAll(): Promise<void> {
+    const held = [...this.#held];
+    let store: SeatsStore;
+    try {
+      store = await this.#openStore();
+    } catch (error) {
+      if (!this.#closed) for (const seat of held) this.#options.onStoreError?.("renewSeat", seat.profileId, error);
+      return;
+    }
+    await Promise.all(
+      held.map((seat) =>
+        this.#renew(store, seat).catch((error: unknown) => {
+          if (!this.#closed) this.#options.onStoreError?.("renewSeat", seat.profileId, error);
+        }),
+      ),
+    );
+  }
+
+  async #renew(store: SeatsStore, held: HeldSeat): Promise<void> {
+    const { clock } = this.#options;
+    const current = held.seat;
+    const renewed = current ? await store.renew(current, clock.now(), this.#leaseMs) : undefined;
+    if (held.released) {
+      // Released while the renewal was on its way: the renewal may have put the seat back; take it out again.
+      if (renewed) await store.release(renewed);
+      return;
+    }
+    // A lease that ran out (the process stalled past it) is taken again if there is room; otherwise the
+    // attempt finishes without one rather than being cut.
+    held.seat =
+      renewed ??
+      (await store.tryAcquire({
+        profileId: held.profileId,
+        limit: this.limitOf(held.profileId, held.provider) ?? held.takenLimit,
+        now: clock.now(),
+        leaseMs: this.#leaseMs,
+      }));
+    if (held.released && held.seat) {
+      const seat = held.seat;
+      held.seat = undefined;
+      await store.release(seat);
+    }
   }
 }
