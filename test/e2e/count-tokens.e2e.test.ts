@@ -8,6 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
+import { MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
 
 const TOKEN = "e2e-count-client-token-6e2a";
 const KEYS = { a: "sk-ant-e2e-count-a-1111111111", b: "sk-ant-e2e-count-b-2222222222", openai: "sk-e2e-count-openai-3333333333" };
@@ -44,12 +45,7 @@ beforeEach(async () => {
       agents: {
         defaults: {
           model: { primary: "anthropic/mock-claude", fallbacks: [] },
-          modelFailover: {
-            retrySameProfileOnTimeout: 0,
-            retrySameProfileOnServerError: 0,
-            shortWaitSeconds: 0,
-            waitForCooldownMaxSeconds: 0,
-          },
+          modelFailover: MOVE_ON_AT_ONCE,
         },
       },
       gateway: { auth: { tokens: [TOKEN] } },

@@ -10,6 +10,7 @@ import type { DetourConfigInput } from "../../src/config/index.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { mockEmbedding } from "../../src/testing/mock-provider/mock-embeddings.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
+import { MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
 
 const TOKEN = "e2e-embed-client-token-3b7c";
 const KEYS = { a: "sk-e2e-embed-a-1111111111", b: "sk-e2e-embed-b-2222222222", router: "sk-e2e-embed-router-3333333333" };
@@ -49,12 +50,7 @@ function config(mockUrl: string): DetourConfigInput {
     agents: {
       defaults: {
         model: { primary: "openai/mock-gpt", fallbacks: [] },
-        modelFailover: {
-          retrySameProfileOnTimeout: 0,
-          retrySameProfileOnServerError: 0,
-          shortWaitSeconds: 0,
-          waitForCooldownMaxSeconds: 0,
-        },
+        modelFailover: MOVE_ON_AT_ONCE,
       },
     },
     gateway: { auth: { tokens: [TOKEN] } },

@@ -6,26 +6,12 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
-import type { DetourEvent } from "../../src/ports/events.js";
-import { CLIENT_TOKEN, KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { describe, expect, it } from "vitest";
+import { MID_STREAM_CUT_ANSWER } from "../../src/testing/mock-provider/index.js";
+import { CLIENT_TOKEN, KEYS, harnessPerTest, runFinished, type Harness } from "./fixtures/gateway-harness.js";
 
-const ANSWER =
-  "Once upon a time a small fox lived at the edge of a quiet forest. Every morning it walked to the river, " +
-  "counted the stones on the bank and listened to the water telling stories of the mountains far away.";
-
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions): Promise<{ h: Harness; events: DetourEvent[] }> {
-  harness = await startHarness(options);
-  const events: DetourEvent[] = [];
-  harness.gateway.detour.on("*", (event: DetourEvent) => events.push(event));
-  return { h: harness, events };
-}
+const ANSWER = MID_STREAM_CUT_ANSWER;
+const start = harnessPerTest();
 
 const streamed = { model: "detour", stream: true as const, messages: [{ role: "user" as const, content: "tell me a story" }] };
 
@@ -54,14 +40,6 @@ async function profileStats(h: Harness, id: string) {
 type Message = { role: string; content: unknown };
 function messagesOf(body: unknown): Message[] {
   return (body as { messages: Message[] }).messages;
-}
-
-/** Waits for the run's last event: the stream is read before the runner settles it (R-ST-5). */
-async function runFinished(events: DetourEvent[]) {
-  for (let tries = 0; tries < 100 && !events.some((event) => event.type === "run_finished"); tries += 1) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return events.find((event): event is Extract<DetourEvent, { type: "run_finished" }> => event.type === "run_finished");
 }
 
 describe("R-ST-4 / R-ST-5: streams that finish", () => {

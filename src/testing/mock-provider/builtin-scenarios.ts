@@ -10,7 +10,7 @@ function sticky(description: string, step: MockScenarioInput["rules"][number]["s
 }
 
 /** The fixed answer of `mid-stream-cut`: long enough that a cut lands mid-answer. */
-const STORY =
+export const MID_STREAM_CUT_ANSWER =
   "Once upon a time a small fox lived at the edge of a quiet forest. Every morning it walked to the river, " +
   "counted the stones on the bank and listened to the water telling stories of the mountains far away.";
 
@@ -65,7 +65,7 @@ const BUILTIN_SCENARIO_INPUTS: Record<string, MockScenarioInput> = {
     rules: [
       {
         name: "default",
-        answer: STORY,
+        answer: MID_STREAM_CUT_ANSWER,
         continuation: { style: "repeat-last-words" },
         steps: [{ fault: "stream-cut", afterTokens: 12 }],
         then: "ok",

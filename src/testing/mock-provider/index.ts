@@ -24,7 +24,7 @@ export {
   type MockStepInput,
   type MockWireApi,
 } from "./scenario-schema.js";
-export { BUILTIN_SCENARIOS, BUILTIN_SCENARIO_NAMES } from "./builtin-scenarios.js";
+export { BUILTIN_SCENARIOS, BUILTIN_SCENARIO_NAMES, MID_STREAM_CUT_ANSWER } from "./builtin-scenarios.js";
 export {
   MockScenarioError,
   loadScenarioFile,
