@@ -6,7 +6,7 @@
  */
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
-import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { encodeWholeStream, endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { anthropicStreamErrorFrame, type AnthropicErrorInput } from "./errors.js";
 import { CANONICAL_TO_ANTHROPIC_STOP_REASON } from "./finish-reasons.js";
 import { renderAnthropicUsage } from "./usage.js";
@@ -41,7 +41,7 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
   let model = options.model ?? "";
   const describeError = options.describeError ?? defaultDescribeError;
   let started = options.resume !== undefined;
-  let finished = false;
+  const ended = { finished: false };
   let nextBlockIndex = options.resume?.started ?? 0;
   let openBlock: { index: number; kind: "text" | "tool" | "thinking"; toolIndex?: number } | undefined =
     options.resume?.openText !== undefined ? { index: options.resume.openText, kind: "text" } : undefined;
@@ -75,101 +75,95 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
     return [frame];
   };
   const fail = (error: AnthropicErrorInput): string[] => {
-    finished = true;
+    ended.finished = true;
     return [anthropicStreamErrorFrame(error)];
   };
 
-  return {
-    get finished() {
-      return finished;
-    },
-    encode(event) {
-      if (finished) return [];
-      switch (event.type) {
-        case "message-start":
-          if (!started) {
-            id = event.id;
-            model = event.model;
-          }
-          return start();
-        case "text-delta": {
-          const frames = start();
-          if (openBlock?.kind !== "text") {
-            frames.push(...closeOpenBlock());
-            openBlock = { index: nextBlockIndex++, kind: "text" };
-            frames.push(sseEvent("content_block_start", { index: openBlock.index, content_block: { type: "text", text: "" } }));
-          }
-          frames.push(sseEvent("content_block_delta", { index: openBlock.index, delta: { type: "text_delta", text: event.text } }));
-          return frames;
+  return endingEncoder(ended, (event) => {
+    switch (event.type) {
+      case "message-start":
+        if (!started) {
+          id = event.id;
+          model = event.model;
         }
-        case "thinking-delta": {
-          const frames = start();
-          let blockIndex = thinkingBlocks.get(event.index);
-          if (blockIndex === undefined) {
-            frames.push(...closeOpenBlock());
-            blockIndex = nextBlockIndex++;
-            thinkingBlocks.set(event.index, blockIndex);
-            openBlock = { index: blockIndex, kind: "thinking" };
-            const block =
-              event.redactedData !== undefined
-                ? { type: "redacted_thinking", data: event.redactedData }
-                : { type: "thinking", thinking: "", signature: "" };
-            frames.push(sseEvent("content_block_start", { index: blockIndex, content_block: block }));
-          }
-          if (event.text) {
-            frames.push(sseEvent("content_block_delta", { index: blockIndex, delta: { type: "thinking_delta", thinking: event.text } }));
-          }
-          if (event.signature) {
-            frames.push(
-              sseEvent("content_block_delta", { index: blockIndex, delta: { type: "signature_delta", signature: event.signature } }),
-            );
-          }
-          return frames;
+        return start();
+      case "text-delta": {
+        const frames = start();
+        if (openBlock?.kind !== "text") {
+          frames.push(...closeOpenBlock());
+          openBlock = { index: nextBlockIndex++, kind: "text" };
+          frames.push(sseEvent("content_block_start", { index: openBlock.index, content_block: { type: "text", text: "" } }));
         }
-        case "tool-call-delta": {
-          const frames = start();
-          let blockIndex = toolBlocks.get(event.index);
-          if (blockIndex === undefined) {
-            frames.push(...closeOpenBlock());
-            blockIndex = nextBlockIndex++;
-            toolBlocks.set(event.index, blockIndex);
-            openBlock = { index: blockIndex, kind: "tool", toolIndex: event.index };
-            frames.push(
-              sseEvent("content_block_start", {
-                index: blockIndex,
-                content_block: { type: "tool_use", id: event.id ?? `toolu_detour_${event.index}`, name: event.name ?? "", input: {} },
-              }),
-            );
-          }
-          // Interleaved deltas for an earlier tool keep its block index; clients accumulate by index.
-          if (event.argumentsDelta) {
-            frames.push(
-              sseEvent("content_block_delta", {
-                index: blockIndex,
-                delta: { type: "input_json_delta", partial_json: event.argumentsDelta },
-              }),
-            );
-          }
-          return frames;
-        }
-        case "finish": {
-          if (event.reason === "error") return fail({ message: "The upstream model stopped with an error.", status: 500 });
-          const frames = [...start(), ...closeOpenBlock()];
-          finished = true;
-          frames.push(
-            sseEvent("message_delta", {
-              delta: { stop_reason: CANONICAL_TO_ANTHROPIC_STOP_REASON[event.reason], stop_sequence: null },
-              usage: event.usage ? renderAnthropicUsage(event.usage) : { output_tokens: 0 },
-            }),
-            sseEvent("message_stop", {}),
-          );
-          return frames;
-        }
-        case "error":
-          return fail(describeError(event.error));
+        frames.push(sseEvent("content_block_delta", { index: openBlock.index, delta: { type: "text_delta", text: event.text } }));
+        return frames;
       }
-    },
-  };
+      case "thinking-delta": {
+        const frames = start();
+        let blockIndex = thinkingBlocks.get(event.index);
+        if (blockIndex === undefined) {
+          frames.push(...closeOpenBlock());
+          blockIndex = nextBlockIndex++;
+          thinkingBlocks.set(event.index, blockIndex);
+          openBlock = { index: blockIndex, kind: "thinking" };
+          const block =
+            event.redactedData !== undefined
+              ? { type: "redacted_thinking", data: event.redactedData }
+              : { type: "thinking", thinking: "", signature: "" };
+          frames.push(sseEvent("content_block_start", { index: blockIndex, content_block: block }));
+        }
+        if (event.text) {
+          frames.push(sseEvent("content_block_delta", { index: blockIndex, delta: { type: "thinking_delta", thinking: event.text } }));
+        }
+        if (event.signature) {
+          frames.push(
+            sseEvent("content_block_delta", { index: blockIndex, delta: { type: "signature_delta", signature: event.signature } }),
+          );
+        }
+        return frames;
+      }
+      case "tool-call-delta": {
+        const frames = start();
+        let blockIndex = toolBlocks.get(event.index);
+        if (blockIndex === undefined) {
+          frames.push(...closeOpenBlock());
+          blockIndex = nextBlockIndex++;
+          toolBlocks.set(event.index, blockIndex);
+          openBlock = { index: blockIndex, kind: "tool", toolIndex: event.index };
+          frames.push(
+            sseEvent("content_block_start", {
+              index: blockIndex,
+              content_block: { type: "tool_use", id: event.id ?? `toolu_detour_${event.index}`, name: event.name ?? "", input: {} },
+            }),
+          );
+        }
+        // Interleaved deltas for an earlier tool keep its block index; clients accumulate by index.
+        if (event.argumentsDelta) {
+          frames.push(
+            sseEvent("content_block_delta", {
+              index: blockIndex,
+              delta: { type: "input_json_delta", partial_json: event.argumentsDelta },
+            }),
+          );
+        }
+        return frames;
+      }
+      case "finish": {
+        if (event.reason === "error") return fail({ message: "The upstream model stopped with an error.", status: 500 });
+        const frames = [...start(), ...closeOpenBlock()];
+        ended.finished = true;
+        frames.push(
+          sseEvent("message_delta", {
+            delta: { stop_reason: CANONICAL_TO_ANTHROPIC_STOP_REASON[event.reason], stop_sequence: null },
+            usage: event.usage ? renderAnthropicUsage(event.usage) : { output_tokens: 0 },
+          }),
+          sseEvent("message_stop", {}),
+        );
+        return frames;
+      }
+      case "error":
+        return fail(describeError(event.error));
+    }
+  });
 }
 
 /** All frames for a complete event sequence. */

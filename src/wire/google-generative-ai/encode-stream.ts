@@ -5,7 +5,7 @@
  * and the usage, and there is no terminator. An error ends the stream with an error chunk (R-ST-2).
  */
 import { describeStreamError } from "../shared/stream-error.js";
-import type { CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { PendingToolCalls, type WholeToolCall } from "../shared/pending-tool-calls.js";
 import { toolArgumentsObject } from "../shared/tool-arguments.js";
 import type { StreamEncoderOptions } from "../wire-format.js";
@@ -23,54 +23,48 @@ function frame(payload: unknown): string {
 export function createGoogleStreamEncoder(options: StreamEncoderOptions): CanonicalStreamEncoder {
   let id = "";
   let model = options.model;
-  let finished = false;
+  const ended = { finished: false };
   const calls = new PendingToolCalls();
 
   const chunk = (parts: unknown[], finishReason?: string) => googleChunk(id, model, parts, finishReason);
   const callFrame = (call: WholeToolCall) =>
     frame(chunk([{ functionCall: { name: call.name, args: toolArgumentsObject(call.arguments) } }]));
   const fail = (error: unknown) => {
-    finished = true;
+    ended.finished = true;
     const { message, status, code } = describeStreamError(error);
     return [frame(renderGoogleError({ message, status: status ?? 500, ...(code !== undefined ? { code } : {}) }))];
   };
 
-  return {
-    get finished() {
-      return finished;
-    },
-    encode(event) {
-      if (finished) return [];
-      switch (event.type) {
-        case "message-start":
-          id = event.id;
-          model = event.model;
-          return [];
-        case "text-delta":
-          return [frame(chunk([{ text: event.text }]))];
-        case "thinking-delta":
-          if (event.text === undefined && event.signature === undefined) return [];
-          return [
-            frame(
-              chunk([
-                googleThoughtPart({ text: event.text ?? "", ...(event.signature !== undefined ? { signature: event.signature } : {}) }),
-              ]),
-            ),
-          ];
-        case "tool-call-delta": {
-          const call = calls.accept(event);
-          return call ? [callFrame(call)] : [];
-        }
-        case "finish": {
-          const unsent = calls.flush().map(callFrame);
-          if (event.reason === "error") return [...unsent, ...fail({ message: "The model stopped with an error.", status: 502 })];
-          finished = true;
-          const last = chunk([{ text: "" }], CANONICAL_TO_GOOGLE_FINISH_REASON[event.reason]);
-          return [...unsent, frame(event.usage ? { ...last, usageMetadata: renderGoogleUsage(event.usage) } : last)];
-        }
-        case "error":
-          return fail(event.error);
+  return endingEncoder(ended, (event) => {
+    switch (event.type) {
+      case "message-start":
+        id = event.id;
+        model = event.model;
+        return [];
+      case "text-delta":
+        return [frame(chunk([{ text: event.text }]))];
+      case "thinking-delta":
+        if (event.text === undefined && event.signature === undefined) return [];
+        return [
+          frame(
+            chunk([
+              googleThoughtPart({ text: event.text ?? "", ...(event.signature !== undefined ? { signature: event.signature } : {}) }),
+            ]),
+          ),
+        ];
+      case "tool-call-delta": {
+        const call = calls.accept(event);
+        return call ? [callFrame(call)] : [];
       }
-    },
-  };
+      case "finish": {
+        const unsent = calls.flush().map(callFrame);
+        if (event.reason === "error") return [...unsent, ...fail({ message: "The model stopped with an error.", status: 502 })];
+        ended.finished = true;
+        const last = chunk([{ text: "" }], CANONICAL_TO_GOOGLE_FINISH_REASON[event.reason]);
+        return [...unsent, frame(event.usage ? { ...last, usageMetadata: renderGoogleUsage(event.usage) } : last)];
+      }
+      case "error":
+        return fail(event.error);
+    }
+  });
 }

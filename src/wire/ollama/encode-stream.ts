@@ -6,7 +6,7 @@
  */
 import { PendingToolCalls, type WholeToolCall } from "../shared/pending-tool-calls.js";
 import { describeStreamError } from "../shared/stream-error.js";
-import type { CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import type { StreamEncoderOptions } from "../wire-format.js";
 import { ollamaCreatedAt, ollamaToolCalls, renderOllamaUsage } from "./encode-response.js";
 import { renderOllamaError } from "./errors.js";
@@ -19,50 +19,44 @@ function line(payload: unknown): string {
 export function createOllamaStreamEncoder(options: StreamEncoderOptions): CanonicalStreamEncoder {
   let model = options.model;
   const createdAt = ollamaCreatedAt(options.createdSeconds);
-  let finished = false;
+  const ended = { finished: false };
   const calls = new PendingToolCalls();
 
   const message = (fields: Record<string, unknown>, done: Record<string, unknown> = { done: false }) =>
     line({ model, created_at: createdAt, message: { role: "assistant", content: "", ...fields }, ...done });
   const callLine = (call: WholeToolCall) => message({ tool_calls: ollamaToolCalls([call]) });
   const fail = (error: unknown) => {
-    finished = true;
+    ended.finished = true;
     const { message: text, status } = describeStreamError(error);
     return [line(renderOllamaError({ message: text, status: status ?? 500 }))];
   };
 
-  return {
-    get finished() {
-      return finished;
-    },
-    encode(event) {
-      if (finished) return [];
-      switch (event.type) {
-        case "message-start":
-          model = event.model;
-          return [];
-        case "text-delta":
-          return [message({ content: event.text })];
-        case "thinking-delta":
-          return event.text ? [message({ thinking: event.text })] : [];
-        case "tool-call-delta": {
-          const call = calls.accept(event);
-          return call ? [callLine(call)] : [];
-        }
-        case "finish": {
-          const unsent = calls.flush().map(callLine);
-          if (event.reason === "error") return [...unsent, ...fail({ message: "The model stopped with an error.", status: 502 })];
-          finished = true;
-          const done = {
-            done: true,
-            done_reason: CANONICAL_TO_OLLAMA_FINISH_REASON[event.reason],
-            ...(event.usage ? renderOllamaUsage(event.usage) : {}),
-          };
-          return [...unsent, message({}, done)];
-        }
-        case "error":
-          return fail(event.error);
+  return endingEncoder(ended, (event) => {
+    switch (event.type) {
+      case "message-start":
+        model = event.model;
+        return [];
+      case "text-delta":
+        return [message({ content: event.text })];
+      case "thinking-delta":
+        return event.text ? [message({ thinking: event.text })] : [];
+      case "tool-call-delta": {
+        const call = calls.accept(event);
+        return call ? [callLine(call)] : [];
       }
-    },
-  };
+      case "finish": {
+        const unsent = calls.flush().map(callLine);
+        if (event.reason === "error") return [...unsent, ...fail({ message: "The model stopped with an error.", status: 502 })];
+        ended.finished = true;
+        const done = {
+          done: true,
+          done_reason: CANONICAL_TO_OLLAMA_FINISH_REASON[event.reason],
+          ...(event.usage ? renderOllamaUsage(event.usage) : {}),
+        };
+        return [...unsent, message({}, done)];
+      }
+      case "error":
+        return fail(event.error);
+    }
+  });
 }

@@ -6,7 +6,7 @@
  */
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
-import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { encodeWholeStream, endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { openAIStreamErrorFrame, type OpenAIErrorInput } from "./errors.js";
 import { CANONICAL_TO_OPENAI_FINISH_REASON } from "./finish-reasons.js";
 import { renderOpenAIUsage } from "./usage.js";
@@ -39,7 +39,7 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
   const created = options.createdSeconds;
   const describeError = options.describeError ?? defaultDescribeError;
   let roleSent = false;
-  let finished = false;
+  const ended = { finished: false };
 
   const fingerprint = options.systemFingerprint;
   const frame = (payload: Record<string, unknown>) =>
@@ -63,57 +63,51 @@ export function createOpenAIStreamEncoder(options: OpenAIStreamOptions): OpenAIS
     return frame({ choices: [{ index: 0, delta: withRole, logprobs, finish_reason: finishReason }] });
   };
   const fail = (error: OpenAIErrorInput) => {
-    finished = true;
+    ended.finished = true;
     return [openAIStreamErrorFrame(error)];
   };
 
-  return {
-    get finished() {
-      return finished;
-    },
-    encode(event) {
-      if (finished) return [];
-      switch (event.type) {
-        case "message-start":
-          id = event.id;
-          model = event.model;
-          textPrefix = undefined;
-          return roleSent ? [] : [textFrame("", null)];
-        case "text-delta":
-          return [textFrame(event.text, event.logprobs ?? null)];
-        case "thinking-delta":
-          // Chat completions has no reasoning content; the blocks stay with the wire that made them.
-          return [];
-        case "tool-call-delta":
-          return [
-            deltaFrame({
-              tool_calls: [
-                {
-                  index: event.index,
-                  ...(event.id === undefined ? {} : { id: event.id, type: "function" }),
-                  function: {
-                    ...(event.name === undefined ? {} : { name: event.name }),
-                    arguments: event.argumentsDelta ?? "",
-                  },
+  return endingEncoder(ended, (event) => {
+    switch (event.type) {
+      case "message-start":
+        id = event.id;
+        model = event.model;
+        textPrefix = undefined;
+        return roleSent ? [] : [textFrame("", null)];
+      case "text-delta":
+        return [textFrame(event.text, event.logprobs ?? null)];
+      case "thinking-delta":
+        // Chat completions has no reasoning content; the blocks stay with the wire that made them.
+        return [];
+      case "tool-call-delta":
+        return [
+          deltaFrame({
+            tool_calls: [
+              {
+                index: event.index,
+                ...(event.id === undefined ? {} : { id: event.id, type: "function" }),
+                function: {
+                  ...(event.name === undefined ? {} : { name: event.name }),
+                  arguments: event.argumentsDelta ?? "",
                 },
-              ],
-            }),
-          ];
-        case "finish": {
-          if (event.reason === "error") {
-            return fail({ message: "The upstream model stopped with an error.", status: 502 });
-          }
-          finished = true;
-          const frames = [deltaFrame({}, CANONICAL_TO_OPENAI_FINISH_REASON[event.reason])];
-          if (options.includeUsage && event.usage) frames.push(frame({ choices: [], usage: renderOpenAIUsage(event.usage) }));
-          frames.push(OPENAI_DONE_FRAME);
-          return frames;
+              },
+            ],
+          }),
+        ];
+      case "finish": {
+        if (event.reason === "error") {
+          return fail({ message: "The upstream model stopped with an error.", status: 502 });
         }
-        case "error":
-          return fail(describeError(event.error));
+        ended.finished = true;
+        const frames = [deltaFrame({}, CANONICAL_TO_OPENAI_FINISH_REASON[event.reason])];
+        if (options.includeUsage && event.usage) frames.push(frame({ choices: [], usage: renderOpenAIUsage(event.usage) }));
+        frames.push(OPENAI_DONE_FRAME);
+        return frames;
       }
-    },
-  };
+      case "error":
+        return fail(describeError(event.error));
+    }
+  });
 }
 
 /** All frames for a complete event sequence. */

@@ -7,7 +7,7 @@
  */
 import type { CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
-import { encodeWholeStream, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { encodeWholeStream, endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { functionCallItemId, messageItemId, outputTextPart, responseEnvelope, type ResponsesOutputItemJson } from "./encode-response.js";
 import { CANONICAL_TO_RESPONSES_STATUS } from "./status.js";
 
@@ -53,7 +53,7 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
   const describeError = options.describeError ?? defaultDescribeError;
   let sequence = 0;
   let started = false;
-  let finished = false;
+  const ended = { finished: false };
   const output: ResponsesOutputItemJson[] = [];
   let message: OpenMessage | undefined;
   const calls = new Map<number, OpenCall>();
@@ -169,7 +169,7 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
   };
 
   const fail = (error: { message: string; code?: string }): string[] => {
-    finished = true;
+    ended.finished = true;
     // Not `start()`: an encoder that only reports a failure (a same-wire stream cut after its own start) must not
     // announce a second response.
     const frames = [...closeMessage(), ...closeCall()];
@@ -181,44 +181,34 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     return frames;
   };
 
-  return {
-    get finished() {
-      return finished;
-    },
-    encode(event) {
-      if (finished) return [];
-      switch (event.type) {
-        case "message-start":
-          if (!started) {
-            id = event.id;
-            model = event.model;
-          }
-          return start();
-        case "text-delta":
-          return text(event.text, event.logprobs);
-        case "thinking-delta":
-          // Another format's reasoning blocks are signed for it; they stay with the wire that made them.
-          return [];
-        case "tool-call-delta":
-          return toolCall(event);
-        case "finish": {
-          if (event.reason === "error") return fail({ message: "The upstream model stopped with an error.", code: "server_error" });
-          finished = true;
-          const frames = [...start(), ...closeMessage(), ...closeCall()];
-          const finish = CANONICAL_TO_RESPONSES_STATUS[event.reason];
-          const response = envelope(
-            finish.status,
-            event.usage,
-            finish.incompleteReason ? { incompleteReason: finish.incompleteReason } : {},
-          );
-          frames.push(emit(finish.status === "completed" ? "response.completed" : "response.incomplete", { response }));
-          return frames;
+  return endingEncoder(ended, (event) => {
+    switch (event.type) {
+      case "message-start":
+        if (!started) {
+          id = event.id;
+          model = event.model;
         }
-        case "error":
-          return fail(describeError(event.error));
+        return start();
+      case "text-delta":
+        return text(event.text, event.logprobs);
+      case "thinking-delta":
+        // Another format's reasoning blocks are signed for it; they stay with the wire that made them.
+        return [];
+      case "tool-call-delta":
+        return toolCall(event);
+      case "finish": {
+        if (event.reason === "error") return fail({ message: "The upstream model stopped with an error.", code: "server_error" });
+        ended.finished = true;
+        const frames = [...start(), ...closeMessage(), ...closeCall()];
+        const finish = CANONICAL_TO_RESPONSES_STATUS[event.reason];
+        const response = envelope(finish.status, event.usage, finish.incompleteReason ? { incompleteReason: finish.incompleteReason } : {});
+        frames.push(emit(finish.status === "completed" ? "response.completed" : "response.incomplete", { response }));
+        return frames;
       }
-    },
-  };
+      case "error":
+        return fail(describeError(event.error));
+    }
+  });
 }
 
 /** All frames for a complete event sequence. */

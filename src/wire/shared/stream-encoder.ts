@@ -15,3 +15,16 @@ export interface CanonicalStreamEncoder {
 export function encodeWholeStream(encoder: CanonicalStreamEncoder, events: Iterable<CanonicalStreamEvent>): string[] {
   return [...events].flatMap((event) => encoder.encode(event));
 }
+
+/**
+ * An encoder whose terminal frames (a finish or an error) end it: `encodeLive` sees only the events before that
+ * end, and the wire's code marks the end with `ended.finished = true` where it writes the terminal frames.
+ */
+export function endingEncoder(ended: { finished: boolean }, encodeLive: (event: CanonicalStreamEvent) => string[]): CanonicalStreamEncoder {
+  return {
+    get finished() {
+      return ended.finished;
+    },
+    encode: (event) => (ended.finished ? [] : encodeLive(event)),
+  };
+}
