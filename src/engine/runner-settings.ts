@@ -31,5 +31,6 @@ export function runnerSettingsFromConfig(config: DetourConfig): RunnerSettings {
     // Config declarations win over the catalogue (R-FB-5, R-FB-8).
     modelFacts: (ref) => describeModel(ref.provider, ref.model, modelDeclaration(config, ref.provider, ref.model)),
     headroom: { minRemaining: config.auth.headroom.minRemaining, strategy: config.auth.headroom.strategy },
+    streamStallMs: config.gateway.streamStallSeconds * 1000,
   };
 }

@@ -41,6 +41,11 @@ export interface RunnerSettings {
   modelFacts(ref: ModelRef): ModelFitFacts;
   /** `auth.headroom` (R-PO-7); absent = profiles are ordered without rate-limit readings. */
   headroom?: HeadroomSettings;
+  /**
+   * `gateway.streamStallSeconds` in ms: how long a committed stream may stay silent. A continuation (R-ST-4)
+   * waits no longer than this for a seat (R-PO-8); absent = it waits like any request.
+   */
+  streamStallMs?: number;
 }
 
 /** Every profile that could serve a provider, with the inputs of `orderProfiles` (R-PO-1). */

@@ -24,6 +24,8 @@ export interface SeatWaitOptions {
   signal?: AbortSignal;
   /** A waiter rejoining after a failed retry keeps its place at the front and its first deadline. */
   rejoin?: { deadline: number };
+  /** A newcomer that may wait less than `timeoutMs` (a continuation of a stream the client is reading). */
+  deadline?: number;
   /** The full profiles the request waits for: counted per profile in `/status` and the dashboard. */
   profileIds?: readonly string[];
 }
@@ -71,7 +73,7 @@ export class SeatQueue {
   wait(options: SeatWaitOptions = {}): Promise<SeatWaitOutcome> {
     const { signal, rejoin } = options;
     if (signal?.aborted) return Promise.resolve("left");
-    const deadline = rejoin?.deadline ?? this.deadlineFromNow();
+    const deadline = rejoin?.deadline ?? Math.min(options.deadline ?? Infinity, this.deadlineFromNow());
     const remaining = deadline - this.#clock.now();
     if (remaining <= 0) return Promise.resolve(rejoin ? "timed_out" : "full");
     // A rejoining waiter already had its place; only newcomers count against the bound.

@@ -17,7 +17,7 @@ const PROFILES = {
 
 function config(options: {
   maxConcurrent?: Record<string, number>;
-  gateway?: { queueTimeoutSeconds?: number; queueMax?: number };
+  gateway?: { queueTimeoutSeconds?: number; queueMax?: number; streamStallSeconds?: number };
   fallbacks?: string[];
 }): DetourConfigInput {
   const profiles = Object.fromEntries(
@@ -216,6 +216,65 @@ describe("seats in the runner", () => {
     expect(maxInFlight.get("openai:b")).toBe(1);
     const status = await h.detour.status();
     for (const profile of status.agents[0]!.profiles.filter((p) => p.provider === "openai")) expect(profile.seats?.inFlight).toBe(0);
+  });
+
+  describe("a continuation that finds every seat full", () => {
+    const cut = () => new UpstreamFailure("openai/gpt-5: stream closed before it finished", { provider: "openai", code: "ECONNRESET" });
+
+    /** Another run holds openai:a `holdMs`; a streamed run commits on openai:b and is cut at 1 s. */
+    async function cutWhileFull(holdMs: number) {
+      const h = await makeHarness({
+        profiles: { "openai:a": apiKey("openai", "sk-a"), "openai:b": apiKey("openai", "sk-b") },
+        config: config({ maxConcurrent: { "openai:a": 1, "openai:b": 1 }, gateway: { queueTimeoutSeconds: 60, streamStallSeconds: 10 } }),
+      });
+      const blocker = h.detour.runWith({
+        attempt: async (context) => {
+          await h.clock.sleep(holdMs, context.signal);
+          return context.profileId;
+        },
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      const seen: { profileId: string | undefined; at: number }[] = [];
+      const start = h.clock.now();
+      const streamed = h.detour.runWith({
+        continuations: { max: 2, canContinue: () => true },
+        attempt: async (context) => {
+          seen.push({ profileId: context.profileId, at: h.clock.now() - start });
+          await context.commit();
+          if (context.continuation === undefined) {
+            await h.clock.sleep(1_000, context.signal);
+            throw cut();
+          }
+          return "the rest";
+        },
+      });
+      return { h, blocker, streamed, seen, start };
+    }
+
+    it("R-PO-8 waits in line no longer than the stream's stall budget, then ends the stream instead of holding the client for queueTimeoutSeconds", async () => {
+      const { h, blocker, streamed, seen, start } = await cutWhileFull(100_000);
+      const error = failed(await h.drive(streamed));
+      expect(error).toBeInstanceOf(SeatsFullError);
+      // Cut at 1 s, then at most streamStallSeconds (10 s) in line — not gateway.queueTimeoutSeconds (60 s).
+      expect(h.clock.now() - start).toBe(11_000);
+      expect(seen).toEqual([{ profileId: "openai:b", at: 0 }]);
+      const waits = h.eventsOf("seat_queue_wait");
+      expect(waits).toHaveLength(1);
+      expect(waits[0]?.deadline).toBe(start + 11_000);
+      expect(h.eventsOf("run_finished").find((event) => event.runId === waits[0]?.runId)).toMatchObject({ outcome: "failed" });
+      succeeded(await h.drive(blocker));
+    });
+
+    it("R-PO-8 takes the seat that frees within the stall budget and finishes the answer", async () => {
+      const { h, blocker, streamed, seen } = await cutWhileFull(6_000);
+      const outcome = succeeded(await h.drive(streamed));
+      expect(outcome).toMatchObject({ result: "the rest", profileId: "openai:a", continuations: 1 });
+      expect(seen).toEqual([
+        { profileId: "openai:b", at: 0 },
+        { profileId: "openai:a", at: 6_000 },
+      ]);
+      succeeded(await h.drive(blocker));
+    });
   });
 
   it("R-PO-8 a 429 naming a concurrency limit lowers the profile's seats to what was in flight, instead of a cooldown", async () => {
