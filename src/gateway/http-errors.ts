@@ -27,16 +27,11 @@ export type GatewayErrorKind =
   | "upstream"
   | "internal";
 
-export interface GatewayErrorAttempt {
-  provider: string;
-  model: string;
-  profileId?: string;
-  reason?: FailoverReason;
-  status?: number;
-  code?: string;
-  error: string;
-  skipped?: boolean;
-}
+/** What an error answer says of each attempt: the run's record without the hedge and timing details. */
+export type GatewayErrorAttempt = Pick<
+  AttemptRecord,
+  "provider" | "model" | "profileId" | "reason" | "status" | "code" | "error" | "skipped"
+>;
 
 export interface GatewayError {
   status: number;

@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { openAiEmbeddingsRequestSchema } from "../../wire/openai-embeddings/schemas.js";
 import { toDialectIssues } from "../../wire/shared/validation-issues.js";
-import { FORWARDED_RESPONSE_HEADERS } from "../../engine/index.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import { droppedHeader } from "../dropped-hints.js";
 import type { GatewayContext } from "../gateway-context.js";
@@ -15,6 +14,7 @@ import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError } from "../routing.js";
 import { accountUsage, costHeader } from "../usage-accounting.js";
 import { sendGatewayError } from "./chat-route.js";
+import { sendUpstreamAnswer } from "./upstream-answer.js";
 import { ERROR_CODES } from "../../core/errors.js";
 
 /** The client's signal: a closed connection aborts the upstream call (R-EC-7). */
@@ -80,16 +80,11 @@ async function handleEmbeddings(context: GatewayContext, request: FastifyRequest
           answer.usage,
         )
       : undefined;
-    const headers: Record<string, string> = {};
-    for (const name of FORWARDED_RESPONSE_HEADERS) {
-      const value = answer.headers[name];
-      if (typeof value === "string") headers[name] = value;
-    }
-    headers["content-type"] ??= "application/json";
-    return reply
-      .code(200)
-      .headers({ ...headers, ...outcomeHeaders(outcome), ...droppedHeader(answer.dropped), ...costHeader(costUsd) })
-      .send(answer.body);
+    return sendUpstreamAnswer(
+      reply,
+      { status: 200, headers: answer.headers, body: answer.body },
+      { ...outcomeHeaders(outcome), ...droppedHeader(answer.dropped), ...costHeader(costUsd) },
+    );
   } catch (error) {
     if (client.signal.aborted) {
       reply.hijack();

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ERROR_CODES, FailoverError, FallbackSummaryError } from "../../core/errors.js";
 import type { FailoverReason } from "../../core/reasons.js";
-import { requestFacts, FORWARDED_RESPONSE_HEADERS } from "../../engine/index.js";
+import { requestFacts } from "../../engine/index.js";
 import type { GatewayDialect } from "../dialect.js";
 import { anthropicDialect } from "../dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
@@ -19,6 +19,7 @@ import { badRouting, describeRunError } from "../http-errors.js";
 import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError } from "../routing.js";
 import { listedModels } from "./info-routes.js";
+import { sendUpstreamAnswer } from "./upstream-answer.js";
 
 export const ESTIMATE_HEADER = "x-detour-estimate";
 
@@ -53,23 +54,6 @@ function anthropicClientHeaders(request: FastifyRequest): { "anthropic-version"?
     ...(typeof version === "string" ? { "anthropic-version": version } : {}),
     ...(typeof beta === "string" ? { "anthropic-beta": beta } : {}),
   };
-}
-
-function sendUpstreamAnswer(
-  reply: FastifyReply,
-  answer: { status: number; headers: Readonly<Record<string, string | string[] | undefined>>; body: Buffer },
-  detourHeaders: Record<string, string>,
-): FastifyReply {
-  const headers: Record<string, string> = {};
-  for (const name of FORWARDED_RESPONSE_HEADERS) {
-    const value = answer.headers[name];
-    if (typeof value === "string") headers[name] = value;
-  }
-  headers["content-type"] ??= "application/json";
-  return reply
-    .code(answer.status)
-    .headers({ ...headers, ...detourHeaders })
-    .send(answer.body);
 }
 
 export function registerModelRoutes(app: FastifyInstance, context: GatewayContext): void {
