@@ -102,10 +102,13 @@ function checkProviders(config: unknown, report: Report): void {
     if (!isRecord(provider)) continue;
     if (!builtIn) {
       for (const key of ["api", "baseUrl"]) {
-        if (provider[key] === undefined) {
+        if (provider[key] === undefined && !(key === "baseUrl" && cloudAddressesItself(provider))) {
           report([...base, id, key], `required for "${id}", which has no built-in defaults`);
         }
       }
+    }
+    if (provider.api === "vertex" && provider.vertex === undefined) {
+      report([...base, id, "vertex"], `required for "${id}" (api "vertex"): set vertex.project and vertex.location`);
     }
     const oauth = provider.oauth;
     if (isRecord(oauth) && !builtIn?.oauth) {
@@ -116,6 +119,12 @@ function checkProviders(config: unknown, report: Report): void {
       }
     }
   }
+}
+
+/** Azure names its endpoint by resource and Vertex by location (its own check asks for it), so those need no `baseUrl`. */
+function cloudAddressesItself(provider: Record<string, unknown>): boolean {
+  if (provider.api === "azure-openai") return isRecord(provider.azure) && provider.azure.resource !== undefined;
+  return provider.api === "vertex";
 }
 
 function checkUniqueIds(list: unknown, path: PropertyKey[], what: string, report: Report): void {

@@ -41,7 +41,7 @@ describe("parseConfig", () => {
         expect.stringMatching(/^agents\.defaults\.model\.fallbacks\[2\]: expected "provider\/model": model "gpt-4x" is not an alias/),
         "agents.defaults.timeoutSeconds: expected a number greater than 0",
         "agents.list[0].model.primary: required: expected a string",
-        'models.providers.openai.api: expected one of "openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama", "openai-completions"',
+        'models.providers.openai.api: expected one of "openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama", "azure-openai", "vertex", "openai-completions"',
         'models.providers.lmstudio.api: required for "lmstudio", which has no built-in defaults',
         "gateway.port: expected a number, received string",
         'gateway.notices: expected one of "header", "inline"',

@@ -3,7 +3,7 @@
  * Every value here is only a default: a user entry for the same id overrides it field by field.
  */
 import { DEFAULT_PROVIDER_TIMEOUT_SECONDS } from "./defaults.js";
-import type { DetourConfig, ProviderApi, ProviderModelDeclaration } from "./schema.js";
+import type { AzureOpenAiConfig, DetourConfig, ProviderApi, ProviderConfig, ProviderModelDeclaration, VertexConfig } from "./schema.js";
 
 export interface OAuthEndpoint {
   readonly tokenUrl: string;
@@ -88,6 +88,25 @@ export interface ResolvedProviderSettings {
   readonly models: readonly ProviderModelDeclaration[];
   /** Detour knows this provider without any config entry. */
   readonly builtIn: boolean;
+  /** `api: "azure-openai"`: API version, wire, Entra settings. */
+  readonly azure?: AzureOpenAiConfig;
+  /** `api: "vertex"`: project, location, publisher, token source. */
+  readonly vertex?: VertexConfig;
+}
+
+/**
+ * A cloud's own address when the config gives none: Azure's `<resource>.openai.azure.com`, Vertex's regional
+ * `<location>-aiplatform.googleapis.com/v1` (the `global` location has no prefix).
+ */
+function cloudBaseUrl(configured: ProviderConfig | undefined): string | undefined {
+  if (configured?.api === "azure-openai" && configured.azure?.resource !== undefined) {
+    return `https://${configured.azure.resource}.openai.azure.com`;
+  }
+  if (configured?.api === "vertex" && configured.vertex !== undefined) {
+    const location = configured.vertex.location;
+    return location === "global" ? "https://aiplatform.googleapis.com/v1" : `https://${location}-aiplatform.googleapis.com/v1`;
+  }
+  return undefined;
 }
 
 /**
@@ -98,7 +117,7 @@ export function resolveProviderSettings(config: DetourConfig, providerId: string
   const builtIn = builtInProviderDefaults(providerId);
   const configured = Object.hasOwn(config.models.providers, providerId) ? config.models.providers[providerId] : undefined;
   const api = configured?.api ?? builtIn?.api;
-  const baseUrl = configured?.baseUrl ?? builtIn?.baseUrl;
+  const baseUrl = configured?.baseUrl ?? builtIn?.baseUrl ?? cloudBaseUrl(configured);
   // Validation requires both for providers without built-in defaults; this guards configs built by hand.
   if (api === undefined || baseUrl === undefined) return undefined;
 
@@ -116,5 +135,7 @@ export function resolveProviderSettings(config: DetourConfig, providerId: string
     ...(oauth ? { oauth: Object.freeze(oauth) } : {}),
     models: configured?.models ?? [],
     builtIn: builtIn !== undefined,
+    ...(configured?.azure ? { azure: configured.azure } : {}),
+    ...(configured?.vertex ? { vertex: configured.vertex } : {}),
   });
 }

@@ -74,9 +74,14 @@ export const PROVIDER_API_IDS = ["openai-chat", "openai-responses", "anthropic-m
  */
 export const PROVIDER_API_ALIASES: Readonly<Record<string, (typeof PROVIDER_API_IDS)[number]>> = { "openai-completions": "openai-chat" };
 
+/** Clouds that speak a wire format above at their own addresses, with their own auth (R-GW-12). */
+export const CLOUD_PROVIDER_API_IDS = ["azure-openai", "vertex"] as const;
+
+type ProviderApiId = (typeof PROVIDER_API_IDS)[number] | (typeof CLOUD_PROVIDER_API_IDS)[number];
+
 export const ProviderApiSchema = z
-  .enum([...PROVIDER_API_IDS, "openai-completions"])
-  .transform((api): (typeof PROVIDER_API_IDS)[number] => PROVIDER_API_ALIASES[api] ?? (api as (typeof PROVIDER_API_IDS)[number]));
+  .enum([...PROVIDER_API_IDS, ...CLOUD_PROVIDER_API_IDS, "openai-completions"])
+  .transform((api): ProviderApiId => PROVIDER_API_ALIASES[api] ?? (api as ProviderApiId));
 
 /** R-GW-7: US dollars per million tokens; wins over the catalogue's prices for the model. */
 export const ModelCostSchema = z.object({
@@ -101,6 +106,45 @@ export const ProviderModelDeclarationSchema = z.object({
   supportsPrefill: z.boolean().optional(),
   cost: ModelCostSchema.optional(),
   embeddingSpace: embeddingSpace().optional(),
+  /** Azure OpenAI: the deployment serving this model id; without it the model id is the deployment name. */
+  deployment: z.string().min(1).optional(),
+});
+
+/** `api: "azure-openai"`: where the resource is, which API version, and how to authenticate when not by key. */
+export const AzureOpenAiConfigSchema = z.object({
+  /** The resource name (`my-resource` → https://my-resource.openai.azure.com); `baseUrl` may give the endpoint instead. */
+  resource: z
+    .string()
+    .regex(/^[A-Za-z0-9][A-Za-z0-9-]*$/, "expected an Azure resource name")
+    .optional(),
+  apiVersion: z.string().min(1).optional(),
+  /** Which OpenAI API the deployments are called with: Chat Completions (default) or Responses. */
+  wire: z.enum(["openai-chat", "openai-responses"]).optional(),
+  /** Microsoft Entra ID tokens instead of an `api-key` (loaded through @azure/identity only when set). */
+  entra: z
+    .object({
+      tenantId: z.string().min(1).optional(),
+      clientId: z.string().min(1).optional(),
+      /** Environment variable holding the app registration's client secret; without it DefaultAzureCredential is used. */
+      clientSecretEnv: z
+        .string()
+        .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected an environment variable name")
+        .optional(),
+      scope: z.string().min(1).optional(),
+    })
+    .optional(),
+});
+
+/** `api: "vertex"`: the project and region, which publisher's models, and where service-account tokens come from. */
+export const VertexConfigSchema = z.object({
+  project: z.string().min(1),
+  location: z.string().regex(/^[a-z0-9-]+$/, 'expected a Vertex location such as "us-east5" or "global"'),
+  /** Gemini (`google`, generateContent) or Claude (`anthropic`, rawPredict); one provider entry serves one publisher. */
+  publisher: z.enum(["google", "anthropic"]).default("google"),
+  /** A service-account key file; without it (and without a profile key) Application Default Credentials are used. */
+  keyFile: z.string().min(1).optional(),
+  /** The OAuth token endpoint for service-account tokens (Google's by default; a test points it at loopback). */
+  tokenUrl: httpUrl().optional(),
 });
 
 /**
@@ -117,6 +161,8 @@ export const ProviderConfigSchema = z.object({
   models: z.array(ProviderModelDeclarationSchema).optional(),
   /** R-PO-8: the in-flight limit of each profile of this provider that sets none of its own. */
   maxConcurrentPerProfile: positiveInteger().optional(),
+  azure: AzureOpenAiConfigSchema.optional(),
+  vertex: VertexConfigSchema.optional(),
 });
 
 export const ProfileConfigSchema = z.object({
@@ -322,6 +368,8 @@ export type DetourConfigInput = z.input<typeof DetourConfigSchema>;
 export type DetourConfig = DeepReadonly<z.output<typeof DetourConfigSchema>>;
 export type ProviderApi = z.output<typeof ProviderApiSchema>;
 export type ProviderConfig = DetourConfig["models"]["providers"][string];
+export type AzureOpenAiConfig = NonNullable<ProviderConfig["azure"]>;
+export type VertexConfig = NonNullable<ProviderConfig["vertex"]>;
 export type ProviderModelDeclaration = DeepReadonly<z.output<typeof ProviderModelDeclarationSchema>>;
 export type AgentEntryConfig = DetourConfig["agents"]["list"][number];
 export type CronJobConfig = DetourConfig["cron"]["jobs"][number];

@@ -5,9 +5,9 @@
  * of any other such provider fail over like an unreachable provider would.
  */
 import { formatConfigPath } from "./config-path.js";
-import { PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "./schema.js";
+import { CLOUD_PROVIDER_API_IDS, PROVIDER_API_ALIASES, PROVIDER_API_IDS } from "./schema.js";
 
-const SPOKEN_APIS: readonly string[] = PROVIDER_API_IDS;
+const SPOKEN_APIS: readonly string[] = [...PROVIDER_API_IDS, ...CLOUD_PROVIDER_API_IDS];
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -1,6 +1,7 @@
 /** The HTTP settings of one provider from the config, for the endpoints called without a Provider object. */
 import { resolveProviderSettings, type DetourConfig } from "../config/index.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
+import { cloudSettingsOf } from "./cloud-settings.js";
 
 export function providerCallSettings(config: DetourConfig, providerId: string): ProviderSettings | undefined {
   const resolved = resolveProviderSettings(config, providerId);
@@ -11,5 +12,6 @@ export function providerCallSettings(config: DetourConfig, providerId: string): 
     baseUrl: resolved.baseUrl,
     headers: resolved.headers,
     timeoutSeconds: resolved.timeoutSeconds,
+    ...cloudSettingsOf(resolved),
   };
 }

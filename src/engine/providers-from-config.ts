@@ -7,6 +7,7 @@ import { BUILT_IN_PROVIDERS, resolveProviderSettings, type DetourConfig } from "
 import type { Provider } from "../ports/provider.js";
 import { createProviderRegistry, type SharedProviderOptions } from "../providers/registry.js";
 import type { ProviderSettings } from "../providers/shared/provider-settings.js";
+import { cloudSettingsOf } from "./cloud-settings.js";
 
 export function providersFromConfig(config: DetourConfig, shared: SharedProviderOptions = {}): Provider[] {
   const ids = new Set([...Object.keys(BUILT_IN_PROVIDERS), ...Object.keys(config.models.providers)]);
@@ -19,6 +20,7 @@ export function providersFromConfig(config: DetourConfig, shared: SharedProvider
       baseUrl: resolved.baseUrl,
       headers: resolved.headers,
       timeoutSeconds: resolved.timeoutSeconds,
+      ...cloudSettingsOf(resolved),
     };
   }
   const registry = createProviderRegistry(settingsById, shared);

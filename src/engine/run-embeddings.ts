@@ -14,7 +14,7 @@ import { ModelSelectionError } from "../core/errors.js";
 import type { Clock } from "../ports/clock.js";
 import type { AttemptContext, RunOutcome } from "../runner/attempt.js";
 import { encodedOrThrow, IncompatibleRequestError } from "../providers/shared/incompatible.js";
-import { ollamaEmbedTarget, openAiEmbeddingsTarget } from "../providers/embeddings-targets.js";
+import { azureOpenAiEmbeddingsTarget, ollamaEmbedTarget, openAiEmbeddingsTarget } from "../providers/embeddings-targets.js";
 import type { ResponseHeaders } from "../providers/shared/http-client.js";
 import {
   looksLikeJsonObject,
@@ -76,8 +76,11 @@ export function createEmbeddingsRunner(input: {
 
   async function attempt(context: AttemptContext, options: EmbedOptions): Promise<EmbeddingsAnswer> {
     const settings = providerCallSettings(config, context.provider);
-    if (settings?.api === "openai-chat") {
-      const target = openAiEmbeddingsTarget(settings, context.credential);
+    if (settings?.api === "openai-chat" || settings?.api === "azure-openai") {
+      const target =
+        settings.api === "azure-openai"
+          ? azureOpenAiEmbeddingsTarget(settings, context.credential, context.model)
+          : openAiEmbeddingsTarget(settings, context.credential);
       const { response, bytes } = await sameWire(
         target,
         Buffer.from(JSON.stringify({ ...options.request, model: context.model })),
@@ -108,7 +111,7 @@ export function createEmbeddingsRunner(input: {
       context.provider,
       context.model,
       "model",
-      `Detour calls embeddings on OpenAI-compatible and Ollama providers only, not on ${settings?.api ?? "an unconfigured provider"}.`,
+      `Detour calls embeddings on OpenAI-compatible, Azure OpenAI and Ollama providers only, not on ${settings?.api ?? "an unconfigured provider"}.`,
     );
   }
 

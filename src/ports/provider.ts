@@ -5,7 +5,9 @@
 import type { Credential, FailureInput } from "../core/types.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "./canonical.js";
 
-export type ProviderApi = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama";
+/** A wire format's id, or a cloud that speaks one at its own address and auth (Azure OpenAI, Vertex AI). */
+export type ProviderApi =
+  "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama" | "azure-openai" | "vertex";
 
 export interface ProviderCallContext {
   /** Model id without the provider prefix. */

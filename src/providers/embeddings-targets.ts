@@ -5,6 +5,7 @@
  */
 import type { Credential } from "../core/types.js";
 import { anthropicMessagesUrl, anthropicQuirks, type AnthropicClientHeaders } from "./anthropic/quirks.js";
+import { azureOpenAiOperationUrl, azureOpenAiQuirks } from "./azure-openai/quirks.js";
 import { anthropicMessagesWire } from "../wire/anthropic-messages/format.js";
 import { ollamaWire } from "../wire/ollama/format.js";
 import { openAIChatWire } from "../wire/openai-chat/format.js";
@@ -18,6 +19,20 @@ import type { ProviderSettings } from "./shared/provider-settings.js";
 export function openAiEmbeddingsTarget(settings: ProviderSettings, credential: Credential | undefined): PassThroughTarget {
   const url = joinUrl(settings.baseUrl, "embeddings");
   return passThroughTargetOf(settings, openAiQuirks.endpoint(settings), openAIChatWire.errors.read, { url, credential, stream: false });
+}
+
+/** Azure OpenAI embeddings: the model's deployment's `embeddings` URL, with the provider's key or Entra token. */
+export function azureOpenAiEmbeddingsTarget(
+  settings: ProviderSettings,
+  credential: Credential | undefined,
+  model: string,
+): PassThroughTarget {
+  const url = azureOpenAiOperationUrl(settings, "embeddings", model);
+  return passThroughTargetOf(settings, azureOpenAiQuirks.endpoint(settings), openAIChatWire.errors.read, {
+    url,
+    credential,
+    stream: false,
+  });
 }
 
 export function ollamaEmbedTarget(settings: ProviderSettings, credential: Credential | undefined): PassThroughTarget {

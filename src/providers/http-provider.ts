@@ -6,13 +6,13 @@
  */
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
 import type { Provider, ProviderApi, ProviderCallContext } from "../ports/provider.js";
-import { WIRE_FORMATS, type WireFormat } from "../wire/formats.js";
+import { WIRE_FORMATS, type WireFormat, type WireFormatId } from "../wire/formats.js";
 import { answerStreamEvents } from "../wire/shared/answer-stream-events.js";
 import type { DecodeFallback } from "../wire/wire-format.js";
 import { answersWithJson, type ResponseHeaders, type UpstreamResponse } from "./shared/http-client.js";
 import { responseIdFactory, toolCallIdFactory } from "./shared/ids.js";
 import { encodedOrThrow } from "./shared/incompatible.js";
-import type { ProviderEndpoint, ProviderQuirks } from "./shared/provider-quirks.js";
+import { signerFor, type ProviderEndpoint, type ProviderQuirks } from "./shared/provider-quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 import {
   pumpStreamCanonical,
@@ -37,6 +37,8 @@ export class HttpProvider implements Provider {
   readonly wire: WireFormat;
   /** Where and how this provider is called; the same-wire lane calls the same endpoint with a client's bytes. */
   readonly quirks: ProviderQuirks;
+  /** A cloud's own settings (Azure deployments, Vertex project and token source), for the lane's calls. */
+  readonly cloudSettings: Pick<ProviderSettings, "azure" | "vertex">;
   readonly #settings: ProviderSettings;
   readonly #endpoint: ProviderEndpoint;
   readonly #createToolCallId: () => string;
@@ -45,8 +47,13 @@ export class HttpProvider implements Provider {
   constructor(settings: ProviderSettings, quirks: ProviderQuirks) {
     this.api = quirks.api;
     this.id = settings.id;
-    this.wire = WIRE_FORMATS[quirks.api];
+    // A cloud speaks one of the formats at its own address: its quirks say which one for these settings.
+    this.wire = quirks.wireOf?.(settings) ?? WIRE_FORMATS[quirks.api as WireFormatId];
     this.quirks = quirks;
+    this.cloudSettings = {
+      ...(settings.azure ? { azure: settings.azure } : {}),
+      ...(settings.vertex ? { vertex: settings.vertex } : {}),
+    };
     this.#settings = settings;
     this.#endpoint = quirks.endpoint(settings);
     this.#createToolCallId = toolCallIdFactory(settings);
@@ -145,7 +152,7 @@ export class HttpProvider implements Provider {
       headers: endpoint.headers(context.credential, stream),
       body,
       describeError: this.wire.errors.read,
-      ...(endpoint.sign ? { sign: endpoint.sign } : {}),
+      ...(endpoint.sign ? { sign: signerFor(endpoint, context.credential) } : {}),
     };
     return { call, dropped };
   }

@@ -6,6 +6,7 @@ import { ERROR_CODES, ConfigError, DetourError } from "../core/errors.js";
 import type { Provider, ProviderApi } from "../ports/provider.js";
 import { wireFormatIdOf } from "../wire/formats.js";
 import { anthropicQuirks } from "./anthropic/quirks.js";
+import { azureOpenAiQuirks } from "./azure-openai/quirks.js";
 import { googleQuirks } from "./google/quirks.js";
 import { HttpProvider } from "./http-provider.js";
 import { ollamaQuirks } from "./ollama/quirks.js";
@@ -13,6 +14,7 @@ import { openAiQuirks } from "./openai/quirks.js";
 import { openAiResponsesQuirks } from "./openai-responses/quirks.js";
 import type { ProviderQuirks } from "./shared/provider-quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
+import { vertexQuirks } from "./vertex/quirks.js";
 
 export const PROVIDER_APIS: readonly ProviderApi[] = [
   "openai-chat",
@@ -20,6 +22,8 @@ export const PROVIDER_APIS: readonly ProviderApi[] = [
   "anthropic-messages",
   "google-generative-ai",
   "ollama",
+  "azure-openai",
+  "vertex",
 ];
 
 /** What sets each API's provider apart: its endpoint (URL, auth, signing). The wire format does the rest. */
@@ -29,6 +33,8 @@ const PROVIDER_QUIRKS: Readonly<Record<ProviderApi, ProviderQuirks>> = {
   "anthropic-messages": anthropicQuirks,
   "google-generative-ai": googleQuirks,
   ollama: ollamaQuirks,
+  "azure-openai": azureOpenAiQuirks,
+  vertex: vertexQuirks,
 };
 
 export function createProvider(settings: ProviderSettings): Provider {

@@ -26,8 +26,9 @@ export interface SameWireTarget {
 export function sameWireTargetOf(provider: Provider, settings: ProviderSettings): SameWireTarget | undefined {
   if (!(provider instanceof HttpProvider) || !provider.wire.lane) return undefined;
   const wire = provider.wire;
-  // The provider's own endpoint: the lane's call goes where the canonical one goes, signed the same way.
-  const endpoint = provider.quirks.endpoint(settings);
+  // The provider's own endpoint: the lane's call goes where the canonical one goes, signed the same way. A
+  // cloud's deployments, project and token source are the provider's own, whatever the caller resolved.
+  const endpoint = provider.quirks.endpoint({ ...provider.cloudSettings, ...settings });
   return {
     wire,
     target: (credential, stream, client, model) =>

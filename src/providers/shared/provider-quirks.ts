@@ -7,8 +7,9 @@
  */
 import type { Credential } from "../../core/types.js";
 import type { ProviderApi } from "../../ports/provider.js";
+import type { WireFormat } from "../../wire/wire-format.js";
 import { credentialSecret } from "./credentials.js";
-import type { PassThroughTarget, RequestSigner } from "./pass-through-call.js";
+import type { OutgoingRequest, PassThroughTarget, RequestSigner } from "./pass-through-call.js";
 import type { ProviderSettings } from "./provider-settings.js";
 import { timeoutMsOf } from "./wire-call.js";
 
@@ -22,15 +23,32 @@ export interface ProviderEndpoint {
    * flags), absent on the canonical path.
    */
   headers(credential: Credential | undefined, stream: boolean, client?: Readonly<Record<string, string>>): Record<string, string>;
-  /** Runs last, over the final bytes: signs the request or adds a token fetched for it. */
-  sign?: RequestSigner;
+  /**
+   * Runs last, over the final bytes: signs the request or adds a token fetched for it. It is given the
+   * call's credential, since a cloud's token or signature belongs to the profile the attempt runs on.
+   */
+  sign?: EndpointSigner;
+}
+
+export type EndpointSigner = (
+  request: OutgoingRequest,
+  signal: AbortSignal,
+  credential: Credential | undefined,
+) => Promise<OutgoingRequest>;
+
+/** The endpoint's signer for one call, bound to that call's credential. */
+export function signerFor(endpoint: ProviderEndpoint, credential: Credential | undefined): RequestSigner | undefined {
+  const sign = endpoint.sign;
+  return sign ? (request, signal) => sign(request, signal, credential) : undefined;
 }
 
 export type { OutgoingRequest, RequestSigner } from "./pass-through-call.js";
 
 export interface ProviderQuirks {
-  /** The wire format the provider speaks: its config `api`. */
+  /** The config `api`: a wire format's id, or a cloud's (`azure-openai`, `vertex`). */
   readonly api: ProviderApi;
+  /** A cloud's wire format for these settings (Azure: chat or Responses; Vertex: Gemini or Claude); absent: `api`'s format. */
+  wireOf?(settings: ProviderSettings): WireFormat;
   endpoint(settings: ProviderSettings): ProviderEndpoint;
 }
 
@@ -61,6 +79,6 @@ export function passThroughTargetOf(
     ...(settings.dispatcher ? { dispatcher: settings.dispatcher } : {}),
     describeError,
     secrets: [credentialSecret(call.credential)],
-    ...(endpoint.sign ? { sign: endpoint.sign } : {}),
+    ...(endpoint.sign ? { sign: signerFor(endpoint, call.credential) } : {}),
   };
 }

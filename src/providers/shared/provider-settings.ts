@@ -19,4 +19,26 @@ export interface ProviderSettings {
   createToolCallId?: () => string;
   /** Id for responses whose wire format has none. Defaults to a random id. */
   createResponseId?: () => string;
+  /** `api: "azure-openai"` only. */
+  azure?: AzureOpenAiSettings;
+  /** `api: "vertex"` only. */
+  vertex?: VertexSettings;
+}
+
+export interface AzureOpenAiSettings {
+  apiVersion?: string;
+  /** Chat Completions (default) or Responses. */
+  wire?: "openai-chat" | "openai-responses";
+  /** Model id → deployment name; a model without one is its own deployment name. */
+  deployments?: Readonly<Record<string, string>>;
+  /** Microsoft Entra ID tokens instead of `api-key`. */
+  entra?: { tenantId?: string; clientId?: string; clientSecretEnv?: string; scope?: string };
+}
+
+export interface VertexSettings {
+  project: string;
+  location: string;
+  publisher: "google" | "anthropic";
+  keyFile?: string;
+  tokenUrl?: string;
 }

@@ -45,6 +45,8 @@ import type { MockWire, WireRoute } from "./wire/mock-wire.js";
 import { ollamaWire } from "./wire/ollama-wire.js";
 import { openAIResponsesWire } from "./wire/openai-responses-wire.js";
 import { openAIWire } from "./wire/openai-wire.js";
+import { azureAccessDenied, routeCloud, type CloudRoute } from "./wire/cloud-wires.js";
+import { MOCK_TOKEN_PATH, MockTokenEndpoint, VERTEX_UNAUTHENTICATED, type MockTokenGrant } from "./token-endpoint.js";
 
 export type MockScenarioSelection = string | MockScenarioInput | readonly MockRuleInput[];
 
@@ -77,6 +79,8 @@ export interface MockProviderOptions {
    * recorded either way (`concurrency()`).
    */
   concurrencyLimits?: Readonly<Record<string, number>>;
+  /** How long the access tokens of `POST /token` (Google's service-account grant) live (default 3600 s). */
+  tokenLifetimeSeconds?: number;
 }
 
 /** What was in flight on one key: now, the most at any moment, and the requests refused for going over its limit. */
@@ -99,6 +103,8 @@ export interface MockProvider {
   budgets(): Record<string, BudgetKeyState>;
   /** In flight per key (R-PO-8): now, the most at once, and how many were refused over `concurrencyLimits`. */
   concurrency(): Record<string, MockKeyConcurrency>;
+  /** The access tokens `POST /token` issued, oldest first (which service account, which scope). */
+  tokenGrants(): MockTokenGrant[];
   /** Replaces the scenario (rules start from their first step); counts are kept. */
   setScenario(scenario: MockScenarioSelection): void;
   /** Stops listening, ends waiting faults, destroys open sockets. */
@@ -135,6 +141,8 @@ const DEFAULT_MODELS = ["mock-gpt", "mock-claude", "mock-gemini", "mock-llama"];
 interface Route {
   wire: MockWire;
   route: WireRoute;
+  /** Azure OpenAI and Vertex AI paths check their own auth (api-key and api-version; a token this mock issued). */
+  cloud?: CloudRoute["cloud"];
 }
 
 const GOOGLE_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -149,6 +157,8 @@ function routeChat(method: string, url: URL): Route | undefined {
   if (url.pathname === "/v1/embeddings") return { wire: openAIEmbeddingsWire, route: base };
   if (url.pathname === "/api/embed") return { wire: ollamaEmbedWire, route: base };
   if (url.pathname === "/v1/messages/count_tokens") return { wire: anthropicCountTokensWire, route: base };
+  const cloud = routeCloud(url);
+  if (cloud) return cloud;
   const google = GOOGLE_PATH.exec(url.pathname);
   if (google?.[1]) {
     return {
@@ -168,10 +178,17 @@ function headerValue(request: IncomingMessage, name: string): string | undefined
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** The credential as each provider sends it: Bearer, x-api-key, x-goog-api-key or `?key=`. */
+/** The credential as each provider sends it: Bearer, x-api-key, x-goog-api-key, Azure's api-key or `?key=`. */
 export function extractApiKey(request: IncomingMessage, url: URL): string | undefined {
   const bearer = /^Bearer\s+(.+)$/i.exec(headerValue(request, "authorization") ?? "")?.[1]?.trim();
-  return bearer || headerValue(request, "x-api-key") || headerValue(request, "x-goog-api-key") || url.searchParams.get("key") || undefined;
+  return (
+    bearer ||
+    headerValue(request, "x-api-key") ||
+    headerValue(request, "x-goog-api-key") ||
+    headerValue(request, "api-key") ||
+    url.searchParams.get("key") ||
+    undefined
+  );
 }
 
 function readBody(request: IncomingMessage, maxBytes: number): Promise<{ text: string } | { tooLarge: true }> {
@@ -252,6 +269,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   let budgetsInUse = scenarioBudgets(options.scenario ?? "healthy", named) ?? givenBudgets;
   let budgetBook = new BudgetBook(budgetsInUse, now);
   const concurrency = new Map<string, MockKeyConcurrency>();
+  const tokens = new MockTokenEndpoint(options.tokenLifetimeSeconds ?? 3600);
 
   /** Counts the request in flight on its key until its response closes; false when the key's limit is reached. */
   function enterKey(key: string | undefined, response: ServerResponse): boolean {
@@ -271,9 +289,43 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     return true;
   }
 
+  /** Azure's and Vertex's refusals before the body is read: a missing api-version, key or issued token. */
+  function cloudRefusal(
+    target: Route,
+    request: IncomingMessage,
+    url: URL,
+    key: string | undefined,
+  ): { status: number; body: unknown } | undefined {
+    if (target.cloud === "azure") {
+      if (!url.searchParams.get("api-version")) return { status: 404, body: { error: { code: "404", message: "Resource not found" } } };
+      if (key === undefined) return { status: 401, body: azureAccessDenied() };
+    }
+    if (target.cloud === "vertex" && (headerValue(request, "authorization") === undefined || !tokens.accepts(key))) {
+      return { status: 401, body: VERTEX_UNAUTHENTICATED };
+    }
+    return undefined;
+  }
+
   async function handleChat(request: IncomingMessage, response: ServerResponse, url: URL, target: Route): Promise<void> {
     const { wire } = target;
     const key = extractApiKey(request, url);
+    const refusal = cloudRefusal(target, request, url, key);
+    if (refusal) {
+      request.resume();
+      log.record({
+        sequence: log.nextSequence(),
+        api: wire.api,
+        method: request.method ?? "POST",
+        path: withoutKeyParameter(request.url ?? "/"),
+        keyFingerprint: fingerprintKey(key),
+        headers: withoutSecretHeaders(request.headers),
+        model: target.route.modelFromPath ?? "(unknown)",
+        stream: false,
+        body: null,
+        fault: "invalid-key",
+      });
+      return sendJson(response, refusal.status, refusal.body);
+    }
     const sequence = log.nextSequence();
     const requestId = `req_mock_${sequence}`;
     const body = await readBody(request, maxBodyBytes);
@@ -399,6 +451,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const url = new URL(request.url ?? "/", "http://mock.invalid");
     const chat = routeChat(request.method ?? "GET", url);
     if (chat) return handleChat(request, response, url, chat);
+    if (request.method === "POST" && url.pathname === MOCK_TOKEN_PATH) return tokens.grant(request, response);
     if (request.method === "GET") {
       const list = renderModelList(url, request, models);
       if (list !== undefined) {
@@ -451,6 +504,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     requests: () => log.snapshotRequests(),
     budgets: () => budgetBook.snapshot(),
     concurrency: () => Object.fromEntries([...concurrency].map(([key, entry]) => [key, { ...entry }])),
+    tokenGrants: () => tokens.grants(),
     reset() {
       log.clear();
       promptCache.clear();

@@ -34,7 +34,7 @@ export interface RecordedRequest {
   ruleName?: string;
 }
 
-const SECRET_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "cookie", "proxy-authorization"]);
+const SECRET_HEADERS = new Set(["authorization", "x-api-key", "x-goog-api-key", "api-key", "cookie", "proxy-authorization"]);
 
 export function withoutSecretHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const kept: Record<string, string> = {};
