@@ -9,17 +9,50 @@ import { matchesTraceQuery, retentionCutoff, type TraceQuery, type TraceRetentio
 import { newestWithinLimit } from "../traces/trace-order.js";
 import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
 
-// A table of its own, created when missing: older files gain it and nothing existing is touched.
+/**
+ * A table of its own, created when missing: older files gain it and nothing else is touched. `seq` is the rowid
+ * (recording order: SQLite gives a new row the largest rowid plus one, and the ring only ever drops its oldest
+ * rows), so a write updates the table and one index: start time, which serves the age bound, time-range reads
+ * and finding an earlier copy of the same run (it has the same start time). Files written before kept an
+ * AUTOINCREMENT counter and a unique run-id index, two more writes per run: they are moved over on open.
+ */
 const CREATE_TABLE = `
   CREATE TABLE IF NOT EXISTS run_traces (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    run_id TEXT NOT NULL UNIQUE,
+    seq INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL,
     started_at INTEGER NOT NULL,
     session_hash TEXT,
     body TEXT NOT NULL
   );
   CREATE INDEX IF NOT EXISTS run_traces_started ON run_traces (started_at);
 `;
+
+/** The earlier layout, recognised by its AUTOINCREMENT counter. */
+const EARLIER_LAYOUT = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'run_traces' AND sql LIKE '%AUTOINCREMENT%'";
+
+/** Moves every run of the earlier layout over, in recording order, keeping `seq`. */
+const MOVE_FROM_EARLIER_LAYOUT = `
+  CREATE TABLE run_traces_next (
+    seq INTEGER PRIMARY KEY,
+    run_id TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    session_hash TEXT,
+    body TEXT NOT NULL
+  );
+  INSERT INTO run_traces_next (seq, run_id, started_at, session_hash, body)
+    SELECT seq, run_id, started_at, session_hash, body FROM run_traces ORDER BY seq;
+  DROP TABLE run_traces;
+  ALTER TABLE run_traces_next RENAME TO run_traces;
+  CREATE INDEX run_traces_started ON run_traces (started_at);
+`;
+
+/** Opens the table, moving a file of the earlier layout over once (whichever process opens it first). */
+function prepareTable(db: Database.Database): void {
+  db.transaction(() => {
+    if (db.prepare(EARLIER_LAYOUT).get() !== undefined) db.exec(MOVE_FROM_EARLIER_LAYOUT);
+    else db.exec(CREATE_TABLE);
+  }).immediate();
+}
 
 interface BodyRow {
   body: string;
@@ -34,6 +67,7 @@ export class SqliteTraceStore implements TraceStore {
   readonly #db: Database.Database;
   readonly #retention: TraceRetention;
   readonly #insert: Database.Statement<[string, number, string | null, string]>;
+  readonly #dropCopy: Database.Statement<[number, string]>;
   readonly #dropOld: Database.Statement<[number]>;
   readonly #dropSurplus: Database.Statement<[number]>;
   readonly #count: Database.Statement<[number], { n: number }>;
@@ -44,7 +78,9 @@ export class SqliteTraceStore implements TraceStore {
   private constructor(db: Database.Database, retention: TraceRetention) {
     this.#db = db;
     this.#retention = retention;
-    this.#insert = db.prepare("INSERT OR REPLACE INTO run_traces (run_id, started_at, session_hash, body) VALUES (?, ?, ?, ?)");
+    this.#insert = db.prepare("INSERT INTO run_traces (run_id, started_at, session_hash, body) VALUES (?, ?, ?, ?)");
+    // A run recorded again keeps only its latest copy; an earlier one has the same start time.
+    this.#dropCopy = db.prepare("DELETE FROM run_traces WHERE started_at = ? AND run_id = ?");
     this.#dropOld = db.prepare("DELETE FROM run_traces WHERE started_at < ?");
     this.#dropSurplus = db.prepare("DELETE FROM run_traces WHERE seq <= (SELECT MAX(seq) FROM run_traces) - ?");
     this.#count = db.prepare("SELECT COUNT(*) AS n FROM run_traces WHERE started_at >= ?");
@@ -55,7 +91,10 @@ export class SqliteTraceStore implements TraceStore {
     );
     // One transaction per batch: the commit is most of a write's cost, so a batch of runs pays it once.
     this.#append = db.transaction((traces: readonly RunTraceV1[], now: number) => {
-      for (const trace of traces) this.#insert.run(trace.runId, trace.startedAt, trace.sessionHash, JSON.stringify(trace));
+      for (const trace of traces) {
+        this.#dropCopy.run(trace.startedAt, trace.runId);
+        this.#insert.run(trace.runId, trace.startedAt, trace.sessionHash, JSON.stringify(trace));
+      }
       this.#dropOld.run(retentionCutoff(this.#retention, now));
       this.#dropSurplus.run(this.#retention.keepRuns);
     });
@@ -64,7 +103,7 @@ export class SqliteTraceStore implements TraceStore {
   static open(options: SqliteTraceStoreOptions): SqliteTraceStore {
     const db = openDatabaseFile(options.path);
     try {
-      db.exec(CREATE_TABLE);
+      prepareTable(db);
       db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     } catch (error) {
       db.close();
