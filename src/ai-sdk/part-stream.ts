@@ -8,7 +8,7 @@
  */
 import type { LanguageModelV3StreamPart, LanguageModelV3StreamResult } from "@ai-sdk/provider";
 import { SeamTrimmer } from "../core/stream-seam.js";
-import { cutFailure, stallTimeout } from "../pipe/stream-commit.js";
+import { cutFailure, stallTimeout } from "../pipe/stream-failures.js";
 import type { StreamSegment } from "../pipe/stream-relay.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 import { toUpstreamFailure } from "./ai-sdk-errors.js";

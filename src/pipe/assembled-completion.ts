@@ -11,7 +11,7 @@ import type { AttemptContext } from "../runner/attempt.js";
 import { CanonicalResponseAssembler } from "../wire/shared/assemble-canonical-response.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
-import { cutFailure } from "./stream-commit.js";
+import { cutFailure } from "./stream-failures.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
 import { readWatchedPushed, readWatchedStream, type WatchedItem } from "./watched-stream.js";
 

@@ -28,7 +28,7 @@ import type { LaneWireFormat } from "../wire/wire-format.js";
 import { failureFromNetworkError, failureFromStreamError, unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import { assertPinnedProvider } from "./provider-pin.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
-import { commitRawStream } from "./raw-stream-commit.js";
+import { commitRawStream } from "./commit-point.js";
 import { completeSameWireThroughStream, completePlainSameWire, type SameWireAnswer } from "./assembled-pass-through.js";
 import { StreamRefusals } from "./streamed-answer.js";
 import {

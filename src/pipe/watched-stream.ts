@@ -12,7 +12,7 @@
  */
 import type { AttemptStreamBudgets } from "./first-token-timeout.js";
 import { UpstreamFailure } from "../ports/provider.js";
-import { beforeFirstTokenTimeout, cutFailure, stallTimeout } from "./stream-commit.js";
+import { beforeFirstTokenTimeout, cutFailure, stallTimeout } from "./stream-failures.js";
 import { MovingDeadline } from "./moving-deadline.js";
 import { CONSUMER_STOPPED } from "./stream-relay.js";
 

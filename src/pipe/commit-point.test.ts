@@ -5,7 +5,7 @@ import { UpstreamFailure } from "../ports/provider.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { ANTHROPIC_MESSAGE_STOP_BYTES, AnthropicStreamScanner } from "../wire/anthropic-messages/stream-scanner.js";
 import { OpenAiChatStreamScanner } from "../wire/openai-chat/stream-scanner.js";
-import { commitRawStream, QUEUE_HIGH_WATER_BYTES, type RawStreamCommitOptions } from "./raw-stream-commit.js";
+import { commitRawStream, QUEUE_HIGH_WATER_BYTES, type RawStreamCommitOptions } from "./commit-point.js";
 
 const chunk = (choices: string, usage = "null") =>
   `data: {"id":"c","object":"chat.completion.chunk","created":1,"model":"gpt-x","choices":${choices},"usage":${usage}}\n\n`;
