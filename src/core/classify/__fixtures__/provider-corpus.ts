@@ -126,6 +126,26 @@ export const PROVIDER_CORPUS: readonly CorpusEntry[] = [
     '{"error":{"code":403,"message":"This API method requires billing to be enabled. Please enable billing on project #123 by visiting https://console.developers.google.com/billing/enable?project=123 then retry.","status":"PERMISSION_DENIED","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"BILLING_DISABLED"}]}}',
   ),
   e("google-vertex", "timeout", "got status 504 Gateway Timeout: deadline exceeded"),
+  // Vertex AI: per-region, per-base-model quotas, for Gemini and for Claude (rawPredict) alike.
+  e(
+    "vertex",
+    "rate_limit",
+    '{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: anthropic-claude-sonnet-4-6. Please submit a quota increase request. https://cloud.google.com/vertex-ai/docs/generative-ai/quotas-genai.","status":"RESOURCE_EXHAUSTED"}}',
+    { status: 429 },
+  ),
+  e(
+    "vertex",
+    "rate_limit",
+    '{"error":{"code":429,"message":"Online prediction request quota exceeded for gemini-2.5-pro. Please try again later with backoff.","status":"RESOURCE_EXHAUSTED"}}',
+    { status: 429 },
+  ),
+  e("vertex", "overloaded", '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}', { status: 529 }),
+  e(
+    "vertex",
+    "auth",
+    '{"error":{"code":401,"message":"Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.","status":"UNAUTHENTICATED"}}',
+    { status: 401 },
+  ),
   // AWS Bedrock
   e("bedrock", "rate_limit", "ThrottlingException: Too many tokens, please wait before trying again."),
   e("bedrock", "rate_limit", "ServiceQuotaExceededException: You have exceeded the service quota for on-demand tokens"),
@@ -152,6 +172,24 @@ export const PROVIDER_CORPUS: readonly CorpusEntry[] = [
     "azure",
     "content_filter",
     "The response was filtered due to the prompt triggering Azure OpenAI's content management policy. content_filter",
+  ),
+  e(
+    "azure-openai",
+    "rate_limit",
+    '{"error":{"code":"429","message":"Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded call rate limit of your current OpenAI S0 pricing tier. Please retry after 2 seconds. Please go here: https://aka.ms/oai/quotaincrease if you would like to further increase the default rate limit."}}',
+    { status: 429, headers: { "retry-after": "2", "retry-after-ms": "1500" } },
+  ),
+  e(
+    "azure-openai",
+    "content_filter",
+    '{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI\'s content management policy. Please modify your prompt and retry.","type":null,"param":"prompt","code":"content_filter","status":400,"innererror":{"code":"ResponsibleAIPolicyViolation","content_filter_result":{"violence":{"filtered":true,"severity":"medium"}}}}}',
+    { status: 400 },
+  ),
+  e(
+    "azure-openai",
+    "auth",
+    '{"error":{"code":"401","message":"Access denied due to invalid subscription key or wrong API endpoint. Make sure to provide a valid key for an active subscription and use a correct regional API endpoint for your resource."}}',
+    { status: 401 },
   ),
   // OpenRouter
   e("openrouter", "billing", '402 {"error":{"message":"Insufficient credits. Add more using https://openrouter.ai/credits","code":402}}'),
