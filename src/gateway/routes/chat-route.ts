@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentSettings } from "../../config/index.js";
 import { DetourError, FailoverError } from "../../core/errors.js";
-import type { CanonicalResponse, CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
 import {
   FORWARDED_RESPONSE_HEADERS,
   type CanonicalStreamResult,
@@ -62,6 +62,40 @@ function answerAsEvents(response: CanonicalResponse): CanonicalStreamEvent[] {
   }
   events.push({ type: "finish", reason: response.finishReason, usage: response.usage });
   return events;
+}
+
+/** `provider/model` of the attempt that answered: what the answer names (R-ST-3). */
+function answeringModel(outcome: RunOutcome<unknown>): string {
+  return `${outcome.provider}/${outcome.model}`;
+}
+
+/** A non-streamed answer in the client's format, whichever lane made it: what the one response path sends. */
+interface ClientAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** Bytes as they go out, or the dialect's rendered object (serialised as JSON). */
+  body: unknown;
+  /** The answer's usage, for the spend and the cost header (R-GW-7). */
+  usage: CanonicalUsage | undefined;
+}
+
+/** A committed stream in the client's format, whichever lane made it: what the one stream path writes. */
+interface ClientStream<Item> {
+  items: AsyncIterable<Item>;
+  /** Headers known at the commit (the dropped hints of R-GW-6). */
+  headers: Record<string, string>;
+  includeUsage: boolean;
+  /** The frames of the explicit error a failed stream ends with (R-ST-2). */
+  errorFrames(error: unknown): string[];
+  /** One item as one client write; a promise only when the client is behind. */
+  write(writer: SseWriter, item: Item): Promise<void> | undefined;
+  /** The terminal frame went out: nothing more is read. */
+  finished(): boolean;
+  /** The items end the stream themselves (their own terminal frame, or a thrown cut). */
+  selfTerminating: boolean;
+  /** The usage the stream stated, for the spend (R-GW-7); a cut stream may have none. */
+  usage(): CanonicalUsage | undefined;
+  malformedChunks(): number;
 }
 
 class ChatExchange {
@@ -207,31 +241,39 @@ class ChatExchange {
     } catch (error) {
       return this.#runFailed(error, pinned);
     }
-    return parsed.stream
-      ? this.#stream(outcome as RunOutcome<CanonicalStreamResult>, parsed.includeUsage)
-      : this.#respond(outcome as RunOutcome<CanonicalResponse>);
+    if (!parsed.stream) return this.#respond(outcome, this.#canonicalAnswer(outcome as RunOutcome<CanonicalResponse>));
+    const streamed = outcome as RunOutcome<CanonicalStreamResult>;
+    return this.#stream(streamed, await this.#canonicalStream(streamed, parsed.includeUsage));
   }
 
   #notice(outcome: RunOutcome<unknown>): string | undefined {
     return this.context.config.gateway.notices === "inline" ? outcome.notice : undefined;
   }
 
-  #respond(outcome: RunOutcome<CanonicalResponse>) {
-    const model = `${outcome.provider}/${outcome.model}`;
-    this.#answered = { model, attempts: attemptCount(outcome) };
-    // R-ST-3: the answer names the model that actually answered, not the one requested.
-    const response: CanonicalResponse = { ...outcome.result, model };
+  /** A canonical answer in the client's format (R-ST-3: it names the model that actually answered). */
+  #canonicalAnswer(outcome: RunOutcome<CanonicalResponse>): ClientAnswer {
+    const response: CanonicalResponse = { ...outcome.result, model: answeringModel(outcome) };
     const notice = this.#notice(outcome);
-    const body = this.dialect.renderResponse(response, {
-      createdSeconds: this.#createdSeconds,
-      ...(notice !== undefined ? { notice } : {}),
-    });
+    return {
+      status: 200,
+      headers: droppedHeader(outcome.result.dropped),
+      body: this.dialect.renderResponse(response, {
+        createdSeconds: this.#createdSeconds,
+        ...(notice !== undefined ? { notice } : {}),
+      }),
+      usage: outcome.result.usage,
+    };
+  }
+
+  /** The one way a non-streamed answer goes out, whichever lane made it. */
+  #respond(outcome: RunOutcome<unknown>, answer: ClientAnswer) {
+    this.#answered = { model: answeringModel(outcome), attempts: attemptCount(outcome) };
+    const costUsd = answer.usage ? this.#account(outcome, answer.usage) : undefined;
     this.context.metrics.observeGatewayOverhead(this.dialect.wire.id, this.context.clock.now() - this.#receivedAt, outcome.runId);
-    const costUsd = this.#account(outcome, outcome.result.usage);
     return this.reply
-      .code(200)
-      .headers({ ...outcomeHeaders(outcome), ...droppedHeader(outcome.result.dropped), ...costHeader(costUsd) })
-      .send(body);
+      .code(answer.status)
+      .headers({ ...answer.headers, ...outcomeHeaders(outcome), ...costHeader(costUsd) })
+      .send(answer.body);
   }
 
   /**
@@ -251,43 +293,86 @@ class ChatExchange {
     return false;
   }
 
-  async #stream(outcome: RunOutcome<CanonicalStreamResult>, includeUsage: boolean) {
-    const { metrics } = this.context;
-    const model = `${outcome.provider}/${outcome.model}`;
+  /** A committed canonical stream in the client's format: each event through the dialect's stream encoder. */
+  async #canonicalStream(outcome: RunOutcome<CanonicalStreamResult>, includeUsage: boolean): Promise<ClientStream<CanonicalStreamEvent>> {
+    const model = answeringModel(outcome);
     const answer = outcome.result;
-    if (!this.#beginStream(outcome, model)) return;
-
     // R-GW-6: the dropped hints ride on the held message-start, so the header goes out with the others.
     const hinted = await takeDroppedHints(answer.events);
+    const encoder = this.dialect.createStreamEncoder(this.#streamContext(model, includeUsage));
+    let usage: CanonicalUsage | undefined;
+    return {
+      items: hinted.events,
+      headers: droppedHeader(hinted.dropped),
+      includeUsage,
+      errorFrames: (error) => encoder.encode({ type: "error", error }),
+      write(writer, event) {
+        if (event.type === "finish" && event.usage) usage = event.usage;
+        // One write per event, and a promise only when the client is behind.
+        return writer.writeFrames(encoder.encode(event.type === "message-start" ? { ...event, model } : event));
+      },
+      finished: () => encoder.finished,
+      selfTerminating: false,
+      usage: () => usage,
+      malformedChunks: () => answer.malformedChunks(),
+    };
+  }
+
+  /** A committed same-wire stream: each upstream read is one client write (SPEC R-GW-6). */
+  #bytesStream(outcome: RunOutcome<RawStreamResult>): ClientStream<Buffer> {
+    const answer = outcome.result;
+    const scanner = answer.scanner;
+    return {
+      items: answer.chunks,
+      headers: {},
+      // A notice frame on a same-wire stream is rendered as for a client that asked for usage, as it always was.
+      includeUsage: true,
+      // Made only for a failure: a healthy same-wire stream never encodes a frame of its own.
+      errorFrames: (error) =>
+        this.dialect.createStreamEncoder(this.#streamContext(answeringModel(outcome), true)).encode({ type: "error", error }),
+      write: (writer, chunk) => writer.writeBytes(chunk),
+      // Read to the end: the upstream's own terminal frame is among the bytes.
+      finished: () => false,
+      // The scanner supplies a missing terminal frame or the commit point throws a cut: a stream that ended is whole.
+      selfTerminating: true,
+      // R-GW-7: the scanner kept the stream's usage (the last usage event or chunk); a cut stream may have none.
+      usage: () => this.dialect.wire.usage.read(scanner.usage),
+      malformedChunks: () => scanner.malformedChunks,
+    };
+  }
+
+  /** The one way a committed stream goes out, whichever lane made it (SPEC R-ST-1…R-ST-3). */
+  async #stream<Item>(outcome: RunOutcome<{ timeToFirstTokenMs: number; abort(reason?: unknown): void }>, stream: ClientStream<Item>) {
+    const { metrics } = this.context;
+    const model = answeringModel(outcome);
+    if (!this.#beginStream(outcome, model)) return;
     this.reply.hijack();
     const writer = new SseWriter(this.reply.raw);
-    writer.start({ ...outcomeHeaders(outcome), ...droppedHeader(hinted.dropped) });
-    const context = this.#streamContext(model, includeUsage);
-    const encoder = this.dialect.createStreamEncoder(context);
+    writer.start({ ...outcomeHeaders(outcome), ...stream.headers });
     const notice = this.#notice(outcome);
-    if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
+    if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, this.#streamContext(model, stream.includeUsage)));
     try {
-      for await (const event of hinted.events) {
-        // One write per event, and a promise only when the client is behind.
-        const behind = writer.writeFrames(encoder.encode(event.type === "message-start" ? { ...event, model } : event));
+      for await (const item of stream.items) {
+        const behind = stream.write(writer, item);
         if (behind) await behind;
-        // After the frame went out: accounting never holds back the client's finish.
-        if (event.type === "finish" && event.usage) this.#account(outcome, event.usage);
         // Leaving the loop returns the iterator, which stops the upstream call.
-        if (encoder.finished || !writer.open) break;
+        if (stream.finished() || !writer.open) break;
       }
     } catch (error) {
       if (!this.#clientGone) {
         // R-ST-2: after the commit a failure ends the stream with an explicit error, never a clean finish.
         metrics.observePostCommitFailure(outcome.provider, outcome.model);
-        await writer.write(encoder.encode({ type: "error", error }));
+        await writer.write(stream.errorFrames(error));
       }
     } finally {
-      metrics.observeMalformedChunks(outcome.provider, outcome.model, answer.malformedChunks());
-      if (!encoder.finished && writer.open && !this.#clientGone) {
+      metrics.observeMalformedChunks(outcome.provider, outcome.model, stream.malformedChunks());
+      if (!stream.selfTerminating && !stream.finished() && writer.open && !this.#clientGone) {
         // The stream ended without a terminal frame: say so instead of letting it look complete.
-        await writer.write(encoder.encode({ type: "error", error: new Error("The upstream stream ended unexpectedly.") }));
+        await writer.write(stream.errorFrames(new Error("The upstream stream ended unexpectedly.")));
       }
+      // After the last frame went out: accounting never holds back the client's finish.
+      const usage = stream.usage();
+      if (usage) this.#account(outcome, usage);
       writer.end();
     }
   }
@@ -334,15 +419,21 @@ class ChatExchange {
       if (request.stream) {
         const outcome = await lane.stream(options);
         const answer = outcome.result;
-        return answer.lane === "same-wire"
-          ? await this.#streamRaw({ ...outcome, result: answer.stream })
-          : await this.#stream({ ...outcome, result: answer.stream }, request.clientWantsUsage);
+        if (answer.lane === "same-wire") {
+          const streamed = { ...outcome, result: answer.stream };
+          return await this.#stream(streamed, this.#bytesStream(streamed));
+        }
+        const streamed = { ...outcome, result: answer.stream };
+        return await this.#stream(streamed, await this.#canonicalStream(streamed, request.clientWantsUsage));
       }
       const outcome = await lane.complete(options);
       const answer = outcome.result;
-      return answer.lane === "same-wire"
-        ? this.#respondRaw({ ...outcome, result: answer })
-        : this.#respond({ ...outcome, result: answer.response });
+      return this.#respond(
+        outcome,
+        answer.lane === "same-wire"
+          ? this.#bytesAnswer({ ...outcome, result: answer })
+          : this.#canonicalAnswer({ ...outcome, result: answer.response }),
+      );
     } catch (error) {
       return this.#runFailed(error, pinned);
     }
@@ -423,9 +514,9 @@ class ChatExchange {
     };
   }
 
-  #respondRaw(outcome: RunOutcome<Extract<LaneResponse, { lane: "same-wire" }>>) {
-    const model = `${outcome.provider}/${outcome.model}`;
-    this.#answered = { model, attempts: attemptCount(outcome) };
+  /** A same-wire answer: the upstream's bytes, only the model renamed (R-ST-3), with the headers it forwards. */
+  #bytesAnswer(outcome: RunOutcome<Extract<LaneResponse, { lane: "same-wire" }>>): ClientAnswer {
+    const model = answeringModel(outcome);
     const answer = outcome.result;
     let body: Buffer;
     let wireUsage: unknown;
@@ -439,8 +530,6 @@ class ChatExchange {
       // R-ST-3: the answer names the model that answered; every other byte is the provider's.
       body = (scanned.ok ? withAnsweringModel(scanned.body, model) : undefined) ?? answer.body;
     }
-    const usage = wireUsage !== undefined ? this.dialect.wire.usage.read(wireUsage) : undefined;
-    const costUsd = usage ? this.#account(outcome, usage) : undefined;
     const notice = this.#notice(outcome);
     if (notice !== undefined) {
       // Rare (a fallback just happened, notices inline): the one case the lane rewrites the answer.
@@ -453,45 +542,12 @@ class ChatExchange {
       if (typeof value === "string") headers[name] = value;
     }
     headers["content-type"] ??= "application/json";
-    this.context.metrics.observeGatewayOverhead(this.dialect.wire.id, this.context.clock.now() - this.#receivedAt, outcome.runId);
-    return this.reply
-      .code(answer.status)
-      .headers({ ...headers, ...outcomeHeaders(outcome), ...costHeader(costUsd) })
-      .send(body);
-  }
-
-  /** A same-wire stream: each upstream read is one client write (SPEC R-GW-6, R-ST-2). */
-  async #streamRaw(outcome: RunOutcome<RawStreamResult>) {
-    const { metrics } = this.context;
-    const model = `${outcome.provider}/${outcome.model}`;
-    const answer = outcome.result;
-    if (!this.#beginStream(outcome, model)) return;
-    this.reply.hijack();
-    const writer = new SseWriter(this.reply.raw);
-    writer.start(outcomeHeaders(outcome));
-    const context = this.#streamContext(model, true);
-    const notice = this.#notice(outcome);
-    if (notice !== undefined) await writer.write(this.dialect.noticeFrames(notice, context));
-    try {
-      for await (const chunk of answer.chunks) {
-        const behind = writer.writeBytes(chunk);
-        if (behind) await behind;
-        // Leaving the loop returns the iterator, which stops the upstream call.
-        if (!writer.open) break;
-      }
-    } catch (error) {
-      if (!this.#clientGone) {
-        // R-ST-2: after the commit a failure ends the stream with an explicit error, never a clean finish.
-        metrics.observePostCommitFailure(outcome.provider, outcome.model);
-        await writer.write(this.dialect.createStreamEncoder(context).encode({ type: "error", error }));
-      }
-    } finally {
-      metrics.observeMalformedChunks(outcome.provider, outcome.model, answer.scanner.malformedChunks);
-      // R-GW-7: the scanner kept the stream's usage (the last usage event or chunk); a cut stream may have none.
-      const usage = this.dialect.wire.usage.read(answer.scanner.usage);
-      if (usage) this.#account(outcome, usage);
-      writer.end();
-    }
+    return {
+      status: answer.status,
+      headers,
+      body,
+      usage: wireUsage !== undefined ? this.dialect.wire.usage.read(wireUsage) : undefined,
+    };
   }
 
   #dropClient() {
