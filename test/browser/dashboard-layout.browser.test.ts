@@ -57,17 +57,24 @@ beforeAll(async () => {
     providers: {
       openai: { ...providers.openai, models: [{ id: "mock-gpt", cost: PRICE }] },
       anthropic: { ...providers.anthropic, models: [{ id: "mock-claude", cost: PRICE }] },
+      // The same model on a cloud too: its rows stand together under one model row.
+      "azure-west": { api: "azure-openai", baseUrl: mock.url, timeoutSeconds: 5, models: [{ id: "mock-gpt", cost: PRICE }] },
     },
   } as typeof config.models;
+  config.auth = {
+    ...config.auth,
+    profiles: { ...config.auth?.profiles, "azure-west:a": { provider: "azure-west", mode: "api_key", keyRef: { env: "E2E_AZURE_WEST" } } },
+  };
   gateway = await startGateway({
     config,
     port: 0,
-    env: { E2E_OPENAI_A: KEYS.openaiA, E2E_OPENAI_B: KEYS.openaiB, E2E_ANTHROPIC_A: KEYS.anthropicA },
+    env: { E2E_OPENAI_A: KEYS.openaiA, E2E_OPENAI_B: KEYS.openaiB, E2E_ANTHROPIC_A: KEYS.anthropicA, E2E_AZURE_WEST: "azure-west-key-1" },
   });
   const client = new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: "unused", maxRetries: 0, timeout: 10_000 });
   const ask = (model: string) => ({ model, messages: [{ role: "user" as const, content: "hi" }] });
   for (let index = 0; index < 3; index += 1) await client.chat.completions.create(ask("detour"));
   await client.chat.completions.create(ask("anthropic/mock-claude"));
+  await client.chat.completions.create(ask("azure-west/mock-gpt"));
   // A model the configuration does not name: the chart names it instead of calling it "other".
   await client.chat.completions.create(ask("openai/mock-mini"));
   const stream = await client.chat.completions.create({ ...ask("detour"), stream: true });
@@ -166,7 +173,7 @@ describe("dashboard layout (real Chromium)", () => {
     expect(await page.locator("#legend-requests").textContent()).not.toContain("other");
 
     // Cost, latency, first-token time and tokens, from what the gateway measured.
-    expect(await page.locator("#card-requests").textContent()).toBe("6");
+    expect(await page.locator("#card-requests").textContent()).toBe("7");
     expect(await page.locator("#card-latency").textContent()).toMatch(/^\d+(\.\d)? m?s · \d+(\.\d)? m?s$/);
     expect(await page.locator("#card-first-token").textContent()).toMatch(/^\d+(\.\d)? m?s · /);
     expect(await page.locator("#card-tokens").textContent()).toMatch(/^[1-9][\d.]*k? · [1-9][\d.]*k?$/);
@@ -174,6 +181,21 @@ describe("dashboard layout (real Chromium)", () => {
     const claude = page.locator('#models-body tr[data-model="anthropic/mock-claude"] td');
     expect(await claude.nth(5).textContent()).toMatch(/^\$/);
     expect(await page.locator('#models-body tr[data-model="openai/mock-mini"] td').nth(5).textContent()).toBe("no prices");
+
+    // One model on two providers: a row of its own totals, its providers' rows right under it.
+    const rows = await page
+      .locator("#models-body tr")
+      .evaluateAll((nodes) =>
+        nodes.map(
+          (node) => (node as unknown as PageNode).getAttribute("data-family") ?? (node as unknown as PageNode).getAttribute("data-model"),
+        ),
+      );
+    const family = rows.indexOf("mock-gpt");
+    expect(family).toBeGreaterThanOrEqual(0);
+    expect(rows.slice(family + 1, family + 3).sort()).toEqual(["azure-west/mock-gpt", "openai/mock-gpt"]);
+    const familyCells = page.locator('#models-body tr[data-family="mock-gpt"] td');
+    expect(await familyCells.nth(0).textContent()).toBe("mock-gpt · 2 providers");
+    expect(await familyCells.nth(1).textContent()).toBe("5");
 
     // An empty Headroom cell says why.
     const headroom = page.locator('tr[data-profile="anthropic:a"] td.headroom');

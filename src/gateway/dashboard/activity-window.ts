@@ -7,6 +7,7 @@
  * sample per bucket and model, reasons from the fixed FailoverReason set, and model labels from the
  * configuration plus at most a few other models that actually answered (`modelLabel` decides).
  */
+import { modelFamilyOf } from "./model-family.js";
 import type { FailoverReason } from "../../core/reasons.js";
 import type { CanonicalUsage } from "../../ports/canonical.js";
 import type { DetourEvent } from "../../ports/events.js";
@@ -68,6 +69,8 @@ export interface Spread {
 
 export interface ModelActivity {
   model: string;
+  /** The model whichever provider served it (`claude-sonnet-4-6` for Anthropic's and Vertex's), to show them together. */
+  family: string;
   requests: number;
   /** Whole requests, from arrival until the answer (or the stream) ended. */
   latency?: Spread;
@@ -250,6 +253,7 @@ export class ActivityWindow {
         const firstToken = spreadOf(total.firstToken);
         return {
           model,
+          family: modelFamilyOf(model),
           requests: total.requests,
           ...(latency ? { latency } : {}),
           ...(firstToken ? { firstToken } : {}),
@@ -259,6 +263,13 @@ export class ActivityWindow {
         };
       })
       .sort((a, b) => b.requests - a.requests || a.model.localeCompare(b.model));
+    // One model's rows stand together, the family with the most requests first (R-GW-12: the same model on several clouds).
+    const familyRequests = new Map<string, number>();
+    for (const model of models) familyRequests.set(model.family, (familyRequests.get(model.family) ?? 0) + model.requests);
+    const familyRank = new Map(
+      [...familyRequests].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([family], rank) => [family, rank]),
+    );
+    models.sort((a, b) => (familyRank.get(a.family) ?? 0) - (familyRank.get(b.family) ?? 0));
     const all = [...byModel.values()];
     const latency = spreadOf(all.flatMap((total) => total.latency));
     const firstToken = spreadOf(all.flatMap((total) => total.firstToken));

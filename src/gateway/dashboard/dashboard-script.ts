@@ -185,13 +185,33 @@ export const DASHBOARD_SCRIPT = String.raw`
     $(id + "-note").textContent = note || "";
   }
 
+  // One model served by several providers (the same Claude on Anthropic and Vertex, one deployment in two Azure
+  // regions) gets a row of its own totals, its providers' rows under it; the server sends them in that order.
   function renderModels(models) {
-    $("models-body").replaceChildren(...models.map((model) => el("tr", { "data-model": model.model },
-      td("Model", model.model), td("Requests", String(model.requests), { class: "number" }),
-      td("Latency p50 · p95", spread(model.latency), { class: "number" }),
-      td("First token p50 · p95", spread(model.firstToken), { class: "number" }),
-      td("Tokens in · out", count(model.inputTokens) + " · " + count(model.outputTokens), { class: "number" }),
-      td("Cost", model.costUsd === undefined ? "no prices" : dollars(model.costUsd), { class: "number" }))));
+    const families = new Map();
+    for (const model of models) families.set(model.family, [...(families.get(model.family) || []), model]);
+    const rows = [];
+    for (const [family, members] of families) {
+      const grouped = members.length > 1;
+      if (grouped) {
+        const sum = (field) => members.reduce((total, member) => total + (member[field] || 0), 0);
+        const priced = members.some((member) => member.costUsd !== undefined);
+        rows.push(el("tr", { class: "model-family", "data-family": family },
+          td("Model", family + " · " + members.length + " providers"), td("Requests", String(sum("requests")), { class: "number" }),
+          td("Latency p50 · p95", ""), td("First token p50 · p95", ""),
+          td("Tokens in · out", count(sum("inputTokens")) + " · " + count(sum("outputTokens")), { class: "number" }),
+          td("Cost", priced ? dollars(sum("costUsd")) : "no prices", { class: "number" })));
+      }
+      for (const model of members) {
+        rows.push(el("tr", { "data-model": model.model, ...(grouped ? { class: "in-family" } : {}) },
+          td("Model", model.model), td("Requests", String(model.requests), { class: "number" }),
+          td("Latency p50 · p95", spread(model.latency), { class: "number" }),
+          td("First token p50 · p95", spread(model.firstToken), { class: "number" }),
+          td("Tokens in · out", count(model.inputTokens) + " · " + count(model.outputTokens), { class: "number" }),
+          td("Cost", model.costUsd === undefined ? "no prices" : dollars(model.costUsd), { class: "number" })));
+      }
+    }
+    $("models-body").replaceChildren(...rows);
     $("models-empty").hidden = models.length > 0;
   }
 

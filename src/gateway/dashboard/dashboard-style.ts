@@ -30,6 +30,7 @@ td.number{font-variant-numeric:tabular-nums;white-space:nowrap}
 .badge.disabled{background:#fee2e2;color:#991b1b}.badge.blocked{background:#ede9fe;color:#5b21b6}
 tr[data-state=cooldown] td.recovers{color:#92400e;font-weight:600}tr[data-state=disabled] td.recovers{color:#991b1b;font-weight:600}
 td.headroom.spent{color:#92400e;font-weight:600}
+tr.model-family td{font-weight:600;background:#f9fafb}tr.in-family td:first-child{padding-left:1.5rem}
 button{padding:.15rem .6rem;border:1px solid #d1d5db;border-radius:4px;background:#f9fafb;cursor:pointer;font:inherit}
 button:disabled{opacity:.5;cursor:default}
 .chain{margin:.2rem 0;overflow-wrap:anywhere}.chain code{background:#f3f4f6;padding:.05rem .35rem;border-radius:4px}
