@@ -58,6 +58,12 @@ function cloudConfig(mockUrl: string, model: { primary: string; fallbacks: strin
           timeoutSeconds: 5,
           vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic", tokenUrl: `${mockUrl}/token` },
         },
+        "vertex-gemini": {
+          api: "vertex",
+          baseUrl: `${mockUrl}/v1`,
+          timeoutSeconds: 5,
+          vertex: { project: "acme-ai", location: "global", publisher: "google", tokenUrl: `${mockUrl}/token` },
+        },
         "azure-east": {
           api: "azure-openai",
           baseUrl: mockUrl,
@@ -77,6 +83,7 @@ function cloudConfig(mockUrl: string, model: { primary: string; fallbacks: strin
       profiles: {
         "anthropic:work": { provider: "anthropic", mode: "api_key", keyRef: { env: "CLOUD_E2E_ANTHROPIC" } },
         "vertex:sa": { provider: "vertex", mode: "api_key", keyRef: { env: "CLOUD_E2E_VERTEX_SA" } },
+        "vertex-gemini:sa": { provider: "vertex-gemini", mode: "api_key", keyRef: { env: "CLOUD_E2E_VERTEX_SA" } },
         "azure-east:key": { provider: "azure-east", mode: "api_key", keyRef: { env: "CLOUD_E2E_AZURE_EAST" } },
         "azure-west:key": { provider: "azure-west", mode: "api_key", keyRef: { env: "CLOUD_E2E_AZURE_WEST" } },
       },
@@ -282,5 +289,27 @@ describe("Claude on Anthropic and on Vertex AI", () => {
     // A non-streamed request goes upstream as a stream (R-ST-6): `stream: true` is the only other difference.
     expect(received?.body).toEqual({ ...carried, anthropic_version: "vertex-2023-10-16", stream: received?.stream });
     expect(received?.body).not.toHaveProperty("model");
+  });
+});
+
+describe("Gemini on Vertex AI", () => {
+  it("R-GW-12: an OpenAI client is answered by Gemini on Vertex when Claude's clouds are exhausted, streamed and not", async () => {
+    const { openai, mock } = await start(
+      { primary: `vertex/${VERTEX_CLAUDE}`, fallbacks: ["vertex-gemini/gemini-2.5-pro"] },
+      VERTEX_EXHAUSTED,
+    );
+    const { data, response } = await openai.chat.completions.create(ask("hi")).withResponse();
+    expect(data.choices[0]?.message.content).toMatch(/\S/);
+    expect(response.headers.get("x-detour-model")).toBe("vertex-gemini/gemini-2.5-pro");
+    const { data: stream } = await openai.chat.completions.create({ ...ask("again"), stream: true }).withResponse();
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toMatch(/\S/);
+    const gemini = mock.requests().filter((request) => request.path.includes("/publishers/google/"));
+    expect(gemini.map((request) => request.path.replace(/^.*models\//, ""))).toEqual([
+      "gemini-2.5-pro:streamGenerateContent?alt=sse",
+      "gemini-2.5-pro:streamGenerateContent?alt=sse",
+    ]);
+    expect(gemini[0]?.path).toMatch(/^\/v1\/projects\/acme-ai\/locations\/global\//);
   });
 });
