@@ -91,6 +91,11 @@ function checkModelRefs(config: unknown, aliases: Readonly<Record<string, string
   });
 }
 
+/** `bedrock` and its OpenClaw name (schema.ts PROVIDER_API_ALIASES; not imported: schema.ts imports this file). */
+function isBedrockApi(api: unknown): boolean {
+  return api === "bedrock" || api === "bedrock-converse-stream";
+}
+
 function checkProviders(config: unknown, report: Report): void {
   const base = ["models", "providers"];
   for (const [id, provider] of entries(at(config, ...base))) {
@@ -124,6 +129,8 @@ function checkProviders(config: unknown, report: Report): void {
 /** Azure names its endpoint by resource and Vertex by location (its own check asks for it), so those need no `baseUrl`. */
 function cloudAddressesItself(provider: Record<string, unknown>): boolean {
   if (provider.api === "azure-openai") return isRecord(provider.azure) && provider.azure.resource !== undefined;
+  // A Bedrock provider's base URL follows from its region.
+  if (isBedrockApi(provider.api)) return typeof provider.region === "string";
   return provider.api === "vertex";
 }
 

@@ -92,6 +92,9 @@ export interface ResolvedProviderSettings {
   readonly azure?: AzureOpenAiConfig;
   /** `api: "vertex"`: project, location, publisher, token source. */
   readonly vertex?: VertexConfig;
+  /** `api: "bedrock"`: the AWS region and shared-credentials profile, when configured. */
+  readonly region?: string;
+  readonly awsProfile?: string;
 }
 
 /**
@@ -106,6 +109,7 @@ function cloudBaseUrl(configured: ProviderConfig | undefined): string | undefine
     const location = configured.vertex.location;
     return location === "global" ? "https://aiplatform.googleapis.com/v1" : `https://${location}-aiplatform.googleapis.com/v1`;
   }
+  if (configured?.api === "bedrock" && configured.region !== undefined) return `https://bedrock-runtime.${configured.region}.amazonaws.com`;
   return undefined;
 }
 
@@ -137,5 +141,7 @@ export function resolveProviderSettings(config: DetourConfig, providerId: string
     builtIn: builtIn !== undefined,
     ...(configured?.azure ? { azure: configured.azure } : {}),
     ...(configured?.vertex ? { vertex: configured.vertex } : {}),
+    ...(configured?.region ? { region: configured.region } : {}),
+    ...(configured?.awsProfile ? { awsProfile: configured.awsProfile } : {}),
   });
 }

@@ -260,6 +260,7 @@ describe("config schema", () => {
     ["anthropic-messages", true],
     ["google-generative-ai", true],
     ["ollama", true],
+    ["bedrock", true],
     // APIs Detour does not speak load with a warning and the entry is ignored (unsupported-apis.ts, R-CF-1).
     ["openai-responses", true],
     ["bedrock-converse-stream", true],

@@ -66,13 +66,24 @@ export const ModelRefSchema = z
   .meta({ description: 'A model reference "provider/model", or an alias from agents.defaults.models.' });
 
 /** The wire formats a provider can speak, by their one id (the folder under wire/, the gateway dialect). */
-export const PROVIDER_API_IDS = ["openai-chat", "openai-responses", "anthropic-messages", "google-generative-ai", "ollama"] as const;
+export const PROVIDER_API_IDS = [
+  "openai-chat",
+  "openai-responses",
+  "anthropic-messages",
+  "google-generative-ai",
+  "ollama",
+  "bedrock",
+] as const;
 
 /**
  * Older names of a wire format, still read so older and OpenClaw configs load (R-CF-1); the loaded config
  * holds the id. wire/formats.ts keeps the same names as each format's aliases (a test holds them together).
  */
-export const PROVIDER_API_ALIASES: Readonly<Record<string, (typeof PROVIDER_API_IDS)[number]>> = { "openai-completions": "openai-chat" };
+export const PROVIDER_API_ALIASES: Readonly<Record<string, (typeof PROVIDER_API_IDS)[number]>> = {
+  "openai-completions": "openai-chat",
+  // OpenClaw's name for its Bedrock provider.
+  "bedrock-converse-stream": "bedrock",
+};
 
 /** Clouds that speak a wire format above at their own addresses, with their own auth (R-GW-12). */
 export const CLOUD_PROVIDER_API_IDS = ["azure-openai", "vertex"] as const;
@@ -80,7 +91,7 @@ export const CLOUD_PROVIDER_API_IDS = ["azure-openai", "vertex"] as const;
 type ProviderApiId = (typeof PROVIDER_API_IDS)[number] | (typeof CLOUD_PROVIDER_API_IDS)[number];
 
 export const ProviderApiSchema = z
-  .enum([...PROVIDER_API_IDS, ...CLOUD_PROVIDER_API_IDS, "openai-completions"])
+  .enum([...PROVIDER_API_IDS, ...CLOUD_PROVIDER_API_IDS, "openai-completions", "bedrock-converse-stream"])
   .transform((api): ProviderApiId => PROVIDER_API_ALIASES[api] ?? (api as ProviderApiId));
 
 /** R-GW-7: US dollars per million tokens; wins over the catalogue's prices for the model. */
@@ -163,6 +174,13 @@ export const ProviderConfigSchema = z.object({
   maxConcurrentPerProfile: positiveInteger().optional(),
   azure: AzureOpenAiConfigSchema.optional(),
   vertex: VertexConfigSchema.optional(),
+  /** `api: "bedrock"`: the AWS region; absent, the base URL's or AWS_REGION. */
+  region: z
+    .string()
+    .regex(/^[a-z]{2}(?:-[a-z]+)+-\d+$/, 'expected an AWS region such as "us-east-1"')
+    .optional(),
+  /** `api: "bedrock"`: a named profile of the AWS shared credentials file, used when no Detour profile holds keys. */
+  awsProfile: z.string().min(1).optional(),
 });
 
 export const ProfileConfigSchema = z.object({

@@ -1,6 +1,6 @@
 /**
- * OpenClaw configs may declare providers on APIs Detour does not speak (e.g. `github-copilot`,
- * `bedrock-converse-stream`). R-CF-1 says such a config must still load, so instead of rejecting the file the
+ * OpenClaw configs may declare providers on APIs Detour does not speak (e.g. `github-copilot`; its
+ * `bedrock-converse-stream` is spoken, as `bedrock`). R-CF-1 says such a config must still load, so instead of rejecting the file the
  * provider entry is left out with a warning: a built-in provider of that id keeps its defaults, and models
  * of any other such provider fail over like an unreachable provider would.
  */

@@ -7,7 +7,7 @@ import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "
 
 /** A wire format's id, or a cloud that speaks one at its own address and auth (Azure OpenAI, Vertex AI). */
 export type ProviderApi =
-  "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama" | "azure-openai" | "vertex";
+  "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama" | "bedrock" | "azure-openai" | "vertex";
 
 export interface ProviderCallContext {
   /** Model id without the provider prefix. */

@@ -7,6 +7,7 @@ import type { Provider, ProviderApi } from "../ports/provider.js";
 import { wireFormatIdOf } from "../wire/formats.js";
 import { anthropicQuirks } from "./anthropic/quirks.js";
 import { azureOpenAiQuirks } from "./azure-openai/quirks.js";
+import { bedrockQuirks } from "./bedrock/quirks.js";
 import { googleQuirks } from "./google/quirks.js";
 import { HttpProvider } from "./http-provider.js";
 import { ollamaQuirks } from "./ollama/quirks.js";
@@ -22,6 +23,7 @@ export const PROVIDER_APIS: readonly ProviderApi[] = [
   "anthropic-messages",
   "google-generative-ai",
   "ollama",
+  "bedrock",
   "azure-openai",
   "vertex",
 ];
@@ -33,6 +35,7 @@ const PROVIDER_QUIRKS: Readonly<Record<ProviderApi, ProviderQuirks>> = {
   "anthropic-messages": anthropicQuirks,
   "google-generative-ai": googleQuirks,
   ollama: ollamaQuirks,
+  bedrock: bedrockQuirks,
   "azure-openai": azureOpenAiQuirks,
   vertex: vertexQuirks,
 };

@@ -4,6 +4,7 @@
  * `WireFormat` itself; nothing on a request's path looks a name up again.
  */
 import { anthropicMessagesWire } from "./anthropic-messages/format.js";
+import { bedrockWire } from "./bedrock/format.js";
 import { googleGenerativeAiWire } from "./google-generative-ai/format.js";
 import { ollamaWire } from "./ollama/format.js";
 import { openAIChatWire } from "./openai-chat/format.js";
@@ -16,6 +17,7 @@ export const WIRE_FORMATS: Readonly<Record<WireFormatId, WireFormat>> = Object.f
   "anthropic-messages": anthropicMessagesWire,
   "google-generative-ai": googleGenerativeAiWire,
   ollama: ollamaWire,
+  bedrock: bedrockWire,
 });
 
 export const WIRE_FORMAT_IDS = Object.freeze(Object.keys(WIRE_FORMATS) as WireFormatId[]);

@@ -28,7 +28,7 @@ import type { DialectIssue } from "./shared/validation-issues.js";
 import type { WireErrorDetails } from "./shared/wire-error.js";
 
 /** The one name of each format: its folder under wire/, its config `api`, its gateway dialect. */
-export type WireFormatId = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama";
+export type WireFormatId = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama" | "bedrock";
 
 /** A client's request decoded: the canonical request and what routing reads beside it. */
 export interface DecodedClientRequest {
@@ -200,8 +200,11 @@ export interface WireFormat {
     render?(usage: CanonicalUsage): unknown;
   };
   readonly errors: {
-    /** A non-2xx body → the classifier's input (the HTTP status comes from the response). */
-    read(bodyText: string): WireErrorDetails;
+    /**
+     * A non-2xx body → the classifier's input (the HTTP status comes from the response). `headers` for formats
+     * that name the error in a header (Bedrock's `x-amzn-ErrorType`).
+     */
+    read(bodyText: string, headers?: Readonly<Record<string, string | string[] | undefined>>): WireErrorDetails;
     /** An in-band stream error as the stream scanner found it. */
     readStreamError(raw: unknown): WireErrorDetails;
     /**

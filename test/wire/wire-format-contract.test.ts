@@ -19,6 +19,7 @@ import type {
   CanonicalUsage,
 } from "../../src/ports/canonical.js";
 import { WIRE_FORMAT_IDS, WIRE_FORMATS, wireFormatIdOf, wireFormatNamed } from "../../src/wire/formats.js";
+import { AwsEventStreamDecoder, awsFramePiece } from "../../src/wire/shared/aws-event-stream.js";
 import { scanChatBody } from "../../src/wire/shared/scan-chat-body.js";
 import type { UpstreamBody } from "../../src/wire/shared/body-bytes.js";
 import type { StreamDecodeSink, StreamFraming, WireFormat, WireFormatId, WireStreamDecoder } from "../../src/wire/wire-format.js";
@@ -32,6 +33,7 @@ const UNSAID_FINISH_REASONS: Readonly<Record<WireFormatId, readonly CanonicalFin
   "anthropic-messages": [],
   "google-generative-ai": ["tool_calls"],
   ollama: ["tool_calls", "content_filter"],
+  bedrock: [],
 };
 
 /**
@@ -115,6 +117,16 @@ const SAMPLES: Readonly<Record<WireFormatId, FormatSamples>> = {
       eval_count: 3,
     },
   },
+  // A Converse answer (the generic model id of these cases is not a Claude id, so Converse is the body).
+  bedrock: {
+    usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+    answer: {
+      output: { message: { role: "assistant", content: [{ text: "Rain in Oslo." }] } },
+      stopReason: "end_turn",
+      usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 },
+      metrics: { latencyMs: 120 },
+    },
+  },
 };
 
 const request: CanonicalRequest = {
@@ -152,6 +164,9 @@ const toolStreamEvents: CanonicalStreamEvent[] = [
 const WEATHER_PARAMETERS = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
 const FORECAST_SCHEMA = { type: "object", properties: { forecast: { type: "string" } }, required: ["forecast"] };
 
+/** Formats whose every stream chunk is an answer object of its own (the rest stream events that are not). */
+const CHUNKS_ARE_ANSWERS: readonly WireFormatId[] = ["google-generative-ai", "ollama"];
+
 /** Formats with no JSON mode: a request asking for one is refused rather than answered differently (R-GW-6). */
 const NO_JSON_MODE: readonly WireFormatId[] = ["anthropic-messages"];
 
@@ -187,8 +202,12 @@ function bytesOf(body: UpstreamBody): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks as Buffer[]);
 }
 
-/** The pieces a stream's framing cuts its text into: each SSE event's data, or each non-blank NDJSON line. */
+/**
+ * The pieces a stream's framing cuts its text into: each SSE event's data, each non-blank NDJSON line, or each
+ * AWS event-stream message (its bytes carried one character per byte) as the union member it is.
+ */
 function framedPieces(text: string, framing: StreamFraming): string[] {
+  if (framing === "aws-event-stream") return new AwsEventStreamDecoder().push(Buffer.from(text, "latin1")).map(awsFramePiece);
   if (framing === "ndjson")
     return text
       .split("\n")
@@ -252,7 +271,7 @@ describe("the wire format registry", () => {
         expect(wireFormatIdOf(name)).toBe(id);
       }
     }
-    expect(wireFormatNamed("bedrock-converse-stream")).toBeUndefined();
+    expect(wireFormatNamed("bedrock-converse")).toBeUndefined();
   });
 
   it("keeps the old config name of the OpenAI chat format as an alias", () => {
@@ -400,7 +419,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     },
   );
 
-  it.runIf(format.lane === undefined && format.stream.encoder !== undefined)(
+  it.runIf(CHUNKS_ARE_ANSWERS.includes(id) && format.stream.encoder !== undefined)(
     "stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer",
     () => {
       const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });

@@ -229,6 +229,49 @@ const rows = [
     "timeout",
     "code/ERR_STREAM_PREMATURE_CLOSE",
   ),
+  // AWS Bedrock exceptions as an in-stream exception frame names them, before any status says more.
+  row(
+    "R-GW-12: ServiceUnavailableException → overloaded (Bedrock, in-stream)",
+    { provider: "bedrock", errorType: "ServiceUnavailableException", message: "Bedrock is unable to process your request." },
+    "overloaded",
+    "code/ServiceUnavailableException",
+  ),
+  row(
+    "R-GW-12: ModelNotReadyException → overloaded (Bedrock, in-stream)",
+    { provider: "bedrock", errorType: "ModelNotReadyException", message: "Wait and try your request again." },
+    "overloaded",
+    "code/ModelNotReadyException",
+  ),
+  row(
+    "R-GW-12: ModelTimeoutException → timeout (Bedrock, in-stream)",
+    { provider: "bedrock", errorType: "ModelTimeoutException", message: "Model has timed out in processing the request." },
+    "timeout",
+    "code/ModelTimeoutException",
+  ),
+  row(
+    "R-GW-12: ModelStreamErrorException → server_error (Bedrock, in-stream)",
+    { provider: "bedrock", errorType: "ModelStreamErrorException", message: "The model stream had an error." },
+    "server_error",
+    "code/ModelStreamErrorException",
+  ),
+  row(
+    "R-GW-12: InternalServerException → server_error (Bedrock, in-stream)",
+    { provider: "bedrock", errorType: "InternalServerException", message: "Retry your request." },
+    "server_error",
+    "code/InternalServerException",
+  ),
+  row(
+    "R-GW-12: ResourceNotFoundException → model_not_found (Bedrock)",
+    { provider: "bedrock", errorType: "ResourceNotFoundException", message: "Could not find the requested resource." },
+    "model_not_found",
+    "code/ResourceNotFoundException",
+  ),
+  row(
+    "R-GW-12: UnrecognizedClientException → auth (Bedrock)",
+    { provider: "bedrock", errorType: "UnrecognizedClientException", message: "Check your key." },
+    "auth",
+    "code/AccessDeniedException",
+  ),
 ];
 
 describe("R-EC-4 code rules", () => {

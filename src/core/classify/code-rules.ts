@@ -54,4 +54,14 @@ export const CODE_RULES: readonly CodeRule[] = [
   row("DEADLINE_EXCEEDED", "timeout"),
   // R-EC-7: our own watchdog (AbortSignal.timeout and friends) is a timeout, not a caller abort.
   row("TimeoutError", "timeout"),
+  // AWS Bedrock's exception names (the `x-amzn-ErrorType` header, an in-stream exception frame); the status
+  // decides first when there is one, these when an exception arrives without one. ThrottlingException is THROTTL;
+  // ValidationException has no row: its message says whether it is an overflow, a retired model or a bad body.
+  row("ServiceUnavailableException", "overloaded"),
+  row("ModelNotReadyException", "overloaded"),
+  row("ModelTimeoutException", "timeout"),
+  row("ModelStreamErrorException", "server_error", /^Model(?:Stream)?ErrorException$/i),
+  row("InternalServerException", "server_error"),
+  row("ResourceNotFoundException", "model_not_found"),
+  row("AccessDeniedException", "auth", /^(?:AccessDenied|UnrecognizedClient|InvalidSignature)Exception$/i),
 ];

@@ -53,3 +53,75 @@ export function signAwsRequest(request: SigV4Request): Record<string, string> {
   delete signed.host;
   return signed;
 }
+
+/** What a signed request's `Authorization` header names: its key, scope and signed headers. */
+export interface AwsAuthorization {
+  accessKeyId: string;
+  date: string;
+  region: string;
+  service: string;
+  signedHeaders: string[];
+  signature: string;
+}
+
+export function parseAwsAuthorization(header: string | undefined): AwsAuthorization | undefined {
+  const match =
+    /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/([^/]+)\/aws4_request, ?SignedHeaders=([^,]+), ?Signature=([0-9a-f]{64})$/.exec(
+      header?.trim() ?? "",
+    );
+  if (!match) return undefined;
+  const [, accessKeyId, date, region, service, signedHeaders, signature] = match as unknown as string[];
+  return {
+    accessKeyId: accessKeyId as string,
+    date: date as string,
+    region: region as string,
+    service: service as string,
+    signedHeaders: (signedHeaders as string).split(";"),
+    signature: signature as string,
+  };
+}
+
+export type AwsSignatureCheck = { ok: true; accessKeyId: string } | { ok: false; problem: string; accessKeyId?: string };
+
+/**
+ * Checks a received request's SigV4 signature by signing the same method, path, signed headers and body again
+ * with the secret of the key it names — what AWS does, for servers that stand in for it (the mock provider).
+ */
+export function verifyAwsSignature(request: {
+  method: string;
+  /** Path and query as received. */
+  path: string;
+  headers: Readonly<Record<string, string | string[] | undefined>>;
+  body: string;
+  secretFor(accessKeyId: string): string | undefined;
+}): AwsSignatureCheck {
+  const auth = parseAwsAuthorization(single(request.headers.authorization));
+  if (!auth) return { ok: false, problem: "missing or malformed AWS4-HMAC-SHA256 Authorization header" };
+  const secret = request.secretFor(auth.accessKeyId);
+  if (secret === undefined) return { ok: false, problem: "unknown access key", accessKeyId: auth.accessKeyId };
+  const headers: Record<string, string> = {};
+  for (const name of auth.signedHeaders) {
+    const value = single(request.headers[name]);
+    if (value === undefined) return { ok: false, problem: `signed header ${name} is missing`, accessKeyId: auth.accessKeyId };
+    headers[name] = value;
+  }
+  const options: aws4.Request = {
+    method: request.method.toUpperCase(),
+    host: headers.host ?? "",
+    path: request.path,
+    headers,
+    region: auth.region,
+    service: auth.service,
+    body: request.body,
+  };
+  const sessionToken = headers["x-amz-security-token"];
+  aws4.sign(options, { accessKeyId: auth.accessKeyId, secretAccessKey: secret, ...(sessionToken ? { sessionToken } : {}) });
+  const expected = parseAwsAuthorization(String(options.headers?.Authorization ?? ""));
+  return expected?.signature === auth.signature
+    ? { ok: true, accessKeyId: auth.accessKeyId }
+    : { ok: false, problem: "signature does not match", accessKeyId: auth.accessKeyId };
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

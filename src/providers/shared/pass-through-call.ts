@@ -25,7 +25,7 @@ export interface PassThroughTarget {
   /** Bounds the wait for headers and each gap between body chunks. */
   timeoutMs: number;
   dispatcher?: Dispatcher;
-  describeError: (bodyText: string) => WireErrorDetails;
+  describeError: (bodyText: string, headers?: ResponseHeaders) => WireErrorDetails;
   /** Secrets to redact from error texts. */
   secrets: readonly (string | undefined)[];
   /** Signs the request over its final bytes (a cloud's SigV4, a token fetched per call). */
@@ -117,7 +117,7 @@ export async function openPassThrough(
     provider: target.provider,
     status: response.statusCode,
     headers: response.headers,
-    details: target.describeError(bodyText),
+    details: target.describeError(bodyText, response.headers),
     secrets: target.secrets,
   });
 }

@@ -17,6 +17,10 @@ export interface ProviderSettings {
   onMalformedChunk?: (chunk: MalformedChunk) => void;
   /** Id for tool calls whose wire format has none (Gemini, Ollama). Defaults to a random `call_…` id. */
   createToolCallId?: () => string;
+  /** AWS region of a Bedrock provider; absent: the base URL's, then AWS_REGION. */
+  region?: string;
+  /** Named profile of the AWS shared credentials file, for a Bedrock provider whose Detour profiles hold no keys. */
+  awsProfile?: string;
   /** Id for responses whose wire format has none. Defaults to a random id. */
   createResponseId?: () => string;
   /** `api: "azure-openai"` only. */

@@ -30,7 +30,7 @@ export interface WireCall {
   headers: Readonly<Record<string, string>>;
   body: unknown;
   /** The wire format's error reader. */
-  describeError: (bodyText: string) => WireErrorDetails;
+  describeError: (bodyText: string, headers?: ResponseHeaders) => WireErrorDetails;
   /** Signs the request over its final bytes (a cloud's SigV4, a token fetched per call). */
   sign?: RequestSigner;
 }
@@ -72,7 +72,7 @@ async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamRespon
     provider: call.settings.id,
     status: response.status,
     headers: response.headers,
-    details: call.describeError(bodyText),
+    details: call.describeError(bodyText, response.headers),
     secrets: secretsOf(call),
   });
 }

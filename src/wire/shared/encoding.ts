@@ -5,7 +5,7 @@
  */
 import type { CanonicalProviderOptions, CanonicalReasoning, CanonicalRequest } from "../../ports/canonical.js";
 
-export type WireFormat = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama";
+export type WireFormat = "openai-chat" | "openai-responses" | "anthropic-messages" | "google-generative-ai" | "ollama" | "bedrock";
 
 export interface UnsupportedField {
   /** The client's field name (`response_format`, `logprobs`, …). */
