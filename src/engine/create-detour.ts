@@ -55,7 +55,8 @@ import { discoverCredentials, withDiscoveredOllama, type CredentialDiscovery } f
 import { createLanes } from "./lanes.js";
 import { openReadOnlyStore } from "./read-only-store.js";
 import { runnerSettingsFromConfig } from "./runner-settings.js";
-import { firstTokenStatus, hedgingFromConfig } from "./hedging-deps.js";
+import { createFirstTokenPersistence } from "./first-token-persistence.js";
+import { hedgingFromConfig } from "./hedging-deps.js";
 import { createProfilesApi, createSessionsApi } from "./sessions-api.js";
 import {
   checkAgentOption,
@@ -158,6 +159,20 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
   const settings: RunnerSettings = runnerSettingsFromConfig(config);
   // R-HG-1…R-HG-4, R-TT-1: one racing state and one sample of first-token times for every run of this engine.
   const hedging = hedgingFromConfig(config);
+  // R-TT-1: the learned first-token figures, kept in the store for `detour status` in another process.
+  const firstToken = createFirstTokenPersistence({
+    config,
+    clock,
+    logger,
+    hedging,
+    backend: options.store ? "memory" : config.state.backend,
+    readOnly: options.readOnly === true,
+    detourHome: knobs.detourHome,
+    env: env as NodeJS.ProcessEnv,
+  });
+  hub.on("attempt_finished", (event) => {
+    if (event.firstTokenMs !== undefined) firstToken.noteSample();
+  });
   const aliases = modelAliases(config);
   const agents = new Map<string, Promise<AgentContext>>();
   let closed = false;
@@ -335,7 +350,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
         });
       }),
     );
-    return { now, agents: statuses, queueLength: seats.queue.length, firstToken: firstTokenStatus(hedging) };
+    return { now, agents: statuses, queueLength: seats.queue.length, firstToken: await firstToken.rows(now) };
   }
 
   async function close(): Promise<void> {
@@ -345,6 +360,7 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     agents.clear();
     await traces.close();
     await seats.close();
+    await firstToken.close();
     await Promise.all(
       contexts.flatMap((settled) => (settled.status === "fulfilled" && settled.value.ownsStore ? [settled.value.store.close()] : [])),
     );
