@@ -13,6 +13,11 @@ class ManualStream {
   signal: AbortSignal | undefined;
   returned = false;
 
+  /** Events pushed but not yet pulled by the reader. */
+  get unread(): number {
+    return this.#queue.length;
+  }
+
   push(...events: CanonicalStreamEvent[]): void {
     this.#queue.push(...events);
     this.#wake?.();
@@ -322,6 +327,19 @@ describe("commitStream", () => {
     expect(await pending).toBe(upstream.signal?.reason);
     upstream.push(text("b"));
     expect(await iterator.next()).toEqual({ done: true, value: undefined });
+  });
+
+  it("R-ST-2: a consumer that falls behind stops the pulling from the provider, and gets every event in order once it reads on", async () => {
+    const { upstream, options } = setup();
+    upstream.push(start, text("a"));
+    const committed = await commitStream(options);
+    const pieces = Array.from({ length: 1_000 }, (_, index) => text(`t${index}`));
+    upstream.push(...pieces, finish);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Nobody reads: a bounded number of events is taken ahead, the rest stays with the provider.
+    expect(upstream.unread).toBeGreaterThan(500);
+    expect(await collect(committed.rest)).toEqual([...pieces, finish]);
+    expect(upstream.signal?.aborted).toBe(false);
   });
 
   it("a rest returned before its first pull stops the upstream call", async () => {
