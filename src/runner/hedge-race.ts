@@ -113,8 +113,11 @@ function other(side: Side): Side {
 }
 
 /**
- * One attempt of a run with hedging: what it reported so far, and the controller that aborts it when it loses.
- * Its progress is reported by the data plane through `context.upstreamProgress`.
+ * One attempt of a run with hedging: what it reported so far, and how to abort it when it loses. Its progress
+ * is reported by the data plane through `context.upstreamProgress`.
+ *
+ * A loss aborts the attempt's own controller (the run guard's, bound with `abortWith`) rather than a second
+ * controller linked to it: an attempt has one controller and one signal, with no listeners to link and release.
  */
 export class RacingAttempt {
   heardBytes = false;
@@ -122,7 +125,7 @@ export class RacingAttempt {
   /** A plain call whose first content cannot be seen is never raced. */
   unwatched = false;
   lost = false;
-  readonly controller = new AbortController();
+  #abort: ((reason: unknown) => void) | undefined;
 
   constructor(
     public lane: Lane,
@@ -138,6 +141,12 @@ export class RacingAttempt {
     else this.claim();
   };
 
+  /** Binds the abort of the attempt's controller; an attempt that already lost is aborted at once. */
+  abortWith(abort: (reason: unknown) => void): void {
+    this.#abort = abort;
+    if (this.lost) abort(new HedgeLost());
+  }
+
   /**
    * The attempt reached first content. True when it wins every race it is part of (the others are aborted
    * now); false when it had already lost one — then it is aborted itself and must not reach the client.
@@ -149,8 +158,7 @@ export class RacingAttempt {
     for (let lane = this.lane; lane.pair; lane = lane.pair.parent) {
       const { pair } = lane;
       if (pair.winner !== undefined && pair.winner !== lane.side) {
-        this.lost = true;
-        this.controller.abort(new HedgeLost());
+        this.lose();
         return false;
       }
     }
@@ -163,29 +171,8 @@ export class RacingAttempt {
   /** Aborts this attempt because another one won. */
   lose(): void {
     this.lost = true;
-    this.controller.abort(new HedgeLost());
+    this.#abort?.(new HedgeLost());
   }
-}
-
-/**
- * One signal that aborts when either does, with its listeners removed by `release` (AbortSignal.any keeps its
- * listeners on the sources for as long as they live, and a caller's signal may outlive many attempts).
- */
-export function linkSignals(first: AbortSignal, second: AbortSignal): { signal: AbortSignal; release(): void } {
-  const controller = new AbortController();
-  const onFirst = () => controller.abort(first.reason);
-  const onSecond = () => controller.abort(second.reason);
-  if (first.aborted) onFirst();
-  else if (second.aborted) onSecond();
-  first.addEventListener("abort", onFirst, { once: true });
-  second.addEventListener("abort", onSecond, { once: true });
-  return {
-    signal: controller.signal,
-    release: () => {
-      first.removeEventListener("abort", onFirst);
-      second.removeEventListener("abort", onSecond);
-    },
-  };
 }
 
 /** How a raced attempt ended for the step that started it. */

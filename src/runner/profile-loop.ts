@@ -17,8 +17,7 @@ import type { RunnerDeps } from "./runner-deps.js";
 import type { AuthProfilesOutcome, AuthProfilesRunInput } from "./run-with-auth-profiles.js";
 import { learnSeatCap, takeSeat, withSeat } from "./seat-steps.js";
 import { allUnusable } from "./unavailable-outcomes.js";
-import { HedgeLost, laneLost, linkSignals, raceAttempt, RacingAttempt, takeHedgeStart, type RaceResult } from "./hedge-race.js";
-import { raceAbort } from "./run-guard.js";
+import { HedgeLost, laneLost, raceAttempt, RacingAttempt, takeHedgeStart, type RaceResult } from "./hedge-race.js";
 
 /** How a refusal that arrived as an answer is reported (R-GW-11): a content filter, with the answer's 200. */
 const REFUSAL: Classification = { reason: "content_filter", status: 200, preview: "the provider refused to answer" };
@@ -146,12 +145,11 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
   // The seat is held until the attempt settles, also while it races (R-PO-8).
   const attempt = withSeat(seat.hold, () =>
     input.guard.attempt(
-      async (guardSignal, release) => {
-        // A raced attempt is also aborted when another one wins (R-HG-1).
-        const link = racer && hedging?.settings.enabled ? linkSignals(guardSignal, racer.controller.signal) : undefined;
-        const signal = link?.signal ?? guardSignal;
+      async (signal, release, abort) => {
+        // A raced attempt is also aborted when another one wins (R-HG-1), through the attempt's own controller.
+        if (racer && hedging?.settings.enabled) racer.abortWith(abort);
         const credential = await attemptCredential(deps, input.view, profileId, signal);
-        const work = input.attempt({
+        return input.attempt({
           provider: candidate.provider,
           model: candidate.model,
           ...(profile ? { profile, profileId: profile.id } : {}),
@@ -174,12 +172,6 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
             refused = true;
           },
         });
-        if (!link) return work;
-        try {
-          return await raceAbort(work, signal);
-        } finally {
-          link.release();
-        }
       },
       input.attemptTimeoutMs ?? deps.settings.attemptTimeoutMs(candidate.provider),
     ),

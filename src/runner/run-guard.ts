@@ -131,10 +131,11 @@ export class RunGuard {
   /**
    * Runs one attempt under its own signal — aborted by the caller, the run's deadline or its watchdog — and
    * the watchdog. A caller abort or the deadline throws the run-stopping error at once, even when the attempt
-   * ignores its signal.
+   * ignores its signal. `abort` aborts the same controller for a reason of the runner's own (a lost hedge race,
+   * R-HG-1): the attempt then settles as failed with that reason at once, so one controller serves every cause.
    */
   async attempt<T>(
-    work: (signal: AbortSignal, committed: () => void) => Promise<T>,
+    work: (signal: AbortSignal, committed: () => void, abort: (reason: unknown) => void) => Promise<T>,
     watchdogMs: number | undefined,
   ): Promise<AttemptSettlement<T>> {
     this.throwIfStopped();
@@ -155,7 +156,7 @@ export class RunGuard {
     };
     try {
       const value = await raceAbort(
-        Promise.resolve().then(() => work(controller.signal, onCommitted)),
+        Promise.resolve().then(() => work(controller.signal, onCommitted, (reason) => controller.abort(reason))),
         controller.signal,
       );
       return { kind: "ok", value };
