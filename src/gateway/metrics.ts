@@ -11,6 +11,7 @@ import type { DetourEvent } from "../ports/events.js";
 import type { TraceWriteStats } from "../engine/index.js";
 import { configuredMetricLabels, PASS_THROUGH_LABELS, type MetricLabels } from "./metric-labels.js";
 import { isFallbackMove } from "./fallback-moves.js";
+import { MetricLabelCache } from "./metric-label-cache.js";
 
 /** R-GW-7: the token kinds counted per provider and model. */
 export type TokenKind = "input" | "output" | "cache_read" | "cache_write" | "reasoning";
@@ -68,9 +69,12 @@ export class GatewayMetrics {
   readonly #timeToFirstToken: Histogram<"provider" | "model">;
   readonly #upstreamMsByRun = new Map<string, number>();
   #labels: MetricLabels;
+  /** Label objects per (provider, model), built once (metric-label-cache.ts). */
+  readonly #pairs: MetricLabelCache;
 
   constructor(options: GatewayMetricsOptions = {}) {
     this.#labels = options.config ? configuredMetricLabels(options.config) : PASS_THROUGH_LABELS;
+    this.#pairs = new MetricLabelCache(this.#labels);
     // The gauge's collect() runs with the gauge as `this`; it must see the labels of the config now in use.
     const labels = { provider: (name: string) => this.#labels.provider(name) };
     const registers = [this.registry];
@@ -261,6 +265,7 @@ export class GatewayMetrics {
    */
   useConfig(config: DetourConfig): void {
     this.#labels = configuredMetricLabels(config);
+    this.#pairs.use(this.#labels);
   }
 
   /** Feeds one runner event; events the metrics do not count are ignored. */
@@ -272,16 +277,15 @@ export class GatewayMetrics {
           this.#continuedRuns.inc({ agent: this.#labels.agent(event.agentId), outcome: event.outcome });
         return;
       case "attempt_finished": {
-        const provider = this.#labels.provider(event.provider);
-        const model = this.#labels.model(event.provider, event.model);
-        this.#attempts.inc({
-          provider,
-          model,
-          // An attempt aborted by the runner is one that lost a hedge race.
-          reason: event.outcome === "succeeded" ? "none" : event.outcome === "aborted" ? "hedge_lost" : (event.reason ?? event.outcome),
-        });
-        this.#upstreamLatency.observe({ provider, model, outcome: event.outcome }, event.durationMs / 1000);
-        if (event.continuation !== undefined) this.#continuations.inc({ provider, model, outcome: event.outcome });
+        const pair = this.#pairs.of(event.provider, event.model);
+        // An attempt aborted by the runner is one that lost a hedge race.
+        this.#attempts.inc(
+          pair.attempt(
+            event.outcome === "succeeded" ? "none" : event.outcome === "aborted" ? "hedge_lost" : (event.reason ?? event.outcome),
+          ),
+        );
+        this.#upstreamLatency.observe(pair.latency(event.outcome), event.durationMs / 1000);
+        if (event.continuation !== undefined) this.#continuations.inc({ ...pair.pair, outcome: event.outcome });
         // The gateway's overhead of a stream is taken at its commit, before these attempts finish.
         // A raced loser ran beside the answer's own upstream time, not before it.
         if (!event.committed && event.continuation === undefined && event.outcome !== "aborted")
@@ -342,18 +346,13 @@ export class GatewayMetrics {
 
   /** R-GW-7: `input` counts every input token, cache reads and writes included; `output` includes reasoning. */
   observeTokens(provider: string, model: string, usage: CanonicalUsage): void {
-    const counts: [TokenKind, number | undefined][] = [
-      ["input", usage.inputTokens],
-      ["output", usage.outputTokens],
-      ["cache_read", usage.cacheReadTokens],
-      ["cache_write", usage.cacheWriteTokens],
-      ["reasoning", usage.reasoningTokens],
-    ];
     // R-GW-8: label values are the configured providers and models; anything else is `other`.
-    const labels = { provider: this.#labels.provider(provider), model: this.#labels.model(provider, model) };
-    for (const [kind, count] of counts) {
-      if (count !== undefined && count > 0) this.#tokens.inc({ ...labels, kind }, count);
-    }
+    const labels = this.#pairs.of(provider, model).tokens;
+    this.#countTokens(labels.input, usage.inputTokens);
+    this.#countTokens(labels.output, usage.outputTokens);
+    this.#countTokens(labels.cache_read, usage.cacheReadTokens);
+    this.#countTokens(labels.cache_write, usage.cacheWriteTokens);
+    this.#countTokens(labels.reasoning, usage.reasoningTokens);
     for (const observer of this.#answerObservers) observer.observeTokens(provider, model, usage);
   }
 
@@ -376,8 +375,12 @@ export class GatewayMetrics {
     return this.registry.contentType;
   }
 
-  #providerModel(provider: string, model: string): { provider: string; model: string } {
-    return { provider: this.#labels.provider(provider), model: this.#labels.model(provider, model) };
+  #countTokens(labels: Readonly<{ provider: string; model: string; kind: TokenKind }>, count: number | undefined): void {
+    if (count !== undefined && count > 0) this.#tokens.inc(labels, count);
+  }
+
+  #providerModel(provider: string, model: string): Readonly<{ provider: string; model: string }> {
+    return this.#pairs.of(provider, model).pair;
   }
 
   #addUpstreamTime(runId: string, durationMs: number): void {
