@@ -46,6 +46,7 @@ import { ollamaWire } from "./wire/ollama-wire.js";
 import { openAIResponsesWire } from "./wire/openai-responses-wire.js";
 import { openAIWire } from "./wire/openai-wire.js";
 import { azureAccessDenied, routeCloud, type CloudRoute } from "./wire/cloud-wires.js";
+import { awsAccessKeyOf, bedrockSignatureRefusal, routeBedrock } from "./wire/bedrock-wire.js";
 import { MOCK_TOKEN_PATH, MockTokenEndpoint, VERTEX_UNAUTHENTICATED, type MockTokenGrant } from "./token-endpoint.js";
 
 export type MockScenarioSelection = string | MockScenarioInput | readonly MockRuleInput[];
@@ -141,8 +142,8 @@ const DEFAULT_MODELS = ["mock-gpt", "mock-claude", "mock-gemini", "mock-llama"];
 interface Route {
   wire: MockWire;
   route: WireRoute;
-  /** Azure OpenAI and Vertex AI paths check their own auth (api-key and api-version; a token this mock issued). */
-  cloud?: CloudRoute["cloud"];
+  /** Azure OpenAI and Vertex AI paths check their own auth (api-key and api-version; a token this mock issued); Bedrock a SigV4 signature. */
+  cloud?: CloudRoute["cloud"] | "bedrock";
 }
 
 const GOOGLE_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(generateContent|streamGenerateContent)$/;
@@ -159,6 +160,8 @@ function routeChat(method: string, url: URL): Route | undefined {
   if (url.pathname === "/v1/messages/count_tokens") return { wire: anthropicCountTokensWire, route: base };
   const cloud = routeCloud(url);
   if (cloud) return cloud;
+  const bedrock = routeBedrock(url);
+  if (bedrock) return { ...bedrock, cloud: "bedrock" };
   const google = GOOGLE_PATH.exec(url.pathname);
   if (google?.[1]) {
     return {
@@ -308,7 +311,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
 
   async function handleChat(request: IncomingMessage, response: ServerResponse, url: URL, target: Route): Promise<void> {
     const { wire } = target;
-    const key = extractApiKey(request, url);
+    // A Bedrock call names its key in the SigV4 Authorization header; the signature is checked once the body is read.
+    const key = target.cloud === "bedrock" ? awsAccessKeyOf(headerValue(request, "authorization")) : extractApiKey(request, url);
     const refusal = cloudRefusal(target, request, url, key);
     if (refusal) {
       request.resume();
@@ -341,6 +345,18 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       log.countChat(key, target.route.modelFromPath ?? "(unknown)");
       log.record({ ...recordBase, model: "(unknown)", stream: false, body: null, fault: "bad-request" });
       return sendJson(response, 413, wire.badRequestBody(`Request body exceeds ${maxBodyBytes} bytes.`));
+    }
+    if (target.cloud === "bedrock") {
+      const refusal = bedrockSignatureRefusal({
+        method: request.method ?? "POST",
+        path: request.url ?? "/",
+        headers: request.headers,
+        body: body.text,
+      });
+      if (refusal) {
+        log.record({ ...recordBase, model: target.route.modelFromPath ?? "(unknown)", stream: false, body: null, fault: "invalid-key" });
+        return sendJson(response, refusal.status, refusal.body, refusal.headers);
+      }
     }
     let parsedBody: unknown;
     try {

@@ -25,10 +25,10 @@ export interface StepContext {
   headers: Record<string, string>;
 }
 
-function write(response: ServerResponse, chunk: string): Promise<void> {
+function write(response: ServerResponse, chunk: string, encoding: BufferEncoding = "utf8"): Promise<void> {
   return new Promise((resolve) => {
     if (response.destroyed) return resolve();
-    response.write(chunk, () => resolve());
+    response.write(chunk, encoding, () => resolve());
   });
 }
 
@@ -71,6 +71,7 @@ function sendError(context: StepContext, error: ResolvedMockError, extraHeaders:
       : { "retry-after": String(Math.ceil(error.retryAfterSeconds)), ...context.wire.errorHeaders(error) };
   sendJson(context.response, error.status, context.wire.errorBody(error), {
     ...context.headers,
+    ...context.wire.errorTypeHeaders?.(error),
     ...retryHeaders,
     ...extraHeaders,
   });
@@ -88,7 +89,9 @@ interface StreamPlan {
 
 async function serveStream(context: StepContext, plan: StreamPlan): Promise<void> {
   const frames: StreamFrames = context.wire.streamFrames(context.reply, context.replyContext);
-  const { response, signal } = context;
+  const { signal } = context;
+  const response = context.response;
+  const encoding = context.wire.frameEncoding ?? "utf8";
   response.writeHead(200, {
     "content-type": context.wire.streamContentType,
     "cache-control": "no-cache",
@@ -96,17 +99,17 @@ async function serveStream(context: StepContext, plan: StreamPlan): Promise<void
     ...context.headers,
   });
   response.flushHeaders();
-  for (const frame of frames.lead) await write(response, frame);
+  for (const frame of frames.lead) await write(response, frame, encoding);
   if (plan.firstTokenDelayMs !== undefined && !(await context.timers.delay(plan.firstTokenDelayMs, signal))) return;
 
   for (let index = 0; index <= frames.content.length; index += 1) {
     if (signal.aborted) return;
-    if (plan.malformedAfter === index) await write(response, context.wire.malformedFrame());
+    if (plan.malformedAfter === index) await write(response, context.wire.malformedFrame(), encoding);
     if (plan.stopAfter === index) {
       if (plan.stopHow === "cut") return cutConnection(context);
       if (plan.stopHow === "stall") return untilAborted(signal);
       if (plan.stopHow === "error" && plan.error) {
-        await write(response, context.wire.streamErrorFrame(plan.error));
+        await write(response, context.wire.streamErrorFrame(plan.error), encoding);
         response.end();
         return;
       }
@@ -114,10 +117,10 @@ async function serveStream(context: StepContext, plan: StreamPlan): Promise<void
     const frame = frames.content[index];
     if (frame === undefined) break;
     if (index > 0 && context.tokenDelayMs > 0 && !(await context.timers.delay(context.tokenDelayMs, signal))) return;
-    await write(response, frame);
+    await write(response, frame, encoding);
   }
-  for (const frame of frames.finish) await write(response, frame);
-  if (!plan.omitDone) for (const frame of frames.done) await write(response, frame);
+  for (const frame of frames.finish) await write(response, frame, encoding);
+  if (!plan.omitDone) for (const frame of frames.done) await write(response, frame, encoding);
   response.end();
 }
 

@@ -59,6 +59,10 @@ export interface MockWire {
   errorBody(error: ResolvedMockError): unknown;
   /** Extra headers a real provider sends with an error (reset hints beside `retry-after`). */
   errorHeaders(error: ResolvedMockError): Record<string, string>;
+  /** Headers that name every error of this provider (Bedrock's `x-amzn-ErrorType`), with or without a retry hint. */
+  errorTypeHeaders?(error: ResolvedMockError): Record<string, string>;
+  /** How stream frames are written: text (the default), or bytes carried one per character (`latin1`, AWS event-stream). */
+  readonly frameEncoding?: "utf8" | "latin1";
   streamErrorFrame(error: ResolvedMockError): string;
   /** A frame that breaks the format's framing or JSON, to test that clients skip it (R-ST-2). */
   malformedFrame(): string;
