@@ -204,6 +204,33 @@ function ignore(): void {}
 
 /** How long a complete answer's body may take to end before its connection is given up. */
 export const DRAIN_GRACE_MS = 2_000;
+/** How often the bodies still draining are looked at (a body is given up at most this much after its grace). */
+const DRAIN_SWEEP_MS = 250;
+
+/**
+ * Bodies draining after a complete answer, with when each is given up: one sweep timer for all of them while
+ * any drains, instead of a timer armed and cleared per request (nearly every body ends within the next read).
+ */
+const draining = new Map<Readable, number>();
+let sweeper: NodeJS.Timeout | undefined;
+
+function sweepDraining(): void {
+  const now = Date.now();
+  for (const [readable, giveUpAt] of draining) {
+    if (giveUpAt > now) continue;
+    draining.delete(readable);
+    readable.destroy();
+  }
+  if (draining.size === 0 && sweeper !== undefined) {
+    clearInterval(sweeper);
+    sweeper = undefined;
+  }
+}
+
+/** A drained body closed (ended or destroyed): nothing left to give up. Shared, so no closure per body. */
+function forgetDrained(this: Readable): void {
+  draining.delete(this);
+}
 
 /**
  * Lets the rest of a complete answer's body flow to its end, so undici reuses the connection (destroying it
@@ -217,7 +244,10 @@ export function drainCompleteBody(readable: Readable): void {
   if (readable.readableEnded || readable.destroyed) return;
   readable.on("data", ignore);
   readable.resume();
-  const timer = setTimeout(() => readable.destroy(), DRAIN_GRACE_MS);
-  timer.unref();
-  readable.once("close", () => clearTimeout(timer));
+  draining.set(readable, Date.now() + DRAIN_GRACE_MS);
+  readable.once("close", forgetDrained);
+  if (sweeper === undefined) {
+    sweeper = setInterval(sweepDraining, DRAIN_SWEEP_MS);
+    sweeper.unref();
+  }
 }
