@@ -45,6 +45,14 @@ describe("toJsonSchema", () => {
     expect(JSON.stringify(schema)).not.toContain('"additionalProperties":false');
   });
 
+  it("R-GW-12: a provider's api may be bedrock (or OpenClaw's bedrock-converse-stream), with its region and AWS profile", () => {
+    const provider = property(schema, "models", "providers").additionalProperties as Node;
+    expect(JSON.stringify(property(provider, "api"))).toContain('"bedrock"');
+    expect(JSON.stringify(property(provider, "api"))).toContain('"bedrock-converse-stream"');
+    expect(property(provider, "region")).toMatchObject({ type: "string" });
+    expect(property(provider, "awsProfile")).toMatchObject({ type: "string" });
+  });
+
   it("R-CF-2: is plain JSON", () => {
     expect(JSON.parse(JSON.stringify(schema))).toEqual(schema);
   });
