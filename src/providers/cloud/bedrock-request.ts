@@ -4,7 +4,10 @@
  * `cache_control`, thinking, tools and unknown future fields reach Claude as the client sent them.
  */
 
-export const BEDROCK_ANTHROPIC_VERSION = "bedrock-2023-05-31";
+import { BEDROCK_ANTHROPIC_VERSION } from "../../wire/bedrock/models.js";
+
+// One value, the wire format's: this module's callers and tests name it from here.
+export { BEDROCK_ANTHROPIC_VERSION };
 
 export type BedrockOperation = "invoke" | "invoke-with-response-stream" | "converse" | "converse-stream";
 
