@@ -392,10 +392,11 @@ async function composeDetour(config: DetourConfig, options: CreateDetourOptions,
     defaultAgentId: DEFAULT_AGENT,
   });
 
-  // Cost honesty (hedging): a raced loser closed before its usage is charged its estimated input tokens, to
-  // spend and to the profile's headroom (the provider counted the request even though it never answered).
+  // Cost honesty (hedging): a raced loser closed before it answered is charged the input tokens its provider
+  // stated before the close, else its estimated input tokens, to spend and to the profile's headroom (the
+  // provider counted the request even though it never answered). Only an aborted attempt carries them.
   hub.on("attempt_finished", (event) => {
-    if (event.outcome === "aborted" && event.usageEstimated && event.inputTokens !== undefined && event.profileId !== null) {
+    if (event.outcome === "aborted" && event.inputTokens !== undefined && event.profileId !== null) {
       recordUsage({
         agentId: event.agentId,
         provider: event.provider,

@@ -270,6 +270,67 @@ describe("hedged attempts (R-HG-1)", () => {
   });
 });
 
+describe("a hedge loser's stated usage (R-HG-1)", () => {
+  it("R-HG-1: a loser whose provider stated 1234 input tokens before it stalled is charged 1234, not the estimate", async () => {
+    const { clock, detour, events, store } = await engine({ paces: {} });
+    const window = { window: "input-tokens", family: "openai", limit: 100_000, remaining: 50_000, remainingShare: 0.5 };
+    await store.recordHeadroom("openai:a", [{ ...window, resetAt: clock.now() + 60_000, readAt: clock.now() - 1_000 }], clock.now());
+    const run = track(
+      clock,
+      detour.runWith<string>({
+        reportsProgress: true,
+        // The estimate a loser is charged when its provider stated nothing.
+        requestFacts: { inputTokens: 40, modalities: [] },
+        attempt: async (context) => {
+          if (context.provider === "openai") {
+            // message_start with its usage, then silence: no content ever comes.
+            context.upstreamProgress?.("bytes");
+            context.upstreamUsage?.({ inputTokens: 1234 });
+            return clock.sleep(NEVER, context.signal).then(() => "never");
+          }
+          await clock.sleep(200, context.signal);
+          context.upstreamProgress?.("content");
+          return "fallback answers";
+        },
+      }),
+    );
+    await clock.advanceAsync(5_400);
+    expect(run.value).toMatchObject({ provider: "anthropic", result: "fallback answers" });
+    await clock.advanceAsync(10);
+    const aborted = events.find((event) => event.type === "attempt_finished" && event.outcome === "aborted");
+    expect(aborted).toMatchObject({ provider: "openai", profileId: "openai:a", inputTokens: 1234 });
+    expect(aborted).not.toHaveProperty("usageEstimated");
+    // Booked to the profile's headroom as stated …
+    const [charged] = (await store.headroomReadings(["openai:a"], clock.now()))["openai:a"] ?? [];
+    expect(charged).toMatchObject({ window: "input-tokens", remaining: 50_000 - 1234 });
+    // … and to its spend.
+    const spent = (await detour.status()).agents[0]?.profiles.find((profile) => profile.id === "openai:a")?.spendUsd24h;
+    expect(spent).toBeGreaterThan(0);
+  });
+
+  it("R-HG-1: a loser whose provider stated nothing is charged the request's estimate, marked as estimated", async () => {
+    const { clock, detour, events } = await engine({ paces: {} });
+    const run = track(
+      clock,
+      detour.runWith<string>({
+        reportsProgress: true,
+        requestFacts: { inputTokens: 40, modalities: [] },
+        attempt: async (context) => {
+          if (context.provider === "openai") return clock.sleep(NEVER, context.signal).then(() => "never");
+          await clock.sleep(200, context.signal);
+          context.upstreamProgress?.("content");
+          return "fallback answers";
+        },
+      }),
+    );
+    await clock.advanceAsync(5_400);
+    expect(run.value?.provider).toBe("anthropic");
+    await clock.advanceAsync(10);
+    const aborted = events.find((event) => event.type === "attempt_finished" && event.outcome === "aborted");
+    expect(aborted).toMatchObject({ provider: "openai", inputTokens: 40, usageEstimated: true });
+  });
+});
+
 describe("when to hedge (R-HG-2)", () => {
   it("R-HG-2: after 20 first-token times of a model its hedge delay is 1.5 × their p95, at least 1 s; a configured afterMs wins", async () => {
     const { clock, detour, anthropic, openai } = await engine({ paces: { "gpt-4o-mini": { firstTokenMs: 800 } } });

@@ -29,6 +29,7 @@ import { failureFromNetworkError, failureFromStreamError, unreadableResponseFail
 import { assertPinnedProvider } from "./provider-pin.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import { commitRawStream } from "./commit-point.js";
+import { reportStatedUsage } from "./stated-usage.js";
 import { completeSameWireThroughStream, completePlainSameWire, type SameWireAnswer } from "./assembled-pass-through.js";
 import { StreamRefusals } from "./streamed-answer.js";
 import {
@@ -239,6 +240,8 @@ export function createPassThroughRunner(
     const body = request.bodyFor(context.model);
     const wire = request.wire;
     let headers: ResponseHeaders | undefined;
+    const scanner = wire.lane.scanner({ shownModel: `${context.provider}/${context.model}`, forwardUsage: request.clientWantsUsage });
+    const budgets = attemptStreamBudgets(settings, context, options.signal);
     return commitRawStream({
       open: async (signal) => {
         const response = await openPassThrough(target, body, callContext(context, signal, onUpstreamHeaders));
@@ -260,7 +263,7 @@ export function createPassThroughRunner(
       readFailure: (error, signal) => failureFromNetworkError(error, { provider: target.provider, signal }),
       // The answer's last bytes (`[DONE]`, the terminating chunk) drain, so the connection is reused.
       releaseComplete: (body) => drainCompleteBody(body as PassThroughResponse["body"]),
-      scanner: wire.lane.scanner({ shownModel: `${context.provider}/${context.model}`, forwardUsage: request.clientWantsUsage }),
+      scanner,
       failureOf: (error) =>
         failureFromStreamError({
           provider: target.provider,
@@ -268,7 +271,8 @@ export function createPassThroughRunner(
           ...(headers ? { headers } : {}),
           secrets: target.secrets,
         }),
-      ...attemptStreamBudgets(settings, context, options.signal),
+      ...budgets,
+      ...(budgets.progress ? { progress: reportStatedUsage(budgets.progress, scanner, wire, context) } : {}),
     });
   }
 

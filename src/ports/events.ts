@@ -135,7 +135,10 @@ export interface AttemptFinishedEvent extends RunScoped {
   code?: string;
   /** The attempt was a hedge raced beside a slow first attempt. */
   hedge?: true;
-  /** `inputTokens` is an estimate of the request's input: the attempt lost a hedge race before it reported usage. */
+  /**
+   * `inputTokens` is an estimate of the request's input: the attempt lost a hedge race before its provider stated
+   * any usage (absent when the provider stated its input tokens before the close: then those are booked).
+   */
   usageEstimated?: true;
 }
 

@@ -61,6 +61,12 @@ export interface AttemptContext {
    */
   upstreamProgress?(kind: UpstreamProgress): void;
   /**
+   * R-HG-1 (cost honesty): the data plane reports the input tokens the provider stated before the commit point
+   * (Anthropic's `message_start` usage). An attempt that then loses its race is charged these instead of the
+   * request's estimate. Present only for raced runs, like `upstreamProgress`.
+   */
+  upstreamUsage?(usage: { inputTokens: number }): void;
+  /**
    * R-TT-1: how long this attempt may wait for its first content (configured, learned from the model's recent
    * first-token times, or the static default); absent = the caller's own default.
    */

@@ -85,8 +85,8 @@ export class HedgeRace {
 }
 
 /**
- * What a hedge loser is charged (cost honesty): it was closed before it reported usage, so the request's input
- * is booked as its estimate — the cheap bound from the bytes when the facts are deferred (no parse for it).
+ * What a hedge loser is charged (cost honesty) when its provider stated no usage before it was closed: the
+ * request's input is booked as its estimate — the cheap bound from the bytes when the facts are deferred (no parse for it).
  */
 export function inputTokensEstimate(request: FitRequest | undefined): number | undefined {
   if (request === undefined) return undefined;
@@ -125,6 +125,8 @@ export class RacingAttempt {
   /** A plain call whose first content cannot be seen is never raced. */
   unwatched = false;
   lost = false;
+  /** The input tokens the provider stated before the commit point, when it stated any (cost honesty). */
+  statedInputTokens: number | undefined;
   #abort: ((reason: unknown) => void) | undefined;
 
   constructor(
@@ -139,6 +141,10 @@ export class RacingAttempt {
     if (kind === "bytes") this.heardBytes = true;
     else if (kind === "unwatched") this.unwatched = true;
     else this.claim();
+  };
+
+  readonly usage = (usage: { inputTokens: number }): void => {
+    if (Number.isFinite(usage.inputTokens) && usage.inputTokens > 0) this.statedInputTokens = usage.inputTokens;
   };
 
   /** Binds the abort of the attempt's controller; an attempt that already lost is aborted at once. */

@@ -159,7 +159,7 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
           candidateIndex: input.candidateIndex + 1,
           probe: input.probe,
           ...(continuation !== undefined ? { continuation } : {}),
-          ...(racer ? { upstreamProgress: racer.progress } : {}),
+          ...(racer ? { upstreamProgress: racer.progress, upstreamUsage: racer.usage } : {}),
           ...(firstTokenTimeoutMs !== undefined ? { firstTokenTimeoutMs } : {}),
           commit: () => {
             // A stream that lost its race must not reach the client (R-HG-1).
@@ -200,7 +200,15 @@ async function attemptOnce<T>(loop: Loop<T>, on: OnProfile): Promise<Step<T>> {
     // The side of a race this attempt ran on lost: it was aborted, nothing is recorded (R-HG-1).
     if (input.hedge && laneLost(input.hedge.lane)) {
       const abortedAt = deps.clock.now();
-      emitAttemptFinished(loop, profileId, "aborted", undefined, abortedAt - startedAt, { ...streamedOf(), ...charged(input) }, abortedAt);
+      emitAttemptFinished(
+        loop,
+        profileId,
+        "aborted",
+        undefined,
+        abortedAt - startedAt,
+        { ...streamedOf(), ...charged(input, racer) },
+        abortedAt,
+      );
       input.hedge.race.lostHedgeFailures.push({
         record: {
           provider: candidate.provider,
@@ -283,7 +291,7 @@ async function afterLostRace<T>(
       "aborted",
       undefined,
       timing.durationMs,
-      { ...timing.streamed, ...charged(input) },
+      { ...timing.streamed, ...charged(input, timing.racer) },
       timing.finishedAt,
     );
     const error = new HedgeLost();
@@ -564,10 +572,14 @@ async function pause<T>(loop: Loop<T>, profileId: string | undefined, waitMs: nu
   await loop.input.guard.sleep(waitMs);
 }
 
-/** A hedge loser's charge: the request's input, estimated (it was closed before any usage came). */
-function charged<T>(input: AuthProfilesRunInput<T>): { inputTokens?: number } {
+/**
+ * A hedge loser's charge: the input tokens its provider stated before the close (Anthropic's `message_start`),
+ * else the request's input estimated — it was closed before any usage came.
+ */
+function charged<T>(input: AuthProfilesRunInput<T>, racer: RacingAttempt | undefined): { inputTokens?: number; usageEstimated?: true } {
+  if (racer?.statedInputTokens !== undefined) return { inputTokens: racer.statedInputTokens };
   const inputTokens = input.hedge?.inputTokens();
-  return inputTokens !== undefined ? { inputTokens } : {};
+  return inputTokens !== undefined ? { inputTokens, usageEstimated: true } : {};
 }
 
 function emitAttemptFinished<T>(
@@ -576,7 +588,7 @@ function emitAttemptFinished<T>(
   outcome: "succeeded" | "failed" | "aborted",
   classification: Classification | undefined,
   durationMs: number,
-  streamed: { committed: boolean; continuation: number | undefined; hedge?: boolean; inputTokens?: number },
+  streamed: { committed: boolean; continuation: number | undefined; hedge?: boolean; inputTokens?: number; usageEstimated?: true },
   finishedAt: number,
 ): void {
   // Run traces (R-OB-4) keep the stated reset as an instant, so a replay can tell when the limit lifted.
@@ -595,6 +607,7 @@ function emitAttemptFinished<T>(
     ...(statedResetAt !== undefined ? { statedResetAt } : {}),
     ...(classification?.code !== undefined ? { code: classification.code } : {}),
     ...(streamed.hedge ? { hedge: true as const } : {}),
-    ...(streamed.inputTokens !== undefined ? { inputTokens: streamed.inputTokens, usageEstimated: true as const } : {}),
+    ...(streamed.inputTokens !== undefined ? { inputTokens: streamed.inputTokens } : {}),
+    ...(streamed.usageEstimated ? { usageEstimated: true as const } : {}),
   });
 }

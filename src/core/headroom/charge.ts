@@ -1,15 +1,15 @@
 /**
  * Charging a request the provider never reported on (a hedge loser closed before its answer, R-HG-1 cost
  * honesty): the provider still counted it against the profile's windows, so the readings Detour keeps are
- * lowered by what that request used — one request, and its estimated input tokens — until the provider's next
- * answer restates them. Pure: the caller reads the readings, charges them, and keeps the result.
+ * lowered by what that request used — one request, and its input tokens (as the provider stated them before the
+ * close, else estimated) — until the provider's next answer restates them. Pure: the caller reads the readings, charges them, and keeps the result.
  */
 import { isFresh, type HeadroomReading } from "./reading.js";
 
 export interface UnreportedRequest {
   /** The model the request was for: a reading scoped to another model is not charged. */
   model: string;
-  /** Its estimated input tokens. */
+  /** Its input tokens: as the provider stated them before the close, else estimated. */
   inputTokens: number;
   /** When it was sent (epoch ms): a reading taken after that already counts it and is left as it is. */
   sentAt: number;
