@@ -84,6 +84,8 @@ describe("discoverCredentials", () => {
       config: emptyConfig,
       store: new MemoryStateStore(),
       env: { OLLAMA_HOST: host },
+      // What is tested is the answer, not the probe's short timeout (its own test below): a busy machine may be slow.
+      ollamaTimeoutMs: 10_000,
     });
     expect(result).toEqual({
       kind: "discovered",

@@ -61,6 +61,8 @@ export async function completeThroughStream(call: AssembledCompletionCall): Prom
       throw cutFailure(context.provider, context.model, "stream finished with stop reason: error");
     assembler.accept(event);
     if (event.type === "finish") return "complete";
+    // R-HG-1: the input tokens stated before the answer are what a raced loser is charged.
+    if (event.type === "message-start" && event.inputTokens !== undefined) context.upstreamUsage?.({ inputTokens: event.inputTokens });
     // Thinking is tokens too: a model that is visibly reasoning is not silent.
     const token = (event.type === "text-delta" && event.text !== "") || event.type === "tool-call-delta" || event.type === "thinking-delta";
     return token ? "token" : "lifecycle";

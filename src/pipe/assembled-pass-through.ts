@@ -21,6 +21,7 @@ import { failureFromStreamError, unreadableResponseFailure } from "../providers/
 import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import type { LaneWireFormat } from "../wire/wire-format.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
+import { reportStatedUsage } from "./stated-usage.js";
 import type { CanonicalRunnerSettings } from "./run-canonical.js";
 import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
 import { readWatchedPushed, type WatchedItem } from "./watched-stream.js";
@@ -130,6 +131,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     if (scanner.complete) return "complete";
     return scanner.committed ? "token" : "lifecycle";
   };
+  const budgets = attemptStreamBudgets(settings, context, call.callerSignal);
   try {
     // Pushed, not pulled: the reads of an assembled answer never reach the client one by one, so they need no
     // promise each (R-ST-6 reads a short answer as ~20 events).
@@ -155,7 +157,9 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
       },
       accept,
       end: () => scanner.end().complete && scanner.committed,
-      ...attemptStreamBudgets(settings, context, call.callerSignal),
+      ...budgets,
+      // R-HG-1: the input tokens stated before the answer are what a raced loser is charged.
+      ...(budgets.progress ? { progress: reportStatedUsage(budgets.progress, scanner, call.wire, context) } : {}),
     });
   } catch (error) {
     if (!refusesStreaming(error)) throw error;

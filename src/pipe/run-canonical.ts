@@ -189,6 +189,7 @@ export async function streamCanonicalAttempt(
         { ...callContext(context, signal, onUpstreamHeaders), onMalformedChunk },
       ),
     ...attemptStreamBudgets(settings, context, callerSignal),
+    ...(context.upstreamUsage ? { statedUsage: (usage: { inputTokens: number }) => context.upstreamUsage?.(usage) } : {}),
   });
   return {
     head: committed.head,

@@ -32,6 +32,8 @@ export interface StreamCommitOptions {
   model: string;
   /** R-HG-1: told of the first upstream event and of the first content (the runner races slow attempts). */
   progress?: (kind: "bytes" | "content") => void;
+  /** R-HG-1: told of the input tokens the provider stated before the commit, so a closed loser is charged them. */
+  statedUsage?: (usage: { inputTokens: number }) => void;
 }
 
 /**
@@ -61,6 +63,7 @@ class CanonicalWatch implements FrameWatch<CanonicalStreamEvent> {
   constructor(
     private readonly provider: string,
     private readonly model: string,
+    private readonly statedUsage: StreamCommitOptions["statedUsage"],
   ) {}
 
   push(event: CanonicalStreamEvent): { forward: CanonicalStreamEvent | undefined; failure?: unknown } {
@@ -68,6 +71,7 @@ class CanonicalWatch implements FrameWatch<CanonicalStreamEvent> {
       case "error":
         return { forward: undefined, failure: event.error };
       case "message-start":
+        if (event.inputTokens !== undefined && !this.committed) this.statedUsage?.({ inputTokens: event.inputTokens });
         // Held until content exists (R-ST-1); a repeat after the commit is not the client's business.
         return { forward: this.committed ? undefined : event };
       case "finish":
@@ -96,13 +100,13 @@ class CanonicalWatch implements FrameWatch<CanonicalStreamEvent> {
  * the runner fails over) on any failure before that point.
  */
 export function commitStream(options: StreamCommitOptions): Promise<CommittedStream> {
-  const { open, provider, model, ...budgets } = options;
+  const { open, provider, model, statedUsage, ...budgets } = options;
   return commitFrames<CanonicalStreamEvent>({
     ...budgets,
     provider,
     model,
     open: (signal) => Promise.resolve(pushedFromIterable(open(signal))),
-    watch: new CanonicalWatch(provider, model),
+    watch: new CanonicalWatch(provider, model, statedUsage),
     failureOf: (failure) => failureOfErrorEvent(provider, failure),
   });
 }

@@ -187,6 +187,12 @@ export type CanonicalStreamEvent =
       model: string;
       /** Hints of the request the answering wire format could not carry (R-GW-6 `x-detour-dropped`). */
       dropped?: readonly string[];
+      /**
+       * The input tokens (cache reads and writes included) the provider stated as the stream started (Anthropic's
+       * `message_start` usage): what it counted for the request even if the attempt is closed before its answer
+       * (R-HG-1, a hedge loser is charged them). The answer's own total comes with `finish`.
+       */
+      inputTokens?: number;
     }
   | { type: "text-delta"; text: string; logprobs?: unknown }
   | {

@@ -1,11 +1,13 @@
 /**
- * R-HG-1 cost honesty over real sockets: the official Anthropic client streams through a gateway on loopback to
- * two Anthropic Messages upstreams (the same-wire lane carries the bytes). The primary sends `message_start` with
- * its stated input tokens and then stalls; it is raced, loses to the backup, and is charged what it stated.
+ * R-HG-1 cost honesty over real sockets: the official Anthropic and OpenAI clients, streamed and not, through a
+ * gateway on loopback to two Anthropic Messages upstreams — the same-wire lane carries an Anthropic client's bytes,
+ * the canonical lane translates for an OpenAI client. The primary sends `message_start` with its stated input
+ * tokens and then stalls; it is raced, loses to the backup, and is charged what it stated, on every lane.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
+import OpenAI from "openai";
 import { afterEach, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import type { DetourEvent } from "../../src/ports/events.js";
@@ -51,50 +53,77 @@ afterEach(async () => {
   server = undefined;
 });
 
-it("R-HG-1: a raced stream whose upstream stated 1234 input tokens in message_start and then stalled is charged 1234", async () => {
-  server = upstreamServer();
-  await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  gateway = await startGateway({
-    config: {
-      models: {
-        providers: {
-          anthropic: { api: "anthropic-messages", baseUrl: `${url}/primary`, timeoutSeconds: 30 },
-          backup: { api: "anthropic-messages", baseUrl: `${url}/backup`, timeoutSeconds: 30 },
+const ANTHROPIC_ASK = { model: "anthropic/claude-primary", max_tokens: 50, messages: [{ role: "user" as const, content: "hello" }] };
+const OPENAI_ASK = { model: "anthropic/claude-primary", messages: [{ role: "user" as const, content: "hello" }] };
+
+/** How each client asks, and the answer text it got. */
+const ASKS: Record<string, (url: string) => Promise<string>> = {
+  "Anthropic client, streamed (same wire)": async (url) => {
+    const client = new Anthropic({ baseURL: url, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 20_000 });
+    const stream = await client.messages.create({ ...ANTHROPIC_ASK, stream: true });
+    let text = "";
+    for await (const event of stream)
+      if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
+    return text;
+  },
+  "Anthropic client, not streamed (same wire, assembled)": async (url) => {
+    const client = new Anthropic({ baseURL: url, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 20_000 });
+    const answer = await client.messages.create(ANTHROPIC_ASK);
+    return answer.content.map((block) => (block.type === "text" ? block.text : "")).join("");
+  },
+  "OpenAI client, streamed (translated)": async (url) => {
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 20_000 });
+    let text = "";
+    for await (const chunk of await client.chat.completions.create({ ...OPENAI_ASK, stream: true }))
+      text += chunk.choices[0]?.delta.content ?? "";
+    return text;
+  },
+  "OpenAI client, not streamed (translated, assembled)": async (url) => {
+    const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 20_000 });
+    return (await client.chat.completions.create(OPENAI_ASK)).choices[0]?.message.content ?? "";
+  },
+};
+
+it.each(Object.keys(ASKS))(
+  "R-HG-1: %s: a raced loser whose upstream stated 1234 input tokens and then stalled is charged 1234",
+  async (name) => {
+    server = upstreamServer();
+    await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    gateway = await startGateway({
+      config: {
+        models: {
+          providers: {
+            anthropic: { api: "anthropic-messages", baseUrl: `${url}/primary`, timeoutSeconds: 30 },
+            backup: { api: "anthropic-messages", baseUrl: `${url}/backup`, timeoutSeconds: 30 },
+          },
         },
-      },
-      auth: {
-        profiles: {
-          "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "HEDGE_PRIMARY" } },
-          "backup:a": { provider: "backup", mode: "api_key", keyRef: { env: "HEDGE_BACKUP" } },
+        auth: {
+          profiles: {
+            "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "HEDGE_PRIMARY" } },
+            "backup:a": { provider: "backup", mode: "api_key", keyRef: { env: "HEDGE_BACKUP" } },
+          },
         },
-      },
-      agents: {
-        defaults: {
-          model: { primary: "anthropic/claude-primary", fallbacks: ["backup/claude-backup"] },
-          modelFailover: { hedging: { afterMs: 300 } },
+        agents: {
+          defaults: {
+            model: { primary: "anthropic/claude-primary", fallbacks: ["backup/claude-backup"] },
+            modelFailover: { hedging: { afterMs: 300 } },
+          },
         },
+        gateway: { auth: { tokens: [CLIENT_TOKEN] } },
+        state: { backend: "memory" },
       },
-      gateway: { auth: { tokens: [CLIENT_TOKEN] } },
-      state: { backend: "memory" },
-    },
-    port: 0,
-    env: { HEDGE_PRIMARY: "sk-ant-hedge-primary-0123456789", HEDGE_BACKUP: "sk-ant-hedge-backup-0123456789" },
-  });
-  const finished: DetourEvent[] = [];
-  gateway.detour.on("attempt_finished", (event) => finished.push(event));
-  const client = new Anthropic({ baseURL: gateway.url, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 20_000 });
-  const stream = await client.messages.create({
-    model: "anthropic/claude-primary",
-    max_tokens: 50,
-    messages: [{ role: "user", content: "hello" }],
-    stream: true,
-  });
-  let text = "";
-  for await (const event of stream) if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
-  expect(text).toBe("backup answers");
-  await expect.poll(() => finished.find((event) => event.type === "attempt_finished" && event.outcome === "aborted")).toBeDefined();
-  const aborted = finished.find((event) => event.type === "attempt_finished" && event.outcome === "aborted");
-  expect(aborted).toMatchObject({ provider: "anthropic", profileId: "anthropic:a", inputTokens: 1234 });
-  expect(aborted).not.toHaveProperty("usageEstimated");
-}, 20_000);
+      port: 0,
+      env: { HEDGE_PRIMARY: "sk-ant-hedge-primary-0123456789", HEDGE_BACKUP: "sk-ant-hedge-backup-0123456789" },
+    });
+    const finished: DetourEvent[] = [];
+    gateway.detour.on("attempt_finished", (event) => finished.push(event));
+    const text = await ASKS[name]!(gateway.url);
+    expect(text).toBe("backup answers");
+    await expect.poll(() => finished.find((event) => event.type === "attempt_finished" && event.outcome === "aborted")).toBeDefined();
+    const aborted = finished.find((event) => event.type === "attempt_finished" && event.outcome === "aborted");
+    expect(aborted).toMatchObject({ provider: "anthropic", profileId: "anthropic:a", inputTokens: 1234 });
+    expect(aborted).not.toHaveProperty("usageEstimated");
+  },
+  20_000,
+);

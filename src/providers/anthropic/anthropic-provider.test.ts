@@ -156,7 +156,13 @@ describe("the Anthropic provider: stream", () => {
   it("R-ST-3: streams text and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 5 });
     const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
-    expect(events[0]).toEqual({ type: "message-start", id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", model: "claude-sonnet-4-5-20250929" });
+    // The input tokens message_start states are carried on (R-HG-1: a raced loser closed before its answer is charged them).
+    expect(events[0]).toEqual({
+      type: "message-start",
+      id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY",
+      model: "claude-sonnet-4-5-20250929",
+      inputTokens: 25,
+    });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
     expect(events.at(-1)).toEqual({
       type: "finish",

@@ -38,15 +38,18 @@ export class AnthropicStreamTranslator {
   /** `accept` without the step's arrays: each canonical event goes to `emit`; true once `message_stop` arrived. */
   take(event: NonErrorEvent, emit: (event: CanonicalStreamEvent) => void): boolean {
     switch (event.type) {
-      case "message_start":
+      case "message_start": {
         if (event.message.usage) this.takeUsage(event.message.usage);
+        const statedInput = this.statedInputTokens();
         emit({
           type: "message-start",
           id: event.message.id,
           model: event.message.model,
           ...(this.options.dropped && this.options.dropped.length > 0 ? { dropped: this.options.dropped } : {}),
+          ...(statedInput > 0 ? { inputTokens: statedInput } : {}),
         });
         return false;
+      }
       case "content_block_start": {
         const canonical = this.blockStart(event);
         if (canonical) emit(canonical);
@@ -127,9 +130,14 @@ export class AnthropicStreamTranslator {
     if (usage.output_tokens != null) this.outputTokens = usage.output_tokens;
   }
 
+  /** Input tokens with cache reads and writes: what the provider counts as the request's input. */
+  private statedInputTokens(): number {
+    return this.inputTokens + (this.cacheReadTokens ?? 0) + (this.cacheWriteTokens ?? 0);
+  }
+
   private finishEvent(reason: CanonicalFinishReason): CanonicalStreamEvent {
     const usage: CanonicalUsage = {
-      inputTokens: this.inputTokens + (this.cacheReadTokens ?? 0) + (this.cacheWriteTokens ?? 0),
+      inputTokens: this.statedInputTokens(),
       outputTokens: this.outputTokens,
       ...(this.cacheReadTokens === undefined ? {} : { cacheReadTokens: this.cacheReadTokens }),
       ...(this.cacheWriteTokens === undefined ? {} : { cacheWriteTokens: this.cacheWriteTokens }),
