@@ -9,6 +9,7 @@
  * Then the local view is reloaded from Redis and the store is shared again. Every facet runs its operations
  * through `run` (via `routeTo`).
  */
+import { OutageJournal } from "./outage-journal.js";
 import { randomUUID } from "node:crypto";
 import type { Logger } from "../../ports/events.js";
 import { MemoryStateStore } from "../memory/memory-store.js";
@@ -21,11 +22,6 @@ import type { RemoteRedisState, StateSnapshot } from "./redis-remote.js";
 import type { Route, RouteOptions } from "./route.js";
 
 export type RedisStoreMode = "shared" | "local";
-
-type JournalEntry = (remote: RemoteRedisState) => Promise<unknown>;
-
-/** Bounds the journal of a very long outage; the oldest local changes are dropped first. */
-const MAX_JOURNAL_ENTRIES = 100_000;
 
 /**
  * The resynchronisation replays the journal in chunks of this size while new operations keep being
@@ -46,7 +42,7 @@ export class RedisLink {
   #view = new MemoryStateStore();
   /** Providers whose stored order the view may hold (the memory store cannot list them). */
   readonly orderProviders = new Set<string>();
-  readonly #journal: JournalEntry[] = [];
+  readonly #journal = new OutageJournal();
   #mode: RedisStoreMode = "local";
   #epoch: string | undefined;
   #recovering: Promise<void> | undefined;
@@ -201,13 +197,13 @@ export class RedisLink {
     // shrinks it, then hold new operations back for the rest and the reload, so that this ends.
     while (this.#journal.length >= HOLD_BELOW_ENTRIES) {
       const before = this.#journal.length;
-      await this.#replayJournal(HOLD_BELOW_ENTRIES);
+      await this.#journal.replay(this.#remote, HOLD_BELOW_ENTRIES);
       if (this.#journal.length >= before) break;
     }
     let release: () => void = () => {};
     this.#holding = new Promise<void>((resolve) => (release = resolve));
     try {
-      await this.#replayJournal(this.#journal.length);
+      await this.#journal.replay(this.#remote, this.#journal.length);
       const snapshot = await this.#remote.loadSnapshot();
       // Local changes that arrived while loading (an operation held longer than the command timeout) are
       // replayed first, then loaded again.
@@ -227,15 +223,6 @@ export class RedisLink {
     this.#logger.log("info", "Redis state backend is reachable again; local changes were resynchronised", {
       url: this.#url,
     });
-  }
-
-  /** Replays (and removes) the oldest `count` journal entries, in order. */
-  async #replayJournal(count: number): Promise<void> {
-    for (let index = 0; index < count && this.#journal.length > 0; index += 1) {
-      const entry = this.#journal[0] as JournalEntry;
-      await entry(this.#remote);
-      this.#journal.shift();
-    }
   }
 
   /** The error of a write that must land in Redis or not at all (R-SB-5). */
@@ -271,10 +258,7 @@ export class RedisLink {
       }
     }
     if (required) throw this.#unavailable(new Error(this.#outageCause ?? "connection to Redis lost"), false);
-    if (options.replay) {
-      this.#journal.push(options.replay);
-      if (this.#journal.length > MAX_JOURNAL_ENTRIES) this.#journal.shift();
-    }
+    if (options.replay) this.#journal.add(options.replay);
     return local(this.#view);
   }
 

@@ -13,7 +13,7 @@ import { RemoteProfiles } from "./profiles.js";
 import type { RedisConnection } from "./redis-connection.js";
 import { encodeField, RemoteSessions } from "./sessions.js";
 import { RemoteSpend } from "./spend.js";
-import { RemoteUsageStats, statsJson } from "./usage-stats.js";
+import { RemoteUsageStats, statsJson } from "./remote-usage-stats.js";
 
 /** The client type, for the other Redis stores of this folder. */
 export type { RedisClient } from "./redis-connection.js";
