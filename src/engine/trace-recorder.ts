@@ -14,7 +14,7 @@ import type { DetourEvent, Logger } from "../ports/events.js";
 import type { Clock } from "../ports/clock.js";
 import type { RunTraceV1 } from "../core/run-trace.js";
 import type { TraceStore } from "../ports/trace-store.js";
-import { RunTraceBuilder } from "../runner/run-trace-builder.js";
+import { RunTraceBuilder, TRACED_EVENT_TYPES } from "../runner/run-trace-builder.js";
 
 /** Runs in flight that are followed at once; past it the oldest is given up (a run that never reported its end). */
 const MAX_OPEN_RUNS = 10_000;
@@ -90,7 +90,7 @@ export class TraceRecorder {
   }
 
   readonly onEvent = (event: DetourEvent): void => {
-    if (!("runId" in event) || event.runId === null) return;
+    if (!TRACED_EVENT_TYPES.has(event.type) || !("runId" in event) || event.runId === null) return;
     const at = this.#options.clock.now();
     if (event.type === "run_started") {
       if (this.#open.size >= MAX_OPEN_RUNS) {

@@ -3,7 +3,8 @@ import type { DetourEvent } from "../ports/events.js";
 import { MAX_TRACE_HEADROOM_READINGS, parseRunTraceLine, runTraceLine, traceHeadroomReadings } from "../core/run-trace.js";
 import type { HeadroomReading } from "../core/headroom/reading.js";
 import { hashSessionKey } from "../ports/trace-store.js";
-import { RunTraceBuilder } from "./run-trace-builder.js";
+import { readFileSync } from "node:fs";
+import { RunTraceBuilder, TRACED_EVENT_TYPES } from "./run-trace-builder.js";
 
 const T0 = 1_760_000_000_000;
 const run = { runId: "run-7", agentId: "main" };
@@ -145,6 +146,18 @@ function build(events: [DetourEvent, number][]) {
 }
 
 describe("run trace v1", () => {
+  it("R-OB-4 the recorder's event filter keeps every event type the builder reads: a run's trace is the same without the rest", () => {
+    // Every type the builder branches on is in the set (read from its source, so a new branch cannot be forgotten).
+    const source = readFileSync(new URL("./run-trace-builder.ts", import.meta.url), "utf8");
+    const observe = source.slice(source.indexOf("  observe(event"), source.indexOf("/** The finished trace"));
+    const read = [...observe.matchAll(/case "([a-z_]+)"|event\.type === "([a-z_]+)"/g)].map((match) => match[1] ?? match[2]);
+    expect(read.length).toBeGreaterThan(10);
+    for (const type of read) expect(TRACED_EVENT_TYPES.has(type as DetourEvent["type"]), type).toBe(true);
+    const events = fallbackRunEvents();
+    const filtered = events.filter(([event]) => TRACED_EVENT_TYPES.has(event.type));
+    expect(build(filtered).finish()).toEqual(build(events).finish());
+  });
+
   it("R-OB-4 a run's events become its trace: request facts, attempt offsets, outcomes, reset, first token, tokens, cost, hedges, waits", () => {
     const trace = build(fallbackRunEvents()).finish();
     expect(trace).toMatchObject({

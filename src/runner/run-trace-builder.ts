@@ -15,6 +15,27 @@ import type { DetourEvent, DetourEventOf } from "../ports/events.js";
 import { hashSessionKey } from "../ports/trace-store.js";
 
 /** Assembles one run's trace from its events; `finish` returns it once `run_finished` was seen. */
+/**
+ * The event types a trace is made of: what `observe` reads. The recorder passes over every other event (most of
+ * what the engine emits) before it reads the clock or looks up the run.
+ */
+export const TRACED_EVENT_TYPES: ReadonlySet<DetourEvent["type"]> = new Set<DetourEvent["type"]>([
+  "run_started",
+  "usage_recorded",
+  "attempt_started",
+  "attempt_finished",
+  "model_fallback_decision",
+  "short_wait",
+  "overloaded_backoff",
+  "cooldown_wait",
+  "timeout_retry_scheduled",
+  "server_error_retry_scheduled",
+  "headroom_read",
+  "headroom_passed_over",
+  "notice",
+  "run_finished",
+]);
+
 export class RunTraceBuilder {
   #trace?: RunTraceV1;
   #finished = false;
