@@ -200,3 +200,85 @@ describe("Claude on Anthropic and on AWS Bedrock", () => {
     expect(bedrockPaths(mock)).toEqual(["/model/us.anthropic.claude-sonnet-4-5-20250929-v1%3A0/invoke-with-response-stream"]);
   });
 });
+
+const LLAMA = "meta.llama3-3-70b-instruct-v1:0";
+const LLAMA_WEST = `bedrock-west/${LLAMA}`;
+const LLAMA_CHAIN = { primary: `bedrock-east/${LLAMA}`, fallbacks: [LLAMA_WEST] };
+/** us-east-1 throttles every Converse call; us-west-2 answers. */
+const EAST_THROTTLED: MockScenarioSelection = [
+  { match: { api: "bedrock", key: EAST_KEY_ID }, steps: ["rate-limit"], then: "repeat-last" },
+  { match: { api: "bedrock", key: WEST_KEY_ID }, steps: ["ok"], then: "repeat-last" },
+];
+const LLAMA_PATH = `/model/${encodeURIComponent(LLAMA)}`;
+
+describe("A model on Bedrock's Converse API", () => {
+  it("R-GW-12: an OpenAI client's request reaches Llama on Converse; us-east-1's ThrottlingException is answered by us-west-2", async () => {
+    const { openai, mock } = await start(LLAMA_CHAIN, EAST_THROTTLED);
+    const { data, response } = await openai.chat.completions
+      .create({ model: "detour", max_tokens: 64, temperature: 0.3, messages: [{ role: "user", content: "hi from openai" }] })
+      .withResponse();
+    expect(data.choices[0]?.message.content).toContain(`Hello from ${LLAMA}`);
+    expect(data.choices[0]?.finish_reason).toBe("stop");
+    expect(data.usage?.completion_tokens).toBeGreaterThan(0);
+    expect(response.headers.get("x-detour-model")).toBe(LLAMA_WEST);
+    expect(decodeNoticeHeader(response.headers.get("x-detour-notice") ?? "")).toContain("bedrock-west");
+    const calls = mock.requests();
+    expect(calls.map((request) => [request.api, request.fault])).toEqual([
+      ["bedrock", "rate-limit"],
+      ["bedrock", "ok"],
+    ]);
+    expect(calls.every((request) => request.path.startsWith(`${LLAMA_PATH}/converse`))).toBe(true);
+    // Converse's own body: the model is in the path, the settings in inferenceConfig.
+    expect(calls[1]?.body).toEqual({
+      messages: [{ role: "user", content: [{ text: "hi from openai" }] }],
+      inferenceConfig: { maxTokens: 64, temperature: 0.3 },
+    });
+    expect(mock.counts().byKey).toMatchObject({ [EAST_KEY_ID]: 1, [WEST_KEY_ID]: 1 });
+  });
+
+  it("R-GW-12: streamed, an OpenAI client gets us-west-2's ConverseStream after us-east-1's ThrottlingException", async () => {
+    const { openai, mock } = await start(LLAMA_CHAIN, EAST_THROTTLED);
+    const { data: stream, response } = await openai.chat.completions
+      .create({
+        model: "detour",
+        messages: [{ role: "user", content: "stream it" }],
+        stream: true,
+        stream_options: { include_usage: true },
+      })
+      .withResponse();
+    let text = "";
+    let finish: string | null | undefined;
+    let outputTokens: number | undefined;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta.content ?? "";
+      finish = chunk.choices[0]?.finish_reason ?? finish;
+      outputTokens = chunk.usage?.completion_tokens ?? outputTokens;
+    }
+    expect(text).toContain(`Hello from ${LLAMA}`);
+    expect(finish).toBe("stop");
+    expect(outputTokens).toBeGreaterThan(0);
+    expect(response.headers.get("x-detour-model")).toBe(LLAMA_WEST);
+    expect(mock.requests().map((request) => [request.path, request.fault])).toEqual([
+      [`${LLAMA_PATH}/converse-stream`, "rate-limit"],
+      [`${LLAMA_PATH}/converse-stream`, "ok"],
+    ]);
+  });
+
+  it("R-GW-12: a ThrottlingException inside us-east-1's ConverseStream, before any token, fails over to us-west-2", async () => {
+    const { openai, mock } = await start(LLAMA_CHAIN, [
+      {
+        match: { api: "bedrock", key: EAST_KEY_ID },
+        steps: [{ fault: "stream-error", error: "rate-limit", afterTokens: 0 }],
+        then: "repeat-last",
+      },
+    ]);
+    const { data: stream, response } = await openai.chat.completions
+      .create({ model: "detour", messages: [{ role: "user", content: "hi" }], stream: true })
+      .withResponse();
+    let text = "";
+    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
+    expect(text).toContain(`Hello from ${LLAMA}`);
+    expect(response.headers.get("x-detour-model")).toBe(LLAMA_WEST);
+    expect(mock.requests().map((request) => request.fault)).toEqual(["stream-error", "ok"]);
+  });
+});

@@ -166,7 +166,8 @@ export interface ResolvedMockError {
 }
 
 export function messageFor(error: ResolvedMockError, api: MockWireApi): string {
-  // The Responses API answers errors in OpenAI's words.
-  const template = error.message ?? error.row[api === "openai-responses" ? "openai" : api].message;
+  // The Responses API answers errors in OpenAI's words; Bedrock relays a model's own failures in Anthropic's.
+  const row = api === "openai-responses" ? "openai" : api === "bedrock" ? "anthropic" : api;
+  const template = error.message ?? error.row[row].message;
   return template.replaceAll("{model}", error.model);
 }

@@ -9,6 +9,7 @@ export {
 } from "./mock-server.js";
 export {
   MOCK_ERROR_PRESETS,
+  MOCK_RULE_APIS,
   MOCK_WIRE_APIS,
   mockRuleSchema,
   mockScenarioCollectionSchema,
@@ -22,6 +23,7 @@ export {
   type MockScenarioInput,
   type MockStep,
   type MockStepInput,
+  type MockKeyedWireApi,
   type MockWireApi,
 } from "./scenario-schema.js";
 export { BUILTIN_SCENARIOS, BUILTIN_SCENARIO_NAMES, MID_STREAM_CUT_ANSWER } from "./builtin-scenarios.js";

@@ -4,7 +4,7 @@ import { FakeClock } from "../fake-clock.js";
 import { authHeaders, chatBody, post } from "./__fixtures__/http-helpers.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
 import { loadScenarioFile, parseScenarioFile } from "./scenario-file.js";
-import type { MockWireApi } from "./scenario-schema.js";
+import type { MockKeyedWireApi } from "./scenario-schema.js";
 
 let mock: MockProvider | undefined;
 afterEach(async () => {
@@ -12,7 +12,7 @@ afterEach(async () => {
   mock = undefined;
 });
 
-async function send(server: MockProvider, api: MockWireApi, key: string) {
+async function send(server: MockProvider, api: MockKeyedWireApi, key: string) {
   const { path, body } = chatBody(api, { model: "model-a", prompt: "hello" });
   const response = await post(server.url, path, body, authHeaders(api, key));
   await response.text();

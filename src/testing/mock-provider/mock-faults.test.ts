@@ -13,7 +13,7 @@ import {
 import { ERROR_PRESET_TABLE } from "./error-presets.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
 import { splitIntoTokens } from "./reply.js";
-import { MOCK_ERROR_PRESETS, MOCK_WIRE_APIS, type MockRuleInput, type MockWireApi } from "./scenario-schema.js";
+import { MOCK_ERROR_PRESETS, MOCK_WIRE_APIS, type MockRuleInput, type MockKeyedWireApi } from "./scenario-schema.js";
 
 type Json = Record<string, any>;
 
@@ -30,7 +30,7 @@ async function start(rules: MockRuleInput[]): Promise<MockProvider> {
 
 const KEY = "sk-fault-test";
 
-function send(server: MockProvider, api: MockWireApi, stream: boolean, signal?: AbortSignal, model = "fault-model") {
+function send(server: MockProvider, api: MockKeyedWireApi, stream: boolean, signal?: AbortSignal, model = "fault-model") {
   const { path, body } = chatBody(api, { model, prompt: "tell me something", stream });
   return post(server.url, path, body, authHeaders(api, KEY), signal);
 }
@@ -39,7 +39,10 @@ function send(server: MockProvider, api: MockWireApi, stream: boolean, signal?: 
  * Starts healthy to learn the answer's tokens (so tests never hard-code the reply), then switches to the
  * fault rules and clears the counts.
  */
-async function startAfterHealthyReference(api: MockWireApi, rules: MockRuleInput[]): Promise<{ server: MockProvider; tokens: string[] }> {
+async function startAfterHealthyReference(
+  api: MockKeyedWireApi,
+  rules: MockRuleInput[],
+): Promise<{ server: MockProvider; tokens: string[] }> {
   const server = await start([]);
   const response = await send(server, api, false);
   const tokens = splitIntoTokens(jsonText(api, (await response.json()) as Json));

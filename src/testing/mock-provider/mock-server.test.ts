@@ -3,7 +3,7 @@ import { authHeaders, chatBody, jsonText, post, sseJson, streamText } from "./__
 import { MockProviderPortInUseError } from "./mock-errors.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
 import { fingerprintKey } from "./reply.js";
-import { MOCK_WIRE_APIS, type MockWireApi } from "./scenario-schema.js";
+import { MOCK_WIRE_APIS, type MockKeyedWireApi } from "./scenario-schema.js";
 
 let mock: MockProvider | undefined;
 afterEach(async () => {
@@ -176,7 +176,7 @@ describe("mock provider: healthy answers on every wire format (R-CL-3)", () => {
 describe("mock provider: counting, recording and per-key/per-model scripts (R-CL-3)", () => {
   it("R-CL-3: counts every request by key, model and key+model", async () => {
     const server = await start();
-    const send = (api: MockWireApi, key: string | undefined, model: string) => {
+    const send = (api: MockKeyedWireApi, key: string | undefined, model: string) => {
       const { path, body } = chatBody(api, { model, prompt: "x" });
       return post(server.url, path, body, key === undefined ? {} : authHeaders(api, key));
     };
@@ -229,7 +229,7 @@ describe("mock provider: counting, recording and per-key/per-model scripts (R-CL
         ],
       },
     });
-    const status = async (api: MockWireApi, key: string, model: string) => {
+    const status = async (api: MockKeyedWireApi, key: string, model: string) => {
       const { path, body } = chatBody(api, { model, prompt: "x" });
       return (await post(server.url, path, body, authHeaders(api, key))).status;
     };

@@ -220,12 +220,16 @@ function toRules(selection: MockScenarioSelection, named: Readonly<Record<string
   return parsed.data;
 }
 
+/** The header a provider names its request id in, where it is not OpenAI's `x-request-id`. */
+const REQUEST_ID_HEADERS: Partial<Record<MockWireApi, string>> = { anthropic: "request-id", bedrock: "x-amzn-requestid" };
+
 /** The refusal of one request too many at once, in the shape each provider sends it. */
 function concurrencyLimitBody(api: MockWireApi): unknown {
   const message = "Too many concurrent requests for this key. Wait for a request to finish and try again.";
   if (api === "anthropic") return { type: "error", error: { type: "rate_limit_error", message } };
   if (api === "google") return { error: { code: 429, status: "RESOURCE_EXHAUSTED", message } };
   if (api === "ollama") return { error: message };
+  if (api === "bedrock") return { message };
   return { error: { message, type: "rate_limit_error", code: "concurrency_limit_exceeded" } };
 }
 
@@ -407,6 +411,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         anthropic: "msg_mock_",
         google: "mock-response-",
         ollama: "",
+        // A Converse answer carries no id.
+        bedrock: "",
       }[wire.api];
       const fixed = decision.answer;
       if (
@@ -451,7 +457,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
           timers,
           tokenDelayMs,
           headers: {
-            [wire.api === "anthropic" ? "request-id" : "x-request-id"]: requestId,
+            [REQUEST_ID_HEADERS[wire.api] ?? "x-request-id"]: requestId,
             "x-mock-fault": decision.step.fault,
             ...rateLimitHeaders,
           },

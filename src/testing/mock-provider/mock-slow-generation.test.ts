@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { authHeaders, chatBody, jsonText, readAll, streamText } from "./__fixtures__/http-helpers.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
-import { MOCK_WIRE_APIS, type MockRuleInput, type MockWireApi } from "./scenario-schema.js";
+import { MOCK_WIRE_APIS, type MockRuleInput, type MockKeyedWireApi } from "./scenario-schema.js";
 
 type Json = Record<string, any>;
 const KEY = "sk-slow-generation";
@@ -21,7 +21,7 @@ async function start(rules: MockRuleInput[]): Promise<MockProvider> {
   return mock;
 }
 
-function send(server: MockProvider, api: MockWireApi, stream: boolean) {
+function send(server: MockProvider, api: MockKeyedWireApi, stream: boolean) {
   const { path, body } = chatBody(api, { model: "slow-model", prompt: "tell me something", stream });
   return fetch(`${server.url}${path}`, {
     method: "POST",

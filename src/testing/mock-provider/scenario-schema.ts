@@ -6,8 +6,15 @@
 import { z } from "zod";
 import { mockBudgetsSchema, type MockBudgetsInput } from "./budget-schema.js";
 
+/** The wire formats a client calls with an API key in a header: the mock's own tests send each of them the same requests. */
 export const MOCK_WIRE_APIS = ["openai", "openai-responses", "anthropic", "google", "ollama"] as const;
-export type MockWireApi = (typeof MOCK_WIRE_APIS)[number];
+export type MockKeyedWireApi = (typeof MOCK_WIRE_APIS)[number];
+/**
+ * Every wire a rule can match by `api`: the keyed ones and `bedrock`, Bedrock's Converse API (SigV4-signed, so
+ * tested on its own; Claude on Bedrock's InvokeModel speaks Anthropic's body and matches `anthropic`).
+ */
+export const MOCK_RULE_APIS = [...MOCK_WIRE_APIS, "bedrock"] as const;
+export type MockWireApi = (typeof MOCK_RULE_APIS)[number];
 
 /** Error answers with a provider-realistic body for each wire format (see error-presets.ts). */
 export const MOCK_ERROR_PRESETS = [
@@ -114,7 +121,7 @@ export const mockRuleSchema = z.strictObject({
       key: z.string().optional(),
       /** Model id; `*` matches any run of characters (`gpt-4*`). */
       model: z.string().optional(),
-      api: z.enum(MOCK_WIRE_APIS).optional(),
+      api: z.enum(MOCK_RULE_APIS).optional(),
     })
     .optional(),
   steps: z.array(mockStepSchema).min(1),

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import type { CanonicalStreamEvent } from "../../ports/canonical.js";
+import type { CanonicalRequest, CanonicalStreamEvent } from "../../ports/canonical.js";
 import { anthropicMessagesWire } from "../anthropic-messages/format.js";
 import { createAnthropicStreamEncoder } from "../anthropic-messages/encode-stream.js";
 import { AwsEventStreamDecoder, awsExceptionMessage, awsFramePiece } from "../shared/aws-event-stream.js";
 import type { StreamDecodeSink } from "../wire-format.js";
 import { bedrockChunkMessage } from "./anthropic-on-bedrock.js";
+import { decodeConverseRequest } from "./converse-request-decode.js";
 import { bedrockWire } from "./format.js";
 import { isBedrockAnthropicModel } from "./models.js";
 
@@ -97,6 +98,48 @@ describe("the Bedrock wire format", () => {
       inferenceConfig: { maxTokens: 100, temperature: 0.2, stopSequences: ["END"] },
       toolConfig: { tools: [{ toolSpec: { name: "f", inputSchema: { json: { type: "object" } } } }], toolChoice: { any: {} } },
     });
+  });
+
+  it("R-GW-12: what the Converse encoder writes, the Converse decoder reads back: turns, tool results, cache points, tools and settings", () => {
+    const request: CanonicalRequest = {
+      systemParts: [{ role: "system", text: "Be brief.", cache: { type: "ephemeral" } }],
+      messages: [
+        { role: "user", content: [{ type: "text", text: "Weather in Oslo?", cache: { type: "ephemeral" } }] },
+        {
+          role: "assistant",
+          content: [
+            { type: "text", text: "Checking." },
+            { type: "tool-call", id: "call_1", name: "get_weather", arguments: '{"city":"Oslo"}' },
+          ],
+        },
+        { role: "tool", content: [{ type: "tool-result", toolCallId: "call_1", content: "Rain", isError: true }] },
+        { role: "user", content: [{ type: "text", text: "Thanks" }] },
+      ],
+      tools: [{ name: "get_weather", description: "Weather", parameters: { type: "object" }, cache: { type: "ephemeral" } }],
+      toolChoice: { name: "get_weather" },
+      maxTokens: 100,
+      temperature: 0.2,
+      topP: 0.9,
+      topK: 5,
+      stop: ["END"],
+    };
+    const encoded = bedrockWire.request.encode(request, { model: "amazon.nova-pro-v1:0", stream: true });
+    if (!encoded.ok) throw new Error(encoded.problem);
+    const decoded = decodeConverseRequest(JSON.parse(JSON.stringify(encoded.body)), { model: "amazon.nova-pro-v1:0", stream: true });
+    if (!decoded.ok) throw new Error(JSON.stringify(decoded.issues));
+    expect(decoded.value).toMatchObject({ model: "amazon.nova-pro-v1:0", stream: true, includeUsage: true });
+    expect(decoded.value.request).toEqual({ ...request, system: "Be brief." });
+  });
+
+  it("R-GW-12: the Converse decoder refuses a body Bedrock refuses (a model in it, an empty turn) and a path without a model", () => {
+    const ask = { messages: [{ role: "user", content: [{ text: "Hi" }] }] };
+    expect(decodeConverseRequest({ ...ask, model: "x" }, { model: "m" })).toMatchObject({ ok: false, issues: [{ path: "(body)" }] });
+    expect(decodeConverseRequest({ messages: [{ role: "user", content: [] }] }, { model: "m" })).toMatchObject({
+      ok: false,
+      issues: [{ path: "messages[0].content" }],
+    });
+    expect(decodeConverseRequest(ask, {})).toMatchObject({ ok: false, issues: [{ path: "(url)" }] });
+    expect(decodeConverseRequest(ask, { model: "m" })).toMatchObject({ ok: true, value: { stream: false } });
   });
 
   it("R-GW-6: Converse refuses what would change a non-Claude answer (JSON mode, reasoning) instead of dropping it", () => {

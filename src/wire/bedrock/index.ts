@@ -5,3 +5,4 @@ export { anthropicEventOfChunk, bedrockChunkMessage, encodeBedrockAnthropicReque
 export { bedrockExceptionFrame, binaryText, createConverseStreamEncoder } from "./converse-stream.js";
 export { BEDROCK_EXCEPTION_STATUS, bedrockExceptionForStatus, bedrockExceptionName, describeBedrockError } from "./errors.js";
 export { renderConverseResponse } from "./converse-response.js";
+export { decodeConverseRequest } from "./converse-request-decode.js";

@@ -1,6 +1,6 @@
 /** Small loopback HTTP helpers for the mock provider's own tests. */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
-import type { MockWireApi } from "../scenario-schema.js";
+import type { MockKeyedWireApi } from "../scenario-schema.js";
 
 export function post(
   baseUrl: string,
@@ -82,7 +82,7 @@ export function ndjson(text: string): unknown[] {
 
 /** A request body per wire format, asking `prompt`, optionally offering one tool. */
 export function chatBody(
-  api: MockWireApi,
+  api: MockKeyedWireApi,
   options: { model: string; prompt: string; stream?: boolean; tool?: boolean },
 ): { path: string; body: Record<string, unknown> } {
   const parameters = { type: "object", properties: { city: { type: "string" }, days: { type: "integer" } } };
@@ -140,7 +140,7 @@ export function chatBody(
 }
 
 /** Auth headers as each provider's client sends them. */
-export function authHeaders(api: MockWireApi, key: string): Record<string, string> {
+export function authHeaders(api: MockKeyedWireApi, key: string): Record<string, string> {
   switch (api) {
     case "anthropic":
       return { "x-api-key": key, "anthropic-version": "2023-06-01" };
@@ -154,7 +154,7 @@ export function authHeaders(api: MockWireApi, key: string): Record<string, strin
 type Json = Record<string, any>;
 
 /** The answer text of a JSON (non-streamed) answer. */
-export function jsonText(api: MockWireApi, body: Json): string {
+export function jsonText(api: MockKeyedWireApi, body: Json): string {
   switch (api) {
     case "openai":
       return body.choices[0].message.content;
@@ -170,7 +170,7 @@ export function jsonText(api: MockWireApi, body: Json): string {
 }
 
 /** The text carried by the content frames of a stream (malformed frames contribute nothing). */
-export function streamText(api: MockWireApi, text: string): string {
+export function streamText(api: MockKeyedWireApi, text: string): string {
   if (api === "ollama") return (ndjson(text) as Json[]).map((line) => line.message?.content ?? "").join("");
   const events = sseJson(text) as Json[];
   switch (api) {
@@ -186,6 +186,6 @@ export function streamText(api: MockWireApi, text: string): string {
 }
 
 /** The stream's frames, parsed (SSE data payloads or NDJSON lines). */
-export function streamFrames(api: MockWireApi, text: string): unknown[] {
+export function streamFrames(api: MockKeyedWireApi, text: string): unknown[] {
   return api === "ollama" ? ndjson(text) : sseJson(text);
 }

@@ -2,16 +2,30 @@
  * AWS Bedrock's runtime paths of the mock (`/model/<modelId>/invoke|invoke-with-response-stream|converse|converse-stream`):
  * Claude through InvokeModel — the Anthropic body without `model`, with `anthropic_version: "bedrock-2023-05-31"`,
  * answered with Anthropic's message, streamed as AWS event-stream `chunk` messages each carrying one Anthropic
- * event. Every request must be SigV4-signed with one of MOCK_AWS_CREDENTIALS (the signature is recomputed, as AWS
- * does); failures answer Bedrock's `{"message"}` with the exception in `x-amzn-ErrorType`, and in a stream as an
- * exception message. Rules match Claude calls by `api: "anthropic"`, the access key id and the model id.
+ * event — and every model through Converse, in Converse's own wire (the answer's `output.message`, `stopReason`
+ * and `usage`; a stream of messageStart, contentBlockDelta, contentBlockStop, messageStop and metadata messages),
+ * read and written by the Bedrock wire format's own codecs. Every request must be SigV4-signed with one of
+ * MOCK_AWS_CREDENTIALS (the signature is recomputed, as AWS does); failures answer Bedrock's `{"message"}` with
+ * the exception in `x-amzn-ErrorType`, and in a stream as an exception message. Rules match InvokeModel calls by
+ * `api: "anthropic"`, Converse calls by `api: "bedrock"`, and both by the access key id and the model id.
  */
 import { parseAwsAuthorization, verifyAwsSignature } from "../../../providers/cloud/sigv4.js";
-import { BEDROCK_ANTHROPIC_VERSION, bedrockChunkMessage, bedrockExceptionForStatus, binaryText } from "../../../wire/bedrock/index.js";
-import { awsExceptionMessage } from "../../../wire/shared/aws-event-stream.js";
+import {
+  BEDROCK_ANTHROPIC_VERSION,
+  bedrockChunkMessage,
+  bedrockExceptionForStatus,
+  bedrockExceptionFrame,
+  binaryText,
+  createConverseStreamEncoder,
+  decodeConverseRequest,
+  renderConverseResponse,
+} from "../../../wire/bedrock/index.js";
+import { awsEventMessage } from "../../../wire/shared/aws-event-stream.js";
+import { describeDialectIssues } from "../../../wire/shared/validation-issues.js";
 import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import { anthropicWire } from "./anthropic-wire.js";
-import { isRecord, type MockWire, type StreamFrames, type WireRoute } from "./mock-wire.js";
+import { conversationOf, replyEvents } from "./codec-wire.js";
+import { canonicalReply, isRecord, type MockWire, type StreamFrames, type WireRoute } from "./mock-wire.js";
 
 /** The test keys the mock knows (access key id → secret): sign with one of them, or be refused. */
 export const MOCK_AWS_CREDENTIALS: Readonly<Record<string, string>> = Object.freeze({
@@ -32,6 +46,7 @@ function bedrockMessage(error: ResolvedMockError): string {
   const exception = bedrockExceptionForStatus(error.status);
   if (exception === "ThrottlingException") return "Too many requests, please wait before trying again.";
   if (exception === "ServiceUnavailableException") return "Bedrock is unable to process your request.";
+  if (error.preset === "context-overflow") return "Input is too long for requested model.";
   return messageFor(error, "anthropic");
 }
 
@@ -76,13 +91,24 @@ function framesAsChunks(frames: StreamFrames): StreamFrames {
   return { lead: convert(frames.lead), content: convert(frames.content), finish: convert(frames.finish), done: convert(frames.done) };
 }
 
-/** A chunk message whose payload checksum is broken: a reader must skip it (R-ST-2). */
-function damagedChunk(): string {
-  const bytes = Buffer.from(bedrockChunkMessage('{"type":"ping"}'));
+/** A message whose payload checksum is broken (a byte before the message CRC flipped): a reader must skip it (R-ST-2). */
+function damaged(message: Uint8Array): string {
+  const bytes = Buffer.from(message);
   const at = bytes.length - 8;
   bytes[at] = (bytes[at] ?? 0) ^ 0xff;
   return bytes.toString("latin1");
 }
+
+const damagedChunk = () => damaged(bedrockChunkMessage('{"type":"ping"}'));
+
+/** Bedrock's failures, the same on InvokeModel and Converse: `{"message"}` and the exception's name beside it. */
+const BEDROCK_ERRORS = {
+  errorBody: (error: ResolvedMockError) => ({ message: bedrockMessage(error) }),
+  errorHeaders: () => ({}),
+  errorTypeHeaders: (error: ResolvedMockError) => errorTypeHeader(bedrockExceptionForStatus(error.status)),
+  streamErrorFrame: (error: ResolvedMockError) => bedrockExceptionFrame(error.status, bedrockMessage(error)),
+  badRequestBody: (message: string) => ({ message }),
+} satisfies Partial<MockWire>;
 
 /** Claude on Bedrock's InvokeModel. */
 export const bedrockAnthropicWire: MockWire = {
@@ -96,30 +122,60 @@ export const bedrockAnthropicWire: MockWire = {
     if (body.anthropic_version !== BEDROCK_ANTHROPIC_VERSION) {
       return { ok: false, message: `Malformed input request: anthropic_version must be "${BEDROCK_ANTHROPIC_VERSION}"` };
     }
+    const betas = body.anthropic_beta;
+    if (betas !== undefined && !(Array.isArray(betas) && betas.every((beta) => typeof beta === "string"))) {
+      return { ok: false, message: "Malformed input request: #/anthropic_beta: expected type: JSONArray of strings" };
+    }
     const stream = route.streamFromPath === true;
     return anthropicWire.readRequest({ ...body, model: route.modelFromPath, ...(stream ? { stream: true } : {}) }, route);
   },
   streamFrames: (reply, context) => framesAsChunks(anthropicWire.streamFrames(reply, context)),
-  errorBody: (error) => ({ message: bedrockMessage(error) }),
-  errorHeaders: () => ({}),
-  errorTypeHeaders: (error) => errorTypeHeader(bedrockExceptionForStatus(error.status)),
-  streamErrorFrame(error) {
-    const exception = bedrockExceptionForStatus(error.status);
-    // Exception messages spell the type in lower camel case (`throttlingException`).
-    return binaryText(awsExceptionMessage(exception.charAt(0).toLowerCase() + exception.slice(1), bedrockMessage(error)));
-  },
+  ...BEDROCK_ERRORS,
   malformedFrame: damagedChunk,
-  badRequestBody: (message) => ({ message }),
+};
+
+/**
+ * Any model on Bedrock's Converse API. The body is read by the wire format's Converse decoder (a `model` or
+ * `stream` in it, or a field Converse lacks, is refused as Bedrock refuses it); the answer and the stream are the
+ * canonical reply written by the format's Converse renderer and stream encoder.
+ */
+export const bedrockConverseWire: MockWire = {
+  api: "bedrock",
+  streamContentType: MOCK_AWS_EVENT_STREAM_CONTENT_TYPE,
+  frameEncoding: "latin1",
+  readRequest(body, route) {
+    const decoded = decodeConverseRequest(body, {
+      ...(route.modelFromPath !== undefined ? { model: route.modelFromPath } : {}),
+      stream: route.streamFromPath === true,
+    });
+    if (!decoded.ok) return { ok: false, message: `Malformed input request: ${describeDialectIssues(decoded.issues)}` };
+    const { model, stream, includeUsage, request } = decoded.value;
+    return { ok: true, info: { model, stream, includeUsage, conversation: conversationOf(request) } };
+  },
+  renderJson: (reply, context) => renderConverseResponse(canonicalReply(reply, context)),
+  streamFrames(reply, context): StreamFrames {
+    const events = replyEvents(reply, context);
+    const encoder = createConverseStreamEncoder();
+    return {
+      lead: events.lead.flatMap((event) => encoder.encode(event)),
+      content: events.content.map((group) => group.flatMap((event) => encoder.encode(event)).join("")),
+      finish: events.finish.flatMap((event) => encoder.encode(event)),
+      // ConverseStream ends with its metadata message: no terminator after it.
+      done: [],
+    };
+  },
+  ...BEDROCK_ERRORS,
+  malformedFrame: () => damaged(awsEventMessage("contentBlockDelta", { contentBlockIndex: 0, delta: { text: "oops" } })),
 };
 
 const BEDROCK_MODEL_PATH = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|converse|converse-stream)$/;
 
-/** The Bedrock route of a POST, or undefined for another path (Converse is not served yet: Claude only). */
+/** The Bedrock route of a POST (InvokeModel for Claude, Converse for any model), or undefined for another path. */
 export function routeBedrock(url: URL): { wire: MockWire; route: WireRoute } | undefined {
   const match = BEDROCK_MODEL_PATH.exec(url.pathname);
-  if (!match?.[1] || !match[2] || match[2].startsWith("converse")) return undefined;
+  if (!match?.[1] || !match[2]) return undefined;
   return {
-    wire: bedrockAnthropicWire,
+    wire: match[2].startsWith("converse") ? bedrockConverseWire : bedrockAnthropicWire,
     route: { searchParams: url.searchParams, modelFromPath: decodeURIComponent(match[1]), streamFromPath: match[2].endsWith("stream") },
   };
 }
