@@ -148,6 +148,12 @@ export interface CanonicalRequest {
   /** End-user id (OpenAI `user`, Anthropic `metadata.user_id`). */
   user?: string;
   providerOptions?: CanonicalProviderOptions;
+  /**
+   * The Anthropic beta flags the client asked for (its `anthropic-beta` header), one flag each. Only Claude
+   * reads them: Claude on Bedrock's InvokeModel takes them in the body as `anthropic_beta`; the Anthropic API
+   * gets the client's header itself on the same-wire lane.
+   */
+  anthropicBetas?: string[];
 }
 
 export type CanonicalFinishReason = "stop" | "length" | "tool_calls" | "content_filter" | "error";

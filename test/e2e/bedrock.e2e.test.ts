@@ -282,3 +282,21 @@ describe("A model on Bedrock's Converse API", () => {
     expect(mock.requests().map((request) => request.fault)).toEqual(["stream-error", "ok"]);
   });
 });
+
+describe("An Anthropic client's beta flags on Bedrock", () => {
+  it("R-GW-12: the client's anthropic-beta header reaches Claude on Bedrock in the InvokeModel body as anthropic_beta", async () => {
+    const { anthropic, mock } = await start({ primary: `bedrock-east/${CLAUDE}`, fallbacks: [] });
+    await anthropic.messages.create(claudeAsk, {
+      headers: { "anthropic-beta": "context-1m-2025-08-07, interleaved-thinking-2025-05-14" },
+    });
+    await anthropic.messages.create(claudeAsk);
+    const [withBetas, without] = mock.requests();
+    expect(withBetas?.body).toMatchObject({
+      anthropic_version: "bedrock-2023-05-31",
+      anthropic_beta: ["context-1m-2025-08-07", "interleaved-thinking-2025-05-14"],
+    });
+    expect(without?.body).not.toHaveProperty("anthropic_beta");
+    // Bedrock reads no anthropic-beta header: the flags are in the body only.
+    expect(withBetas?.headers).not.toHaveProperty("anthropic-beta");
+  });
+});

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { agentSettings } from "../../config/index.js";
 import { DetourError, FailoverError } from "../../core/errors.js";
-import type { CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
+import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
 import {
   FORWARDED_RESPONSE_HEADERS,
   type CanonicalStreamResult,
@@ -22,6 +22,7 @@ import {
 import { silentLogger } from "../../ports/events.js";
 import { inlineNotice } from "../dialect.js";
 import { accessLogLine } from "../lane/access-log.js";
+import { anthropicBetasOf } from "../../wire/anthropic-messages/lane.js";
 import { mayBeSlashCommand, withAnsweringModel } from "../../wire/shared/lane-body.js";
 import { scanChatBody, usageOf, type ScannedChatBody } from "../../wire/shared/scan-chat-body.js";
 import { BodyBytes } from "../../wire/shared/body-bytes.js";
@@ -231,7 +232,7 @@ class ChatExchange {
       return sendGatewayError(this.reply, this.dialect, badRequest(parsed.untranslatable.problem, parsed.untranslatable.field));
     const pinned = this.#pin(routing, parsed);
     if (pinned === false) return this.reply;
-    const options = this.#runOptions(routing, pinned, parsed.request);
+    const options = this.#runOptions(routing, pinned, this.#withClientBetas(parsed.request));
     // Only the run itself is guarded here: once an answer exists, rendering it handles its own failures.
     let outcome: RunOutcome<CanonicalResponse> | RunOutcome<CanonicalStreamResult>;
     try {
@@ -457,6 +458,12 @@ class ChatExchange {
     };
   }
 
+  /** The client's Anthropic beta flags travel with the canonical request: Claude on Bedrock reads them from its body. */
+  #withClientBetas(request: CanonicalRequest): CanonicalRequest {
+    const betas = anthropicBetasOf(this.dialect.wire.lane.clientHeaders(this.request.headers));
+    return betas.length > 0 ? { ...request, anthropicBetas: betas } : request;
+  }
+
   #pin(routing: RoutingOptions, parsed: ParsedChatRequest | undefined): ProviderPin | undefined | false {
     const field = parsed?.statefulField;
     if (field === undefined) return undefined;
@@ -478,12 +485,13 @@ class ChatExchange {
 
   #passThroughRequest(body: ScannedChatBody, parsed: ParsedChatRequest | undefined): PassThroughRequest {
     const stream = parsed?.stream ?? body.stream?.value === true;
-    let canonical = parsed?.request;
+    let canonical = parsed ? this.#withClientBetas(parsed.request) : undefined;
     const untranslatable = parsed?.untranslatable;
     const dialect = this.dialect;
     const { wire } = dialect;
     const lane = wire.lane;
     const clientHeaders = lane.clientHeaders(this.request.headers);
+    const withClientBetas = (request: CanonicalRequest) => this.#withClientBetas(request);
     return {
       wire,
       stream,
@@ -508,7 +516,7 @@ class ChatExchange {
             status: 400,
           });
         }
-        canonical = full.value.request;
+        canonical = withClientBetas(full.value.request);
         return canonical;
       },
     };

@@ -29,6 +29,14 @@ function clientHeaders(headers: ClientHeaders): Readonly<Record<string, string>>
   return forwarded;
 }
 
+/** The beta flags of forwarded client headers, one each: `anthropic-beta: a, b` → `["a", "b"]`. */
+export function anthropicBetasOf(forwarded: Readonly<Record<string, string>> | undefined): string[] {
+  return (forwarded?.["anthropic-beta"] ?? "")
+    .split(",")
+    .map((beta) => beta.trim())
+    .filter((beta) => beta !== "");
+}
+
 export const anthropicMessagesLane: SameWireLane = {
   shapeOk: (body) => chatShapeOk(body, ROLES, true),
   factsBound: (body) => chatFactsBound(body, body.maxTokens?.value),

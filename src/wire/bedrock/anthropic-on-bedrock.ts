@@ -14,7 +14,9 @@ export function encodeBedrockAnthropicRequest(request: CanonicalRequest, model: 
   const encoded = encodeAnthropicRequest(request, { model, stream: false });
   if (!encoded.ok) return encoded;
   const { model: _model, stream: _stream, ...rest } = encoded.body as Record<string, unknown>;
-  return { ok: true, body: { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...rest }, dropped: encoded.dropped };
+  // Bedrock reads no `anthropic-beta` header: the client's beta flags go in the body, where it documents them.
+  const betas = request.anthropicBetas && request.anthropicBetas.length > 0 ? { anthropic_beta: [...request.anthropicBetas] } : {};
+  return { ok: true, body: { anthropic_version: BEDROCK_ANTHROPIC_VERSION, ...rest, ...betas }, dropped: encoded.dropped };
 }
 
 /** The Anthropic event a `chunk` payload carries, as JSON text; undefined when it carries none. */

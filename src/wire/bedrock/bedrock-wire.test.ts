@@ -78,6 +78,22 @@ describe("the Bedrock wire format", () => {
     expect(body.messages).toEqual(anthropicClientBody.messages);
   });
 
+  it("R-GW-12: a client's Anthropic beta flags go into a Claude InvokeModel body as anthropic_beta; a Converse body has no such field", () => {
+    const request: CanonicalRequest = {
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+      maxTokens: 64,
+      anthropicBetas: ["context-1m-2025-08-07", "interleaved-thinking-2025-05-14"],
+    };
+    const claude = bedrockWire.request.encode(request, { model: CLAUDE, stream: false });
+    if (!claude.ok) throw new Error(claude.problem);
+    expect((claude.body as Record<string, unknown>).anthropic_beta).toEqual(["context-1m-2025-08-07", "interleaved-thinking-2025-05-14"]);
+    const { anthropicBetas: _betas, ...plain } = request;
+    const without = bedrockWire.request.encode(plain, { model: CLAUDE, stream: false });
+    expect(without.ok && (without.body as Record<string, unknown>).anthropic_beta).toBe(undefined);
+    const converse = bedrockWire.request.encode(request, { model: "amazon.nova-pro-v1:0", stream: false });
+    expect(converse.ok && JSON.stringify(converse.body)).not.toContain("beta");
+  });
+
   it("R-GW-12: a non-Claude request is a Converse body with the system, inference settings and tools in Converse's fields", () => {
     const encoded = bedrockWire.request.encode(
       {
