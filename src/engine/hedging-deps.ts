@@ -3,6 +3,7 @@
  * from `agents.defaults.modelFailover.hedging` and shared by every run and agent: the first-token samples per
  * model, the per-provider hedge budget and the silent routes are facts about providers, not about agents.
  */
+import type { FirstTokenSummaryRow } from "../ports/first-token-summary.js";
 import type { DetourConfig } from "../config/index.js";
 import { FirstTokenSamples } from "../core/hedging/first-token-samples.js";
 import { HedgeBudget } from "../core/hedging/hedge-budget.js";
@@ -38,19 +39,8 @@ export function hedgingFromConfig(config: DetourConfig, firstToken: Omit<FirstTo
   };
 }
 
-/** One model's learned first-token figures, as `/status`, `detour status` and the dashboard show them. */
-export interface FirstTokenStatus {
-  provider: string;
-  model: string;
-  samples: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-  /** The first-token deadline in force for the model (R-TT-1). */
-  deadlineMs: number;
-  /** How long an attempt on it may go without first content before it is raced (R-HG-2); null when hedging is off. */
-  hedgeAfterMs: number | null;
-}
+/** One model's learned first-token figures, as `/status`, `detour status` and the dashboard show them (R-TT-1, R-HG-2). */
+export type FirstTokenStatus = FirstTokenSummaryRow;
 
 export function firstTokenStatus(hedging: HedgingDeps): FirstTokenStatus[] {
   const rows: FirstTokenStatus[] = [];

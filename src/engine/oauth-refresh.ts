@@ -18,7 +18,7 @@ import type { OAuthCredential } from "../core/types.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import type { StateStore } from "../ports/state-store.js";
-import { raceAbort } from "../runner/run-guard.js";
+import { raceAbort } from "../core/race-abort.js";
 import { requestTokenRefresh } from "./oauth-token-request.js";
 
 /** R-AP-5: refresh when the access token expires within this window. */

@@ -10,7 +10,7 @@ import { classifyFailure } from "../core/classify/index.js";
 import { FailoverError } from "../core/errors.js";
 import type { FailoverReason } from "../core/reasons.js";
 import type { Clock } from "../ports/clock.js";
-import { raceAbort } from "../runner/run-guard.js";
+import { raceAbort } from "../core/race-abort.js";
 
 export interface TokenRefreshRequest {
   endpoint: OAuthEndpoint;

@@ -7,6 +7,7 @@
  * a caller abort stops the run and records nothing; the watchdog is a `timeout` failure of that attempt; the
  * deadline stops the run with a timeout error.
  */
+import { raceAbort } from "../core/race-abort.js";
 import { FailoverError } from "../core/errors.js";
 import type { Clock } from "../ports/clock.js";
 import { UpstreamFailure } from "../ports/provider.js";
@@ -20,28 +21,6 @@ export type AttemptSettlement<T> =
   | { kind: "failed"; error: unknown }
   /** The attempt's watchdog fired; `error` is a timeout failure to classify and record. */
   | { kind: "watchdog"; error: UpstreamFailure };
-
-/**
- * Settles with `promise`, or rejects with the signal's reason as soon as it aborts, even when the work
- * ignores the signal. Shared with the OAuth refresh, which races a library call the same way.
- */
-export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 /** Starts a timer on the clock that calls `fire` unless cancelled first (the guarded work finished). */
 function startTimer(clock: Clock, ms: number, fire: () => void): () => void {

@@ -3,6 +3,7 @@
  * shortly before it expires and fetched again single-flight (like R-AP-5's refresh): however many attempts
  * need a token at once, one request goes to the token endpoint and they all wait for its answer.
  */
+import { raceAbort } from "../../core/race-abort.js";
 
 export interface AccessToken {
   token: string;
@@ -63,22 +64,4 @@ export class AccessTokenCache {
     this.#current = { token: fetched.token, usableUntil };
     return fetched.token;
   }
-}
-
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
 }
