@@ -114,16 +114,32 @@ export function ladderCooldownRecovery(
   model: string,
   now: number,
 ): number | undefined {
+  return soonestOpening(profiles, (stats) => {
+    const windows = activeWindows(stats, model, now);
+    const guessesOnly = windows.every((window) => window.kind === "cooldown" && REASON_POLICY[window.reason].transient);
+    return guessesOnly ? lastEnd(windows) : undefined;
+  });
+}
+
+/**
+ * The soonest of the profiles' openings, where `openingOf` says when one profile opens (undefined: not by time
+ * alone, or not kept out).
+ */
+function soonestOpening(
+  profiles: readonly { stats?: UsageStats }[],
+  openingOf: (stats: UsageStats | undefined) => number | undefined,
+): number | undefined {
   let soonest: number | undefined;
   for (const { stats } of profiles) {
-    const windows = activeWindows(stats, model, now);
-    if (windows.length === 0) continue;
-    const guessesOnly = windows.every((window) => window.kind === "cooldown" && REASON_POLICY[window.reason].transient);
-    if (!guessesOnly) continue;
-    const until = Math.max(...windows.map((window) => window.until));
-    if (soonest === undefined || until < soonest) soonest = until;
+    const opening = openingOf(stats);
+    if (opening !== undefined && (soonest === undefined || opening < soonest)) soonest = opening;
   }
   return soonest;
+}
+
+/** When the last of these windows ends; undefined for none. */
+function lastEnd(windows: readonly ActiveWindow[]): number | undefined {
+  return windows.length === 0 ? undefined : Math.max(...windows.map((window) => window.until));
 }
 
 /** R-FB-9: the candidate attempted anyway is the one whose ladder window ends soonest (the earlier one on a tie). */
@@ -172,13 +188,7 @@ export function statedResetOpening(
   model: string,
   now: number,
 ): number | undefined {
-  let soonest: number | undefined;
-  for (const { stats } of profiles) {
-    const windows = transientWindowsOnly(stats, model, now);
-    const blocks = windows?.filter((window) => window.kind === "blocked") ?? [];
-    if (blocks.length === 0) continue;
-    const opening = Math.max(...blocks.map((window) => window.until));
-    if (soonest === undefined || opening < soonest) soonest = opening;
-  }
-  return soonest;
+  return soonestOpening(profiles, (stats) =>
+    lastEnd(transientWindowsOnly(stats, model, now)?.filter((window) => window.kind === "blocked") ?? []),
+  );
 }

@@ -66,18 +66,29 @@ export interface ReasonPolicy {
   readonly keepsProbeSlot: boolean;
 }
 
-const transientCooldown = {
+/**
+ * A failure held against the profile that moves on: to the provider's next profile, then to the next model.
+ * Every recorded reason but model_not_found (which blames the model, not the profile) starts from here.
+ */
+const rotatesAway = {
   recordOnProfile: true,
-  lane: "cooldown",
   modelScoped: false,
   rotateProfile: true,
   advanceToNextModel: true,
   stopRun: false,
   shortWaitEligible: false,
+} as const;
+
+const transientCooldown = {
+  ...rotatesAway,
+  lane: "cooldown",
   explainRank: 0,
   transient: true,
   keepsProbeSlot: false,
 } as const satisfies ReasonPolicy;
+
+/** The credential failures: never transient, and they mark the session's skip cache (R-FB-2). */
+const credentialFailure = { ...rotatesAway, transient: false, keepsProbeSlot: true, marksSessionSkipCache: true } as const;
 
 /** Reasons that stop rotating inside a candidate and are not written to the profile. */
 const notRecorded = {
@@ -92,44 +103,9 @@ const notRecorded = {
 } as const;
 
 export const REASON_POLICY: Readonly<Record<FailoverReason, ReasonPolicy>> = Object.freeze({
-  auth: {
-    recordOnProfile: true,
-    lane: "cooldown",
-    modelScoped: false,
-    rotateProfile: true,
-    advanceToNextModel: true,
-    stopRun: false,
-    shortWaitEligible: false,
-    explainRank: 7,
-    transient: false,
-    keepsProbeSlot: true,
-    marksSessionSkipCache: true,
-  },
-  auth_permanent: {
-    recordOnProfile: true,
-    lane: "disabled",
-    modelScoped: false,
-    rotateProfile: true,
-    advanceToNextModel: true,
-    stopRun: false,
-    shortWaitEligible: false,
-    explainRank: 8,
-    transient: false,
-    keepsProbeSlot: true,
-    marksSessionSkipCache: true,
-  },
-  billing: {
-    recordOnProfile: true,
-    lane: "disabled",
-    modelScoped: false,
-    rotateProfile: true,
-    advanceToNextModel: true,
-    stopRun: false,
-    shortWaitEligible: false,
-    explainRank: 6,
-    transient: false,
-    keepsProbeSlot: false,
-  },
+  auth: { ...credentialFailure, lane: "cooldown", explainRank: 7 },
+  auth_permanent: { ...credentialFailure, lane: "disabled", explainRank: 8 },
+  billing: { ...rotatesAway, lane: "disabled", explainRank: 6, transient: false, keepsProbeSlot: false },
   rate_limit: {
     ...transientCooldown,
     modelScoped: true,
