@@ -19,7 +19,7 @@ import { openAIResponsesDialect } from "./dialect-adapters/openai-responses-dial
 import type { GatewayContext, GatewayDetour } from "./gateway-context.js";
 import { AttemptLedger } from "./attempt-ledger.js";
 import { EngineGenerations } from "./engine-generations.js";
-import { badRequest, badRouting, type GatewayError } from "./http-errors.js";
+import { badRequest, badRouting, notFound, type GatewayError } from "./http-errors.js";
 import { GatewayMetrics } from "./metrics.js";
 import { RoutingError } from "./routing.js";
 import { resolveRunModels } from "./run-models.js";
@@ -299,12 +299,13 @@ export async function buildGateway(options: BuildGatewayAppOptions): Promise<Bui
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendGatewayError(reply, dialectOf(pathOf(request)), {
-      status: 404,
-      kind: "not_found",
-      message: `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings, GET /v1/models and GET /v1/models/:id.`,
-      code: ERROR_CODES.notFound,
-    }),
+    sendGatewayError(
+      reply,
+      dialectOf(pathOf(request)),
+      notFound(
+        `No route ${request.method} ${pathOf(request)}. The gateway serves POST /v1/chat/completions, POST /v1/responses, POST /v1/messages, POST /v1/messages/count_tokens, POST /v1/embeddings, GET /v1/models and GET /v1/models/:id.`,
+      ),
+    ),
   );
 
   registerChatRoute(app, "/v1/chat/completions", openAIDialect, context);

@@ -226,6 +226,11 @@ export function badRequest(message: string, param?: string): GatewayError {
   return { status: 400, kind: "invalid_request", message, code: ERROR_CODES.badRequest, ...(param ? { param } : {}) };
 }
 
+/** Something the request names that this gateway does not have or serve: a route, a model, a session. */
+export function notFound(message: string, param?: string): GatewayError {
+  return { status: 404, kind: "not_found", message, code: ERROR_CODES.notFound, ...(param ? { param } : {}) };
+}
+
 /** A routing header, query parameter or `model` field the gateway cannot use (R-GW-3, R-GW-8). */
 export function badRouting(error: RoutingError): GatewayError {
   return { status: 400, kind: "invalid_request", message: error.message, code: error.code, param: error.path };

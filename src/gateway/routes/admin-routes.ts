@@ -10,24 +10,19 @@ import { z } from "zod";
 import { toDialectIssues, describeDialectIssues } from "../../wire/shared/validation-issues.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { badRequest, type GatewayError } from "../http-errors.js";
+import { badRequest, notFound } from "../http-errors.js";
 import { ModelNameError } from "../../config/index.js";
 import { UnknownProfileError } from "../session-patch-checks.js";
 import { agentOf } from "./agent-of.js";
 import { sendGatewayError } from "./chat-route.js";
 import { publicProfile } from "./info-routes.js";
 import { registerRunsRoute } from "./runs-route.js";
-import { ERROR_CODES } from "../../core/errors.js";
 
 /** `model` / `profile`: a value sets it, `null` removes it, absent leaves it alone. */
 const sessionPatchSchema = z.strictObject({
   model: z.string().trim().min(1).nullable().optional(),
   profile: z.string().trim().min(1).nullable().optional(),
 });
-
-function notFound(message: string): GatewayError {
-  return { status: 404, kind: "not_found", message, code: ERROR_CODES.notFound };
-}
 
 export function registerAdminRoutes(app: FastifyInstance, context: GatewayContext): void {
   const { detour } = context;

@@ -9,13 +9,12 @@ import { toDialectIssues } from "../../wire/shared/validation-issues.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import { droppedHeader } from "../dropped-hints.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { badRequest, badRouting, describeRunError } from "../http-errors.js";
+import { badRequest, badRouting, describeRunError, notFound } from "../http-errors.js";
 import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError } from "../routing.js";
 import { accountUsage, costHeader } from "../usage-accounting.js";
 import { sendGatewayError } from "./chat-route.js";
 import { sendUpstreamAnswer } from "./upstream-answer.js";
-import { ERROR_CODES } from "../../core/errors.js";
 
 /** The client's signal: a closed connection aborts the upstream call (R-EC-7). */
 function clientSignal(reply: FastifyReply): { signal: AbortSignal; done(): void } {
@@ -37,12 +36,11 @@ async function handleEmbeddings(context: GatewayContext, request: FastifyRequest
   }
   const embed = context.detour.embed;
   if (!embed) {
-    return sendGatewayError(reply, openAIDialect, {
-      status: 404,
-      kind: "not_found",
-      message: "This gateway's engine does not serve embeddings; start it with `detour gateway` or startGateway().",
-      code: ERROR_CODES.notFound,
-    });
+    return sendGatewayError(
+      reply,
+      openAIDialect,
+      notFound("This gateway's engine does not serve embeddings; start it with `detour gateway` or startGateway()."),
+    );
   }
   let routing;
   try {

@@ -7,7 +7,7 @@
  * (src/core/fit.ts), flagged by `x-detour-estimate: true`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { ERROR_CODES, FailoverError, FallbackSummaryError } from "../../core/errors.js";
+import { FailoverError, FallbackSummaryError } from "../../core/errors.js";
 import type { FailoverReason } from "../../core/reasons.js";
 import { requestFacts } from "../../engine/index.js";
 import type { GatewayDialect } from "../dialect.js";
@@ -15,7 +15,7 @@ import { anthropicDialect } from "../dialect-adapters/anthropic-dialect.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
 import { sendGatewayError } from "./chat-route.js";
-import { badRouting, describeRunError } from "../http-errors.js";
+import { badRouting, describeRunError, notFound } from "../http-errors.js";
 import { outcomeHeaders } from "../outcome-headers.js";
 import { resolveRouting, RoutingError } from "../routing.js";
 import { listedModels } from "./info-routes.js";
@@ -62,13 +62,8 @@ export function registerModelRoutes(app: FastifyInstance, context: GatewayContex
     const dialect: GatewayDialect = speaksAnthropic(request) ? anthropicDialect : openAIDialect;
     const model = listedModels(context).find((listed) => listed.id === id);
     if (!model) {
-      return sendGatewayError(reply, dialect, {
-        status: 404,
-        kind: "not_found",
-        message: `The model ${JSON.stringify(id)} is not configured here. GET /v1/models lists the models this gateway serves.`,
-        code: ERROR_CODES.notFound,
-        param: "model",
-      });
+      const message = `The model ${JSON.stringify(id)} is not configured here. GET /v1/models lists the models this gateway serves.`;
+      return sendGatewayError(reply, dialect, notFound(message, "model"));
     }
     if (dialect === anthropicDialect) {
       return { type: "model", id: model.id, display_name: model.id, created_at: new Date(0).toISOString() };

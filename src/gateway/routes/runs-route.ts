@@ -11,10 +11,9 @@ import { hashSessionKey, type TraceQuery } from "../../ports/trace-store.js";
 import { describeDialectIssues, toDialectIssues } from "../../wire/shared/validation-issues.js";
 import { openAIDialect } from "../dialect-adapters/openai-dialect.js";
 import type { GatewayContext } from "../gateway-context.js";
-import { badRequest } from "../http-errors.js";
+import { badRequest, notFound } from "../http-errors.js";
 import { agentOf } from "./agent-of.js";
 import { sendGatewayError } from "./chat-route.js";
-import { ERROR_CODES } from "../../core/errors.js";
 
 export const RUNS_DEFAULT_LIMIT = 50;
 /** The most runs one request returns, whatever it asks for. */
@@ -57,12 +56,7 @@ export function registerRunsRoute(app: FastifyInstance, context: GatewayContext)
     }
     const traces = context.detour.traces;
     if (!traces) {
-      return sendGatewayError(reply, openAIDialect, {
-        status: 404,
-        kind: "not_found",
-        message: "This gateway's engine records no run traces.",
-        code: ERROR_CODES.notFound,
-      });
+      return sendGatewayError(reply, openAIDialect, notFound("This gateway's engine records no run traces."));
     }
     const { limit, outcome, model, session, sessionHash } = parsed.data;
     const query: TraceQuery = {
