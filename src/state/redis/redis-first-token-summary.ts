@@ -3,7 +3,6 @@
  * hash tag, field "provider/model" → the row and when it was written. Each write re-arms the key's lifetime,
  * so a summary nobody writes any more leaves nothing behind; rows are filtered by their write time on read.
  */
-import { createClient } from "@redis/client";
 import {
   byModel,
   FIRST_TOKEN_SUMMARY_TTL_MS,
@@ -11,8 +10,7 @@ import {
   type FirstTokenSummaryStore,
 } from "../../ports/first-token-summary.js";
 import { assertSafeAgentId } from "../shared/agent-id.js";
-import type { RedisClient } from "./redis-remote.js";
-import { REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
+import { connectBestEffortRedis, type RedisClient } from "./redis-connection.js";
 
 interface StoredRow {
   writtenAt: number;
@@ -40,17 +38,7 @@ export class RedisFirstTokenSummary implements FirstTokenSummaryStore {
     connectTimeoutMs?: number;
   }): Promise<RedisFirstTokenSummary> {
     const key = redisFirstTokenSummaryKey(options.keyPrefix, options.agentId);
-    const client: RedisClient = createClient({
-      url: options.url,
-      // Best effort, like traces: a write while disconnected fails at once instead of piling up in memory.
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
-      },
-    });
-    client.on("error", () => {});
-    await client.connect();
+    const client = await connectBestEffortRedis(options);
     return new RedisFirstTokenSummary(client, key);
   }
 

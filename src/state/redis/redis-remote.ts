@@ -15,9 +15,6 @@ import { encodeField, RemoteSessions } from "./sessions.js";
 import { RemoteSpend } from "./spend.js";
 import { RemoteUsageStats, statsJson } from "./remote-usage-stats.js";
 
-/** The client type, for the other Redis stores of this folder. */
-export type { RedisClient } from "./redis-connection.js";
-
 /** Everything a replica keeps, as plain values: what the local view is seeded from and re-seeds Redis with. */
 export interface StateSnapshot {
   profiles: StoredProfile[];

@@ -14,7 +14,7 @@ import { backgroundClock } from "../shared/background-clock.js";
 import { assertSafeAgentId } from "../shared/agent-id.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";
 import { redisKeys } from "./redis-keys.js";
-import type { RedisClient } from "./redis-remote.js";
+import { type RedisClient, redisReconnectDelay } from "./redis-connection.js";
 import { REDIS_COMMAND_TIMEOUT_MS, REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
 import { RedisUnansweredError, withDeadline } from "./outage.js";
 
@@ -107,7 +107,7 @@ export class RedisSeats implements SeatsStore {
       socket: {
         connectTimeout: connectTimeoutMs,
         socketTimeout: commandTimeoutMs * 3,
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
+        reconnectStrategy: redisReconnectDelay,
       },
     });
     // Failures surface on the commands themselves; without a listener an 'error' event would crash the process.

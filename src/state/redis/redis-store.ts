@@ -22,7 +22,7 @@ import { RedisHeadroom } from "./headroom.js";
 import { redactUrl } from "./outage.js";
 import { RedisProbes } from "./probes.js";
 import { RedisProfiles } from "./profiles.js";
-import { type RedisClient, RedisConnection } from "./redis-connection.js";
+import { type RedisClient, RedisConnection, redisReconnectDelay } from "./redis-connection.js";
 import { redisKeys } from "./redis-keys.js";
 import { RedisLink, type RedisStoreMode } from "./redis-link.js";
 import { RemoteRedisState } from "./redis-remote.js";
@@ -113,7 +113,7 @@ export class RedisStateStore extends FacetedStateStore implements StateStore {
       socket: {
         connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
         socketTimeout: commandTimeoutMs * 3,
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
+        reconnectStrategy: redisReconnectDelay,
       },
     });
     const secrets = new SecretBox(

@@ -4,15 +4,13 @@
  * start time: the age bound and time-range reads) and `traces:body` (run id → trace JSON). One script
  * writes a trace and drops what the ring no longer keeps, so concurrent replicas never leave it over bound.
  */
-import { createClient } from "@redis/client";
 import type { RunTraceV1 } from "../../core/run-trace.js";
 import { matchesTraceQuery, retentionCutoff, type TraceQuery, type TraceRetention, type TraceStore } from "../../ports/trace-store.js";
 import { assertSafeAgentId } from "../shared/agent-id.js";
 import { newestWithinLimit } from "../traces/trace-order.js";
 import { type LuaScript, runScript } from "./lua-scripts.js";
-import type { RedisClient } from "./redis-remote.js";
+import { connectBestEffortRedis, type RedisClient } from "./redis-connection.js";
 import { createHash } from "node:crypto";
-import { REDIS_CONNECT_TIMEOUT_MS } from "./redis-timeouts.js";
 
 /**
  * KEYS: counter, order, started, body. ARGV: cutoff (epoch ms), keepRuns, then per trace: runId, startedAt,
@@ -80,18 +78,7 @@ export class RedisTraceStore implements TraceStore {
 
   static async connect(options: RedisTraceStoreOptions): Promise<RedisTraceStore> {
     const keys = redisTraceKeys(options.keyPrefix, options.agentId);
-    const client: RedisClient = createClient({
-      url: options.url,
-      // Traces are best effort: a write while disconnected fails at once instead of piling up in memory.
-      disableOfflineQueue: true,
-      socket: {
-        connectTimeout: options.connectTimeoutMs ?? REDIS_CONNECT_TIMEOUT_MS,
-        reconnectStrategy: (retries: number) => Math.min(50 * 2 ** retries, 1000),
-      },
-    });
-    // Without a listener an 'error' would crash the process; failed commands still reject to the caller.
-    client.on("error", () => {});
-    await client.connect();
+    const client = await connectBestEffortRedis(options);
     return new RedisTraceStore(client, keys, options.retention);
   }
 
