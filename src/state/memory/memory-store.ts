@@ -40,9 +40,6 @@ export class MemoryStateStore extends FacetedStateStore implements StateStore {
   readonly #spend = new MemorySpend();
   readonly #profiles: MemoryProfiles;
   readonly #usageStats: MemoryUsageStats;
-  readonly #sessions: MemorySessions;
-  readonly #probes: MemoryProbes;
-  readonly #headroom = new MemoryHeadroom(this.#changed);
   readonly #pruner: SessionPruner | undefined;
 
   constructor(options: MemoryStateStoreOptions = {}) {
@@ -53,14 +50,12 @@ export class MemoryStateStore extends FacetedStateStore implements StateStore {
       this.#spend.forget(profileId);
     });
     this.#usageStats = new MemoryUsageStats(this.#changed, (provider, profileId) => this.#profiles.noteLastGood(provider, profileId));
-    this.#sessions = new MemorySessions(now, () => this.#pruner?.noteSessionWrite());
-    this.#probes = new MemoryProbes(options.probeThrottleMaxKeys);
     this.facets = {
       profiles: this.#profiles,
       usageStats: this.#usageStats,
-      sessions: this.#sessions,
-      probes: this.#probes,
-      headroom: this.#headroom,
+      sessions: new MemorySessions(now, () => this.#pruner?.noteSessionWrite()),
+      probes: new MemoryProbes(options.probeThrottleMaxKeys),
+      headroom: new MemoryHeadroom(this.#changed),
       spend: this.#spend,
     };
     if (options.sessionRetention) {

@@ -59,12 +59,6 @@ export class RedisStateStore extends FacetedStateStore implements StateStore {
   protected readonly facets: StoreFacets;
   readonly #client: RedisClient;
   readonly #link: RedisLink;
-  readonly #profiles: RedisProfiles;
-  readonly #usageStats: RedisUsageStats;
-  readonly #sessions: RedisSessions;
-  readonly #probes: RedisProbes;
-  readonly #headroom: RedisHeadroom;
-  readonly #spend: RedisSpend;
   #closed = false;
   #pruner: SessionPruner | undefined;
 
@@ -72,25 +66,19 @@ export class RedisStateStore extends FacetedStateStore implements StateStore {
     super();
     this.#client = client;
     this.#link = link;
-    this.#profiles = new RedisProfiles(
-      link.routeTo((r) => r.profiles),
-      link.orderProviders,
-    );
-    this.#usageStats = new RedisUsageStats(link.routeTo((r) => r.usageStats));
-    this.#sessions = new RedisSessions(
-      link.routeTo((r) => r.sessions),
-      () => this.#pruner?.noteSessionWrite(),
-    );
-    this.#probes = new RedisProbes(link.routeTo((r) => r.probes));
-    this.#headroom = new RedisHeadroom(link.routeTo((r) => r.headroom));
-    this.#spend = new RedisSpend(link.routeTo((r) => r.spend));
     this.facets = {
-      profiles: this.#profiles,
-      usageStats: this.#usageStats,
-      sessions: this.#sessions,
-      probes: this.#probes,
-      headroom: this.#headroom,
-      spend: this.#spend,
+      profiles: new RedisProfiles(
+        link.routeTo((r) => r.profiles),
+        link.orderProviders,
+      ),
+      usageStats: new RedisUsageStats(link.routeTo((r) => r.usageStats)),
+      sessions: new RedisSessions(
+        link.routeTo((r) => r.sessions),
+        () => this.#pruner?.noteSessionWrite(),
+      ),
+      probes: new RedisProbes(link.routeTo((r) => r.probes)),
+      headroom: new RedisHeadroom(link.routeTo((r) => r.headroom)),
+      spend: new RedisSpend(link.routeTo((r) => r.spend)),
     };
   }
 

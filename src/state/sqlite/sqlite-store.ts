@@ -48,12 +48,8 @@ export class SqliteStateStore extends FacetedStateStore implements StateStore {
   readonly #logger: Logger;
   readonly #lastUsed: LastUsedBatch;
   readonly #now: () => number;
-  readonly #profiles: SqliteProfiles;
+  /** Also counted in the change stamp: its batched lastUsed writes. */
   readonly #usageStats: SqliteUsageStats;
-  readonly #sessions: SqliteSessions;
-  readonly #probes: SqliteProbes;
-  readonly #headroom: SqliteHeadroom;
-  readonly #spend: SqliteSpend;
   #pruner: SessionPruner | undefined;
   #closed = false;
 
@@ -77,19 +73,14 @@ export class SqliteStateStore extends FacetedStateStore implements StateStore {
           error: error instanceof Error ? error.message : String(error),
         }),
     });
-    this.#profiles = new SqliteProfiles(this.#file, this.#secrets, (profileId) => this.#lastUsed.forget(profileId));
     this.#usageStats = new SqliteUsageStats(this.#file, this.#lastUsed);
-    this.#sessions = new SqliteSessions(this.#file, this.#now, () => this.#pruner?.noteSessionWrite());
-    this.#probes = new SqliteProbes(this.#file);
-    this.#headroom = new SqliteHeadroom(this.#file);
-    this.#spend = new SqliteSpend(this.#file);
     this.facets = {
-      profiles: this.#profiles,
+      profiles: new SqliteProfiles(this.#file, this.#secrets, (profileId) => this.#lastUsed.forget(profileId)),
       usageStats: this.#usageStats,
-      sessions: this.#sessions,
-      probes: this.#probes,
-      headroom: this.#headroom,
-      spend: this.#spend,
+      sessions: new SqliteSessions(this.#file, this.#now, () => this.#pruner?.noteSessionWrite()),
+      probes: new SqliteProbes(this.#file),
+      headroom: new SqliteHeadroom(this.#file),
+      spend: new SqliteSpend(this.#file),
     };
   }
 
