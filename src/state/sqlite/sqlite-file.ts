@@ -45,3 +45,20 @@ export function openDatabaseFile(path: string): Database.Database {
   }
   return db;
 }
+
+/**
+ * Opens the file for a store that keeps a table of its own beside the main store's (seats, traces, the
+ * first-token summary): `prepareTable` creates or moves that table under the long open wait, then lock
+ * waits turn short, as everywhere on the request path. The file is closed again when preparing fails.
+ */
+export function openWithOwnTable(path: string, prepareTable: (db: Database.Database) => void): Database.Database {
+  const db = openDatabaseFile(path);
+  try {
+    prepareTable(db);
+    db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}

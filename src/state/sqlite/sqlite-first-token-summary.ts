@@ -10,7 +10,7 @@ import {
   type FirstTokenSummaryRow,
   type FirstTokenSummaryStore,
 } from "../../ports/first-token-summary.js";
-import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
+import { BUSY_TIMEOUT_MS, openWithOwnTable } from "./sqlite-file.js";
 
 // A table of its own, created when missing: older files gain it and nothing existing is touched.
 const CREATE_TABLE = `
@@ -40,15 +40,7 @@ export class SqliteFirstTokenSummary implements FirstTokenSummaryStore {
   }
 
   static open(path: string): SqliteFirstTokenSummary {
-    const db = openDatabaseFile(path);
-    try {
-      db.exec(CREATE_TABLE);
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new SqliteFirstTokenSummary(db);
+    return new SqliteFirstTokenSummary(openWithOwnTable(path, (db) => db.exec(CREATE_TABLE)));
   }
 
   /**

@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import type { Seat, SeatClaim, SeatsStore } from "../../ports/seats-store.js";
-import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
+import { openWithOwnTable } from "./sqlite-file.js";
 import { withLockRetry } from "./sqlite-retry.js";
 
 const CREATE_TABLE = `
@@ -60,15 +60,10 @@ export class SqliteSeats implements SeatsStore {
 
   /** Opens (creating when needed) the seats table in the SQLite file at `path`. */
   static open(path: string): SqliteSeats {
-    const db = openDatabaseFile(path);
-    try {
-      db.exec(CREATE_TABLE);
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new SqliteSeats(path, db);
+    return new SqliteSeats(
+      path,
+      openWithOwnTable(path, (db) => db.exec(CREATE_TABLE)),
+    );
   }
 
   async tryAcquire(claim: SeatClaim): Promise<Seat | undefined> {

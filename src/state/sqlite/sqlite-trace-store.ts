@@ -7,7 +7,7 @@ import type Database from "better-sqlite3";
 import type { RunTraceV1 } from "../../core/run-trace.js";
 import { matchesTraceQuery, retentionCutoff, type TraceQuery, type TraceRetention, type TraceStore } from "../../ports/trace-store.js";
 import { newestWithinLimit } from "../traces/trace-order.js";
-import { BUSY_TIMEOUT_MS, openDatabaseFile } from "./sqlite-file.js";
+import { openWithOwnTable } from "./sqlite-file.js";
 
 /**
  * A table of its own, created when missing: older files gain it and nothing else is touched. `seq` is the rowid
@@ -101,15 +101,7 @@ export class SqliteTraceStore implements TraceStore {
   }
 
   static open(options: SqliteTraceStoreOptions): SqliteTraceStore {
-    const db = openDatabaseFile(options.path);
-    try {
-      prepareTable(db);
-      db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    } catch (error) {
-      db.close();
-      throw error;
-    }
-    return new SqliteTraceStore(db, options.retention);
+    return new SqliteTraceStore(openWithOwnTable(options.path, prepareTable), options.retention);
   }
 
   async append(trace: RunTraceV1, now: number): Promise<void> {
