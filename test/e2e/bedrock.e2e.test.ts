@@ -5,99 +5,27 @@
  * to the same model in another region, streamed and not, and an Anthropic client's cache_control, thinking and
  * tools reaching Bedrock (R-GW-6).
  */
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
-import type { DetourConfigInput } from "../../src/config/index.js";
+import { describe, expect, it } from "vitest";
 import { decodeNoticeHeader } from "../../src/core/notices.js";
-import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
-import { startMockProvider, type MockProvider, type MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
+import type { MockProvider, MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
 import { MOCK_AWS_CREDENTIALS } from "../../src/testing/mock-provider/wire/bedrock-wire.js";
+import { awsKeyPair, CLAUDE_FEATURES_REQUEST, cloudGatewayPerTest, sentWithoutModel } from "./fixtures/cloud-gateway.js";
+import { readChatStream, streamedText } from "./fixtures/read-streams.js";
 
-const CLIENT_TOKEN = "bedrock-e2e-client-token";
 const ANTHROPIC_KEY = "sk-ant-bedrock-e2e-4444444444";
 const [EAST_KEY_ID, WEST_KEY_ID] = Object.keys(MOCK_AWS_CREDENTIALS) as [string, string];
 const CLAUDE = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const CHAIN = { primary: "anthropic/claude-sonnet-4-5", fallbacks: [`bedrock-east/${CLAUDE}`, `bedrock-west/${CLAUDE}`] };
 
-interface Running {
-  mock: MockProvider;
-  gateway: RunningGateway;
-  anthropic: Anthropic;
-  openai: OpenAI;
-  sent: string[];
-}
-
-let running: Running | undefined;
-afterEach(async () => {
-  await running?.gateway.close();
-  await running?.mock.close();
-  running = undefined;
+const start = cloudGatewayPerTest({
+  clientToken: "bedrock-e2e-client-token",
+  providers: (mockUrl) => ({
+    anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
+    "bedrock-east": { api: "bedrock", baseUrl: mockUrl, region: "us-east-1", timeoutSeconds: 5 },
+    "bedrock-west": { api: "bedrock", baseUrl: mockUrl, region: "us-west-2", timeoutSeconds: 5 },
+  }),
+  keys: { "anthropic:work": ANTHROPIC_KEY, "bedrock-east:keys": awsKeyPair(EAST_KEY_ID), "bedrock-west:keys": awsKeyPair(WEST_KEY_ID) },
 });
-
-function config(mockUrl: string, model: { primary: string; fallbacks: string[] }): DetourConfigInput {
-  return {
-    models: {
-      providers: {
-        anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
-        "bedrock-east": { api: "bedrock", baseUrl: mockUrl, region: "us-east-1", timeoutSeconds: 5 },
-        "bedrock-west": { api: "bedrock", baseUrl: mockUrl, region: "us-west-2", timeoutSeconds: 5 },
-      },
-    },
-    auth: {
-      profiles: {
-        "anthropic:work": { provider: "anthropic", mode: "api_key", keyRef: { env: "BEDROCK_E2E_ANTHROPIC" } },
-        "bedrock-east:keys": { provider: "bedrock-east", mode: "api_key", keyRef: { env: "BEDROCK_E2E_EAST" } },
-        "bedrock-west:keys": { provider: "bedrock-west", mode: "api_key", keyRef: { env: "BEDROCK_E2E_WEST" } },
-      },
-    },
-    agents: {
-      defaults: {
-        model,
-        modelFailover: {
-          retrySameProfileOnTimeout: 0,
-          retrySameProfileOnServerError: 0,
-          shortWaitSeconds: 0,
-          waitForCooldownMaxSeconds: 0,
-          hedging: { enabled: false },
-        },
-      },
-    },
-    gateway: { ttftTimeoutSeconds: 2, streamStallSeconds: 2, auth: { tokens: [CLIENT_TOKEN] } },
-    state: { backend: "memory" },
-  };
-}
-
-async function start(model: { primary: string; fallbacks: string[] }, scenario: MockScenarioSelection = "healthy"): Promise<Running> {
-  const mock = await startMockProvider({ scenario });
-  const gateway = await startGateway({
-    config: config(mock.url, model),
-    port: 0,
-    env: {
-      BEDROCK_E2E_ANTHROPIC: ANTHROPIC_KEY,
-      // A Bedrock profile's key is its AWS key pair, ACCESS_KEY_ID:SECRET_ACCESS_KEY.
-      BEDROCK_E2E_EAST: `${EAST_KEY_ID}:${MOCK_AWS_CREDENTIALS[EAST_KEY_ID]}`,
-      BEDROCK_E2E_WEST: `${WEST_KEY_ID}:${MOCK_AWS_CREDENTIALS[WEST_KEY_ID]}`,
-    },
-  }).catch(async (error: unknown) => {
-    await mock.close();
-    throw error;
-  });
-  const sent: string[] = [];
-  const recordingFetch: typeof fetch = (input, init) => {
-    if (typeof init?.body === "string") sent.push(init.body);
-    return fetch(input, init);
-  };
-  running = {
-    mock,
-    gateway,
-    sent,
-    // No SDK retries: every retry decision is the gateway's.
-    anthropic: new Anthropic({ baseURL: gateway.url, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 15_000, fetch: recordingFetch }),
-    openai: new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 15_000 }),
-  };
-  return running;
-}
 
 /** Anthropic is overloaded (529); Bedrock in us-east-1 throttles; us-west-2 answers. */
 const OVERLOADED_THEN_THROTTLED: MockScenarioSelection = [
@@ -107,14 +35,6 @@ const OVERLOADED_THEN_THROTTLED: MockScenarioSelection = [
 ];
 const claudeAsk = { model: "detour", max_tokens: 256, messages: [{ role: "user" as const, content: "hi" }] };
 const WEST = `bedrock-west/${CLAUDE}`;
-
-async function streamedText(stream: AsyncIterable<Anthropic.MessageStreamEvent>): Promise<string> {
-  let text = "";
-  for await (const event of stream) {
-    if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
-  }
-  return text;
-}
 
 function bedrockPaths(mock: MockProvider): string[] {
   return mock
@@ -159,25 +79,8 @@ describe("Claude on Anthropic and on AWS Bedrock", () => {
 
   it("R-GW-6: an Anthropic client's cache_control, thinking and tools reach Claude on Bedrock; model and stream leave, anthropic_version joins", async () => {
     const { anthropic, mock, sent } = await start({ primary: `bedrock-east/${CLAUDE}`, fallbacks: [] });
-    await anthropic.messages.create({
-      model: "detour",
-      max_tokens: 4096,
-      thinking: { type: "enabled", budget_tokens: 2048 },
-      system: [{ type: "text", text: "You are a careful assistant.", cache_control: { type: "ephemeral" } }],
-      tools: [
-        {
-          name: "get_weather",
-          description: "The weather in a city",
-          input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-          cache_control: { type: "ephemeral" },
-        },
-      ],
-      tool_choice: { type: "auto" },
-      metadata: { user_id: "user-42" },
-      messages: [{ role: "user", content: [{ type: "text", text: "Weather in Oslo?", cache_control: { type: "ephemeral" } }] }],
-    });
-    const client = JSON.parse(sent[0] ?? "{}") as Record<string, unknown>;
-    const { model: _model, ...carried } = client;
+    await anthropic.messages.create(CLAUDE_FEATURES_REQUEST);
+    const carried = sentWithoutModel(sent);
     const [received] = mock.requests();
     expect(received?.path).toMatch(/^\/model\/us\.anthropic\.claude-sonnet-4-5-20250929-v1%3A0\/invoke(-with-response-stream)?$/);
     expect(received?.body).toEqual({ ...carried, anthropic_version: "bedrock-2023-05-31" });
@@ -188,12 +91,7 @@ describe("Claude on Anthropic and on AWS Bedrock", () => {
     const { data: stream, response } = await openai.chat.completions
       .create({ model: "detour", messages: [{ role: "user", content: "hi" }], stream: true })
       .withResponse();
-    let text = "";
-    let finish: string | null | undefined;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? "";
-      finish = chunk.choices[0]?.finish_reason ?? finish;
-    }
+    const { text, finish } = await readChatStream(stream);
     expect(text).toMatch(/\S/);
     expect(finish).toBe("stop");
     expect(response.headers.get("x-detour-model")).toBe(WEST);
@@ -246,14 +144,7 @@ describe("A model on Bedrock's Converse API", () => {
         stream_options: { include_usage: true },
       })
       .withResponse();
-    let text = "";
-    let finish: string | null | undefined;
-    let outputTokens: number | undefined;
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? "";
-      finish = chunk.choices[0]?.finish_reason ?? finish;
-      outputTokens = chunk.usage?.completion_tokens ?? outputTokens;
-    }
+    const { text, finish, outputTokens } = await readChatStream(stream);
     expect(text).toContain(`Hello from ${LLAMA}`);
     expect(finish).toBe("stop");
     expect(outputTokens).toBeGreaterThan(0);
@@ -275,9 +166,7 @@ describe("A model on Bedrock's Converse API", () => {
     const { data: stream, response } = await openai.chat.completions
       .create({ model: "detour", messages: [{ role: "user", content: "hi" }], stream: true })
       .withResponse();
-    let text = "";
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
-    expect(text).toContain(`Hello from ${LLAMA}`);
+    expect((await readChatStream(stream)).text).toContain(`Hello from ${LLAMA}`);
     expect(response.headers.get("x-detour-model")).toBe(LLAMA_WEST);
     expect(mock.requests().map((request) => request.fault)).toEqual(["stream-error", "ok"]);
   });

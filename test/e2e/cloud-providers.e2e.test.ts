@@ -5,136 +5,59 @@
  * 529 and on RESOURCE_EXHAUSTED, and an Anthropic client's request reaching Vertex with its cache_control,
  * thinking and tools (R-GW-6).
  */
-import { generateKeyPairSync } from "node:crypto";
-import Anthropic from "@anthropic-ai/sdk";
-import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
-import type { DetourConfigInput } from "../../src/config/index.js";
+import { describe, expect, it } from "vitest";
 import { decodeNoticeHeader } from "../../src/core/notices.js";
-import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
-import { fingerprintKey, startMockProvider, type MockProvider, type MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
+import { fingerprintKey, type MockProvider, type MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
+import { CLAUDE_FEATURES_REQUEST, cloudGatewayPerTest, sentWithoutModel, serviceAccountKey } from "./fixtures/cloud-gateway.js";
+import { readChatStream, streamedText } from "./fixtures/read-streams.js";
 
-const CLIENT_TOKEN = "cloud-e2e-client-token";
 const KEYS = {
   azureEast: "azure-east-key-1111111111",
   azureWest: "azure-west-key-2222222222",
   anthropic: "sk-ant-cloud-e2e-3333333333",
 } as const;
 const SERVICE_ACCOUNT = "detour-e2e@acme-ai.iam.gserviceaccount.com";
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-const SERVICE_ACCOUNT_KEY = JSON.stringify({
-  type: "service_account",
-  project_id: "acme-ai",
-  client_email: SERVICE_ACCOUNT,
-  private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-  private_key_id: "e2e-key",
-});
+const SERVICE_ACCOUNT_KEY = serviceAccountKey(SERVICE_ACCOUNT, "e2e-key");
 const VERTEX_CLAUDE = "claude-sonnet-4-6@20260101";
 
-interface Cloud {
-  mock: MockProvider;
-  gateway: RunningGateway;
-  openai: OpenAI;
-  anthropic: Anthropic;
-  /** The JSON bodies the clients sent to the gateway. */
-  sent: string[];
-}
-
-let running: Cloud | undefined;
-afterEach(async () => {
-  await running?.gateway.close();
-  await running?.mock.close();
-  running = undefined;
+const start = cloudGatewayPerTest({
+  clientToken: "cloud-e2e-client-token",
+  providers: (mockUrl) => ({
+    anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
+    vertex: {
+      api: "vertex",
+      baseUrl: `${mockUrl}/v1`,
+      timeoutSeconds: 5,
+      vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic", tokenUrl: `${mockUrl}/token` },
+    },
+    "vertex-gemini": {
+      api: "vertex",
+      baseUrl: `${mockUrl}/v1`,
+      timeoutSeconds: 5,
+      vertex: { project: "acme-ai", location: "global", publisher: "google", tokenUrl: `${mockUrl}/token` },
+    },
+    "azure-east": {
+      api: "azure-openai",
+      baseUrl: mockUrl,
+      timeoutSeconds: 5,
+      azure: { apiVersion: "2024-10-21" },
+      models: [{ id: "gpt-4o", deployment: "gpt4o-eastus" }],
+    },
+    "azure-west": {
+      api: "azure-openai",
+      baseUrl: mockUrl,
+      timeoutSeconds: 5,
+      models: [{ id: "gpt-4o", deployment: "gpt4o-westeurope" }],
+    },
+  }),
+  keys: {
+    "anthropic:work": KEYS.anthropic,
+    "vertex:sa": SERVICE_ACCOUNT_KEY,
+    "vertex-gemini:sa": SERVICE_ACCOUNT_KEY,
+    "azure-east:key": KEYS.azureEast,
+    "azure-west:key": KEYS.azureWest,
+  },
 });
-
-function cloudConfig(mockUrl: string, model: { primary: string; fallbacks: string[] }): DetourConfigInput {
-  return {
-    models: {
-      providers: {
-        anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
-        vertex: {
-          api: "vertex",
-          baseUrl: `${mockUrl}/v1`,
-          timeoutSeconds: 5,
-          vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic", tokenUrl: `${mockUrl}/token` },
-        },
-        "vertex-gemini": {
-          api: "vertex",
-          baseUrl: `${mockUrl}/v1`,
-          timeoutSeconds: 5,
-          vertex: { project: "acme-ai", location: "global", publisher: "google", tokenUrl: `${mockUrl}/token` },
-        },
-        "azure-east": {
-          api: "azure-openai",
-          baseUrl: mockUrl,
-          timeoutSeconds: 5,
-          azure: { apiVersion: "2024-10-21" },
-          models: [{ id: "gpt-4o", deployment: "gpt4o-eastus" }],
-        },
-        "azure-west": {
-          api: "azure-openai",
-          baseUrl: mockUrl,
-          timeoutSeconds: 5,
-          models: [{ id: "gpt-4o", deployment: "gpt4o-westeurope" }],
-        },
-      },
-    },
-    auth: {
-      profiles: {
-        "anthropic:work": { provider: "anthropic", mode: "api_key", keyRef: { env: "CLOUD_E2E_ANTHROPIC" } },
-        "vertex:sa": { provider: "vertex", mode: "api_key", keyRef: { env: "CLOUD_E2E_VERTEX_SA" } },
-        "vertex-gemini:sa": { provider: "vertex-gemini", mode: "api_key", keyRef: { env: "CLOUD_E2E_VERTEX_SA" } },
-        "azure-east:key": { provider: "azure-east", mode: "api_key", keyRef: { env: "CLOUD_E2E_AZURE_EAST" } },
-        "azure-west:key": { provider: "azure-west", mode: "api_key", keyRef: { env: "CLOUD_E2E_AZURE_WEST" } },
-      },
-    },
-    agents: {
-      defaults: {
-        model,
-        modelFailover: {
-          retrySameProfileOnTimeout: 0,
-          retrySameProfileOnServerError: 0,
-          shortWaitSeconds: 0,
-          waitForCooldownMaxSeconds: 0,
-          hedging: { enabled: false },
-        },
-      },
-    },
-    gateway: { ttftTimeoutSeconds: 2, streamStallSeconds: 2, auth: { tokens: [CLIENT_TOKEN] } },
-    state: { backend: "memory" },
-  };
-}
-
-async function start(model: { primary: string; fallbacks: string[] }, scenario: MockScenarioSelection = "healthy"): Promise<Cloud> {
-  const mock = await startMockProvider({ scenario });
-  const gateway = await startGateway({
-    config: cloudConfig(mock.url, model),
-    port: 0,
-    env: {
-      CLOUD_E2E_ANTHROPIC: KEYS.anthropic,
-      CLOUD_E2E_VERTEX_SA: SERVICE_ACCOUNT_KEY,
-      CLOUD_E2E_AZURE_EAST: KEYS.azureEast,
-      CLOUD_E2E_AZURE_WEST: KEYS.azureWest,
-    },
-  }).catch(async (error: unknown) => {
-    await mock.close();
-    throw error;
-  });
-  const sent: string[] = [];
-  const recordingFetch: typeof fetch = (input, init) => {
-    if (typeof init?.body === "string") sent.push(init.body);
-    return fetch(input, init);
-  };
-  running = {
-    mock,
-    gateway,
-    sent,
-    // No SDK retries: every retry decision is the gateway's.
-    openai: new OpenAI({ baseURL: `${gateway.url}/v1`, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 15_000 }),
-    anthropic: new Anthropic({ baseURL: gateway.url, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 15_000, fetch: recordingFetch }),
-  };
-  return running;
-}
 
 const AZURE_CHAIN = { primary: "azure-east/gpt-4o", fallbacks: ["azure-west/gpt-4o"] };
 /** East answers 429 "exceeded call rate limit" with `retry-after-ms: 1500`, every time it is asked. */
@@ -179,12 +102,7 @@ describe("Azure OpenAI in two regions", () => {
   it("R-GW-12: streamed, the 429 in one region is answered by the other region's stream", async () => {
     const { openai, mock } = await start(AZURE_CHAIN, EAST_THROTTLED);
     const { data: stream, response } = await openai.chat.completions.create({ ...ask("hi"), stream: true }).withResponse();
-    let text = "";
-    let model = "";
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? "";
-      model = chunk.model;
-    }
+    const { text, model } = await readChatStream(stream);
     expect(text).toContain(fingerprintKey(KEYS.azureWest));
     expect(model).toBe("azure-west/gpt-4o");
     expect(response.headers.get("x-detour-model")).toBe("azure-west/gpt-4o");
@@ -217,14 +135,6 @@ const CLAUDE_ON_VERTEX_THEN_ANTHROPIC = { primary: `vertex/${VERTEX_CLAUDE}`, fa
 const ANTHROPIC_OVERLOADED: MockScenarioSelection = [{ match: { key: KEYS.anthropic }, steps: ["overloaded"], then: "repeat-last" }];
 const VERTEX_EXHAUSTED: MockScenarioSelection = [{ match: { model: "claude-sonnet-4-6@*" }, steps: ["rate-limit"], then: "repeat-last" }];
 const claudeAsk = { model: "detour", max_tokens: 256, messages: [{ role: "user" as const, content: "hi" }] };
-
-async function streamedText(stream: AsyncIterable<Anthropic.MessageStreamEvent>): Promise<string> {
-  let text = "";
-  for await (const event of stream) {
-    if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
-  }
-  return text;
-}
 
 describe("Claude on Anthropic and on Vertex AI", () => {
   it("R-GW-12: Anthropic's 529 is answered by the same Claude model on Vertex", async () => {
@@ -265,25 +175,8 @@ describe("Claude on Anthropic and on Vertex AI", () => {
 
   it("R-GW-6: an Anthropic client's cache_control, thinking and tools reach Claude on Vertex; only model leaves and anthropic_version joins", async () => {
     const { anthropic, mock, sent } = await start({ primary: `vertex/${VERTEX_CLAUDE}`, fallbacks: [] });
-    await anthropic.messages.create({
-      model: "detour",
-      max_tokens: 4096,
-      thinking: { type: "enabled", budget_tokens: 2048 },
-      system: [{ type: "text", text: "You are a careful assistant.", cache_control: { type: "ephemeral" } }],
-      tools: [
-        {
-          name: "get_weather",
-          description: "The weather in a city",
-          input_schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
-          cache_control: { type: "ephemeral" },
-        },
-      ],
-      tool_choice: { type: "auto" },
-      metadata: { user_id: "user-42" },
-      messages: [{ role: "user", content: [{ type: "text", text: "Weather in Oslo?", cache_control: { type: "ephemeral" } }] }],
-    });
-    const client = JSON.parse(sent[0] ?? "{}") as Record<string, unknown>;
-    const { model: _model, ...carried } = client;
+    await anthropic.messages.create(CLAUDE_FEATURES_REQUEST);
+    const carried = sentWithoutModel(sent);
     const [received] = mock.requests();
     expect(received?.path).toMatch(/publishers\/anthropic\/models\/claude-sonnet-4-6@20260101:(stream)?RawPredict$/);
     // A non-streamed request goes upstream as a stream (R-ST-6): `stream: true` is the only other difference.
@@ -302,9 +195,7 @@ describe("Gemini on Vertex AI", () => {
     expect(data.choices[0]?.message.content).toMatch(/\S/);
     expect(response.headers.get("x-detour-model")).toBe("vertex-gemini/gemini-2.5-pro");
     const { data: stream } = await openai.chat.completions.create({ ...ask("again"), stream: true }).withResponse();
-    let text = "";
-    for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? "";
-    expect(text).toMatch(/\S/);
+    expect((await readChatStream(stream)).text).toMatch(/\S/);
     const gemini = mock.requests().filter((request) => request.path.includes("/publishers/google/"));
     expect(gemini.map((request) => request.path.replace(/^.*models\//, ""))).toEqual([
       "gemini-2.5-pro:streamGenerateContent?alt=sse",

@@ -6,20 +6,11 @@ import Anthropic from "@anthropic-ai/sdk";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SeededRandom } from "../../src/testing/seeded-random.js";
-import { KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { harnessClosedAfterEachTest, KEYS } from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions): Promise<Harness> {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessClosedAfterEachTest();
 
 const ask = (text: string) => ({ model: "detour", messages: [{ role: "user" as const, content: text }] });
 
@@ -124,8 +115,6 @@ describe("facts on demand on the same-wire lane (R-FB-8)", () => {
       expect(longest).toBeLessThan(10_000);
     } finally {
       parse.mockRestore();
-      await harness?.close();
-      harness = undefined;
       await upstream.close();
     }
   });

@@ -5,21 +5,13 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeNoticeHeader } from "../../src/core/notices.js";
 import { fingerprintKey } from "../../src/testing/mock-provider/index.js";
-import { KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { readChatStream } from "./fixtures/read-streams.js";
+import { harnessClosedAfterEachTest, KEYS } from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions): Promise<Harness> {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessClosedAfterEachTest();
 
 const ask = (text: string) => ({ model: "detour", messages: [{ role: "user" as const, content: text }] });
 
@@ -41,12 +33,7 @@ describe("failover through the gateway", () => {
       scenario: [{ match: { api: "openai" }, steps: ["overloaded"], then: "repeat-last" }],
     });
     const { data: stream, response } = await openai.chat.completions.create({ ...ask("hi"), stream: true }).withResponse();
-    let text = "";
-    let model = "";
-    for await (const chunk of stream) {
-      text += chunk.choices[0]?.delta.content ?? "";
-      model = chunk.model;
-    }
+    const { text, model } = await readChatStream(stream);
     expect(text).toContain("Hello from mock-claude");
     expect(model).toBe("anthropic/mock-claude");
     expect(mock.counts().byModel["mock-claude"]).toBe(1);

@@ -7,33 +7,13 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
-import { CLIENT_TOKEN, KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { describe, expect, it } from "vitest";
+import { readChatStream } from "./fixtures/read-streams.js";
+import { CLIENT_TOKEN, harnessClosedAfterEachTest, KEYS } from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
-
-async function start(options: HarnessOptions): Promise<Harness> {
-  harness = await startHarness(options);
-  return harness;
-}
+const start = harnessClosedAfterEachTest();
 
 const streamed = { model: "detour", stream: true as const, messages: [{ role: "user" as const, content: "tell me a story" }] };
-
-async function collectOpenAI(stream: AsyncIterable<OpenAI.ChatCompletionChunk>) {
-  let text = "";
-  let finish: string | null = null;
-  let model = "";
-  for await (const chunk of stream) {
-    text += chunk.choices[0]?.delta.content ?? "";
-    finish = chunk.choices[0]?.finish_reason ?? finish;
-    model = chunk.model || model;
-  }
-  return { text, finish, model };
-}
 
 describe("streaming through the gateway", () => {
   it("R-ST-2: a cut after the commit surfaces as an OpenAI SDK error, never a clean finish", async () => {
@@ -65,7 +45,7 @@ describe("streaming through the gateway", () => {
     });
     const startedAt = Date.now();
     const stream = await openai.chat.completions.create(streamed);
-    const result = await collectOpenAI(stream);
+    const result = await readChatStream(stream);
     expect(result.text).toContain("Hello from mock-claude");
     expect(result.finish).toBe("stop");
     expect(result.model).toBe("anthropic/mock-claude");
@@ -88,10 +68,10 @@ describe("streaming through the gateway", () => {
     const { openai } = await start({
       scenario: [{ match: { api: "openai" }, steps: ["missing-done", { fault: "malformed-chunk", afterTokens: 1 }] }],
     });
-    const first = await collectOpenAI(await openai.chat.completions.create({ ...streamed, stream_options: { include_usage: true } }));
+    const first = await readChatStream(await openai.chat.completions.create({ ...streamed, stream_options: { include_usage: true } }));
     expect(first.finish).toBe("stop");
     expect(first.text).toContain("Hello from mock-gpt");
-    const second = await collectOpenAI(await openai.chat.completions.create(streamed));
+    const second = await readChatStream(await openai.chat.completions.create(streamed));
     expect(second.finish).toBe("stop");
     expect(second.text).toContain("Hello from mock-gpt");
     expect(second.text).not.toContain("{");
@@ -168,8 +148,6 @@ describe("client disconnect", () => {
         await waitFor(() => upstream.closed.length > closedBefore);
       }
     } finally {
-      await harness?.close();
-      harness = undefined;
       await upstream.close();
     }
   });
@@ -214,8 +192,6 @@ describe("client disconnect after the commit", () => {
       const answering = status.profiles.find((profile) => profile.id === "openai:a");
       expect(answering?.usageStats.errorCount ?? 0).toBe(0);
     } finally {
-      await harness?.close();
-      harness = undefined;
       await upstream.close();
     }
   });
@@ -284,8 +260,6 @@ describe("a slow client", () => {
       controller.abort();
       await waitFor(() => upstreamClosed);
     } finally {
-      await harness?.close();
-      harness = undefined;
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
@@ -356,13 +330,11 @@ describe("upstream connections", () => {
       const { openai } = await start({ baseUrls: { openai: `${upstream.url}/v1` } });
       for (let index = 0; index < 20; index += 1) {
         const stream = await openai.chat.completions.create({ ...streamed, model: "openai/mock-gpt" });
-        expect((await collectOpenAI(stream)).text).toBe("hello");
+        expect((await readChatStream(stream)).text).toBe("hello");
       }
       // One connection for all of them (two at most, should one race its predecessor's release).
       expect(upstream.connections()).toBeLessThanOrEqual(2);
     } finally {
-      await harness?.close();
-      harness = undefined;
       await upstream.close();
     }
   });
@@ -373,7 +345,7 @@ describe("upstream connections", () => {
       const { openai } = await start({ baseUrls: { anthropic: upstream.url } });
       for (let index = 0; index < 10; index += 1) {
         const stream = await openai.chat.completions.create({ ...streamed, model: "anthropic/mock-claude" });
-        expect((await collectOpenAI(stream)).text).toBe("hello");
+        expect((await readChatStream(stream)).text).toBe("hello");
         const answer = await openai.chat.completions.create({
           model: "anthropic/mock-claude",
           messages: [{ role: "user", content: "hi" }],
@@ -382,8 +354,6 @@ describe("upstream connections", () => {
       }
       expect(upstream.connections()).toBeLessThanOrEqual(2);
     } finally {
-      await harness?.close();
-      harness = undefined;
       await upstream.close();
     }
   });

@@ -5,82 +5,38 @@
  * Anthropic's 529, Bedrock's ThrottlingException and Vertex's RESOURCE_EXHAUSTED each move the request on, streamed
  * and not; the answer names the cloud that gave it.
  */
-import { generateKeyPairSync } from "node:crypto";
 import Anthropic from "@anthropic-ai/sdk";
-import { afterEach, describe, expect, it } from "vitest";
-import type { DetourConfigInput } from "../../src/config/index.js";
-import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
-import { startMockProvider, type MockProvider, type MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
+import { describe, expect, it } from "vitest";
+import type { MockProvider, MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
 import { MOCK_AWS_CREDENTIALS } from "../../src/testing/mock-provider/wire/bedrock-wire.js";
-import { MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
+import { awsKeyPair, cloudGatewayPerTest, serviceAccountKey } from "./fixtures/cloud-gateway.js";
+import { streamedText } from "./fixtures/read-streams.js";
 
-const CLIENT_TOKEN = "three-clouds-client-token";
 const ANTHROPIC_KEY = "sk-ant-three-clouds-5555555555";
 const [AWS_KEY_ID] = Object.keys(MOCK_AWS_CREDENTIALS) as [string];
-const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-const SERVICE_ACCOUNT_KEY = JSON.stringify({
-  type: "service_account",
-  project_id: "acme-ai",
-  client_email: "detour-three-clouds@acme-ai.iam.gserviceaccount.com",
-  private_key: privateKey.export({ type: "pkcs8", format: "pem" }).toString(),
-  private_key_id: "three-clouds-key",
-});
 const BEDROCK_CLAUDE = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 const VERTEX_CLAUDE = "claude-sonnet-4-5@20250929";
 const CHAIN = { primary: "anthropic/claude-sonnet-4-5", fallbacks: [`bedrock/${BEDROCK_CLAUDE}`, `vertex/${VERTEX_CLAUDE}`] };
 
-function config(mockUrl: string): DetourConfigInput {
-  return {
-    models: {
-      providers: {
-        anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
-        bedrock: { api: "bedrock", baseUrl: mockUrl, region: "us-east-1", timeoutSeconds: 5 },
-        vertex: {
-          api: "vertex",
-          baseUrl: `${mockUrl}/v1`,
-          timeoutSeconds: 5,
-          vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic", tokenUrl: `${mockUrl}/token` },
-        },
-      },
+const startChain = cloudGatewayPerTest({
+  clientToken: "three-clouds-client-token",
+  providers: (mockUrl) => ({
+    anthropic: { api: "anthropic-messages", baseUrl: mockUrl, timeoutSeconds: 5 },
+    bedrock: { api: "bedrock", baseUrl: mockUrl, region: "us-east-1", timeoutSeconds: 5 },
+    vertex: {
+      api: "vertex",
+      baseUrl: `${mockUrl}/v1`,
+      timeoutSeconds: 5,
+      vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic", tokenUrl: `${mockUrl}/token` },
     },
-    auth: {
-      profiles: {
-        "anthropic:work": { provider: "anthropic", mode: "api_key", keyRef: { env: "THREE_CLOUDS_ANTHROPIC" } },
-        "bedrock:keys": { provider: "bedrock", mode: "api_key", keyRef: { env: "THREE_CLOUDS_AWS" } },
-        "vertex:sa": { provider: "vertex", mode: "api_key", keyRef: { env: "THREE_CLOUDS_VERTEX_SA" } },
-      },
-    },
-    agents: { defaults: { model: CHAIN, modelFailover: { ...MOVE_ON_AT_ONCE, hedging: { enabled: false } } } },
-    gateway: { ttftTimeoutSeconds: 2, streamStallSeconds: 2, auth: { tokens: [CLIENT_TOKEN] } },
-    state: { backend: "memory" },
-  };
-}
-
-let running: { mock: MockProvider; gateway: RunningGateway } | undefined;
-afterEach(async () => {
-  await running?.gateway.close();
-  await running?.mock.close();
-  running = undefined;
+  }),
+  keys: {
+    "anthropic:work": ANTHROPIC_KEY,
+    "bedrock:keys": awsKeyPair(AWS_KEY_ID),
+    "vertex:sa": serviceAccountKey("detour-three-clouds@acme-ai.iam.gserviceaccount.com", "three-clouds-key"),
+  },
 });
-
-async function start(scenario: MockScenarioSelection): Promise<{ mock: MockProvider; anthropic: Anthropic }> {
-  const mock = await startMockProvider({ scenario });
-  const gateway = await startGateway({
-    config: config(mock.url),
-    port: 0,
-    env: {
-      THREE_CLOUDS_ANTHROPIC: ANTHROPIC_KEY,
-      THREE_CLOUDS_AWS: `${AWS_KEY_ID}:${MOCK_AWS_CREDENTIALS[AWS_KEY_ID]}`,
-      THREE_CLOUDS_VERTEX_SA: SERVICE_ACCOUNT_KEY,
-    },
-  }).catch(async (error: unknown) => {
-    await mock.close();
-    throw error;
-  });
-  running = { mock, gateway };
-  // No SDK retries: every retry decision is the gateway's.
-  return { mock, anthropic: new Anthropic({ baseURL: gateway.url, apiKey: CLIENT_TOKEN, maxRetries: 0, timeout: 15_000 }) };
-}
+const start = (scenario: MockScenarioSelection) => startChain(CHAIN, scenario);
 
 const ANTHROPIC_OVERLOADED = { match: { key: ANTHROPIC_KEY }, steps: ["overloaded" as const], then: "repeat-last" as const };
 const BEDROCK_THROTTLED = { match: { key: AWS_KEY_ID }, steps: ["rate-limit" as const], then: "repeat-last" as const };
@@ -108,11 +64,7 @@ describe("one Claude model on Anthropic, Bedrock and Vertex", () => {
   it("R-GW-12: streamed, Anthropic's 529 and Bedrock's ThrottlingException are answered by Vertex's stream", async () => {
     const { anthropic, mock } = await start([ANTHROPIC_OVERLOADED, BEDROCK_THROTTLED]);
     const { data: stream, response } = await anthropic.messages.create({ ...ask, stream: true }).withResponse();
-    let text = "";
-    for await (const event of stream) {
-      if (event.type === "content_block_delta" && event.delta.type === "text_delta") text += event.delta.text;
-    }
-    expect(text).toMatch(/\S/);
+    expect(await streamedText(stream)).toMatch(/\S/);
     expect(response.headers.get("x-detour-model")).toBe(`vertex/${VERTEX_CLAUDE}`);
     expect(clouds(mock)).toEqual(["anthropic", "bedrock", "vertex"]);
   });
