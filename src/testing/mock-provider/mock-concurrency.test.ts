@@ -38,3 +38,25 @@ describe("mock provider concurrency", () => {
     expect(seen["sk-free"]).toEqual({ inFlight: 0, maxInFlight: 3, rejected: 0 });
   });
 });
+
+describe("mock provider under load", () => {
+  it("holds more than ten requests at once without a listener-leak warning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      mock = await startMockProvider({
+        scenario: { rules: [{ steps: [{ fault: "slow-first-token", delayMs: 200 }], then: "repeat-last" }] },
+      });
+      const provider = mock;
+      const responses = await Promise.all(Array.from({ length: 12 }, (_, index) => chat(provider, `sk-${index}`)));
+      expect(responses.map((response) => response.status)).toEqual(Array.from({ length: 12 }, () => 200));
+      await Promise.all(responses.map((response) => response.text()));
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain("MaxListenersExceededWarning");
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+});

@@ -3,6 +3,7 @@
  * Google and Ollama wire formats on their real paths, answering each request as the scenario scripts it
  * per key, model and API (R-CL-3). Used by tests, `detour demo` and `detour mock-provider`.
  */
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { MockProviderPortInUseError } from "./mock-errors.js";
@@ -270,6 +271,9 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
   const timers = new TimerSet();
   const sockets = new Set<Socket>();
   const closing = new AbortController();
+  // Every request in flight listens for the close (and stops listening when it ends): a load test holds
+  // more than the default ten at once, which is not a leak.
+  setMaxListeners(0, closing.signal);
   let ruleBook = new RuleBook(toRules(options.scenario ?? "healthy", named));
   const now = () => (options.clock ? options.clock.now() : Date.now());
   const givenBudgets = mockBudgetsSchema.parse(options.budgets ?? {});
