@@ -3,7 +3,7 @@
  * stderr, an invalid file → exit 2 through ConfigError), a Detour over the agent's store, and the output.
  */
 import type { Command } from "commander";
-import { createDetour, type DetourEngine } from "../engine/index.js";
+import type { DetourEngine } from "../engine/index.js";
 import { loadConfig, readEnvKnobs, type DetourConfig, type LoadedConfig } from "../config/index.js";
 import type { Logger, LogLevel } from "../ports/events.js";
 import type { CliDeps } from "./cli-deps.js";
@@ -71,6 +71,8 @@ export async function withDetour<T>(
   use: (opened: OpenedDetour) => Promise<T>,
 ): Promise<T> {
   const loaded = options.config ?? (await loadCliConfig(context));
+  // The engine is loaded when a command opens one: `detour --help` and the demo's registration stay light.
+  const { createDetour } = await import("../engine/index.js");
   // Read-only commands get stores that never create state; the engine closes whatever it opened.
   const detour = await createDetour({
     config: loaded.config,
