@@ -8,6 +8,7 @@
  */
 import { Cron } from "croner";
 import { z } from "zod";
+import { CLOUD_APIS, WIRE_FORMAT_APIS } from "../core/provider-apis.js";
 import { crossCheckConfig } from "./cross-checks.js";
 import {
   DEFAULT_AGENT_TIMEOUT_SECONDS,
@@ -66,14 +67,7 @@ export const ModelRefSchema = z
   .meta({ description: 'A model reference "provider/model", or an alias from agents.defaults.models.' });
 
 /** The wire formats a provider can speak, by their one id (the folder under wire/, the gateway dialect). */
-export const PROVIDER_API_IDS = [
-  "openai-chat",
-  "openai-responses",
-  "anthropic-messages",
-  "google-generative-ai",
-  "ollama",
-  "bedrock",
-] as const;
+export const PROVIDER_API_IDS = WIRE_FORMAT_APIS;
 
 /**
  * Older names of a wire format, still read so older and OpenClaw configs load (R-CF-1); the loaded config
@@ -86,7 +80,7 @@ export const PROVIDER_API_ALIASES: Readonly<Record<string, (typeof PROVIDER_API_
 };
 
 /** Clouds that speak a wire format above at their own addresses, with their own auth (R-GW-12). */
-export const CLOUD_PROVIDER_API_IDS = ["azure-openai", "vertex"] as const;
+export const CLOUD_PROVIDER_API_IDS = CLOUD_APIS;
 
 type ProviderApiId = (typeof PROVIDER_API_IDS)[number] | (typeof CLOUD_PROVIDER_API_IDS)[number];
 

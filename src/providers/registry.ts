@@ -3,6 +3,7 @@
  * The `api` field picks the wire format; the id is free (`openrouter`, `my-vllm`, …).
  */
 import { ERROR_CODES, ConfigError, DetourError } from "../core/errors.js";
+import { PROVIDER_API_LIST } from "../core/provider-apis.js";
 import type { Provider, ProviderApi } from "../ports/provider.js";
 import { wireFormatIdOf } from "../wire/formats.js";
 import { anthropicQuirks } from "./anthropic/quirks.js";
@@ -17,16 +18,7 @@ import type { ProviderQuirks } from "./shared/provider-quirks.js";
 import type { ProviderSettings } from "./shared/provider-settings.js";
 import { vertexQuirks } from "./vertex/quirks.js";
 
-export const PROVIDER_APIS: readonly ProviderApi[] = [
-  "openai-chat",
-  "openai-responses",
-  "anthropic-messages",
-  "google-generative-ai",
-  "ollama",
-  "bedrock",
-  "azure-openai",
-  "vertex",
-];
+export const PROVIDER_APIS: readonly ProviderApi[] = PROVIDER_API_LIST;
 
 /** What sets each API's provider apart: its endpoint (URL, auth, signing). The wire format does the rest. */
 const PROVIDER_QUIRKS: Readonly<Record<ProviderApi, ProviderQuirks>> = {
