@@ -7,6 +7,7 @@
  * at the end of the step.
  */
 import { DEMO_PROFILES, FALLBACK_MODEL } from "./demo-setup.js";
+import { whileFaulted } from "./faulted-actions.js";
 import type { FaultSpec, StoryStep } from "./storyline.js";
 
 export const HEDGING_SESSION = "demo-hedged-chat";
@@ -26,14 +27,15 @@ export const HEDGING_STEP: StoryStep = {
   detail:
     "openai:alpha takes the request and goes quiet. Rather than wait for its timeout, Detour starts the next " +
     `route of the chain beside it after a few seconds of silence (a hedge); ${FALLBACK_MODEL} answers first.`,
-  actions: [
-    { kind: "inject", fault: ALPHA_SILENT },
-    {
-      kind: "chat",
-      session: HEDGING_SESSION,
-      message: "Are you there?",
-      note: `openai:alpha sends nothing → hedge (openai:beta is out of credits, so ${FALLBACK_MODEL}) answers; alpha is closed, not blamed`,
-    },
-    { kind: "clear", fault: ALPHA_SILENT, description: "openai:alpha answers again" },
-  ],
+  actions: whileFaulted(
+    [{ fault: ALPHA_SILENT, clearedLine: "openai:alpha answers again" }],
+    [
+      {
+        kind: "chat",
+        session: HEDGING_SESSION,
+        message: "Are you there?",
+        note: `openai:alpha sends nothing → hedge (openai:beta is out of credits, so ${FALLBACK_MODEL}) answers; alpha is closed, not blamed`,
+      },
+    ],
+  ),
 };

@@ -7,6 +7,7 @@
  * Self-contained: every sub-agent has its own session, and the answers' delay is lifted at the end.
  */
 import { DEMO_SEATS_PER_ACCOUNT, DEMO_PROFILE_LIST } from "./demo-setup.js";
+import { whileFaulted } from "./faulted-actions.js";
 import type { FaultSpec, StoryStep } from "./storyline.js";
 
 export const SUB_AGENTS = 8;
@@ -39,19 +40,21 @@ export const SEATS_STEP: StoryStep = {
     `An agent starts ${SUB_AGENTS} sub-agents at once. Each account allows ${DEMO_SEATS_PER_ACCOUNT} requests in flight ` +
     `(${seats} seats in all): Detour spreads them over the free seats, and the rest wait in line for one instead of ` +
     "being refused.",
-  actions: [
-    { kind: "inject", fault: OPENAI_THINKING },
-    { kind: "inject", fault: ANTHROPIC_THINKING },
-    {
-      kind: "fan-out",
-      count: SUB_AGENTS,
-      sessionPrefix: SUB_AGENT_SESSION_PREFIX,
-      message: "Summarise your part of the repository.",
-      note:
-        `never more than ${DEMO_SEATS_PER_ACCOUNT} in flight per account; a full account is passed over, and when all are full ` +
-        "the sub-agent waits for the next free seat",
-    },
-    { kind: "clear", fault: OPENAI_THINKING, description: "openai answers at once again" },
-    { kind: "clear", fault: ANTHROPIC_THINKING, description: "anthropic answers at once again" },
-  ],
+  actions: whileFaulted(
+    [
+      { fault: OPENAI_THINKING, clearedLine: "openai answers at once again" },
+      { fault: ANTHROPIC_THINKING, clearedLine: "anthropic answers at once again" },
+    ],
+    [
+      {
+        kind: "fan-out",
+        count: SUB_AGENTS,
+        sessionPrefix: SUB_AGENT_SESSION_PREFIX,
+        message: "Summarise your part of the repository.",
+        note:
+          `never more than ${DEMO_SEATS_PER_ACCOUNT} in flight per account; a full account is passed over, and when all are full ` +
+          "the sub-agent waits for the next free seat",
+      },
+    ],
+  ),
 };

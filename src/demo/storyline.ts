@@ -5,6 +5,7 @@
  */
 import type { MockBudgetsInput, MockRuleInput } from "../testing/mock-provider/index.js";
 import { DEMO_PROFILES } from "./demo-setup.js";
+import { whileFaulted } from "./faulted-actions.js";
 import type { StepId } from "./demo-events.js";
 import { HEADROOM_STEP } from "./storyline-headroom.js";
 import { HEDGING_STEP } from "./storyline-hedging.js";
@@ -177,18 +178,20 @@ export const STORYLINE: readonly StoryStep[] = [
     detail:
       "openai:alpha's stream breaks after its first words. Detour asks the next model to go on from there and " +
       "streams only the missing part: the reader gets one whole answer, no word twice.",
-    actions: [
-      { kind: "inject", fault: ALPHA_STREAM_CUT },
-      { kind: "inject", fault: CLAUDE_TELLS_THE_STORY },
-      {
-        kind: "chat",
-        stream: true,
-        message: "Tell me a story.",
-        note: "cut after 12 words on openai:alpha → openai:beta is out of credits → Claude continues; its restart is trimmed away",
-      },
-      { kind: "clear", fault: ALPHA_STREAM_CUT, description: "openai:alpha streams whole answers again" },
-      { kind: "clear", fault: CLAUDE_TELLS_THE_STORY, description: "Claude answers as before" },
-    ],
+    actions: whileFaulted(
+      [
+        { fault: ALPHA_STREAM_CUT, clearedLine: "openai:alpha streams whole answers again" },
+        { fault: CLAUDE_TELLS_THE_STORY, clearedLine: "Claude answers as before" },
+      ],
+      [
+        {
+          kind: "chat",
+          stream: true,
+          message: "Tell me a story.",
+          note: "cut after 12 words on openai:alpha → openai:beta is out of credits → Claude continues; its restart is trimmed away",
+        },
+      ],
+    ),
   },
   HEDGING_STEP,
 ];
