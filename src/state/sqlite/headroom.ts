@@ -68,22 +68,16 @@ export class SqliteHeadroomTable {
 
 export class SqliteHeadroom implements HeadroomStore {
   readonly #file: SqliteConnection;
-  #headroomTable: SqliteHeadroomTable | undefined;
 
   constructor(file: SqliteConnection) {
     this.#file = file;
   }
 
-  get #table(): SqliteHeadroomTable {
-    this.#headroomTable ??= new SqliteHeadroomTable(this.#file.db);
-    return this.#headroomTable;
-  }
-
   async recordHeadroom(profileId: string, readings: readonly HeadroomReading[], now: number): Promise<void> {
-    this.#file.immediate(() => this.#table.record(profileId, readings, now));
+    this.#file.immediate(() => this.#file.table(SqliteHeadroomTable).record(profileId, readings, now));
   }
 
   async headroomReadings(profileIds: readonly string[], now: number): Promise<Record<string, HeadroomReading[]>> {
-    return this.#table.read(profileIds, now);
+    return this.#file.table(SqliteHeadroomTable).read(profileIds, now);
   }
 }

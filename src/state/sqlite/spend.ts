@@ -63,20 +63,14 @@ export class SqliteSpendTable {
 
 export class SqliteSpend implements SpendStore {
   readonly #file: SqliteConnection;
-  #spendTable: SqliteSpendTable | undefined;
 
   constructor(file: SqliteConnection) {
     this.#file = file;
   }
 
-  get #table(): SqliteSpendTable {
-    this.#spendTable ??= new SqliteSpendTable(this.#file.db);
-    return this.#spendTable;
-  }
-
   async recordSpend(profileId: string, costUsd: number, now: number): Promise<void> {
     // Spend is not in the read cache, so this write leaves the cached profiles and stats alone.
-    const spend = this.#table;
+    const spend = this.#file.table(SqliteSpendTable);
     const db = this.#file.db;
     await withLockRetry(
       this.#file.path,
@@ -86,6 +80,6 @@ export class SqliteSpend implements SpendStore {
   }
 
   async spendByProfile(now: number): Promise<Record<string, number>> {
-    return this.#table.byProfile(now);
+    return this.#file.table(SqliteSpendTable).byProfile(now);
   }
 }

@@ -8,12 +8,15 @@ import { noteLocalCommit, ReadCache } from "./read-cache.js";
 import { withLockRetry } from "./sqlite-retry.js";
 import { prepareStatements, type Statements } from "./statements.js";
 
+type TableClass<T> = new (db: Database.Database) => T;
+
 export class SqliteConnection {
   readonly path: string;
   readonly db: Database.Database;
   readonly sql: Statements;
   readonly cache: ReadCache;
   readonly #lockWaitMs: number | undefined;
+  readonly #tables = new Map<TableClass<unknown>, unknown>();
 
   constructor(db: Database.Database, path: string, lockWaitMs: number | undefined) {
     this.path = path;
@@ -52,6 +55,19 @@ export class SqliteConnection {
       },
       this.lockOptions(),
     );
+  }
+
+  /**
+   * The table a facet keeps of its own (headroom, spend), its statements prepared on first use and then
+   * kept: a store that never touches the table never prepares them.
+   */
+  table<T>(Table: TableClass<T>): T {
+    let table = this.#tables.get(Table) as T | undefined;
+    if (table === undefined) {
+      table = new Table(this.db);
+      this.#tables.set(Table, table);
+    }
+    return table;
   }
 
   lockOptions(): { deadlineMs?: number } {
