@@ -8,6 +8,7 @@ import type { OpenSeatsOptions } from "./open-seats.js";
 import { DEFAULT_AGENT_ID, DEFAULT_REDIS_KEY_PREFIX, resolveDetourHome } from "./open-store.js";
 import { sqliteStatePath } from "./sqlite/sqlite-file.js";
 import { SqliteFirstTokenSummary } from "./sqlite/sqlite-first-token-summary.js";
+import { requireRedisUrl } from "./redis-url.js";
 import { StateConfigError } from "./state-errors.js";
 
 /** `readOnly`: for a look from another process, which creates nothing (no file, table or key). */
@@ -21,8 +22,7 @@ export async function openFirstTokenSummary(options: OpenSeatsOptions & { readOn
     return options.readOnly ? SqliteFirstTokenSummary.openForReading(path) : SqliteFirstTokenSummary.open(path);
   }
   if (backend === "redis") {
-    const url = options.redis?.url;
-    if (!url) throw new StateConfigError(`state.backend is "redis" but state.redis.url is not set. Set it or use the sqlite backend.`);
+    const url = requireRedisUrl(options.redis);
     // Loaded only for this backend, as the Redis state store is.
     const { RedisFirstTokenSummary } = await import("./redis/redis-first-token-summary.js");
     return RedisFirstTokenSummary.connect({ url, keyPrefix: options.redis?.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX, agentId });

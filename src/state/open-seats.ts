@@ -8,6 +8,7 @@ import { MemorySeats } from "./memory/memory-seats.js";
 import { DEFAULT_AGENT_ID, DEFAULT_REDIS_KEY_PREFIX, resolveDetourHome, type StateBackend } from "./open-store.js";
 import { sqliteStatePath } from "./sqlite/sqlite-file.js";
 import { SqliteSeats } from "./sqlite/sqlite-seats.js";
+import { requireRedisUrl } from "./redis-url.js";
 import { StateConfigError } from "./state-errors.js";
 
 export interface OpenSeatsOptions {
@@ -30,13 +31,7 @@ export async function openSeatsStore(options: OpenSeatsOptions = {}): Promise<Se
     return SqliteSeats.open(sqliteStatePath(detourHome, agentId));
   }
   if (backend === "redis") {
-    const url = options.redis?.url;
-    if (!url) {
-      throw new StateConfigError(
-        `state.backend is "redis" but state.redis.url is not set. Set it (for example "redis://127.0.0.1:6379") ` +
-          `or use the sqlite backend.`,
-      );
-    }
+    const url = requireRedisUrl(options.redis);
     // Loaded only for this backend, as the Redis state store is.
     const { RedisSeats } = await import("./redis/redis-seats.js");
     return RedisSeats.connect({ url, keyPrefix: options.redis?.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX, agentId });

@@ -11,6 +11,7 @@ import { MemoryStateStore } from "./memory/memory-store.js";
 import { resolveSecretKey, SecretBox } from "./secrets.js";
 import { sqliteStatePath } from "./sqlite/sqlite-file.js";
 import { SqliteStateStore } from "./sqlite/sqlite-store.js";
+import { requireRedisUrl } from "./redis-url.js";
 import { StateConfigError } from "./state-errors.js";
 
 export type StateBackend = "sqlite" | "redis" | "memory";
@@ -70,13 +71,7 @@ export async function openStateStore(options: OpenStateStoreOptions = {}): Promi
     });
   }
   if (backend === "redis") {
-    const url = options.redis?.url;
-    if (!url) {
-      throw new StateConfigError(
-        `state.backend is "redis" but state.redis.url is not set. Set it (for example "redis://127.0.0.1:6379") ` +
-          `or use the sqlite backend.`,
-      );
-    }
+    const url = requireRedisUrl(options.redis);
     const secretKey = resolveSecretKey({ detourHome, env, secretKey: options.secretKey });
     // Loaded only for this backend: the Redis client is hundreds of modules a SQLite gateway never runs.
     const { RedisStateStore } = await import("./redis/redis-store.js");

@@ -6,7 +6,7 @@ import type { TraceRetention, TraceStore } from "../../ports/trace-store.js";
 import { MemoryTraceStore } from "../memory/memory-trace-store.js";
 import { sqliteStatePath } from "../sqlite/sqlite-file.js";
 import { SqliteTraceStore } from "../sqlite/sqlite-trace-store.js";
-import { StateConfigError } from "../state-errors.js";
+import { requireRedisUrl } from "../redis-url.js";
 
 export interface OpenTraceStoreOptions {
   backend: "sqlite" | "redis" | "memory";
@@ -20,13 +20,7 @@ export async function openTraceStore(options: OpenTraceStoreOptions): Promise<Tr
   const { backend, retention } = options;
   if (backend === "memory") return new MemoryTraceStore(retention);
   if (backend === "sqlite") return SqliteTraceStore.open({ path: sqliteStatePath(options.detourHome, options.agentId), retention });
-  const url = options.redis?.url;
-  if (!url) {
-    throw new StateConfigError(
-      `state.backend is "redis" but state.redis.url is not set. Set it (for example "redis://127.0.0.1:6379") ` +
-        `or use the sqlite backend.`,
-    );
-  }
+  const url = requireRedisUrl(options.redis);
   // Loaded only for this backend, like the Redis state store.
   const { RedisTraceStore } = await import("../redis/redis-trace-store.js");
   return RedisTraceStore.connect({ url, keyPrefix: options.redis?.keyPrefix ?? "detour", agentId: options.agentId, retention });
