@@ -3,9 +3,9 @@
  * fingerprints (R-OB-2); bad input exits 2 naming the problem (R-CL-1).
  */
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "./helpers/build.js";
-import { createSandbox, type CliResult, type Sandbox } from "./helpers/run-detour.js";
+import { describe, expect, it } from "vitest";
+import type { CliResult } from "./helpers/run-detour.js";
+import { sandboxPerFile } from "./helpers/sandbox-per-file.js";
 
 const OPENAI_KEY = "sk-cli-test-openai-0123456789abcdef";
 const OPENAI_KEY_2 = "sk-cli-test-openai-second-fedcba9876";
@@ -22,12 +22,7 @@ function expectNoSecrets(result: CliResult): void {
   }
 }
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  sandbox = createSandbox();
-}, 180_000);
-afterAll(() => sandbox.cleanup());
+const sandbox = sandboxPerFile();
 
 describe("detour auth", () => {
   it("R-CL-1: auth add --key - reads the key from stdin and prints only its fingerprint", async () => {

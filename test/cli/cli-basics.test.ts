@@ -1,16 +1,10 @@
 /**
  * R-CL-1 surface: every command has --help with examples, exit codes 0/1/2, and config check|schema (R-CF-2).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "./helpers/build.js";
-import { createSandbox, type Sandbox } from "./helpers/run-detour.js";
+import { describe, expect, it } from "vitest";
+import { sandboxPerFile } from "./helpers/sandbox-per-file.js";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  sandbox = createSandbox();
-}, 180_000);
-afterAll(() => sandbox.cleanup());
+const sandbox = sandboxPerFile();
 
 describe("detour CLI basics", () => {
   // Every command's --help is checked in-process (src/cli/program.test.ts); here the built binary proves

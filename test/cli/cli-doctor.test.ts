@@ -4,9 +4,9 @@
  */
 import { chmodSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt, repoRoot } from "./helpers/build.js";
-import { createSandbox, type Sandbox } from "./helpers/run-detour.js";
+import { describe, expect, it } from "vitest";
+import { repoRoot } from "./helpers/build.js";
+import { sandboxPerFile } from "./helpers/sandbox-per-file.js";
 
 const OPENCLAW_FIXTURE = resolve(repoRoot, "src/state/__fixtures__/openclaw");
 const FIXTURE_SECRETS = ["sk-fixture-openai-default", "sk-fixture-openai-backup", "fixture-codex-refresh", "fixture-openrouter-token"];
@@ -17,12 +17,7 @@ interface DoctorJson {
   legacyImport: { imported: string[]; skipped: string[] } | null;
 }
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  sandbox = createSandbox();
-}, 180_000);
-afterAll(() => sandbox.cleanup());
+const sandbox = sandboxPerFile();
 
 function mode(path: string): number {
   return statSync(path).mode & 0o777;

@@ -6,16 +6,11 @@ import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createServer, type Server } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliPath, ensureBuilt } from "./helpers/build.js";
-import { createSandbox, type Sandbox } from "./helpers/run-detour.js";
+import { describe, expect, it } from "vitest";
+import { cliPath } from "./helpers/build.js";
+import { sandboxPerFile } from "./helpers/sandbox-per-file.js";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  sandbox = createSandbox();
-}, 180_000);
-afterAll(() => sandbox?.cleanup());
+const sandbox = sandboxPerFile();
 
 function listenOnFreePort(): Promise<Server> {
   return new Promise((resolve, reject) => {

@@ -3,16 +3,10 @@
  * the key meant, a misspelled provider is answered with the real one, and redaction hides values, never
  * the words of a message.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureBuilt } from "./helpers/build.js";
-import { createSandbox, type Sandbox } from "./helpers/run-detour.js";
+import { describe, expect, it } from "vitest";
+import { sandboxPerFile } from "./helpers/sandbox-per-file.js";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  sandbox = createSandbox();
-}, 180_000);
-afterAll(() => sandbox.cleanup());
+const sandbox = sandboxPerFile();
 
 describe("detour config check for a newcomer's mistakes", () => {
   it("R-CF-2 a typo of a known key (fallback, gatway) fails the check with exit 2 and a did-you-mean", async () => {

@@ -7,12 +7,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import OpenAI from "openai";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import type { CliDeps } from "../../src/cli/cli-deps.js";
-import { runCli } from "../../src/cli/run-cli.js";
 import { createStderrLogger } from "../../src/cli/stderr-logger.js";
+import { gatewayListening, runCliInProcess } from "./helpers/in-process-cli.js";
 
 // The first start imports the whole gateway stack, which takes long on a loaded machine.
 vi.setConfig({ testTimeout: 180_000 });
@@ -32,33 +30,19 @@ interface Started {
 async function startGateway(args: string[], options: { tty: boolean }): Promise<Started> {
   const home = mkdtempSync(join(tmpdir(), "detour-newcomer-"));
   dirs.push(home);
-  let stdout = "";
-  let stderr = "";
-  let stop: (signal: string) => void = () => {};
-  const stopped = new Promise<string>((resolve) => (stop = resolve));
-  const deps: CliDeps = {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk), isTTY: options.tty },
-    stdin: new PassThrough(),
+  const cli = runCliInProcess(["gateway", "--port", "0", ...args], {
     // No config anywhere (cwd and DETOUR_HOME are empty), one provider key, and no local Ollama.
     env: { NO_COLOR: "1", DETOUR_HOME: home, OPENAI_API_KEY: "sk-newcomer-0123456789", OLLAMA_HOST: "127.0.0.1:9" },
     cwd: home,
-    waitForShutdown: () => stopped,
-  };
-  const exit = runCli(["gateway", "--port", "0", ...args], deps);
-  const started = Date.now();
-  while (!/listening on (\S+)/.test(stdout)) {
-    const exited = await Promise.race([exit, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
-    if (exited !== undefined) throw new Error(`gateway exited ${exited}: ${stderr}`);
-    if (Date.now() - started > 90_000) throw new Error("gateway did not start");
-  }
+    stderrIsTTY: options.tty,
+  });
   return {
-    url: /listening on (\S+)/.exec(stdout)![1]!,
-    stdout: () => stdout,
-    stderr: () => stderr,
+    url: await gatewayListening(cli),
+    stdout: cli.stdout,
+    stderr: cli.stderr,
     stop: async () => {
-      stop("SIGTERM");
-      return exit;
+      cli.stop();
+      return cli.exit;
     },
   };
 }

@@ -17,6 +17,7 @@ import { parseRunTraceLine } from "../../src/core/run-trace.js";
 import { summarizeRuns } from "../../src/engine/replay/index.js";
 import { startGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockScenarioInput } from "../../src/testing/mock-provider/index.js";
+import { REPLAY_REPORT_KEYS } from "../fixtures/replay-report-keys.js";
 import { CLIENT_TOKEN, KEYS, harnessConfig } from "./fixtures/gateway-harness.js";
 
 const directories: string[] = [];
@@ -131,19 +132,7 @@ describe("replay of traces recorded through the gateway", () => {
     const report = JSON.parse(replayed.stdout) as { configs: Record<string, unknown>[] };
     expect(report.configs.map((config) => config.name)).toEqual(["detour.json5", "with-fallback.json5"]);
     for (const config of report.configs) {
-      expect(Object.keys(config)).toEqual([
-        "name",
-        "runs",
-        "answered",
-        "failed",
-        "upstreamCalls",
-        "upstream429",
-        "upstream5xx",
-        "addedWaitMsP50",
-        "addedWaitMsP99",
-        "notices",
-        "costUsd",
-      ]);
+      expect(Object.keys(config)).toEqual(REPLAY_REPORT_KEYS);
     }
     const [own, other] = report.configs as unknown as (typeof recorded)[];
     const counts = ({ addedWaitMsP50: _p50, addedWaitMsP99: _p99, ...rest }: typeof recorded) => rest;

@@ -2,18 +2,12 @@
  * R-SB-5 and R-GW-8 through the built CLI: with Redis not answering, `auth add` fails naming it (exit 1, no
  * "Stored"), `doctor` reports the store as a problem; `sessions prune` and `sessions remove` work on SQLite.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openStateStore } from "../../src/state/open-store.js";
-import { ensureBuilt } from "../cli/helpers/build.js";
-import { createSandbox, type Sandbox } from "../cli/helpers/run-detour.js";
+import { sandboxPerFile } from "../cli/helpers/sandbox-per-file.js";
 import { sparePort } from "./helpers/redis.js";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  await ensureBuilt();
-  sandbox = createSandbox();
-}, 180_000);
-afterAll(() => sandbox.cleanup());
+const sandbox = sandboxPerFile();
 
 describe("explicit writes through the CLI", () => {
   it("R-SB-5: auth add with Redis not answering fails naming Redis, exits 1 and never says Stored; doctor reports it", async () => {

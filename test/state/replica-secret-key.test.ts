@@ -8,13 +8,11 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough } from "node:stream";
 import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
-import type { CliDeps } from "../../src/cli/cli-deps.js";
-import { runCli } from "../../src/cli/run-cli.js";
 import { RedisStateStore } from "../../src/state/redis/redis-store.js";
 import type { SecretKey } from "../../src/state/secrets.js";
 import { SecretKeyNotSharedError } from "../../src/state/state-errors.js";
+import { gatewayListening, runCliInProcess, type InProcessCli } from "../cli/helpers/in-process-cli.js";
 import { deleteKeysWithPrefix, requireSharedRedis, SHARED_REDIS_URL, uniquePrefix } from "./helpers/redis.js";
 
 await requireSharedRedis("replicas sharing one Redis need one secret key");
@@ -85,48 +83,18 @@ describe("R-SB-4 replicas sharing one Redis: the store", () => {
 });
 
 describe("R-SB-4 replicas sharing one Redis: the gateway", () => {
-  interface Replica {
-    exit: Promise<number>;
-    stdout: () => string;
-    stderr: () => string;
-    stop: () => void;
-  }
-
-  const running: Replica[] = [];
+  const running: InProcessCli[] = [];
   afterEach(async () => {
     for (const replica of running.splice(0)) replica.stop();
   });
 
-  function startReplica(configPath: string, env: NodeJS.ProcessEnv): Replica {
-    let stdout = "";
-    let stderr = "";
-    let stop: (signal: string) => void = () => {};
-    const stopped = new Promise<string>((resolve) => (stop = resolve));
-    const deps: CliDeps = {
-      stdout: { write: (chunk: string) => (stdout += chunk) },
-      stderr: { write: (chunk: string) => (stderr += chunk) },
-      stdin: new PassThrough(),
+  function startReplica(configPath: string, env: NodeJS.ProcessEnv): InProcessCli {
+    const replica = runCliInProcess(["--config", configPath, "gateway", "--port", "0"], {
       env: { NO_COLOR: "1", DETOUR_LOG_LEVEL: "warn", ...env },
       cwd: tmpdir(),
-      waitForShutdown: () => stopped,
-    };
-    const replica = {
-      exit: runCli(["--config", configPath, "gateway", "--port", "0"], deps),
-      stdout: () => stdout,
-      stderr: () => stderr,
-      stop: () => stop("SIGTERM"),
-    };
+    });
     running.push(replica);
     return replica;
-  }
-
-  async function listening(replica: Replica): Promise<void> {
-    const started = Date.now();
-    while (!replica.stdout().includes("listening on")) {
-      const exited = await Promise.race([replica.exit, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50))]);
-      if (exited !== undefined) throw new Error(`replica exited ${exited}: ${replica.stderr()}`);
-      if (Date.now() - started > 90_000) throw new Error("replica did not start");
-    }
   }
 
   function deployment(): { configPath: string; homeA: string; homeB: string } {
@@ -148,7 +116,7 @@ describe("R-SB-4 replicas sharing one Redis: the gateway", () => {
   it("R-SB-4 a second replica with its own key file refuses to start and says to set the same DETOUR_SECRET_KEY on every replica", async () => {
     const { configPath, homeA, homeB } = deployment();
     const first = startReplica(configPath, { DETOUR_HOME: homeA, MOCK_KEY: "sk-a" });
-    await listening(first);
+    await gatewayListening(first);
     const second = startReplica(configPath, { DETOUR_HOME: homeB, MOCK_KEY: "sk-a" });
     expect(await second.exit).toBe(1);
     expect(second.stdout()).not.toContain("listening on");
@@ -159,10 +127,10 @@ describe("R-SB-4 replicas sharing one Redis: the gateway", () => {
   it("R-SB-4 given the first replica's key as DETOUR_SECRET_KEY, the second replica starts", async () => {
     const { configPath, homeA, homeB } = deployment();
     const first = startReplica(configPath, { DETOUR_HOME: homeA, MOCK_KEY: "sk-a" });
-    await listening(first);
+    await gatewayListening(first);
     const key = readFileSync(join(homeA, "secret.key"), "utf8").trim();
     const second = startReplica(configPath, { DETOUR_HOME: homeB, DETOUR_SECRET_KEY: key, MOCK_KEY: "sk-a" });
-    await listening(second);
+    await gatewayListening(second);
     second.stop();
     expect(await second.exit).toBe(0);
   });

@@ -18,6 +18,8 @@ export interface Sandbox {
   root: string;
   home: string;
   detourHome: string;
+  /** The working directory the CLI runs in, where writeConfig writes. */
+  cwd: string;
   env: NodeJS.ProcessEnv;
   /** Writes `detour.json5` into the sandbox's working directory and returns its path. */
   writeConfig(config: unknown, name?: string): string;
@@ -51,6 +53,7 @@ export function createSandbox(): Sandbox {
     root,
     home,
     detourHome,
+    cwd,
     env,
     writeConfig(config, name = "detour.json5") {
       const path = join(cwd, name);
