@@ -106,6 +106,38 @@ export function newTraceAttempt(
   return fields ? Object.assign(attempt, fields) : attempt;
 }
 
+/** What a run is known by from its start: who asked, for what, along which chain. */
+export type RunTraceStart = Pick<RunTraceV1, "runId" | "agentId" | "startedAt" | "sessionHash" | "request" | "chain" | "selectionSource">;
+
+/**
+ * A run as it starts: aborted until it is seen to finish, with no attempt, skip, wait, notice or cost yet;
+ * `fields` fills in what is known. Written out field by field, like `newTraceAttempt`.
+ */
+export function newRunTrace(start: RunTraceStart, fields?: Partial<RunTraceV1>): RunTraceV1 {
+  const trace: RunTraceV1 = {
+    v: RUN_TRACE_VERSION,
+    runId: start.runId,
+    agentId: start.agentId,
+    startedAt: start.startedAt,
+    sessionHash: start.sessionHash,
+    request: start.request,
+    chain: start.chain,
+    selectionSource: start.selectionSource,
+    outcome: "aborted",
+    durationMs: 0,
+    answeredBy: null,
+    attempts: [],
+    skips: [],
+    waits: [],
+    headroom: [],
+    notices: [],
+    continuations: 0,
+    hedges: 0,
+    costUsd: 0,
+  };
+  return fields ? Object.assign(trace, fields) : trace;
+}
+
 /** An answer states a handful of windows; a trace keeps this many per attempt so its size stays bounded. */
 export const MAX_TRACE_HEADROOM_READINGS = 4;
 

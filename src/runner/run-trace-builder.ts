@@ -5,8 +5,8 @@
  */
 import {
   MAX_TRACE_HEADROOM_READINGS,
+  newRunTrace,
   newTraceAttempt,
-  RUN_TRACE_VERSION,
   traceableCode,
   type RunTraceV1,
   type TraceAttempt,
@@ -52,8 +52,7 @@ export class RunTraceBuilder {
   observe(event: DetourEvent, at: number): void {
     if (event.type === "run_started") {
       if (this.#trace) return;
-      this.#trace = {
-        v: RUN_TRACE_VERSION,
+      this.#trace = newRunTrace({
         runId: event.runId,
         agentId: event.agentId,
         startedAt: at,
@@ -66,18 +65,7 @@ export class RunTraceBuilder {
         },
         chain: [...event.chain],
         selectionSource: event.selectionSource,
-        outcome: "aborted",
-        durationMs: 0,
-        answeredBy: null,
-        attempts: [],
-        skips: [],
-        waits: [],
-        headroom: [],
-        notices: [],
-        continuations: 0,
-        hedges: 0,
-        costUsd: 0,
-      };
+      });
       return;
     }
     const trace = this.#trace;

@@ -5,7 +5,7 @@
  * Pure: the traces are a function of the target and the start time.
  */
 import type { FailoverReason } from "../../core/reasons.js";
-import { newTraceAttempt, RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
+import { newRunTrace, newTraceAttempt, type RunTraceStart, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
 
 export interface DrillTarget {
   /** `provider/model` the runs ask for: the config's primary. */
@@ -183,8 +183,8 @@ export function drillTraces(
         statedResetAt: call.retryAfterMs !== undefined ? startedAt + call.latencyMs + call.retryAfterMs : null,
       });
     }
-    traces.push({
-      v: RUN_TRACE_VERSION,
+    const answered = only.outcome === "succeeded";
+    const start: RunTraceStart = {
       runId: `drill-${drill.name}-${String(index).padStart(5, "0")}`,
       agentId: "main",
       startedAt,
@@ -192,18 +192,16 @@ export function drillTraces(
       request: { requestedModel: target.requestedModel, dialect: null, stream: drill.streamed, estimatedInputTokens: INPUT_TOKENS },
       chain: [target.requestedModel],
       selectionSource: "request_model",
-      outcome: only.outcome === "succeeded" ? "succeeded" : "failed",
-      durationMs,
-      answeredBy: only.outcome === "succeeded" ? { provider: target.provider, model: target.model, profileId: target.profileId } : null,
-      attempts: [only],
-      skips: [],
-      waits: [],
-      headroom: [],
-      notices: [],
-      continuations: 0,
-      hedges: 0,
-      costUsd: only.costUsd ?? 0,
-    });
+    };
+    traces.push(
+      newRunTrace(start, {
+        outcome: answered ? "succeeded" : "failed",
+        durationMs,
+        answeredBy: answered ? { provider: target.provider, model: target.model, profileId: target.profileId } : null,
+        attempts: [only],
+        costUsd: only.costUsd ?? 0,
+      }),
+    );
   }
   return traces;
 }

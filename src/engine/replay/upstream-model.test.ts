@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newTraceAttempt, RUN_TRACE_VERSION, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
+import { newRunTrace, newTraceAttempt, type RunTraceV1, type TraceAttempt } from "../../core/run-trace.js";
 import { DEFAULT_HEALTHY_LATENCY_MS, SAME_CALL_TOLERANCE_MS, UpstreamModel } from "./upstream-model.js";
 
 const T0 = 1_767_225_600_000;
@@ -11,28 +11,20 @@ function attempt(fields: Partial<TraceAttempt>): TraceAttempt {
   );
 }
 
+const REQUEST = { requestedModel: "anthropic/claude", dialect: null, stream: false, estimatedInputTokens: null };
+
 function run(runId: string, startedAt: number, attempts: TraceAttempt[]): RunTraceV1 {
-  return {
-    v: RUN_TRACE_VERSION,
+  const outcome = attempts.at(-1)?.outcome === "succeeded" ? "succeeded" : "failed";
+  const start = {
     runId,
     agentId: "main",
     startedAt,
     sessionHash: null,
-    request: { requestedModel: "anthropic/claude", dialect: null, stream: false, estimatedInputTokens: null },
+    request: REQUEST,
     chain: ["anthropic/claude"],
     selectionSource: "request_model",
-    outcome: attempts.at(-1)?.outcome === "succeeded" ? "succeeded" : "failed",
-    durationMs: 1_000,
-    answeredBy: null,
-    attempts,
-    skips: [],
-    waits: [],
-    headroom: [],
-    notices: [],
-    continuations: 0,
-    hedges: 0,
-    costUsd: 0,
   };
+  return newRunTrace(start, { outcome, durationMs: 1_000, attempts });
 }
 
 const limited = (resetInMs: number, at: number) =>
