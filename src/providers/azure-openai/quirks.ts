@@ -88,7 +88,11 @@ function entraSigner(providerId: string, entra: NonNullable<AzureOpenAiSettings[
         error,
       );
     }
-    return { ...request, headers: { ...request.headers, ...azureOpenAiAuthHeaders({ kind: "entra", accessToken: token }) } };
+    return {
+      ...request,
+      headers: { ...request.headers, ...azureOpenAiAuthHeaders({ kind: "entra", accessToken: token }) },
+      tokenRefused: () => tokens.invalidate(token),
+    };
   };
 }
 

@@ -63,4 +63,18 @@ describe("AccessTokenCache", () => {
     cache.invalidate();
     expect(await cache.token()).toBe("t2");
   });
+
+  it("a refusal of an older token keeps the newer one another call already fetched", async () => {
+    const source = counted([async () => ({ token: "t1", expiresAt: 3_600_000 }), async () => ({ token: "t2", expiresAt: 3_600_000 })]);
+    const cache = new AccessTokenCache({ fetch: source.fetch, now: () => 0 });
+    expect(await cache.token()).toBe("t1");
+    cache.invalidate("t1");
+    expect(await cache.token()).toBe("t2");
+    cache.invalidate("t1");
+    expect(await cache.token()).toBe("t2");
+    expect(source.calls()).toBe(2);
+    cache.invalidate("t2");
+    await cache.token();
+    expect(source.calls()).toBe(3);
+  });
 });

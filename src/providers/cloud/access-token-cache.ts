@@ -48,9 +48,12 @@ export class AccessTokenCache {
     return signal ? raceAbort(this.#inFlight, signal) : this.#inFlight;
   }
 
-  /** Forget the kept token (the upstream refused it): the next call fetches a new one. */
-  invalidate(): void {
-    this.#current = undefined;
+  /**
+   * Forget the kept token (the upstream refused it): the next call fetches a new one. Given the refused token,
+   * only that one is forgotten: a newer token another call fetched meanwhile is kept.
+   */
+  invalidate(refused?: string): void {
+    if (refused === undefined || this.#current?.token === refused) this.#current = undefined;
   }
 
   async #refresh(): Promise<string> {

@@ -37,6 +37,11 @@ export interface OutgoingRequest {
   url: string;
   headers: Readonly<Record<string, string>>;
   body: Buffer;
+  /**
+   * Set by a signer that put a kept access token on the request: called when the upstream answers 401, so the
+   * token is forgotten and the next call fetches a new one instead of failing with the same token until it expires.
+   */
+  tokenRefused?: () => void;
 }
 
 export type RequestSigner = (request: OutgoingRequest, signal: AbortSignal) => Promise<OutgoingRequest>;
@@ -79,6 +84,7 @@ export async function openPassThrough(
   let response: Dispatcher.ResponseData;
   let url = target.url;
   let sent = undiciBody(target.headers, body);
+  let tokenRefused: (() => void) | undefined;
   try {
     if (target.sign) {
       const signed = await target.sign(
@@ -86,6 +92,7 @@ export async function openPassThrough(
         signal,
       );
       url = signed.url;
+      tokenRefused = signed.tokenRefused;
       sent = { headers: { ...signed.headers, "content-length": String(signed.body.byteLength) }, body: signed.body };
     }
     response = await request(url, {
@@ -104,6 +111,7 @@ export async function openPassThrough(
   if (response.statusCode >= 200 && response.statusCode < 300) {
     return { status: response.statusCode, headers: response.headers, body: response.body };
   }
+  if (response.statusCode === 401) tokenRefused?.();
   let bodyText: string;
   try {
     bodyText = await readBodyText(response.body, ERROR_BODY_LIMIT_BYTES);

@@ -62,6 +62,7 @@ async function send(call: WireCall, signal: AbortSignal): Promise<UpstreamRespon
       signal,
     );
     response = await postJson({ ...upstream, url: signed.url, headers: signed.headers, bodyBytes: signed.body });
+    if (response.status === 401) signed.tokenRefused?.();
   } else {
     response = await postJson(upstream);
   }

@@ -54,6 +54,7 @@ function vertexTokenSigner(providerId: string, settings: VertexSettings): Endpoi
   return async (request, signal, credential) => {
     const source = tokenSourceOf(credential, settings);
     let token: string;
+    let tokenRefused: (() => void) | undefined;
     if ("bearer" in source) {
       token = source.bearer;
     } else {
@@ -63,8 +64,10 @@ function vertexTokenSigner(providerId: string, settings: VertexSettings): Endpoi
         cache = new AccessTokenCache({ fetch: () => fetchGoogleAccessToken(source, settings.tokenUrl) });
         caches.set(key, cache);
       }
+      const kept = cache;
       try {
-        token = await cache.token(signal);
+        token = await kept.token(signal);
+        tokenRefused = () => kept.invalidate(token);
       } catch (error) {
         if (signal.aborted) throw error;
         const problem = error instanceof Error ? error.message : String(error);
@@ -77,7 +80,7 @@ function vertexTokenSigner(providerId: string, settings: VertexSettings): Endpoi
         );
       }
     }
-    return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` } };
+    return { ...request, headers: { ...request.headers, authorization: `Bearer ${token}` }, ...(tokenRefused ? { tokenRefused } : {}) };
   };
 }
 

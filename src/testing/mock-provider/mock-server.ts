@@ -107,6 +107,8 @@ export interface MockProvider {
   concurrency(): Record<string, MockKeyConcurrency>;
   /** The access tokens `POST /token` issued, oldest first (which service account, which scope). */
   tokenGrants(): MockTokenGrant[];
+  /** Refuses every access token `POST /token` issued so far (a revoked service-account key): the next one is good. */
+  revokeTokens(): void;
   /** Replaces the scenario (rules start from their first step); counts are kept. */
   setScenario(scenario: MockScenarioSelection): void;
   /** Stops listening, ends waiting faults, destroys open sockets. */
@@ -531,6 +533,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     budgets: () => budgetBook.snapshot(),
     concurrency: () => Object.fromEntries([...concurrency].map(([key, entry]) => [key, { ...entry }])),
     tokenGrants: () => tokens.grants(),
+    revokeTokens: () => tokens.revokeAll(),
     reset() {
       log.clear();
       promptCache.clear();

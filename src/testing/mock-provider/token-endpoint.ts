@@ -68,6 +68,11 @@ export class MockTokenEndpoint {
     return token !== undefined && this.#issued.has(token);
   }
 
+  /** Refuses every token issued so far, as a revoked key or an early expiry would; later grants are accepted. */
+  revokeAll(): void {
+    this.#issued.clear();
+  }
+
   grants(): MockTokenGrant[] {
     return this.#grants.map((grant) => ({ ...grant }));
   }
