@@ -50,6 +50,16 @@ const INPUT_TOKENS = 1_200;
 const OUTPUT_TOKENS = 350;
 const SESSIONS = 40;
 
+/** A whole provider out for 15 minutes of a 20-minute drill, a run every 5 s: the hang and the refused connection. */
+const QUARTER_HOUR_PROVIDER_OUTAGE = {
+  minutes: 20,
+  everySeconds: 5,
+  fromMinute: 2,
+  untilMinute: 17,
+  scope: "provider",
+  streamed: false,
+} as const satisfies Partial<DrillDefinition>;
+
 export const DRILLS: readonly DrillDefinition[] = [
   {
     name: "rate-limit-storm",
@@ -79,12 +89,7 @@ export const DRILLS: readonly DrillDefinition[] = [
     name: "silent-provider",
     title: "silent provider",
     description: "The primary model's provider takes every call and never answers, for 15 minutes: only your timeouts end the wait.",
-    minutes: 20,
-    everySeconds: 5,
-    fromMinute: 2,
-    untilMinute: 17,
-    scope: "provider",
-    streamed: false,
+    ...QUARTER_HOUR_PROVIDER_OUTAGE,
     call: { latencyMs: 600_000, reason: "timeout", status: null, code: null },
   },
   {
@@ -115,12 +120,7 @@ export const DRILLS: readonly DrillDefinition[] = [
     name: "unreachable-host",
     title: "unreachable host",
     description: "The primary model's provider refuses connections (ECONNREFUSED) for 15 minutes.",
-    minutes: 20,
-    everySeconds: 5,
-    fromMinute: 2,
-    untilMinute: 17,
-    scope: "provider",
-    streamed: false,
+    ...QUARTER_HOUR_PROVIDER_OUTAGE,
     call: { latencyMs: 3, reason: "timeout", status: null, code: "ECONNREFUSED" },
   },
 ];
