@@ -12,8 +12,10 @@ import type {
   CanonicalToolChoice,
 } from "../../ports/canonical.js";
 import { unmappedFields } from "../shared/encoding.js";
+import { samplingFromWire } from "../shared/sampling-names.js";
 import { toolArgumentsText } from "../shared/tool-arguments.js";
 import { toDialectIssues, type DialectParseResult } from "../shared/validation-issues.js";
+import { GOOGLE_SAMPLING_NAMES } from "./schemas.js";
 import { googleClientRequestSchema, type GoogleClientPart, type GoogleClientRequest } from "./request-schema.js";
 
 export type GoogleRequestParse = DialectParseResult<{ request: CanonicalRequest }>;
@@ -124,14 +126,7 @@ export function parseGoogleRequest(raw: unknown): GoogleRequestParse {
   const toolChoice = readToolChoice(body.toolConfig);
   if (toolChoice !== undefined) request.toolChoice = toolChoice;
   const config = body.generationConfig;
-  if (config?.temperature !== undefined) request.temperature = config.temperature;
-  if (config?.topP !== undefined) request.topP = config.topP;
-  if (config?.topK !== undefined) request.topK = config.topK;
-  if (config?.maxOutputTokens !== undefined) request.maxTokens = config.maxOutputTokens;
-  if (config?.stopSequences && config.stopSequences.length > 0) request.stop = config.stopSequences;
-  if (config?.seed !== undefined) request.seed = config.seed;
-  if (config?.presencePenalty !== undefined) request.presencePenalty = config.presencePenalty;
-  if (config?.frequencyPenalty !== undefined) request.frequencyPenalty = config.frequencyPenalty;
+  samplingFromWire(config, GOOGLE_SAMPLING_NAMES, request);
   if (config?.candidateCount !== undefined) request.choiceCount = config.candidateCount;
   const responseFormat = readResponseFormat(config);
   if (responseFormat) request.responseFormat = responseFormat;

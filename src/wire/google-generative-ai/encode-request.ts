@@ -10,16 +10,10 @@ import {
 } from "../shared/encoding.js";
 import { guessImageMediaType, imageAsBase64 } from "../shared/images.js";
 import { toolArgumentsObject, toolNamesById } from "../shared/tool-arguments.js";
-import type { GoogleGenerateContentRequest, GoogleRequestContent, GoogleRequestPart } from "./schemas.js";
+import { SAMPLING_FIELDS_CARRIED, samplingToWire } from "../shared/sampling-names.js";
+import { GOOGLE_SAMPLING_NAMES, type GoogleGenerateContentRequest, type GoogleRequestContent, type GoogleRequestPart } from "./schemas.js";
 
-const CARRIED: ReadonlySet<CanonicalField> = new Set([
-  "topK",
-  "seed",
-  "frequencyPenalty",
-  "presencePenalty",
-  "responseFormat",
-  "reasoning",
-]);
+const CARRIED: ReadonlySet<CanonicalField> = new Set([...SAMPLING_FIELDS_CARRIED, "responseFormat", "reasoning"]);
 
 /** The request body, or the field Gemini cannot carry (R-GW-6 `incompatible`). */
 export function encodeGoogleRequest(request: CanonicalRequest): WireEncoding<GoogleGenerateContentRequest> {
@@ -48,15 +42,7 @@ export function toGoogleRequest(request: CanonicalRequest): GoogleGenerateConten
     ];
   }
   if (request.toolChoice !== undefined) wire.toolConfig = { functionCallingConfig: toGoogleToolChoice(request.toolChoice) };
-  const generationConfig: NonNullable<GoogleGenerateContentRequest["generationConfig"]> = {};
-  if (request.temperature !== undefined) generationConfig.temperature = request.temperature;
-  if (request.topP !== undefined) generationConfig.topP = request.topP;
-  if (request.maxTokens !== undefined) generationConfig.maxOutputTokens = request.maxTokens;
-  if (request.stop && request.stop.length > 0) generationConfig.stopSequences = request.stop;
-  if (request.topK !== undefined) generationConfig.topK = request.topK;
-  if (request.seed !== undefined) generationConfig.seed = request.seed;
-  if (request.presencePenalty !== undefined) generationConfig.presencePenalty = request.presencePenalty;
-  if (request.frequencyPenalty !== undefined) generationConfig.frequencyPenalty = request.frequencyPenalty;
+  const generationConfig: NonNullable<GoogleGenerateContentRequest["generationConfig"]> = samplingToWire(request, GOOGLE_SAMPLING_NAMES);
   const format = request.responseFormat;
   if (format && format.type !== "text") {
     generationConfig.responseMimeType = "application/json";

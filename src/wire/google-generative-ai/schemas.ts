@@ -3,6 +3,19 @@
  * what Detour sends; response schemas are loose because Google adds fields to every release.
  */
 import { z } from "zod";
+import type { SamplingNames } from "../shared/sampling-names.js";
+
+/** Gemini's names for the sampling settings, in `generationConfig`. */
+export const GOOGLE_SAMPLING_NAMES = {
+  temperature: "temperature",
+  topP: "topP",
+  maxTokens: "maxOutputTokens",
+  stop: "stopSequences",
+  topK: "topK",
+  seed: "seed",
+  presencePenalty: "presencePenalty",
+  frequencyPenalty: "frequencyPenalty",
+} as const satisfies SamplingNames;
 
 const requestPart = z.union([
   z.object({ text: z.string() }),

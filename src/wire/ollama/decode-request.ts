@@ -5,9 +5,11 @@
  */
 import type { CanonicalContentPart, CanonicalMessage, CanonicalRequest } from "../../ports/canonical.js";
 import { unmappedFields } from "../shared/encoding.js";
+import { samplingFromWire } from "../shared/sampling-names.js";
 import { toolArgumentsText } from "../shared/tool-arguments.js";
 import { toDialectIssues, type DialectParseResult } from "../shared/validation-issues.js";
-import { ollamaClientRequestSchema, type OllamaClientMessage, type OllamaClientRequest } from "./request-schema.js";
+import { OLLAMA_SAMPLING_NAMES } from "./schemas.js";
+import { ollamaClientRequestSchema, type OllamaClientMessage } from "./request-schema.js";
 
 export type OllamaRequestParse = DialectParseResult<{ request: CanonicalRequest; model: string; stream: boolean }>;
 
@@ -59,18 +61,6 @@ function readMessages(messages: readonly OllamaClientMessage[]): { system: strin
   return { system, messages: out };
 }
 
-function readOptions(options: OllamaClientRequest["options"], request: CanonicalRequest): void {
-  if (!options) return;
-  if (options.temperature !== undefined) request.temperature = options.temperature;
-  if (options.top_p !== undefined) request.topP = options.top_p;
-  if (options.top_k !== undefined) request.topK = options.top_k;
-  if (options.num_predict !== undefined) request.maxTokens = options.num_predict;
-  if (options.stop && options.stop.length > 0) request.stop = options.stop;
-  if (options.seed !== undefined) request.seed = options.seed;
-  if (options.presence_penalty !== undefined) request.presencePenalty = options.presence_penalty;
-  if (options.frequency_penalty !== undefined) request.frequencyPenalty = options.frequency_penalty;
-}
-
 export function parseOllamaRequest(raw: unknown): OllamaRequestParse {
   const parsed = ollamaClientRequestSchema.safeParse(raw);
   if (!parsed.success) return { ok: false, issues: toDialectIssues(parsed.error.issues) };
@@ -85,7 +75,7 @@ export function parseOllamaRequest(raw: unknown): OllamaRequestParse {
       parameters: tool.function.parameters ?? { type: "object", properties: {} },
     }));
   }
-  readOptions(body.options, request);
+  samplingFromWire(body.options, OLLAMA_SAMPLING_NAMES, request);
   if (body.format === "json") request.responseFormat = { type: "json" };
   else if (typeof body.format === "object") request.responseFormat = { type: "json-schema", name: "response", schema: body.format };
   if (body.think !== undefined) {

@@ -3,16 +3,10 @@ import type { CanonicalMessage, CanonicalRequest } from "../../ports/canonical.j
 import { EncodingNotes, noteUncarriedFields, ownProviderOptions, type CanonicalField, type WireEncoding } from "../shared/encoding.js";
 import { imageAsBase64 } from "../shared/images.js";
 import { toolArgumentsObject, toolNamesById } from "../shared/tool-arguments.js";
-import type { OllamaChatRequest, OllamaRequestMessage } from "./schemas.js";
+import { SAMPLING_FIELDS_CARRIED, samplingToWire } from "../shared/sampling-names.js";
+import { OLLAMA_SAMPLING_NAMES, type OllamaChatRequest, type OllamaRequestMessage } from "./schemas.js";
 
-const CARRIED: ReadonlySet<CanonicalField> = new Set([
-  "topK",
-  "seed",
-  "frequencyPenalty",
-  "presencePenalty",
-  "responseFormat",
-  "reasoning",
-]);
+const CARRIED: ReadonlySet<CanonicalField> = new Set([...SAMPLING_FIELDS_CARRIED, "responseFormat", "reasoning"]);
 
 /** The request body, or the field Ollama cannot carry (R-GW-6 `incompatible`). */
 export function encodeOllamaRequest(
@@ -43,15 +37,7 @@ export function toOllamaRequest(request: CanonicalRequest, options: { model: str
       },
     }));
   }
-  const sampling: NonNullable<OllamaChatRequest["options"]> = {};
-  if (request.temperature !== undefined) sampling.temperature = request.temperature;
-  if (request.topP !== undefined) sampling.top_p = request.topP;
-  if (request.maxTokens !== undefined) sampling.num_predict = request.maxTokens;
-  if (request.stop && request.stop.length > 0) sampling.stop = request.stop;
-  if (request.topK !== undefined) sampling.top_k = request.topK;
-  if (request.seed !== undefined) sampling.seed = request.seed;
-  if (request.presencePenalty !== undefined) sampling.presence_penalty = request.presencePenalty;
-  if (request.frequencyPenalty !== undefined) sampling.frequency_penalty = request.frequencyPenalty;
+  const sampling: NonNullable<OllamaChatRequest["options"]> = samplingToWire(request, OLLAMA_SAMPLING_NAMES);
   if (Object.keys(sampling).length > 0) wire.options = sampling;
   const format = request.responseFormat;
   if (format?.type === "json") wire.format = "json";

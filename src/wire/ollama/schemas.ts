@@ -3,6 +3,19 @@
  * with `"done": true`. Request schemas describe what Detour sends; responses are loose.
  */
 import { z } from "zod";
+import type { SamplingNames } from "../shared/sampling-names.js";
+
+/** Ollama's names for the sampling settings, in `options`. */
+export const OLLAMA_SAMPLING_NAMES = {
+  temperature: "temperature",
+  topP: "top_p",
+  maxTokens: "num_predict",
+  stop: "stop",
+  topK: "top_k",
+  seed: "seed",
+  presencePenalty: "presence_penalty",
+  frequencyPenalty: "frequency_penalty",
+} as const satisfies SamplingNames;
 
 export const ollamaRequestMessageSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"]),
