@@ -13,6 +13,7 @@ import OpenAI from "openai";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
+import { openDashboard } from "./fixtures/dashboard-page.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
 import { harnessConfig, KEYS } from "../e2e/fixtures/gateway-harness.js";
@@ -88,17 +89,10 @@ afterAll(async () => {
   await mock?.close();
 });
 
-async function openDashboard(width: number): Promise<{ page: Page; problems: string[] }> {
-  const page = await browser.newPage({ viewport: { width, height: 900 } });
-  const problems: string[] = [];
-  page.on("pageerror", (error) => problems.push(error.message));
-  page.on("response", (response) => {
-    if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
-  });
-  await page.goto(`${gateway.url}/`);
-  await page.waitForSelector("body[data-loaded=true]", { timeout: 10_000 });
+async function openAtWidth(width: number): Promise<{ page: Page; problems: string[] }> {
+  const { page, errors, failedResponses } = await openDashboard(browser, gateway.url, { width, height: 900 });
   await expect.poll(() => page.locator('#models-body tr[data-model="openai/mock-mini"]').count()).toBe(1);
-  return { page, problems };
+  return { page, problems: [...errors, ...failedResponses] };
 }
 
 /** Elements whose right edge passes the viewport, by tag and text, so a failure names the culprit. */
@@ -141,7 +135,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 describe("dashboard layout (real Chromium)", () => {
   it("at 1400 px the page spans the window, charts sit beside the numbers, and everything a newcomer looks for is there", async () => {
-    const { page, problems } = await openDashboard(1400);
+    const { page, problems } = await openAtWidth(1400);
     await screenshot(page, "dashboard-1400");
 
     const layout = await page.evaluate(() => {
@@ -212,7 +206,7 @@ describe("dashboard layout (real Chromium)", () => {
   }, 60_000);
 
   it("at 420 px nothing is wider than the screen, tables become labelled cards, and chart labels keep their size", async () => {
-    const { page, problems } = await openDashboard(420);
+    const { page, problems } = await openAtWidth(420);
     await screenshot(page, "dashboard-420");
 
     const widths = await page.evaluate(() => ({

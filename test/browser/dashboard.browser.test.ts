@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
+import { openDashboard } from "./fixtures/dashboard-page.js";
 import { startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
 
 const ADMIN_TOKEN = "dashboard-admin-token-5d1e";
@@ -39,15 +40,8 @@ describe("dashboard at / (real Chromium)", () => {
     await harness.openai.chat.completions.create(ask);
     await harness.openai.chat.completions.create(ask);
 
-    const page = await browser.newPage({ viewport: { width: 1280, height: 1100 } });
-    const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(error.message));
-    page.on("console", (message) => {
-      // Resource statuses (the refused reset's 401) are asserted where they matter.
-      if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-    });
-    await page.goto(`${harness.gateway.url}/`);
-    await page.waitForSelector("body[data-loaded=true]", { timeout: 10_000 });
+    // Resource statuses (the refused reset's 401) are asserted where they matter.
+    const { page, errors } = await openDashboard(browser, harness.gateway.url, { width: 1280, height: 1100 });
 
     const rowA = page.locator('tr[data-profile="openai:a"]');
     await expect.poll(() => rowA.getAttribute("data-state")).toBe("cooldown");

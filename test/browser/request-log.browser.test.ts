@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
+import { openDashboard } from "./fixtures/dashboard-page.js";
 import { RUN_TRACE_VERSION, type RunTraceV1 } from "../../src/core/run-trace.js";
 import { hashSessionKey } from "../../src/ports/trace-store.js";
 import { KEYS, startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
@@ -46,18 +47,8 @@ interface PageNode {
 }
 declare const document: { querySelectorAll(selector: string): Iterable<PageNode> };
 
-async function openPage(): Promise<{ page: Page; errors: string[] }> {
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const errors: string[] = [];
-  page.on("pageerror", (error) => errors.push(error.message));
-  page.on("console", (message) => {
-    // The first /admin/runs before the token is typed answers 401; the page says so, the test asserts it.
-    if (message.type() === "error" && !message.text().startsWith("Failed to load resource")) errors.push(message.text());
-  });
-  await page.goto(`${harness.gateway.url}/`);
-  await page.waitForSelector("body[data-loaded=true]", { timeout: 10_000 });
-  return { page, errors };
-}
+// The first /admin/runs before the token is typed answers 401; the page says so, the test asserts it.
+const openPage = () => openDashboard(browser, harness.gateway.url, { width: 1400, height: 1000 });
 
 const bars = (page: Page, runId: string) =>
   page.evaluate(

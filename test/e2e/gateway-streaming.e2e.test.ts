@@ -9,7 +9,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { readChatStream } from "./fixtures/read-streams.js";
-import { CLIENT_TOKEN, harnessClosedAfterEachTest, KEYS } from "./fixtures/gateway-harness.js";
+import { CLIENT_TOKEN, harnessClosedAfterEachTest, KEYS, profileStats } from "./fixtures/gateway-harness.js";
 
 const start = harnessClosedAfterEachTest();
 
@@ -32,11 +32,7 @@ describe("streaming through the gateway", () => {
     const { anthropic, gateway } = await start({ scenario: [{ steps: [{ fault: "stall", afterTokens: 2 }], then: "repeat-last" }] });
     const stream = anthropic.messages.stream({ model: "detour", max_tokens: 50, messages: [{ role: "user", content: "hi" }] });
     await expect(stream.finalMessage()).rejects.toBeInstanceOf(Anthropic.APIError);
-    const profiles = (await (
-      await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${anthropic.apiKey}` } })
-    ).json()) as { profiles: { id: string; usageStats: { errorCount?: number; failureCounts?: Record<string, number> } }[] };
-    const first = profiles.profiles.find((profile) => profile.id === "openai:a");
-    expect(first?.usageStats.failureCounts?.timeout).toBe(1);
+    expect((await profileStats({ gateway }, "openai:a"))?.failureCounts?.timeout).toBe(1);
   });
 
   it("R-ST-1: no first token within ttftTimeoutSeconds fails over before anything reaches the client", async () => {
@@ -186,11 +182,7 @@ describe("client disconnect after the commit", () => {
       expect(outcome === undefined || outcome instanceof OpenAI.APIUserAbortError).toBe(true);
       expect(text).toBe("Once upon");
       await waitFor(() => upstream.closed.length > 0);
-      const status = (await (await fetch(`${gateway.url}/status`, { headers: { authorization: `Bearer ${openai.apiKey}` } })).json()) as {
-        profiles: { id: string; usageStats: { errorCount?: number } }[];
-      };
-      const answering = status.profiles.find((profile) => profile.id === "openai:a");
-      expect(answering?.usageStats.errorCount ?? 0).toBe(0);
+      expect((await profileStats({ gateway }, "openai:a"))?.errorCount ?? 0).toBe(0);
     } finally {
       await upstream.close();
     }

@@ -11,18 +11,12 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import type { DetourEvent } from "../../src/ports/events.js";
-import { fingerprintKey, MID_STREAM_CUT_ANSWER } from "../../src/testing/mock-provider/index.js";
-import { CLIENT_TOKEN, KEYS, harnessPerTest, runFinished, type Harness } from "./fixtures/gateway-harness.js";
+import { fingerprintKey, MID_STREAM_CUT_ANSWER, type MockRuleInput } from "../../src/testing/mock-provider/index.js";
+import { KEYS, harnessPerTest, profileStats, runFinished, type Harness } from "./fixtures/gateway-harness.js";
+import { readChatStream } from "./fixtures/read-streams.js";
 
 const ANSWER = MID_STREAM_CUT_ANSWER;
 const start = harnessPerTest();
-
-async function profileStats(h: Harness, id: string) {
-  const status = (await (await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })).json()) as {
-    profiles: { id: string; usageStats: { errorCount?: number; cooldownUntil?: number; failureCounts?: Record<string, number> } }[];
-  };
-  return status.profiles.find((profile) => profile.id === id)?.usageStats;
-}
 
 /** Nothing of the run was a failure: one attempt, succeeded, no failure on any profile. */
 async function expectNoFailure(h: Harness, events: DetourEvent[]) {
@@ -165,56 +159,36 @@ describe("R-GW-10: an upstream that ignores stream: true answers with its whole 
     expect((await profileStats(h, "openai-codex:a"))?.errorCount ?? 0).toBe(0);
   });
 
-  it("R-GW-10: a 200 JSON error object sent for a stream is the provider's error: it fails over with its own reason", async () => {
-    const rateLimited = {
-      error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" },
-    };
-    const { h, events } = await start({
-      scenario: [
-        { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: rateLimited }], then: "repeat-last" },
-        { answer: ANSWER, steps: ["ok"], then: "repeat-last" },
-      ],
-    });
-    let text = "";
-    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true }))
-      text += chunk.choices[0]?.delta.content ?? "";
-    expect(text).toBe(ANSWER);
+  /** Key A answers every call 200 with `body`; every other call is answered. */
+  const keyAAnswers200 = (body: unknown): MockRuleInput[] => [
+    { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body }], then: "repeat-last" },
+    { answer: ANSWER, steps: ["ok"], then: "repeat-last" },
+  ];
+  const RATE_LIMITED = {
+    error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" },
+  };
+  const keyAFailedOnRateLimit = (events: DetourEvent[]) =>
     expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({
       profileId: "openai:a",
       outcome: "failed",
       reason: "rate_limit",
     });
+
+  it("R-GW-10: a 200 JSON error object sent for a stream is the provider's error: it fails over with its own reason", async () => {
+    const { h, events } = await start({ scenario: keyAAnswers200(RATE_LIMITED) });
+    expect((await readChatStream(await h.openai.chat.completions.create({ ...ask, stream: true }))).text).toBe(ANSWER);
+    keyAFailedOnRateLimit(events);
   });
 
   it("R-GW-10: a 200 JSON error object to a non-streamed client's streamed call is the provider's error too, not a 200 answer", async () => {
-    const rateLimited = {
-      error: { message: "Rate limit reached for requests.", type: "requests", param: null, code: "rate_limit_exceeded" },
-    };
-    const { h, events } = await start({
-      scenario: [
-        { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: rateLimited }], then: "repeat-last" },
-        { answer: ANSWER, steps: ["ok"], then: "repeat-last" },
-      ],
-    });
+    const { h, events } = await start({ scenario: keyAAnswers200(RATE_LIMITED) });
     expect((await h.openai.chat.completions.create(ask)).choices[0]?.message.content).toBe(ANSWER);
-    expect(events.find((event) => event.type === "attempt_finished")).toMatchObject({
-      profileId: "openai:a",
-      outcome: "failed",
-      reason: "rate_limit",
-    });
+    keyAFailedOnRateLimit(events);
   });
 
   it("R-GW-10: a 200 JSON body that is not an answer still fails over, as before", async () => {
-    const { h } = await start({
-      scenario: [
-        { match: { key: KEYS.openaiA }, steps: [{ fault: "status", status: 200, body: { not: "an answer" } }], then: "repeat-last" },
-        { answer: ANSWER, steps: ["ok"], then: "repeat-last" },
-      ],
-    });
-    let text = "";
-    for await (const chunk of await h.openai.chat.completions.create({ ...ask, stream: true }))
-      text += chunk.choices[0]?.delta.content ?? "";
-    expect(text).toBe(ANSWER);
+    const { h } = await start({ scenario: keyAAnswers200({ not: "an answer" }) });
+    expect((await readChatStream(await h.openai.chat.completions.create({ ...ask, stream: true }))).text).toBe(ANSWER);
     expect(h.mock.requests().map((request) => request.keyFingerprint)).toEqual([
       fingerprintKey(KEYS.openaiA),
       fingerprintKey(KEYS.openaiB),

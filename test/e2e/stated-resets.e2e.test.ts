@@ -7,7 +7,7 @@
 import { createServer, type OutgoingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLIENT_TOKEN, startHarness, type Harness } from "./fixtures/gateway-harness.js";
+import { profileStats, startHarness, type Harness } from "./fixtures/gateway-harness.js";
 
 interface Reply {
   status: number;
@@ -52,9 +52,7 @@ async function startUpstream(reply: Reply): Promise<{ url: string; close(): Prom
 }
 
 async function blockedUntil(h: Harness, id: string): Promise<number | undefined> {
-  const response = await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } });
-  const status = (await response.json()) as { profiles: { id: string; usageStats: { blockedUntil?: number } }[] };
-  return status.profiles.find((profile) => profile.id === id)?.usageStats.blockedUntil;
+  return (await profileStats(h, id))?.blockedUntil;
 }
 
 /** Whole seconds two hours ahead: a stated reset within R-CD-6's 7-day cap. */

@@ -8,7 +8,15 @@ import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { MID_STREAM_CUT_ANSWER } from "../../src/testing/mock-provider/index.js";
-import { CLIENT_TOKEN, KEYS, harnessPerTest, runFinished, type Harness } from "./fixtures/gateway-harness.js";
+import {
+  CLIENT_TOKEN,
+  KEYS,
+  harnessPerTest,
+  profileStats,
+  runFinished,
+  type Harness,
+  type HarnessOptions,
+} from "./fixtures/gateway-harness.js";
 
 const ANSWER = MID_STREAM_CUT_ANSWER;
 const start = harnessPerTest();
@@ -28,13 +36,6 @@ async function openAIText(h: Harness) {
 async function metrics(h: Harness): Promise<string> {
   const response = await fetch(`${h.gateway.url}/metrics`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } });
   return response.text();
-}
-
-async function profileStats(h: Harness, id: string) {
-  const status = (await (await fetch(`${h.gateway.url}/status`, { headers: { authorization: `Bearer ${CLIENT_TOKEN}` } })).json()) as {
-    profiles: { id: string; usageStats: { errorCount?: number; lastUsed?: number; failureCounts?: Record<string, number> } }[];
-  };
-  return status.profiles.find((profile) => profile.id === id)?.usageStats;
 }
 
 type Message = { role: string; content: unknown };
@@ -107,16 +108,19 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
     expect((await profileStats(h, "anthropic:a"))?.errorCount).toBe(1);
   });
 
+  /** Key A's stream is cut, key B cannot connect, and the one fallback, a Claude model, rejects a prefill. */
+  const cutThenClaudeRejectingPrefill = (claude: string): HarnessOptions => ({
+    model: { primary: "openai/mock-gpt", fallbacks: [claude] },
+    scenario: [
+      { match: { key: KEYS.openaiA }, answer: ANSWER, steps: [{ fault: "stream-cut", afterTokens: 10 }] },
+      { match: { key: KEYS.openaiB }, steps: ["reset"], then: "repeat-last" },
+      { match: { api: "anthropic" }, answer: ANSWER, continuation: { prefill: "reject" }, steps: ["ok"], then: "repeat-last" },
+    ],
+  });
+
   it("R-ST-4: a cut whose only fallback rejects prefill is completed by an instructed continuation", async () => {
-    const { h } = await start({
-      // A catalogue model that takes a prefill (Claude before 4.6), so the prefill goes first.
-      model: { primary: "openai/mock-gpt", fallbacks: ["anthropic/claude-sonnet-4-5"] },
-      scenario: [
-        { match: { key: KEYS.openaiA }, answer: ANSWER, steps: [{ fault: "stream-cut", afterTokens: 10 }] },
-        { match: { key: KEYS.openaiB }, steps: ["reset"], then: "repeat-last" },
-        { match: { api: "anthropic" }, answer: ANSWER, continuation: { prefill: "reject" }, steps: ["ok"], then: "repeat-last" },
-      ],
-    });
+    // A catalogue model that takes a prefill (Claude before 4.6), so the prefill goes first.
+    const { h } = await start(cutThenClaudeRejectingPrefill("anthropic/claude-sonnet-4-5"));
     expect((await openAIText(h)).text).toBe(ANSWER);
     const anthropicCalls = h.mock.requests().filter((request) => request.api === "anthropic");
     // Anthropic models get the prefill first; its 400 leads to the instructed form, never to the error.
@@ -126,14 +130,7 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
   });
 
   it("R-ST-4: a continuation on a catalogue Claude 4.6 model sends no prefill: the instructed form first, no 400 eaten", async () => {
-    const { h } = await start({
-      model: { primary: "openai/mock-gpt", fallbacks: ["anthropic/claude-sonnet-4-6"] },
-      scenario: [
-        { match: { key: KEYS.openaiA }, answer: ANSWER, steps: [{ fault: "stream-cut", afterTokens: 10 }] },
-        { match: { key: KEYS.openaiB }, steps: ["reset"], then: "repeat-last" },
-        { match: { api: "anthropic" }, answer: ANSWER, continuation: { prefill: "reject" }, steps: ["ok"], then: "repeat-last" },
-      ],
-    });
+    const { h } = await start(cutThenClaudeRejectingPrefill("anthropic/claude-sonnet-4-6"));
     expect((await openAIText(h)).text).toBe(ANSWER);
     const anthropicCalls = h.mock.requests().filter((request) => request.api === "anthropic");
     expect(anthropicCalls).toHaveLength(1);
