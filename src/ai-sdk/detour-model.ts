@@ -32,7 +32,7 @@ import { runContinuedStream } from "../pipe/continued-run.js";
 import { CONTINUE_INSTRUCTION, type ContinuationMode } from "../pipe/continuation-request.js";
 import { continuationSettingsFromConfig } from "../pipe/stream-continuation.js";
 import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
-import { normalizeRunError } from "../pipe/run-canonical.js";
+import { normalizeRunError } from "../pipe/run-errors.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
 import { failureHeadersOf, toUpstreamFailure } from "./ai-sdk-errors.js";

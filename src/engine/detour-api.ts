@@ -15,7 +15,7 @@ import type { EmbeddingsRunner } from "./run-embeddings.js";
 import type { CountTokensRunner } from "./run-count-tokens.js";
 import type { DetourTraces } from "./run-traces.js";
 import type { CredentialDiscovery } from "./discover-credentials.js";
-import type { PassThroughRunner } from "../pipe/run-pass-through.js";
+import type { ChatRunner } from "../pipe/chat-runner.js";
 import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
 import type { PostCommitFailureReport, PostCommitFailureResult, RunWithOptions } from "../pipe/run-with.js";
 
@@ -142,8 +142,8 @@ export interface Detour {
  * they take these from the engine and never build them themselves.
  */
 export interface DetourEngine extends Detour {
-  /** The same-wire byte lane (R-GW-6); undefined when no provider of the config can be called raw. */
-  readonly passThrough: PassThroughRunner | undefined;
+  /** The chat runner for requests that come with the client's bytes (R-GW-6); undefined when no provider of the config can be called with them. */
+  readonly passThrough: ChatRunner | undefined;
   /** R-PO-7: reads an attempt's upstream headers into headroom, for a front end that calls upstream itself (the AI SDK model). */
   readonly headroom: HeadroomRecorder;
   /** What R-CF-5 discovery found; undefined unless `discoverCredentials` was asked for. */

@@ -21,8 +21,8 @@ export type {
 } from "./detour-api.js";
 export type { CredentialDiscovery } from "./discover-credentials.js";
 export type { CanonicalRunner, CanonicalStreamResult } from "../pipe/run-canonical.js";
-export type { LaneResponse, PassThroughRequest, PassThroughRunner, RawStreamResult } from "../pipe/run-pass-through.js";
-export { FORWARDED_RESPONSE_HEADERS } from "../pipe/run-pass-through.js";
+export type { ChatRequestSource, ChatRunner, LaneResponse, RawStreamResult } from "../pipe/chat-runner.js";
+export { FORWARDED_RESPONSE_HEADERS } from "../providers/shared/pass-through-call.js";
 export type { ProviderPin } from "../pipe/provider-pin.js";
 export { EventHub } from "./event-hub.js";
 

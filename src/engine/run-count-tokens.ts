@@ -16,7 +16,9 @@ import { looksLikeJsonObject, openPassThrough, readPassThroughBody } from "../pr
 import { unreadableResponseFailure } from "../providers/shared/upstream-failure.js";
 import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
 import { providerCallSettings } from "./provider-call-settings.js";
-import { callContext, normalizeRunError, routingOptionsOf, type CanonicalRunOptions, type RunnerDetour } from "../pipe/run-canonical.js";
+import type { CanonicalRunOptions, RunnerDetour } from "../pipe/run-canonical.js";
+import { normalizeRunError } from "../pipe/run-errors.js";
+import { callContext, routingOptionsOf } from "../pipe/run-options.js";
 
 export type CountTokensOptions = Omit<CanonicalRunOptions, "request" | "stream" | "sessionKey"> & {
   /** The client's count_tokens body (a Messages request without `max_tokens`), as sent. */

@@ -29,7 +29,9 @@ import { embeddingsUsageOf } from "../wire/openai-embeddings/usage.js";
 import { parseJsonText, validateWire } from "../wire/shared/wire-json.js";
 import type { HeadroomRecorder } from "../pipe/headroom-recorder.js";
 import { providerCallSettings } from "./provider-call-settings.js";
-import { callContext, normalizeRunError, type RunnerDetour } from "../pipe/run-canonical.js";
+import type { RunnerDetour } from "../pipe/run-with.js";
+import { normalizeRunError } from "../pipe/run-errors.js";
+import { callContext } from "../pipe/run-options.js";
 
 export interface EmbedOptions {
   agentId?: string;

@@ -7,7 +7,7 @@
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { lazySchemaCompilers } from "./lazy-schema-compilers.js";
 import { DEFAULT_AGENT_ID, type DetourConfig } from "../config/index.js";
-import { EventHub, type CanonicalRunner, type PassThroughRunner } from "../engine/index.js";
+import { EventHub, type CanonicalRunner, type ChatRunner } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import { silentLogger, type Logger } from "../ports/events.js";
 import { systemClock } from "../ports/system-clock.js";
@@ -128,7 +128,7 @@ export async function buildGatewayApp(options: BuildGatewayAppOptions): Promise<
  * The same-wire lane resolves models and counts attempts exactly like the canonical `run` (R-GW-3,
  * `x-detour-attempts`): both lanes answer the same request the same way.
  */
-function laneWithResolvedModels(lane: PassThroughRunner, config: DetourConfig, ledger: AttemptLedger): PassThroughRunner {
+function laneWithResolvedModels(lane: ChatRunner, config: DetourConfig, ledger: AttemptLedger): ChatRunner {
   return {
     async complete(runOptions) {
       const outcome = await lane.complete(resolveRunModels(config, runOptions));

@@ -1,6 +1,6 @@
 /** What every gateway route shares: the engine, the config, the clock, metrics and the logger. */
 import type { DetourConfig } from "../config/index.js";
-import type { Detour, DetourEngine, CanonicalRunner, PassThroughRunner } from "../engine/index.js";
+import type { Detour, DetourEngine, CanonicalRunner, ChatRunner } from "../engine/index.js";
 import type { Clock } from "../ports/clock.js";
 import type { Logger } from "../ports/events.js";
 import type { GatewayMetrics } from "./metrics.js";
@@ -19,5 +19,5 @@ export interface GatewayContext {
   /** `main` plus every agent of `agents.list`: a `model` naming one selects its chain (R-GW-3). */
   knownAgentIds: readonly string[];
   /** The same-wire lane (R-GW-6); absent for an engine without config-built providers (the canonical path). */
-  passThrough?: PassThroughRunner | undefined;
+  passThrough?: ChatRunner | undefined;
 }

@@ -10,9 +10,9 @@ import { UpstreamFailure, type Provider, type ProviderCallContext } from "../por
 import type { AttemptContext } from "../runner/attempt.js";
 import { CanonicalResponseAssembler } from "../wire/shared/assemble-canonical-response.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
-import type { CanonicalRunnerSettings } from "./run-canonical.js";
+import type { AttemptScope } from "./run-options.js";
 import { cutFailure } from "./stream-failures.js";
-import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
+import { refusesStreaming } from "./streamed-answer.js";
 import { readWatchedPushed, readWatchedStream, type WatchedItem } from "./watched-stream.js";
 
 /**
@@ -32,12 +32,9 @@ export interface AssembledCompletionCall {
   provider: Provider;
   request: CanonicalRequest;
   context: AttemptContext;
-  settings: CanonicalRunnerSettings;
-  refusals: StreamRefusals;
+  scope: AttemptScope;
   /** Builds the provider's call context for a signal (credential, profile, header readers). */
   callContext: (signal: AbortSignal) => ProviderCallContext;
-  /** The caller's own signal (client gone): stops the upstream at any point. */
-  callerSignal?: AbortSignal;
 }
 
 function errorEventFailure(provider: string, error: unknown): Error {
@@ -47,13 +44,14 @@ function errorEventFailure(provider: string, error: unknown): Error {
 }
 
 export async function completeThroughStream(call: AssembledCompletionCall): Promise<CanonicalResponse> {
-  const { provider, context, settings } = call;
+  const { provider, context } = call;
+  const { settings, refusals, callerSignal } = call.scope;
   const plain = () => {
     // R-HG-1: a plain call's first content cannot be seen, so it is not raced.
     context.upstreamProgress?.("unwatched");
     return provider.complete({ ...call.request, model: context.model, stream: false }, call.callContext(context.signal));
   };
-  if (call.refusals.has(context.provider, context.model)) return plain();
+  if (refusals.has(context.provider, context.model)) return plain();
   const assembler = new CanonicalResponseAssembler({ id: `detour-${context.runId}`, model: context.model });
   const accept = (event: CanonicalStreamEvent): WatchedItem => {
     if (event.type === "error") throw errorEventFailure(context.provider, event.error);
@@ -76,19 +74,19 @@ export async function completeThroughStream(call: AssembledCompletionCall): Prom
         open: (signal, push) => provider.pushStream(streamed, call.callContext(signal), push),
         accept,
         end,
-        ...attemptStreamBudgets(settings, context, call.callerSignal),
+        ...attemptStreamBudgets(settings, context, callerSignal),
       });
     } else {
       await readWatchedStream({
         open: (signal) => provider.stream(streamed, call.callContext(signal)),
         accept,
         end,
-        ...attemptStreamBudgets(settings, context, call.callerSignal),
+        ...attemptStreamBudgets(settings, context, callerSignal),
       });
     }
   } catch (error) {
     if (!refusesStreaming(error)) throw error;
-    call.refusals.add(context.provider, context.model);
+    refusals.add(context.provider, context.model);
     return plain();
   }
   return assembler.response();

@@ -22,8 +22,8 @@ import type { RawStreamScanner } from "../wire/shared/sse-bytes.js";
 import type { LaneWireFormat } from "../wire/wire-format.js";
 import { attemptStreamBudgets } from "./first-token-timeout.js";
 import { reportStatedUsage } from "./stated-usage.js";
-import type { CanonicalRunnerSettings } from "./run-canonical.js";
-import { refusesStreaming, type StreamRefusals } from "./streamed-answer.js";
+import type { AttemptScope } from "./run-options.js";
+import { refusesStreaming } from "./streamed-answer.js";
 import { readWatchedPushed, type WatchedItem } from "./watched-stream.js";
 
 export interface SameWireAnswer {
@@ -46,10 +46,8 @@ export interface AssembledSameWireCall {
   /** The client's bytes for a plain call, built only when one is made (a 1 MB body is not copied twice). */
   plainBody: () => UpstreamBody;
   context: AttemptContext;
-  settings: CanonicalRunnerSettings;
-  refusals: StreamRefusals;
+  scope: AttemptScope;
   callContext: (signal: AbortSignal) => Pick<ProviderCallContext, "signal" | "onUpstreamHeaders">;
-  callerSignal?: AbortSignal;
 }
 
 /** One plain call: the client's bytes, the whole JSON answer (a 200 that is not one fails over). */
@@ -88,13 +86,14 @@ function sseAssembler(wire: LaneWireFormat): { accept(event: unknown): void; bod
 }
 
 export async function completeSameWireThroughStream(call: AssembledSameWireCall): Promise<SameWireAnswer> {
-  const { context, settings, streamTarget } = call;
+  const { context, streamTarget } = call;
+  const { settings, refusals, callerSignal } = call.scope;
   const plain = () => {
     // R-HG-1: a plain call's first content cannot be seen, so it is not raced.
     context.upstreamProgress?.("unwatched");
     return completePlainSameWire(call.plainTarget, call.plainBody(), call.callContext(context.signal));
   };
-  if (call.refusals.has(context.provider, context.model)) return plain();
+  if (refusals.has(context.provider, context.model)) return plain();
   let headers: ResponseHeaders | undefined;
   let status = 200;
   const shownModel = `${context.provider}/${context.model}`;
@@ -131,7 +130,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     if (scanner.complete) return "complete";
     return scanner.committed ? "token" : "lifecycle";
   };
-  const budgets = attemptStreamBudgets(settings, context, call.callerSignal);
+  const budgets = attemptStreamBudgets(settings, context, callerSignal);
   try {
     // Pushed, not pulled: the reads of an assembled answer never reach the client one by one, so they need no
     // promise each (R-ST-6 reads a short answer as ~20 events).
@@ -163,7 +162,7 @@ export async function completeSameWireThroughStream(call: AssembledSameWireCall)
     });
   } catch (error) {
     if (!refusesStreaming(error)) throw error;
-    call.refusals.add(context.provider, context.model);
+    refusals.add(context.provider, context.model);
     return plain();
   }
   if (jsonAnswer?.body) return jsonAnswerOf(streamTarget, jsonAnswer.response, jsonAnswer.body);

@@ -11,7 +11,9 @@ import type { CanonicalRequest, CanonicalStreamEvent } from "../ports/canonical.
 import type { Clock } from "../ports/clock.js";
 import { classifyAttemptError } from "../runner/failure.js";
 import type { DeliveredAnswer } from "../wire/shared/sse-bytes.js";
+import { isRefusalFinish, REFUSAL_STREAM_MARKERS } from "../wire/shared/refusal-answer.js";
 import type { WireFormat } from "../wire/wire-format.js";
+import type { CommittedRawStream } from "./commit-point.js";
 import { continuationRequest, firstContinuationMode, type ContinuationMode } from "./continuation-request.js";
 import type { StreamSegment } from "./stream-relay.js";
 
@@ -141,7 +143,7 @@ export function rawContinuationRenderer(options: {
   createdSeconds: number;
 }): ContinuationRenderer<Buffer> {
   const resume = options.wire.stream.resumeEncoder;
-  // An invariant, not a path: a format without a resume encoder gets no continuation budget (run-pass-through.ts).
+  // An invariant, not a path: a format without a resume encoder gets no continuation budget (chat-runner.ts).
   if (!resume) throw new Error(`Internal: a ${options.wire.id} stream cannot be continued in its own bytes.`);
   const encoder = resume({
     model: options.shownModel,
@@ -219,5 +221,30 @@ export function canonicalSegment(committed: {
     refused: () => refused,
     abort: (reason) => committed.abort(reason),
     release: () => committed.release(),
+  };
+}
+
+/** A committed same-wire stream as a segment of the client's stream: the scanner knows what was delivered. */
+export function rawSegment(committed: CommittedRawStream, api: string): StreamSegment<Buffer> {
+  // R-GW-11: a refusal part in the stream (OpenAI `delta.refusal`, Responses `response.refusal.delta`) counts
+  // even when the finish reason is a plain stop; only wires that have one look at the reads.
+  const marker = REFUSAL_STREAM_MARKERS[api];
+  let refusalPart = false;
+  const observe =
+    marker === undefined
+      ? {}
+      : {
+          observe: (read: Buffer) => {
+            if (!refusalPart && read.includes(marker)) refusalPart = true;
+          },
+        };
+  return {
+    head: [committed.head],
+    rest: committed.rest,
+    ...observe,
+    delivered: () => committed.scanner.delivered(),
+    complete: () => committed.scanner.complete,
+    refused: () => refusalPart || isRefusalFinish(committed.scanner.finishReason),
+    abort: (reason) => committed.abort(reason),
   };
 }

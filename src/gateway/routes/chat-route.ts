@@ -13,8 +13,8 @@ import {
   FORWARDED_RESPONSE_HEADERS,
   type CanonicalStreamResult,
   type LaneResponse,
-  type PassThroughRequest,
-  type PassThroughRunner,
+  type ChatRequestSource,
+  type ChatRunner,
   type ProviderPin,
   type RawStreamResult,
   type RunOutcome,
@@ -382,7 +382,7 @@ class ChatExchange {
    * The same-wire lane (SPEC R-GW-6): a targeted scan instead of a full parse; the full dialect parse runs
    * only for a body the scan does not vouch for (its 400 is the canonical path's) or a possible slash command.
    */
-  async #handleLane(bytes: BodyBytes, lane: PassThroughRunner) {
+  async #handleLane(bytes: BodyBytes, lane: ChatRunner) {
     const scan = scanChatBody(bytes);
     if (!scan.ok) {
       const error =
@@ -425,7 +425,7 @@ class ChatExchange {
           return await this.#stream(streamed, this.#bytesStream(streamed));
         }
         const streamed = { ...outcome, result: answer.stream };
-        return await this.#stream(streamed, await this.#canonicalStream(streamed, request.clientWantsUsage));
+        return await this.#stream(streamed, await this.#canonicalStream(streamed, request.bytes.clientWantsUsage));
       }
       const outcome = await lane.complete(options);
       const answer = outcome.result;
@@ -483,7 +483,10 @@ class ChatExchange {
     return sendGatewayError(this.reply, this.dialect, pinned ? explainPinnedFailure(described, pinned) : described);
   }
 
-  #passThroughRequest(body: ScannedChatBody, parsed: ParsedChatRequest | undefined): PassThroughRequest {
+  #passThroughRequest(
+    body: ScannedChatBody,
+    parsed: ParsedChatRequest | undefined,
+  ): ChatRequestSource & Required<Pick<ChatRequestSource, "bytes">> {
     const stream = parsed?.stream ?? body.stream?.value === true;
     let canonical = parsed ? this.#withClientBetas(parsed.request) : undefined;
     const untranslatable = parsed?.untranslatable;
@@ -493,14 +496,16 @@ class ChatExchange {
     const clientHeaders = lane.clientHeaders(this.request.headers);
     const withClientBetas = (request: CanonicalRequest) => this.#withClientBetas(request);
     return {
-      wire,
       stream,
-      bodyFor: (model) => lane.bodyFor(body, model, stream),
-      // R-ST-6: a non-streamed request goes upstream as a stream (its answer is assembled), so silence is caught.
-      ...(stream ? {} : { streamedBodyFor: (model: string) => lane.streamedBodyFor(body, model) }),
-      clientWantsUsage: lane.clientWantsUsage(body, stream),
-      factsBound: () => lane.factsBound(body),
-      ...(clientHeaders !== undefined ? { clientHeaders } : {}),
+      bytes: {
+        wire,
+        bodyFor: (model) => lane.bodyFor(body, model, stream),
+        // R-ST-6: a non-streamed request goes upstream as a stream (its answer is assembled), so silence is caught.
+        ...(stream ? {} : { streamedBodyFor: (model: string) => lane.streamedBodyFor(body, model) }),
+        clientWantsUsage: lane.clientWantsUsage(body, stream),
+        factsBound: () => lane.factsBound(body),
+        ...(clientHeaders !== undefined ? { clientHeaders } : {}),
+      },
       canonical() {
         if (untranslatable) {
           // R-GW-6: only a same-wire candidate can take this input; any other is skipped, not called.
