@@ -27,6 +27,8 @@ interface Pass {
 
 type Step<T> = { kind: "visit"; index: number } | { kind: "done"; result: PassResult<T> };
 type Ran = Extract<CandidateGate, { kind: "run" }>;
+/** The outcome of a candidate's profiles of one kind. */
+type OutcomeOf<T, K extends AuthProfilesOutcome<T>["kind"]> = Extract<AuthProfilesOutcome<T>, { kind: K }>;
 
 export async function walkOnce<T>(
   state: RunState<T>,
@@ -118,24 +120,10 @@ function next<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outco
  * R-PO-8: every usable profile of the candidate was at its seat limit: the run moves on like after a skip,
  * and remembers the profiles so that it can wait in line for one when no candidate answers.
  */
-function seatsFullCandidate<T>(
-  state: RunState<T>,
-  pass: Pass,
-  index: number,
-  outcome: Extract<AuthProfilesOutcome<T>, { kind: "seats_full" }>,
-): Step<T> {
-  const ref = state.chain[index] as ModelRef;
+function seatsFullCandidate<T>(state: RunState<T>, pass: Pass, index: number, outcome: OutcomeOf<T, "seats_full">): Step<T> {
   for (const id of outcome.profileIds) if (!pass.seatsFull.includes(id)) pass.seatsFull.push(id);
   const error = `every usable profile is at its seat limit (${outcome.profileIds.join(", ")})`;
-  if (outcome.last) {
-    const { classification, profileId } = outcome.last;
-    const { reason, status, code, preview } = classification;
-    pass.failures.push({
-      record: { provider: ref.provider, model: ref.model, profileId, reason, status, code, error: preview },
-      error: outcome.last.error,
-      index,
-    });
-  }
+  if (outcome.last) pass.failures.push(classifiedFailure(state, index, outcome.last));
   const next = following(state, pass, index);
   state.log.record({
     decision: "skip_candidate",
@@ -202,7 +190,7 @@ async function walkRest<T>(
 }
 
 /** R-HG-1: the candidate's attempt was raced and the rest of the run decided; its attempt takes the slow one's place. */
-function hedged<T>(state: RunState<T>, pass: Pass, index: number, outcome: Extract<AuthProfilesOutcome<T>, { kind: "hedged" }>): Step<T> {
+function hedged<T>(state: RunState<T>, pass: Pass, index: number, outcome: OutcomeOf<T, "hedged">): Step<T> {
   const rest = outcome.pass;
   const { record } = outcome;
   const lost = record.hedge === "lost";
@@ -232,12 +220,7 @@ function hedged<T>(state: RunState<T>, pass: Pass, index: number, outcome: Extra
 }
 
 /** R-FB-7: jump straight to the switch target when it is a later candidate; never an outer retry loop. */
-function liveSwitch<T>(
-  state: RunState<T>,
-  pass: Pass,
-  index: number,
-  outcome: Extract<AuthProfilesOutcome<T>, { kind: "live_switch" }>,
-): Step<T> {
+function liveSwitch<T>(state: RunState<T>, pass: Pass, index: number, outcome: OutcomeOf<T, "live_switch">): Step<T> {
   const ref = state.chain[index] as ModelRef;
   const { error, profileId } = outcome;
   const jump = state.chain.findIndex((candidate, position) => position > index && sameModelRef(candidate, error));
@@ -259,20 +242,13 @@ function liveSwitch<T>(
   return advance(state, pass, index);
 }
 
-function failedCandidate<T>(
-  state: RunState<T>,
-  pass: Pass,
-  index: number,
-  gate: Ran,
-  outcome: Extract<AuthProfilesOutcome<T>, { kind: "failed" }>,
-): Step<T> {
+function failedCandidate<T>(state: RunState<T>, pass: Pass, index: number, gate: Ran, outcome: OutcomeOf<T, "failed">): Step<T> {
   const { deps, input } = state;
   const ref = state.chain[index] as ModelRef;
   const { classification, profileId } = outcome;
   const { reason, status, code, preview } = classification;
   const policy = REASON_POLICY[reason];
-  const record = { provider: ref.provider, model: ref.model, profileId, reason, status, code, error: preview };
-  pass.failures.push({ record, error: outcome.error, index });
+  pass.failures.push(classifiedFailure(state, index, outcome));
   const isPrimary = index === 0;
   if (!isPrimary && policy.marksSessionSkipCache) deps.skipCache.mark(input.sessionKey, ref, reason, deps.clock.now());
   const { availability } = gate;
@@ -308,6 +284,17 @@ function failedCandidate<T>(
   const next = following(state, pass, index);
   state.log.record({ ...failed, next, outcome: outcomeOf(next) });
   return advance(state, pass, index);
+}
+
+/** A classified failure of one of candidate `index`'s profiles, as the pass keeps it: the record and the error. */
+function classifiedFailure<T>(state: RunState<T>, index: number, failed: OutcomeOf<T, "failed">): Failure {
+  const ref = state.chain[index] as ModelRef;
+  const { reason, status, code, preview } = failed.classification;
+  return {
+    record: { provider: ref.provider, model: ref.model, profileId: failed.profileId, reason, status, code, error: preview },
+    error: failed.error,
+    index,
+  };
 }
 
 /** R-ST-4: the continuation a decision belongs to, once a committed stream of the run failed. */
