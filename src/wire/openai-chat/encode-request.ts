@@ -10,6 +10,7 @@ import type {
 } from "../../ports/canonical.js";
 import { effortForBudget, EncodingNotes, ownProviderOptions, type WireEncoding } from "../shared/encoding.js";
 import { imageAsUrl } from "../shared/images.js";
+import { openAiResponseFormat } from "../shared/openai-response-format.js";
 import type { OpenAiChatRequest, OpenAiRequestMessage } from "./schemas.js";
 
 type OpenAiUserPart = Exclude<Extract<OpenAiRequestMessage, { role: "user" }>["content"], string>[number];
@@ -68,7 +69,9 @@ export function encodeOpenAiRequest(request: CanonicalRequest, options: OpenAiEn
   if (request.topLogprobs !== undefined) wire.top_logprobs = request.topLogprobs;
   // A canonical answer has one message; more choices would be lost on the way back.
   if (request.choiceCount !== undefined && request.choiceCount > 1) notes.reject("n", "Detour relays one choice per answer");
-  if (request.responseFormat) wire.response_format = toOpenAiResponseFormat(request.responseFormat);
+  if (request.responseFormat) {
+    wire.response_format = openAiResponseFormat(request.responseFormat, (spec) => ({ type: "json_schema" as const, json_schema: spec }));
+  }
   if (request.reasoning) {
     const { reasoning } = request;
     // No OpenAI switch turns reasoning off on a reasoning model; a disabled request simply sends none.
@@ -85,27 +88,6 @@ export function encodeOpenAiRequest(request: CanonicalRequest, options: OpenAiEn
     delete wire.stream_options;
   }
   return notes.finish(wire);
-}
-
-function toOpenAiResponseFormat(
-  format: NonNullable<CanonicalRequest["responseFormat"]>,
-): NonNullable<OpenAiChatRequest["response_format"]> {
-  switch (format.type) {
-    case "text":
-      return { type: "text" };
-    case "json":
-      return { type: "json_object" };
-    case "json-schema":
-      return {
-        type: "json_schema",
-        json_schema: {
-          name: format.name,
-          schema: format.schema,
-          ...(format.description !== undefined ? { description: format.description } : {}),
-          ...(format.strict !== undefined ? { strict: format.strict } : {}),
-        },
-      };
-  }
 }
 
 function toOpenAiToolChoice(choice: CanonicalToolChoice): NonNullable<OpenAiChatRequest["tool_choice"]> {

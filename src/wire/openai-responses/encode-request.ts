@@ -4,15 +4,10 @@
  * had them. Detour is stateless: unless the client itself said otherwise, `store: false` is sent, so nothing
  * is kept upstream that a later request could come to depend on.
  */
-import type {
-  CanonicalMessage,
-  CanonicalRequest,
-  CanonicalResponseFormat,
-  CanonicalSystemPart,
-  CanonicalToolChoice,
-} from "../../ports/canonical.js";
+import type { CanonicalMessage, CanonicalRequest, CanonicalSystemPart, CanonicalToolChoice } from "../../ports/canonical.js";
 import { effortForBudget, EncodingNotes, ownProviderOptions, type WireEncoding } from "../shared/encoding.js";
 import { imageAsUrl } from "../shared/images.js";
+import { openAiResponseFormat } from "../shared/openai-response-format.js";
 
 export interface ResponsesEncodeOptions {
   model: string;
@@ -107,23 +102,6 @@ function toolChoiceOf(choice: CanonicalToolChoice): unknown {
   return typeof choice === "string" ? choice : { type: "function", name: choice.name };
 }
 
-function formatOf(format: CanonicalResponseFormat): Record<string, unknown> {
-  switch (format.type) {
-    case "text":
-      return { type: "text" };
-    case "json":
-      return { type: "json_object" };
-    case "json-schema":
-      return {
-        type: "json_schema",
-        name: format.name,
-        schema: format.schema,
-        ...(format.description !== undefined ? { description: format.description } : {}),
-        ...(format.strict !== undefined ? { strict: format.strict } : {}),
-      };
-  }
-}
-
 function record(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
@@ -170,7 +148,12 @@ export function encodeResponsesRequest(request: CanonicalRequest, options: Respo
   if (request.topLogprobs !== undefined) wire.top_logprobs = request.topLogprobs;
   if (request.logprobs && wire.include === undefined) wire.include = ["message.output_text.logprobs"];
   if (request.choiceCount !== undefined && request.choiceCount > 1) notes.reject("n", "Detour relays one choice per answer");
-  const text = { ...record(ownText), ...(request.responseFormat ? { format: formatOf(request.responseFormat) } : {}) };
+  const text = {
+    ...record(ownText),
+    ...(request.responseFormat
+      ? { format: openAiResponseFormat(request.responseFormat, (spec) => ({ type: "json_schema", ...spec })) }
+      : {}),
+  };
   if (Object.keys(text).length > 0) wire.text = text;
   const effort = request.reasoning?.enabled
     ? (request.reasoning.effort ?? effortForBudget(request.reasoning.budgetTokens ?? 0))
