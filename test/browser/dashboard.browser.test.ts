@@ -6,42 +6,26 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
-import { openDashboard } from "./fixtures/dashboard-page.js";
-import { startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
+import { describe, expect, it } from "vitest";
+import { SCREENSHOT_DIR } from "./fixtures/chromium.js";
+import { browsedGatewayPerFile, openDashboard } from "./fixtures/dashboard-page.js";
 
 const ADMIN_TOKEN = "dashboard-admin-token-5d1e";
 
-let harness: Harness;
-let browser: Browser;
-
-beforeAll(async () => {
-  harness = await startHarness({
-    scenario: [
-      { match: { key: "sk-e2e-openai-a-1111111111" }, steps: ["rate-limit"], then: "repeat-last" },
-      { match: { key: "sk-e2e-openai-b-2222222222" }, steps: ["ok", "overloaded"], then: "repeat-last" },
-    ],
-    gateway: { auth: { adminTokens: [ADMIN_TOKEN] }, ttftTimeoutSeconds: 2, streamStallSeconds: 2 },
-  });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.close();
-});
+const stack = browsedGatewayPerFile(ADMIN_TOKEN, [
+  { match: { key: "sk-e2e-openai-a-1111111111" }, steps: ["rate-limit"], then: "repeat-last" },
+  { match: { key: "sk-e2e-openai-b-2222222222" }, steps: ["ok", "overloaded"], then: "repeat-last" },
+]);
 
 describe("dashboard at / (real Chromium)", () => {
   it("shows profile states with recovery times, the chain, the last minutes' chart, and resets a profile with the admin token", async () => {
     const ask = { model: "detour", messages: [{ role: "user" as const, content: "hi" }] };
     // 1: key a is rate-limited (cooldown), key b answers. 2: key a cooling, key b overloads → anthropic answers.
-    await harness.openai.chat.completions.create(ask);
-    await harness.openai.chat.completions.create(ask);
+    await stack.harness.openai.chat.completions.create(ask);
+    await stack.harness.openai.chat.completions.create(ask);
 
     // Resource statuses (the refused reset's 401) are asserted where they matter.
-    const { page, errors } = await openDashboard(browser, harness.gateway.url, { width: 1280, height: 1100 });
+    const { page, errors } = await openDashboard(stack.browser, stack.harness.gateway.url, { width: 1280, height: 1100 });
 
     const rowA = page.locator('tr[data-profile="openai:a"]');
     await expect.poll(() => rowA.getAttribute("data-state")).toBe("cooldown");

@@ -9,36 +9,22 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium, SCREENSHOT_DIR } from "./fixtures/chromium.js";
-import { openDashboard } from "./fixtures/dashboard-page.js";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { SCREENSHOT_DIR } from "./fixtures/chromium.js";
+import { browsedGatewayPerFile, openDashboard } from "./fixtures/dashboard-page.js";
 import { RUN_TRACE_VERSION, type RunTraceV1 } from "../../src/core/run-trace.js";
 import { hashSessionKey } from "../../src/ports/trace-store.js";
-import { KEYS, startHarness, type Harness } from "../e2e/fixtures/gateway-harness.js";
+import { KEYS } from "../e2e/fixtures/gateway-harness.js";
 
 const ADMIN_TOKEN = "request-log-admin-token-77c2";
 
-let harness: Harness;
-let browser: Browser;
-
-beforeAll(async () => {
-  harness = await startHarness({
-    scenario: [
-      // Run 1: key a answers. Run 2: both OpenAI keys overload, Anthropic answers. Run 3: Anthropic fails too.
-      { match: { key: KEYS.openaiA }, steps: ["ok", "overloaded"], then: "repeat-last" },
-      { match: { key: KEYS.openaiB }, steps: ["overloaded"], then: "repeat-last" },
-      { match: { key: KEYS.anthropicA }, steps: ["ok", "server-error"], then: "repeat-last" },
-    ],
-    gateway: { auth: { adminTokens: [ADMIN_TOKEN] }, ttftTimeoutSeconds: 2, streamStallSeconds: 2 },
-  });
-  browser = await launchChromium();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await harness?.close();
-});
+const stack = browsedGatewayPerFile(ADMIN_TOKEN, [
+  // Run 1: key a answers. Run 2: both OpenAI keys overload, Anthropic answers. Run 3: Anthropic fails too.
+  { match: { key: KEYS.openaiA }, steps: ["ok", "overloaded"], then: "repeat-last" },
+  { match: { key: KEYS.openaiB }, steps: ["overloaded"], then: "repeat-last" },
+  { match: { key: KEYS.anthropicA }, steps: ["ok", "server-error"], then: "repeat-last" },
+]);
 
 // What the page-side callbacks of page.evaluate use (the project compiles without the DOM library).
 interface PageNode {
@@ -48,7 +34,7 @@ interface PageNode {
 declare const document: { querySelectorAll(selector: string): Iterable<PageNode> };
 
 // The first /admin/runs before the token is typed answers 401; the page says so, the test asserts it.
-const openPage = () => openDashboard(browser, harness.gateway.url, { width: 1400, height: 1000 });
+const openPage = () => openDashboard(stack.browser, stack.harness.gateway.url, { width: 1400, height: 1000 });
 
 const bars = (page: Page, runId: string) =>
   page.evaluate(
@@ -69,16 +55,18 @@ describe("dashboard request log (real Chromium)", () => {
   it("R-OB-4 lists the gateway's runs newest first, filters them, and opens the failed-over run into its attempt timeline", async () => {
     const ask = { model: "detour", messages: [{ role: "user" as const, content: "a prompt the log must not show" }] };
     // Run 1 is streamed: its trace has the answer's first-token time.
-    const stream = await harness.openai.chat.completions.create(
+    const stream = await stack.harness.openai.chat.completions.create(
       { ...ask, stream: true },
       { headers: { "x-detour-session": "chat-alpha" } },
     );
     for await (const _chunk of stream) void _chunk;
-    await harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } });
-    await expect(harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } })).rejects.toMatchObject({
-      status: 500,
-    });
-    const recorded = (await harness.gateway.detour.traces!.list()).reverse();
+    await stack.harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } });
+    await expect(stack.harness.openai.chat.completions.create(ask, { headers: { "x-detour-session": "chat-beta" } })).rejects.toMatchObject(
+      {
+        status: 500,
+      },
+    );
+    const recorded = (await stack.harness.gateway.detour.traces!.list()).reverse();
     expect(recorded.map((run) => run.outcome)).toEqual(["failed", "succeeded", "succeeded"]);
     const [failed, failedOver, direct] = recorded as [RunTraceV1, RunTraceV1, RunTraceV1];
     expect(failedOver.attempts).toHaveLength(3);
@@ -237,7 +225,7 @@ describe("dashboard request log (real Chromium)", () => {
       hedges: 1,
       costUsd: 0.0123,
     };
-    const page = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+    const page = await stack.browser.newPage({ viewport: { width: 1200, height: 800 } });
     await page.route("**/admin/runs?*", (route) =>
       route.fulfill({
         status: 200,
@@ -245,7 +233,7 @@ describe("dashboard request log (real Chromium)", () => {
         body: JSON.stringify({ agentId: "main", limit: 50, runs: [run], traceWrites: { written: 1, dropped: 0, queued: 0 } }),
       }),
     );
-    await page.goto(`${harness.gateway.url}/`);
+    await page.goto(`${stack.harness.gateway.url}/`);
     const row = page.locator('tr.run-row[data-run="run-with-everything"]');
     await row.waitFor();
     // First token: the answering attempt's start (900 ms) plus its first-token time (400 ms).
