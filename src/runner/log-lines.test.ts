@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeEvent } from "./log-lines.js";
+import { describeEvent, eventLevel } from "./log-lines.js";
 
 const base = { runId: "r1", agentId: "main", provider: "openai-codex", model: "gpt-5.2" };
 
@@ -73,5 +73,38 @@ describe("runner log lines", () => {
     });
     expect(line.message).toBe("model_fallback_decision");
     expect(line.fields).toMatchObject({ event: "model_fallback_decision", code: "ETIMEDOUT", fallbackStepFinalOutcome: "chain_exhausted" });
+  });
+
+  it("a failed bookkeeping write is a warning before its line is built, so a warn-only logger still gets it", () => {
+    const event = {
+      type: "state_bookkeeping_failed",
+      agentId: "main",
+      operation: "recordSpend",
+      profileId: "openai:a",
+      error: "down",
+    } as const;
+    expect(eventLevel(event)).toBe("warn");
+    expect(describeEvent(event)).toMatchObject({
+      level: "warn",
+      message: "Could not record recordSpend of profile openai:a in the state store; the answer was delivered",
+    });
+  });
+
+  it("a scheduled server-error retry and a started hedge are debug detail, like a scheduled timeout retry", () => {
+    const where = { ...base, profileId: "openai-codex:default" };
+    expect(eventLevel({ type: "server_error_retry_scheduled", ...where, status: 502, retry: 1, maxRetries: 1, delayMs: 612 })).toBe(
+      "debug",
+    );
+    const hedge = {
+      type: "hedge",
+      runId: "r1",
+      agentId: "main",
+      provider: "openai",
+      model: "gpt-5",
+      profileId: null,
+      afterMs: 900,
+    } as const;
+    expect(eventLevel({ ...hedge, outcome: "started" })).toBe("debug");
+    expect(eventLevel({ ...hedge, outcome: "won" })).toBe("info");
   });
 });

@@ -24,130 +24,100 @@ function decisionLevel(event: ModelFallbackDecisionEvent): LogLevel {
   return event.decision === "candidate_succeeded" && event.fallbackStepFromModel === null ? "debug" : "info";
 }
 
-/** The level `describeEvent` gives an event, without building its line. */
+/**
+ * Events logged by their type alone, at debug: per-request detail, every fact of it in the fields.
+ */
+const BARE_EVENT_TYPES = [
+  "run_started",
+  "attempt_started",
+  "attempt_finished",
+  "usage_recorded",
+  "headroom_read",
+  "session_override",
+] as const;
+
+type BareEvent = DetourEventOf<(typeof BARE_EVENT_TYPES)[number]>;
+
+function isBare(event: DetourEvent): event is BareEvent {
+  return (BARE_EVENT_TYPES as readonly string[]).includes(event.type);
+}
+
+/**
+ * The level of an event's log line, decided without building the line: the event hub asks it first and skips
+ * the line when the logger would drop it.
+ */
 export function eventLevel(event: DetourEvent): LogLevel {
+  if (isBare(event)) return "debug";
   switch (event.type) {
     case "timeout_retry_scheduled":
-    case "run_started":
-    case "attempt_started":
-    case "attempt_finished":
-    case "usage_recorded":
-    case "headroom_read":
-    case "session_override":
+    case "server_error_retry_scheduled":
       return "debug";
     case "no_available_profile":
+    case "state_bookkeeping_failed":
       return "warn";
     case "run_finished":
       return event.outcome === "failed" ? "warn" : "debug";
     case "model_fallback_decision":
       return decisionLevel(event);
+    case "hedge":
+      return event.outcome === "started" ? "debug" : "info";
     default:
       return "info";
   }
 }
 
 export function describeEvent(event: DetourEvent): LogLine {
-  const fields = fieldsOf(event);
+  return { level: eventLevel(event), message: isBare(event) ? event.type : messageOf(event), fields: fieldsOf(event) };
+}
+
+function messageOf(event: Exclude<DetourEvent, BareEvent>): string {
   switch (event.type) {
     case "timeout_retry_scheduled":
-      return {
-        level: "debug",
-        message: `Profile ${event.profileId} timed out. Retry ${event.retry}/${event.maxRetries} in ${event.delayMs}ms…`,
-        fields,
-      };
+      return `Profile ${event.profileId} timed out. Retry ${event.retry}/${event.maxRetries} in ${event.delayMs}ms…`;
     case "timeout_retries_exhausted":
-      return {
-        level: "info",
-        message: `Profile ${event.profileId} timed out (${event.maxRetries} retries exhausted). Trying next account...`,
-        fields,
-      };
+      return `Profile ${event.profileId} timed out (${event.maxRetries} retries exhausted). Trying next account...`;
     case "server_error_retry_scheduled":
-      return {
-        level: "debug",
-        message: `Profile ${event.profileId} failed (${event.status ?? "server_error"}). Retry ${event.retry}/${event.maxRetries} in ${event.delayMs}ms…`,
-        fields,
-      };
+      return `Profile ${event.profileId} failed (${event.status ?? "server_error"}). Retry ${event.retry}/${event.maxRetries} in ${event.delayMs}ms…`;
     case "server_error_retries_exhausted":
-      return {
-        level: "info",
-        message: `Profile ${event.profileId} failed (${event.status ?? "server_error"}) (${event.maxRetries} retries exhausted). Trying next account...`,
-        fields,
-      };
+      return `Profile ${event.profileId} failed (${event.status ?? "server_error"}) (${event.maxRetries} retries exhausted). Trying next account...`;
     case "profile_failure_recorded":
-      return { level: "info", message: `Cooldown applied: ${event.cooldownMs}ms for ${event.reason} reason`, fields };
+      return `Cooldown applied: ${event.cooldownMs}ms for ${event.reason} reason`;
     case "no_available_profile":
-      return {
-        level: "warn",
-        message: `No available auth profile for ${event.provider} (all in cooldown or unavailable).`,
-        fields,
-      };
+      return `No available auth profile for ${event.provider} (all in cooldown or unavailable).`;
     case "model_fallback_decision":
-      return { level: decisionLevel(event), message: "model_fallback_decision", fields };
+      return "model_fallback_decision";
     case "notice":
-      return { level: "info", message: event.text, fields };
+      return event.text;
     case "profile_rotated":
-      return {
-        level: "info",
-        message: `Profile ${event.fromProfileId} failed (${event.reason}); rotating to ${event.toProfileId}`,
-        fields,
-      };
+      return `Profile ${event.fromProfileId} failed (${event.reason}); rotating to ${event.toProfileId}`;
     case "short_wait":
-      return {
-        level: "info",
-        message: `Profile ${event.profileId} hit a ${event.reason} that resets in ${event.waitMs}ms; waiting to retry it`,
-        fields,
-      };
+      return `Profile ${event.profileId} hit a ${event.reason} that resets in ${event.waitMs}ms; waiting to retry it`;
     case "overloaded_backoff":
-      return { level: "info", message: `Backing off ${event.waitMs}ms after an overloaded failure`, fields };
+      return `Backing off ${event.waitMs}ms after an overloaded failure`;
     case "cooldown_wait":
-      return { level: "info", message: `Every candidate is cooling down; waiting ${event.waitMs}ms for the soonest`, fields };
+      return `Every candidate is cooling down; waiting ${event.waitMs}ms for the soonest`;
     case "run_finished":
-      return { level: event.outcome === "failed" ? "warn" : "debug", message: `Run ${event.outcome}`, fields };
+      return `Run ${event.outcome}`;
     case "headroom_passed_over":
-      return {
-        level: "info",
-        message:
-          `Profile ${event.profileId} is nearly spent (${event.window}` +
-          (event.remainingShare !== null ? ` ${Math.round(event.remainingShare * 1000) / 10}% left` : "") +
-          `, ${event.why === "window_status" ? "window status warns" : "below auth.headroom.minRemaining"}); ` +
-          `${event.pinMoved ? "moving the session pin" : "using"} ${event.toProfileId ?? "another profile"} before the limit`,
-        fields,
-      };
+      return (
+        `Profile ${event.profileId} is nearly spent (${event.window}` +
+        (event.remainingShare !== null ? ` ${Math.round(event.remainingShare * 1000) / 10}% left` : "") +
+        `, ${event.why === "window_status" ? "window status warns" : "below auth.headroom.minRemaining"}); ` +
+        `${event.pinMoved ? "moving the session pin" : "using"} ${event.toProfileId ?? "another profile"} before the limit`
+      );
     case "profile_passed_over":
-      return {
-        level: "info",
-        message:
-          `Profile ${event.profileId} has all ${event.limit} seats taken (maxConcurrent); ` +
-          (event.toProfileId ? `using ${event.toProfileId}` : `no other profile of ${event.provider} has a free seat`),
-        fields,
-      };
+      return (
+        `Profile ${event.profileId} has all ${event.limit} seats taken (maxConcurrent); ` +
+        (event.toProfileId ? `using ${event.toProfileId}` : `no other profile of ${event.provider} has a free seat`)
+      );
     case "seat_cap_learned":
-      return {
-        level: "info",
-        message: `Profile ${event.profileId} refused one more request at once; holding it to ${event.cap} in flight for a while instead of cooling it down`,
-        fields,
-      };
+      return `Profile ${event.profileId} refused one more request at once; holding it to ${event.cap} in flight for a while instead of cooling it down`;
     case "seat_queue_wait":
-      return {
-        level: "info",
-        message: `Every usable profile is at its seat limit (${event.profileIds.join(", ")}); waiting in line (${event.queueLength} waiting)`,
-        fields,
-      };
+      return `Every usable profile is at its seat limit (${event.profileIds.join(", ")}); waiting in line (${event.queueLength} waiting)`;
     case "state_bookkeeping_failed":
-      return {
-        level: "warn",
-        message: `Could not record ${event.operation} of profile ${event.profileId} in the state store; the answer was delivered`,
-        fields,
-      };
+      return `Could not record ${event.operation} of profile ${event.profileId} in the state store; the answer was delivered`;
     case "hedge":
-      return { level: event.outcome === "started" ? "debug" : "info", message: hedgeMessage(event), fields };
-    case "run_started":
-    case "attempt_started":
-    case "attempt_finished":
-    case "usage_recorded":
-    case "headroom_read":
-    case "session_override":
-      return { level: "debug", message: event.type, fields };
+      return hedgeMessage(event);
   }
 }
 
