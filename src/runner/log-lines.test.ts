@@ -76,13 +76,8 @@ describe("runner log lines", () => {
   });
 
   it("a failed bookkeeping write is a warning before its line is built, so a warn-only logger still gets it", () => {
-    const event = {
-      type: "state_bookkeeping_failed",
-      agentId: "main",
-      operation: "recordSpend",
-      profileId: "openai:a",
-      error: "down",
-    } as const;
+    const where = { agentId: "main", profileId: "openai:a" };
+    const event = { type: "state_bookkeeping_failed", ...where, operation: "recordSpend", error: "down" } as const;
     expect(eventLevel(event)).toBe("warn");
     expect(describeEvent(event)).toMatchObject({
       level: "warn",
