@@ -5,7 +5,7 @@
  */
 import type { MockBudgetsInput, MockRuleInput } from "../testing/mock-provider/index.js";
 import { DEMO_PROFILES } from "./demo-setup.js";
-import { whileFaulted } from "./faulted-actions.js";
+import { whileFaulted, type StepFault } from "./faulted-actions.js";
 import type { StepId } from "./demo-events.js";
 import { HEADROOM_STEP } from "./storyline-headroom.js";
 import { HEDGING_STEP } from "./storyline-hedging.js";
@@ -115,6 +115,12 @@ export const CLAUDE_TELLS_THE_STORY: FaultSpec = {
   rule: { name: "claude-story", answer: DEMO_STORY, continuation: { style: "restart" }, steps: ["ok"], then: "repeat-last" },
 };
 
+/** openai:alpha cuts its stream, and Claude tells the story that continues it. */
+const STREAM_CUT_AND_CONTINUED: readonly StepFault[] = [
+  { fault: ALPHA_STREAM_CUT, clearedLine: "openai:alpha streams whole answers again" },
+  { fault: CLAUDE_TELLS_THE_STORY, clearedLine: "Claude answers as before" },
+];
+
 export const STORYLINE: readonly StoryStep[] = [
   {
     id: "healthy",
@@ -178,20 +184,14 @@ export const STORYLINE: readonly StoryStep[] = [
     detail:
       "openai:alpha's stream breaks after its first words. Detour asks the next model to go on from there and " +
       "streams only the missing part: the reader gets one whole answer, no word twice.",
-    actions: whileFaulted(
-      [
-        { fault: ALPHA_STREAM_CUT, clearedLine: "openai:alpha streams whole answers again" },
-        { fault: CLAUDE_TELLS_THE_STORY, clearedLine: "Claude answers as before" },
-      ],
-      [
-        {
-          kind: "chat",
-          stream: true,
-          message: "Tell me a story.",
-          note: "cut after 12 words on openai:alpha → openai:beta is out of credits → Claude continues; its restart is trimmed away",
-        },
-      ],
-    ),
+    actions: whileFaulted(STREAM_CUT_AND_CONTINUED, [
+      {
+        kind: "chat",
+        stream: true,
+        message: "Tell me a story.",
+        note: "cut after 12 words on openai:alpha → openai:beta is out of credits → Claude continues; its restart is trimmed away",
+      },
+    ]),
   },
   HEDGING_STEP,
 ];
