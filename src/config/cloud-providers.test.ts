@@ -1,37 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../core/errors.js";
 import { toJsonSchema } from "./json-schema.js";
 import { parseConfig } from "./parse-config.js";
 import { resolveProviderSettings } from "./provider-defaults.js";
-
-const cloudConfig = {
-  models: {
-    providers: {
-      "azure-east": {
-        api: "azure-openai",
-        azure: { resource: "contoso-east", apiVersion: "2024-10-21" },
-        models: [{ id: "gpt-4o", deployment: "gpt4o-prod" }],
-      },
-      "azure-west": { api: "azure-openai", baseUrl: "https://contoso-west.openai.azure.com", azure: { wire: "openai-responses" } },
-      vertex: { api: "vertex", vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic" } },
-      "vertex-gemini": { api: "vertex", vertex: { project: "acme-ai", location: "global" } },
-    },
-  },
-};
-
-function issuesOf(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map((issue) => `${issue.path}: ${issue.message}`);
-    throw error;
-  }
-  return [];
-}
+import { CLOUD_CONFIG } from "./__fixtures__/cloud-config.js";
+import { configIssues } from "./__fixtures__/config-issues.js";
 
 describe("cloud provider config (azure-openai, vertex)", () => {
   it("R-GW-12: config check accepts api azure-openai and vertex, deriving each cloud's endpoint when no baseUrl is given", () => {
-    const { config, warnings } = parseConfig(cloudConfig);
+    const { config, warnings } = parseConfig(CLOUD_CONFIG);
     expect(warnings).toEqual([]);
     expect(resolveProviderSettings(config, "azure-east")).toMatchObject({
       api: "azure-openai",
@@ -51,13 +27,13 @@ describe("cloud provider config (azure-openai, vertex)", () => {
   });
 
   it("R-GW-12: an Azure entry needs a resource or a baseUrl, and a Vertex entry its project and location", () => {
-    expect(issuesOf({ models: { providers: { az: { api: "azure-openai" } } } })).toEqual([
+    expect(configIssues({ models: { providers: { az: { api: "azure-openai" } } } })).toEqual([
       'models.providers.az.baseUrl: required for "az", which has no built-in defaults',
     ]);
-    expect(issuesOf({ models: { providers: { vx: { api: "vertex" } } } })).toEqual([
+    expect(configIssues({ models: { providers: { vx: { api: "vertex" } } } })).toEqual([
       'models.providers.vx.vertex: required for "vx" (api "vertex"): set vertex.project and vertex.location',
     ]);
-    expect(issuesOf({ models: { providers: { vx: { api: "vertex", vertex: { project: "p", location: "US East" } } } } })).toEqual([
+    expect(configIssues({ models: { providers: { vx: { api: "vertex", vertex: { project: "p", location: "US East" } } } } })).toEqual([
       'models.providers.vx.vertex.location: expected a Vertex location such as "us-east5" or "global"',
     ]);
   });

@@ -1,17 +1,7 @@
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { ConfigError } from "../core/errors.js";
 import { parseConfig } from "./parse-config.js";
 import type { DetourConfig, DetourConfigInput } from "./schema.js";
-
-function rejects(raw: unknown): string[] {
-  try {
-    parseConfig(raw);
-  } catch (error) {
-    if (error instanceof ConfigError) return error.issues.map((issue) => `${issue.path}: ${issue.message}`);
-    throw error;
-  }
-  return [];
-}
+import { configIssues } from "./__fixtures__/config-issues.js";
 
 describe("config schema", () => {
   it("R-CF-3: every key has its documented default", () => {
@@ -111,7 +101,7 @@ describe("config schema", () => {
     ["", false],
   ];
   it.each(refTable)("R-CF-3: model ref %j valid=%s", (ref, valid) => {
-    const problems = rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: [ref] } } } });
+    const problems = configIssues({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: [ref] } } } });
     if (valid) expect(problems).toEqual([]);
     else expect(problems).toEqual([expect.stringMatching(/^agents\.defaults\.model\.fallbacks\[0\]: expected "provider\/model"/)]);
   });
@@ -156,7 +146,7 @@ describe("config schema", () => {
 
   it("R-GW-3: the catalogue is searched only among built-in and configured providers", () => {
     // cerebras is no built-in: its catalogue counts only once the config names it.
-    expect(rejects({ agents: { defaults: { model: "gpt-oss-120b" } } })).toEqual([
+    expect(configIssues({ agents: { defaults: { model: "gpt-oss-120b" } } })).toEqual([
       expect.stringContaining(
         'agents.defaults.model.primary: expected "provider/model": model "gpt-oss-120b" is not an alias and no known provider offers it',
       ),
@@ -170,14 +160,14 @@ describe("config schema", () => {
 
   it("R-GW-3: an ambiguous bare name is refused with its candidates; an unknown one with the closest names and the known providers", () => {
     expect(
-      rejects({
+      configIssues({
         models: { providers: { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1", models: [{ id: "gpt-4o" }] } } },
         agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o"] } } },
       }),
     ).toEqual([
       'agents.defaults.model.fallbacks[0]: expected "provider/model": model "gpt-4o" is offered by several providers (openai/gpt-4o, vllm/gpt-4o); write one of them as provider/model',
     ]);
-    expect(rejects({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o-mni"] } } } })).toEqual([
+    expect(configIssues({ agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["gpt-4o-mni"] } } } })).toEqual([
       'agents.defaults.model.fallbacks[0]: expected "provider/model": model "gpt-4o-mni" is not an alias and no known provider offers it; ' +
         'did you mean "openai/gpt-4o-mini"? write it as provider/model (known providers: anthropic, google, ollama, openai, openai-codex, openrouter)',
     ]);
@@ -185,7 +175,7 @@ describe("config schema", () => {
 
   it("R-GW-3: an unknown provider in a model chain is refused with the known providers", () => {
     expect(
-      rejects({
+      configIssues({
         models: { providers: { vllm: { api: "openai-completions", baseUrl: "http://127.0.0.1:8000/v1" } } },
         agents: { defaults: { model: { primary: "openai/gpt-4o", fallbacks: ["vllm/qwen", "nope/x"] } } },
       }),
@@ -211,7 +201,7 @@ describe("config schema", () => {
 
   it("R-CF-3: every model-ref position is checked", () => {
     expect(
-      rejects({
+      configIssues({
         agents: {
           defaults: { model: "nope", heartbeat: { model: "nah" }, models: { "bare-key": {} } },
           list: [{ id: "x", model: { primary: "p", fallbacks: ["q"] }, heartbeat: { model: "r" } }],
@@ -236,7 +226,7 @@ describe("config schema", () => {
 
   it("R-CF-3: aliases are unique words", () => {
     expect(
-      rejects({
+      configIssues({
         agents: {
           defaults: {
             models: {
@@ -267,7 +257,7 @@ describe("config schema", () => {
     [7, false],
   ];
   it.each(apiTable)("R-CF-3: provider api %j loads=%s", (api, valid) => {
-    expect(rejects({ models: { providers: { openai: { api } } } }).length === 0).toBe(valid);
+    expect(configIssues({ models: { providers: { openai: { api } } } }).length === 0).toBe(valid);
   });
 
   it('R-CF-3: api "openai-completions" (the older name) and "openai-chat" load as the same wire format, "openai-chat"', () => {
@@ -280,7 +270,7 @@ describe("config schema", () => {
 
   it("R-CF-3: a provider without built-in defaults needs api and baseUrl; OAuth needs both fields", () => {
     expect(
-      rejects({ models: { providers: { lmstudio: { oauth: { clientId: "x" } }, anthropic: { oauth: { clientId: "mine" } } } } }),
+      configIssues({ models: { providers: { lmstudio: { oauth: { clientId: "x" } }, anthropic: { oauth: { clientId: "mine" } } } } }),
     ).toEqual([
       'models.providers.lmstudio.api: required for "lmstudio", which has no built-in defaults',
       'models.providers.lmstudio.baseUrl: required for "lmstudio", which has no built-in defaults',
@@ -290,7 +280,7 @@ describe("config schema", () => {
 
   it("R-CF-3: provider fields are typed", () => {
     expect(
-      rejects({
+      configIssues({
         models: {
           providers: {
             "bad id!": { api: "ollama", baseUrl: "http://127.0.0.1:1" },
@@ -318,7 +308,7 @@ describe("config schema", () => {
 
   it("R-CF-3: auth, agents, cron, gateway and state fields are checked", () => {
     expect(
-      rejects({
+      configIssues({
         auth: {
           profiles: { "openai:x": { provider: "openai", mode: "oauth", keyRef: { env: "NOT-A-NAME" } } },
           order: { openai: "openai:x" },
@@ -357,7 +347,7 @@ describe("config schema", () => {
     expect(config.auth.profiles["anthropic:max"]?.maxConcurrent).toBe(2);
     expect(config.gateway).toMatchObject({ queueTimeoutSeconds: 0, queueMax: 0 });
     expect(
-      rejects({
+      configIssues({
         models: { providers: { anthropic: { maxConcurrentPerProfile: 1.5 } } },
         auth: { profiles: { "anthropic:max": { provider: "anthropic", mode: "oauth", maxConcurrent: 0 } } },
         gateway: { queueTimeoutSeconds: -1, queueMax: 2.5 },

@@ -1,25 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../config/index.js";
+import { CLOUD_CONFIG } from "../config/__fixtures__/cloud-config.js";
 import { providersFromConfig } from "./providers-from-config.js";
-
-const cloudConfig = {
-  models: {
-    providers: {
-      "azure-east": {
-        api: "azure-openai",
-        azure: { resource: "contoso-east", apiVersion: "2024-10-21" },
-        models: [{ id: "gpt-4o", deployment: "gpt4o-prod" }],
-      },
-      "azure-west": { api: "azure-openai", baseUrl: "https://contoso-west.openai.azure.com", azure: { wire: "openai-responses" } },
-      vertex: { api: "vertex", vertex: { project: "acme-ai", location: "us-east5", publisher: "anthropic" } },
-      "vertex-gemini": { api: "vertex", vertex: { project: "acme-ai", location: "global" } },
-    },
-  },
-};
 
 describe("cloud providers from config", () => {
   it("R-GW-12: each cloud entry becomes a provider speaking its wire format, with its deployments", () => {
-    const { config } = parseConfig(cloudConfig);
+    const { config } = parseConfig(CLOUD_CONFIG);
     const providers = new Map(providersFromConfig(config).map((provider) => [provider.id, provider]));
     expect(providers.get("azure-east")?.api).toBe("azure-openai");
     expect((providers.get("azure-east") as unknown as { wire: { id: string } }).wire.id).toBe("openai-chat");
