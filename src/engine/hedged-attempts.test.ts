@@ -10,8 +10,7 @@ import type { DetourEvent } from "../ports/events.js";
 import type { Provider, ProviderCallContext } from "../ports/provider.js";
 import { MemoryStateStore } from "../state/memory/memory-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
-import { SeededRandom } from "../testing/seeded-random.js";
-import { createDetour } from "./create-detour.js";
+import { clockedDetour, trackSettlement } from "./__fixtures__/clocked-detour.js";
 
 const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] };
 const NEVER = Number.MAX_SAFE_INTEGER;
@@ -74,7 +73,10 @@ async function engine(options: {
   await store.upsertProfile({ id: "anthropic:a", credential: { type: "api_key", provider: "anthropic", key: "sk-ant-hedge-0123456789" } });
   const openai = new PacedProvider("openai", clock, options.paces);
   const anthropic = new PacedProvider("anthropic", clock, { "claude-fallback": options.fallbackPace ?? FAST, "claude-last": FAST });
-  const detour = await createDetour({
+  const { detour, events } = await clockedDetour({
+    clock,
+    store,
+    providers: [openai, anthropic],
     config: {
       agents: {
         defaults: {
@@ -89,27 +91,9 @@ async function engine(options: {
         },
       },
       ...(options.gateway ? { gateway: options.gateway } : {}),
-      state: { backend: "memory" },
     },
-    store,
-    clock,
-    random: new SeededRandom(3),
-    providers: [openai, anthropic],
-    env: {},
   });
-  const events: DetourEvent[] = [];
-  detour.on("*", (event) => events.push(event));
   return { clock, detour, openai, anthropic, events, store };
-}
-
-function track<T>(clock: FakeClock, pending: Promise<T>) {
-  const startedAt = clock.now();
-  const state: { settledAfterMs?: number; value?: T; error?: unknown } = {};
-  pending.then(
-    (value) => Object.assign(state, { value, settledAfterMs: clock.now() - startedAt }),
-    (error: unknown) => Object.assign(state, { error, settledAfterMs: clock.now() - startedAt }),
-  );
-  return state;
 }
 
 function hedges(events: DetourEvent[]) {
@@ -132,7 +116,7 @@ describe("hedged attempts (R-HG-1)", () => {
         readAt: clock.now() - 1_000,
       };
       await store.recordHeadroom("openai:a", [window], clock.now());
-      const run = track<{ provider: string; attempts: unknown[]; notice?: string; result: unknown }>(
+      const run = trackSettlement<{ provider: string; attempts: unknown[]; notice?: string; result: unknown }>(
         clock,
         stream ? detour.run({ request, stream: true }) : detour.run({ request }),
       );
@@ -201,7 +185,7 @@ describe("hedged attempts (R-HG-1)", () => {
       paces: { "gpt-4o-mini": { firstTokenMs: 6_000 } },
       fallbackPace: { firstTokenMs: 4_000 },
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(6_100);
     expect(run.value?.provider).toBe("openai");
     expect(run.settledAfterMs).toBe(6_000);
@@ -221,7 +205,7 @@ describe("hedged attempts (R-HG-1)", () => {
       openaiProfiles: ["openai:a", "openai:b"],
       paces: { "gpt-4o-mini@openai:a": SILENT, "gpt-4o-mini@openai:b": FAST },
     });
-    const run = track(clock, detour.run({ request, model: "openai/gpt-4o-mini", strictModel: true }));
+    const run = trackSettlement(clock, detour.run({ request, model: "openai/gpt-4o-mini", strictModel: true }));
     await clock.advanceAsync(5_300);
     expect(run.value).toMatchObject({ provider: "openai", profileId: "openai:b" });
     expect(run.value?.notice).toBeUndefined();
@@ -236,7 +220,7 @@ describe("hedged attempts (R-HG-1)", () => {
       fallbacks: ["anthropic/claude-fallback", "anthropic/claude-last"],
       hedging: { maxExtra: 1 },
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(12_000);
     expect(run.settledAfterMs).toBeUndefined();
     // The primary and one hedge in flight; the hedge's own slowness starts no third.
@@ -250,7 +234,7 @@ describe("hedged attempts (R-HG-1)", () => {
 
   it("R-HG-1: with hedging off the run waits for the first-token deadline as before", async () => {
     const { clock, detour, anthropic } = await engine({ paces: { "gpt-4o-mini": SILENT }, hedging: { enabled: false } });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(14_000);
     expect(anthropic.calls).toEqual([]);
     // R-RN-4: the timeout first retries the same profile, then the fallback answers.
@@ -261,7 +245,7 @@ describe("hedged attempts (R-HG-1)", () => {
 
   it("R-HG-1: without anything to race with (one model, one profile) the R-RN-4 same-profile retry still runs", async () => {
     const { clock, detour, openai, events } = await engine({ paces: { "gpt-4o-mini": SILENT }, fallbacks: [] });
-    const run = track(clock, detour.run({ request, fallbacks: "none" }));
+    const run = trackSettlement(clock, detour.run({ request, fallbacks: "none" }));
     await clock.advanceAsync(40_000);
     expect(run.error).toBeDefined();
     expect(openai.calls).toHaveLength(2);
@@ -275,7 +259,7 @@ describe("a hedge loser's stated usage (R-HG-1)", () => {
     const { clock, detour, events, store } = await engine({ paces: {} });
     const window = { window: "input-tokens", family: "openai", limit: 100_000, remaining: 50_000, remainingShare: 0.5 };
     await store.recordHeadroom("openai:a", [{ ...window, resetAt: clock.now() + 60_000, readAt: clock.now() - 1_000 }], clock.now());
-    const run = track(
+    const run = trackSettlement(
       clock,
       detour.runWith<string>({
         reportsProgress: true,
@@ -310,7 +294,7 @@ describe("a hedge loser's stated usage (R-HG-1)", () => {
 
   it("R-HG-1: a loser whose provider stated nothing is charged the request's estimate, marked as estimated", async () => {
     const { clock, detour, events } = await engine({ paces: {} });
-    const run = track(
+    const run = trackSettlement(
       clock,
       detour.runWith<string>({
         reportsProgress: true,
@@ -335,7 +319,7 @@ describe("when to hedge (R-HG-2)", () => {
   it("R-HG-2: after 20 first-token times of a model its hedge delay is 1.5 × their p95, at least 1 s; a configured afterMs wins", async () => {
     const { clock, detour, anthropic, openai } = await engine({ paces: { "gpt-4o-mini": { firstTokenMs: 800 } } });
     for (let index = 0; index < 20; index += 1) {
-      const run = track(clock, detour.run({ request }));
+      const run = trackSettlement(clock, detour.run({ request }));
       await clock.advanceAsync(900);
       expect(run.value?.provider).toBe("openai");
     }
@@ -353,13 +337,13 @@ describe("when to hedge (R-HG-2)", () => {
     ]);
     // The model goes silent: raced after 1.2 s, not the cold 5 s.
     (openai as unknown as { paces: Record<string, Pace> }).paces["gpt-4o-mini"] = SILENT;
-    const silent = track(clock, detour.run({ request }));
+    const silent = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(1_500);
     expect(silent.value?.provider).toBe("anthropic");
     expect(silent.settledAfterMs).toBe(1_400);
 
     const configured = await engine({ paces: { "gpt-4o-mini": SILENT }, hedging: { afterMs: 2_500 } });
-    const run = track(configured.clock, configured.detour.run({ request }));
+    const run = trackSettlement(configured.clock, configured.detour.run({ request }));
     await configured.clock.advanceAsync(2_800);
     expect(run.value?.provider).toBe("anthropic");
     expect(configured.anthropic.calls[0]!.at - configured.openai.calls[0]!.at).toBe(2_500);
@@ -373,11 +357,11 @@ describe("hedge budget (R-HG-3)", () => {
       fallbackPace: { firstTokenMs: 5_000 },
       hedging: { burst: 1, budgetPercent: 0 },
     });
-    const first = track(clock, detour.run({ request }));
+    const first = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(7_100);
     expect(first.value?.provider).toBe("openai");
     expect(anthropic.calls).toHaveLength(1);
-    const second = track(clock, detour.run({ request }));
+    const second = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(7_100);
     expect(second.value?.provider).toBe("openai");
     expect(anthropic.calls).toHaveLength(1);
@@ -393,7 +377,7 @@ describe("silent routes (R-HG-4)", () => {
   it("R-HG-4: a route that loses two hedges without a byte is recorded once as a model-scoped timeout and then skipped", async () => {
     const { clock, detour, openai, store } = await engine({ paces: { "gpt-4o-mini": SILENT } });
     for (let index = 0; index < 2; index += 1) {
-      const run = track(clock, detour.run({ request }));
+      const run = trackSettlement(clock, detour.run({ request }));
       await clock.advanceAsync(5_300);
       expect(run.value?.provider).toBe("anthropic");
     }
@@ -401,11 +385,11 @@ describe("silent routes (R-HG-4)", () => {
     expect(stats?.failureCounts).toEqual({ timeout: 1 });
     expect(stats?.cooldownModel).toBe("gpt-4o-mini");
     // The primary may be probed once in its cooldown (R-FB-3, throttled by R-FB-4); after that it is skipped.
-    const probe = track(clock, detour.run({ request }));
+    const probe = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(5_300);
     expect(probe.value?.provider).toBe("anthropic");
     const callsBefore = openai.calls.length;
-    const skipped = track(clock, detour.run({ request }));
+    const skipped = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(300);
     expect(skipped.value?.provider).toBe("anthropic");
     expect(skipped.settledAfterMs).toBe(200);
@@ -415,7 +399,7 @@ describe("silent routes (R-HG-4)", () => {
   it("R-HG-4: a slow route that sent bytes before losing is not silent", async () => {
     const { clock, detour, store } = await engine({ paces: { "gpt-4o-mini": { firstTokenMs: NEVER } } });
     for (let index = 0; index < 3; index += 1) {
-      const run = track(clock, detour.run({ request }));
+      const run = trackSettlement(clock, detour.run({ request }));
       await clock.advanceAsync(5_300);
       expect(run.value?.provider).toBe("anthropic");
     }
@@ -430,7 +414,7 @@ describe("learned first-token deadlines (R-TT-1)", () => {
       hedging: { enabled: false },
     });
     for (let index = 0; index < 50; index += 1) {
-      const run = track(clock, detour.run({ request }));
+      const run = trackSettlement(clock, detour.run({ request }));
       await clock.advanceAsync(12_100);
       expect(run.value?.provider).toBe("openai");
     }
@@ -438,7 +422,7 @@ describe("learned first-token deadlines (R-TT-1)", () => {
     expect(row).toMatchObject({ samples: 50, p99Ms: 12_000, deadlineMs: 24_000, hedgeAfterMs: null });
     // Now 20 s: cut at 15 s before, answered now.
     (detour.providers.get("openai") as unknown as { paces: Record<string, Pace> }).paces["gpt-4o-mini"] = { firstTokenMs: 20_000 };
-    const slow = track(clock, detour.run({ request }));
+    const slow = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(20_100);
     expect(slow.value?.provider).toBe("openai");
     expect(anthropic.calls).toEqual([]);
@@ -451,7 +435,7 @@ describe("learned first-token deadlines (R-TT-1)", () => {
       gateway: { ttftTimeoutSeconds: 13 },
     });
     for (let index = 0; index < 50; index += 1) {
-      const run = track(clock, detour.run({ request }));
+      const run = trackSettlement(clock, detour.run({ request }));
       await clock.advanceAsync(12_100);
     }
     expect((await detour.status()).firstToken?.[0]).toMatchObject({ deadlineMs: 13_000 });

@@ -7,12 +7,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import type { DetourConfigInput } from "../config/index.js";
 import type { CanonicalRequest, CanonicalResponse, CanonicalStreamEvent } from "../ports/canonical.js";
-import type { DetourEvent } from "../ports/events.js";
 import { UpstreamFailure, type Provider, type ProviderCallContext } from "../ports/provider.js";
 import { MemoryStateStore } from "../state/memory/memory-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
-import { SeededRandom } from "../testing/seeded-random.js";
-import { createDetour } from "./create-detour.js";
+import { clockedDetour, trackSettlement } from "./__fixtures__/clocked-detour.js";
 
 const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "write a long story" }] }] };
 const NEVER = Number.MAX_SAFE_INTEGER;
@@ -111,7 +109,10 @@ async function engine(options: {
   const Paced = pushing ? PushingPacedProvider : PacedProvider;
   const openai = new Paced("openai", clock, options.paces);
   const anthropic = new Paced("anthropic", clock, { "claude-fallback": ANSWERS_AT_ONCE });
-  const detour = await createDetour({
+  const { detour, events } = await clockedDetour({
+    clock,
+    store,
+    providers: [openai, anthropic],
     config: {
       models: { providers: { openai: { timeoutSeconds: options.openaiTimeoutSeconds ?? 120 } } },
       agents: {
@@ -128,28 +129,9 @@ async function engine(options: {
         },
       },
       ...(options.gateway ? { gateway: options.gateway } : {}),
-      state: { backend: "memory" },
     },
-    store,
-    clock,
-    random: new SeededRandom(3),
-    providers: [openai, anthropic],
-    env: {},
   });
-  const events: DetourEvent[] = [];
-  detour.on("*", (event) => events.push(event));
   return { clock, detour, openai, anthropic, events, store };
-}
-
-/** Starts a non-streamed run and reports when (on the FakeClock) it settled. */
-function track<T>(clock: FakeClock, pending: Promise<T>) {
-  const startedAt = clock.now();
-  const state: { settledAfterMs?: number; value?: T; error?: unknown } = {};
-  pending.then(
-    (value) => Object.assign(state, { value, settledAfterMs: clock.now() - startedAt }),
-    (error: unknown) => Object.assign(state, { error, settledAfterMs: clock.now() - startedAt }),
-  );
-  return state;
 }
 
 describe.each([
@@ -165,7 +147,7 @@ describe.each([
       primary: "openai/gpt-4o-mini",
       paces: { "gpt-4o-mini": { firstTokenMs: NEVER, tokens: 1, tokenIntervalMs: 0 } },
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(14_900);
     expect(run.settledAfterMs).toBeUndefined();
     await clock.advanceAsync(200);
@@ -193,13 +175,13 @@ describe.each([
   it("R-ST-6: a slow-to-start ordinary model is handed to the fallback at 15 s while a catalogue reasoning model (openai/o3) is not cut before 60 s", async () => {
     const slowStart: Pace = { firstTokenMs: 45_000, tokens: 3, tokenIntervalMs: 100 };
     const ordinary = await engine({ primary: "openai/gpt-4o-mini", paces: { "gpt-4o-mini": slowStart } });
-    const ordinaryRun = track(ordinary.clock, ordinary.detour.run({ request }));
+    const ordinaryRun = trackSettlement(ordinary.clock, ordinary.detour.run({ request }));
     await ordinary.clock.advanceAsync(16_000);
     expect(ordinaryRun.value?.provider).toBe("anthropic");
     expect(ordinaryRun.settledAfterMs).toBeLessThan(15_100);
 
     const reasoning = await engine({ primary: "openai/o3", paces: { o3: slowStart } });
-    const reasoningRun = track(reasoning.clock, reasoning.detour.run({ request }));
+    const reasoningRun = trackSettlement(reasoning.clock, reasoning.detour.run({ request }));
     await reasoning.clock.advanceAsync(59_000);
     expect(reasoningRun.error).toBeUndefined();
     const outcome = reasoningRun.value!;
@@ -213,7 +195,7 @@ describe.each([
 
   it("R-ST-6: a catalogue reasoning model that stays silent is handed on at 60 s", async () => {
     const { clock, detour } = await engine({ primary: "openai/o3", paces: { o3: { firstTokenMs: NEVER, tokens: 1, tokenIntervalMs: 0 } } });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(59_900);
     expect(run.settledAfterMs).toBeUndefined();
     await clock.advanceAsync(200);
@@ -227,7 +209,7 @@ describe.each([
       paces: { o3: { firstTokenMs: NEVER, tokens: 1, tokenIntervalMs: 0 } },
       gateway: { ttftTimeoutSeconds: 5 },
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(5_100);
     expect(run.value?.provider).toBe("anthropic");
     expect(run.settledAfterMs).toBeGreaterThanOrEqual(5_000);
@@ -240,7 +222,7 @@ describe.each([
       paces: { "gpt-4o-mini": { firstTokenMs: 2_000, tokens: 181, tokenIntervalMs: 1_000 } },
       openaiTimeoutSeconds: 600,
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(181_900);
     expect(run.settledAfterMs).toBeUndefined();
     await clock.advanceAsync(200);
@@ -261,7 +243,7 @@ describe.each([
       paces: { "gpt-4o-mini": { firstTokenMs: 2_000, tokens: 181, tokenIntervalMs: 1_000 } },
       openaiTimeoutSeconds: 120,
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(121_000);
     expect(run.value?.provider).toBe("anthropic");
     expect(run.value?.attempts.map((attempt) => attempt.reason)).toEqual(["timeout"]);
@@ -274,7 +256,7 @@ describe.each([
       paces: { "gpt-4o-mini": { firstTokenMs: 100, tokens: 10, tokenIntervalMs: 100, stallAfterTokens: 4 } },
       gateway: { streamStallSeconds: 30 },
     });
-    const run = track(clock, detour.run({ request }));
+    const run = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(31_000);
     expect(run.value?.provider).toBe("anthropic");
     expect(run.value?.result.content).toEqual([{ type: "text", text: "w0 w1 w2" }]);
@@ -284,13 +266,13 @@ describe.each([
   it("R-ST-6: streamed runs get the per-model first-token default too: 15 s for an ordinary model, longer for a reasoning one", async () => {
     const startsAt20s: Pace = { firstTokenMs: 20_000, tokens: 3, tokenIntervalMs: 10 };
     const ordinary = await engine({ primary: "openai/gpt-4o-mini", paces: { "gpt-4o-mini": startsAt20s } });
-    const ordinaryRun = track(ordinary.clock, ordinary.detour.run({ request, stream: true }));
+    const ordinaryRun = trackSettlement(ordinary.clock, ordinary.detour.run({ request, stream: true }));
     await ordinary.clock.advanceAsync(15_100);
     expect(ordinaryRun.value?.provider).toBe("anthropic");
     expect(ordinaryRun.value?.attempts.map((attempt) => attempt.reason)).toEqual(["timeout"]);
 
     const reasoning = await engine({ primary: "openai/o3", paces: { o3: startsAt20s } });
-    const reasoningRun = track(reasoning.clock, reasoning.detour.run({ request, stream: true }));
+    const reasoningRun = trackSettlement(reasoning.clock, reasoning.detour.run({ request, stream: true }));
     await reasoning.clock.advanceAsync(20_100);
     expect(reasoningRun.value?.provider).toBe("openai");
     expect(reasoningRun.value?.attempts).toEqual([]);
@@ -301,11 +283,11 @@ describe.each([
       primary: "openai/gpt-4o-mini",
       paces: { "gpt-4o-mini": { firstTokenMs: 20_000, tokens: 3, tokenIntervalMs: 10, refusesStream: true } },
     });
-    const first = track(clock, detour.run({ request }));
+    const first = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(21_000);
     expect(first.value?.provider).toBe("openai");
     expect(first.value?.result.content).toEqual([{ type: "text", text: "w0 w1 w2" }]);
-    const second = track(clock, detour.run({ request }));
+    const second = trackSettlement(clock, detour.run({ request }));
     await clock.advanceAsync(21_000);
     expect(second.value?.provider).toBe("openai");
     expect(openai.calls.map((call) => call.mode)).toEqual(["stream", "complete", "complete"]);
