@@ -13,7 +13,7 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { SCREENSHOT_DIR } from "./fixtures/chromium.js";
 import { browsedGatewayPerFile, openDashboard } from "./fixtures/dashboard-page.js";
-import { RUN_TRACE_VERSION, type RunTraceV1 } from "../../src/core/run-trace.js";
+import { newTraceAttempt, RUN_TRACE_VERSION, type RunTraceV1 } from "../../src/core/run-trace.js";
 import { hashSessionKey } from "../../src/ports/trace-store.js";
 import { KEYS } from "../e2e/fixtures/gateway-harness.js";
 
@@ -160,20 +160,6 @@ describe("dashboard request log (real Chromium)", () => {
 
   it("R-OB-4 draws the optional facts of a run when its trace has them: first-token ticks, spend, waits and a hedge", async () => {
     const startedAt = Date.now() - 5000;
-    const attempt = {
-      profileId: "openai:a",
-      outcome: "failed" as const,
-      status: 429,
-      reason: "rate_limit" as const,
-      statedResetAt: null,
-      firstTokenMs: null,
-      inputTokens: null,
-      outputTokens: null,
-      costUsd: null,
-      committed: false,
-      continuation: null,
-      hedge: false,
-    };
     const run: RunTraceV1 = {
       v: RUN_TRACE_VERSION,
       runId: "run-with-everything",
@@ -187,35 +173,27 @@ describe("dashboard request log (real Chromium)", () => {
       durationMs: 2400,
       answeredBy: { provider: "anthropic", model: "mock-claude", profileId: "anthropic:a" },
       attempts: [
-        { ...attempt, offsetMs: 0, provider: "openai", model: "mock-gpt", durationMs: 150 },
-        {
-          ...attempt,
-          offsetMs: 900,
-          provider: "anthropic",
-          model: "mock-claude",
-          profileId: "anthropic:a",
-          outcome: "succeeded",
-          status: 200,
-          reason: null,
-          firstTokenMs: 400,
-          durationMs: 1500,
-          inputTokens: 1180,
-          outputTokens: 240,
-          costUsd: 0.0123,
-          committed: true,
-        },
-        {
-          ...attempt,
-          offsetMs: 1200,
-          provider: "anthropic",
-          model: "mock-claude",
-          profileId: "anthropic:b",
-          outcome: "aborted",
-          status: null,
-          reason: null,
-          durationMs: 300,
-          hedge: true,
-        },
+        newTraceAttempt(
+          { offsetMs: 0, provider: "openai", model: "mock-gpt", profileId: "openai:a" },
+          { outcome: "failed", status: 429, reason: "rate_limit", durationMs: 150 },
+        ),
+        newTraceAttempt(
+          { offsetMs: 900, provider: "anthropic", model: "mock-claude", profileId: "anthropic:a" },
+          {
+            outcome: "succeeded",
+            status: 200,
+            firstTokenMs: 400,
+            durationMs: 1500,
+            inputTokens: 1180,
+            outputTokens: 240,
+            costUsd: 0.0123,
+            committed: true,
+          },
+        ),
+        newTraceAttempt(
+          { offsetMs: 1200, provider: "anthropic", model: "mock-claude", profileId: "anthropic:b" },
+          { outcome: "aborted", durationMs: 300, hedge: true },
+        ),
       ],
       skips: [{ offsetMs: 160, model: "openai/mock-gpt", profileId: "openai:b", reason: "rate_limit" }],
       waits: [{ offsetMs: 160, kind: "short_wait", waitMs: 700 }],
