@@ -5,21 +5,13 @@
  * would never settle.
  */
 import { describe, expect, it } from "vitest";
-import { createDetour, type Detour } from "../../src/engine/create-detour.js";
-import type { DetourEvent } from "../../src/ports/events.js";
+import type { Detour } from "../../src/engine/create-detour.js";
 import { UpstreamFailure } from "../../src/ports/provider.js";
-import { MemoryStateStore } from "../../src/state/memory/memory-store.js";
-import { FakeClock } from "../../src/testing/fake-clock.js";
-import { SeededRandom } from "../../src/testing/seeded-random.js";
+import { apiKey, makeHarness } from "./harness.js";
 
-async function setup(fallbacks: string[] = []): Promise<{ detour: Detour; clock: FakeClock; events: DetourEvent[] }> {
-  const clock = new FakeClock();
-  const store = new MemoryStateStore();
-  for (const id of ["openai:a", "openai:b"]) {
-    await store.upsertProfile({ id, credential: { type: "api_key", provider: "openai", key: `sk-test-${id}-0123456789` } });
-  }
-  await store.upsertProfile({ id: "backup:a", credential: { type: "api_key", provider: "backup", key: "sk-test-backup-0123456789" } });
-  const detour = await createDetour({
+/** Two OpenAI profiles, and `fallbacks` on a backup provider; attempts are the test's own, given to runWith. */
+const setup = (fallbacks: string[] = []) =>
+  makeHarness({
     config: {
       models: {
         providers: {
@@ -37,16 +29,13 @@ async function setup(fallbacks: string[] = []): Promise<{ detour: Detour; clock:
       auth: { order: { openai: ["openai:a", "openai:b"], backup: ["backup:a"] } },
       state: { backend: "memory" },
     },
-    store,
-    clock,
-    random: new SeededRandom(3),
+    profiles: {
+      "openai:a": apiKey("openai", "sk-test-openai:a-0123456789"),
+      "openai:b": apiKey("openai", "sk-test-openai:b-0123456789"),
+      "backup:a": apiKey("backup", "sk-test-backup-0123456789"),
+    },
     providers: [],
-    env: {},
   });
-  const events: DetourEvent[] = [];
-  detour.on("*", (event: DetourEvent) => events.push(event));
-  return { detour, clock, events };
-}
 
 const cut = () =>
   new UpstreamFailure("openai/gpt-a: stream closed before it finished", { provider: "openai", code: "ECONNRESET", message: "cut" });

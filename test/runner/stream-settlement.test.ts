@@ -4,36 +4,21 @@
  * committed attempt that fails is continued on the next profile within the budget.
  */
 import { describe, expect, it } from "vitest";
-import { createDetour, type Detour } from "../../src/engine/create-detour.js";
-import type { DetourEvent } from "../../src/ports/events.js";
 import { UpstreamFailure } from "../../src/ports/provider.js";
-import { MemoryStateStore } from "../../src/state/memory/memory-store.js";
-import { FakeClock } from "../../src/testing/fake-clock.js";
-import { SeededRandom } from "../../src/testing/seeded-random.js";
+import { apiKey, makeHarness } from "./harness.js";
 
-async function setup(): Promise<{ detour: Detour; clock: FakeClock; store: MemoryStateStore; events: DetourEvent[] }> {
-  const clock = new FakeClock();
-  const store = new MemoryStateStore();
-  for (const id of ["openai:a", "openai:b"]) {
-    await store.upsertProfile({ id, credential: { type: "api_key", provider: "openai", key: `sk-test-${id}-0123456789` } });
-  }
-  const detour = await createDetour({
+/** Two OpenAI profiles and no fallback; attempts are the test's own, given to runWith. */
+const setup = () =>
+  makeHarness({
     config: {
       models: { providers: { openai: { api: "openai-chat", timeoutSeconds: 5 } } },
       agents: { defaults: { model: { primary: "openai/gpt-a" } } },
       auth: { order: { openai: ["openai:a", "openai:b"] } },
       state: { backend: "memory" },
     },
-    store,
-    clock,
-    random: new SeededRandom(3),
+    profiles: { "openai:a": apiKey("openai", "sk-test-openai:a-0123456789"), "openai:b": apiKey("openai", "sk-test-openai:b-0123456789") },
     providers: [],
-    env: {},
   });
-  const events: DetourEvent[] = [];
-  detour.on("*", (event: DetourEvent) => events.push(event));
-  return { detour, clock, store, events };
-}
 
 const cut = () =>
   new UpstreamFailure("openai/gpt-a: stream closed before it finished", { provider: "openai", code: "ECONNRESET", message: "cut" });
