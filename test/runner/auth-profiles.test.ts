@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FailoverError } from "../../src/core/errors.js";
-import { httpError, hang, networkError, success } from "../../src/testing/scripted-provider.js";
+import { httpError, hang, networkError, success, type ScriptedOutcome } from "../../src/testing/scripted-provider.js";
 import { SeededRandom } from "../../src/testing/seeded-random.js";
 import { DEFAULT_PROFILES, FALLBACK, PRIMARY, SEED, apiKey, failed, makeHarness, succeeded } from "./harness.js";
 
@@ -142,9 +142,13 @@ describe("auth-profile runner", () => {
     expect(h.provider("anthropic").calls).toHaveLength(0);
   });
 
-  it("R-RN-4: a timeout retries the same profile after a jittered pause, writes no cooldown, then succeeds", async () => {
+  /**
+   * Runs with openai:a failing once with `failure` and then answering; checks both calls went to openai:a, the
+   * second after the seeded jitter, and returns the harness and that pause.
+   */
+  async function answeredOnRetry(failure: ScriptedOutcome) {
     const h = await makeHarness();
-    h.provider("openai").script({ profileId: "openai:a" }, networkError("ETIMEDOUT"), success("late but fine"));
+    h.provider("openai").script({ profileId: "openai:a" }, failure, success("second time lucky"));
     const start = h.clock.now();
     const out = succeeded(await h.runToEnd());
     const delay = expectedJitterMs();
@@ -153,6 +157,11 @@ describe("auth-profile runner", () => {
       ["openai:a", start],
       ["openai:a", start + delay],
     ]);
+    return { h, delay };
+  }
+
+  it("R-RN-4: a timeout retries the same profile after a jittered pause, writes no cooldown, then succeeds", async () => {
+    const { h, delay } = await answeredOnRetry(networkError("ETIMEDOUT"));
     expect(delay).toBeGreaterThanOrEqual(300);
     expect(delay).toBeLessThanOrEqual(1200);
     expect(h.messages()).toContain(`Profile openai:a timed out. Retry 1/1 in ${delay}ms…`);
@@ -275,16 +284,7 @@ describe("auth-profile runner", () => {
   );
 
   it("R-RN-4: a 500 server error retries the same profile after a jittered pause, writes no cooldown, then succeeds", async () => {
-    const h = await makeHarness();
-    h.provider("openai").script({ profileId: "openai:a" }, SERVER_ERROR, success("second time lucky"));
-    const start = h.clock.now();
-    const out = succeeded(await h.runToEnd());
-    const delay = expectedJitterMs();
-    expect(out.profileId).toBe("openai:a");
-    expect(h.provider("openai").calls.map((call) => [call.profileId, call.at])).toEqual([
-      ["openai:a", start],
-      ["openai:a", start + delay],
-    ]);
+    const { h, delay } = await answeredOnRetry(SERVER_ERROR);
     expect(h.messages()).toContain(`Profile openai:a failed (500). Retry 1/1 in ${delay}ms…`);
     expect(h.eventsOf("server_error_retry_scheduled")).toMatchObject([{ profileId: "openai:a", status: 500, retry: 1, maxRetries: 1 }]);
     expect(h.eventsOf("profile_failure_recorded")).toHaveLength(0);
