@@ -8,6 +8,7 @@ import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
 import { anthropicMessagesUrl, anthropicQuirks } from "./quirks.js";
 import { anthropicMessagesRequestSchema } from "../../wire/anthropic-messages/schemas.js";
+import { collectEvents } from "../shared/__fixtures__/mock-per-test.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "anthropic", key: "sk-ant-test-0123456789abcdef" };
@@ -31,12 +32,6 @@ const context = (
   signal: new AbortController().signal,
   ...extra,
 });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 const textOf = (events: CanonicalStreamEvent[]) => events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 
@@ -155,7 +150,7 @@ describe("the Anthropic provider: complete", () => {
 describe("the Anthropic provider: stream", () => {
   it("R-ST-3: streams text and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 5 });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     // The input tokens message_start states are carried on (R-HG-1: a raced loser closed before its answer is charged them).
     expect(events[0]).toEqual({
       type: "message-start",
@@ -174,7 +169,7 @@ describe("the Anthropic provider: stream", () => {
 
   it("R-GW-2: streams tool_use input as argument deltas on tool index 0 (text blocks do not count)", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-tool-use.chunks.txt") });
-    const events = await collect(provider(upstream.url).stream(richRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(richRequest, context()));
     const deltas = events.filter((event) => event.type === "tool-call-delta");
     expect(deltas[0]).toEqual({ type: "tool-call-delta", index: 0, id: "toolu_01T1x1fJ34qAmk2tNTrN7Up6", name: "get_weather" });
     expect(deltas.every((event) => event.type === "tool-call-delta" && event.index === 0)).toBe(true);
@@ -203,7 +198,7 @@ describe("the Anthropic provider: stream", () => {
 
   it("R-ST-2: a stream that closes after the stop reason without message_stop is complete", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-no-message-stop.chunks.txt") });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(textOf(events)).toBe("Brief.");
     expect(events.at(-1)).toEqual({ type: "finish", reason: "length", usage: { inputTokens: 10, outputTokens: 4 } });
   });
@@ -211,7 +206,7 @@ describe("the Anthropic provider: stream", () => {
   it("R-ST-2: malformed events are skipped and counted; unknown event types are ignored", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-malformed.chunks.txt") });
     const malformed: MalformedChunk[] = [];
-    const events = await collect(
+    const events = await collectEvents(
       provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })),
     );
     expect(textOf(events)).toBe("Before after");

@@ -1,8 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { classifyFailure } from "../../core/classify/index.js";
-import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure } from "../../ports/provider.js";
-import { fingerprintKey, startMockProvider, type MockProvider, type MockScenarioSelection } from "../../testing/mock-provider/index.js";
+import { fingerprintKey } from "../../testing/mock-provider/index.js";
 import { openPassThrough, readPassThroughBody } from "../shared/pass-through-call.js";
 import { simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
 import type { ProviderSettings } from "../shared/provider-settings.js";
@@ -10,31 +9,17 @@ import { azureOpenAiEmbeddingsTarget } from "../embeddings-targets.js";
 import { HttpProvider } from "../http-provider.js";
 import { createProvider } from "../registry.js";
 import { sameWireTargetOf } from "../same-wire-targets.js";
+import { collectEvents, mockProviderPerTest } from "../shared/__fixtures__/mock-per-test.js";
 
 const credential = { type: "api_key" as const, provider: "azure-east", key: "azure-key-east-0123456789" };
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
-async function against(scenario: MockScenarioSelection = "healthy") {
-  mock = await startMockProvider({ scenario });
-  return mock;
-}
+const against = mockProviderPerTest();
 
 function azure(baseUrl: string, azureSettings: ProviderSettings["azure"] = {}): HttpProvider {
   return createProvider({ id: "azure-east", api: "azure-openai", baseUrl, azure: azureSettings }) as HttpProvider;
 }
 
 const context = (model = "gpt-4o") => ({ model, credential, signal: new AbortController().signal });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 function failureOf(error: unknown) {
   expect(error).toBeInstanceOf(UpstreamFailure);
@@ -57,7 +42,7 @@ describe("Azure OpenAI (api azure-openai)", () => {
 
   it("R-GW-12: a model without a deployment mapping is its own deployment; apiVersion is the configured one", async () => {
     const mock = await against();
-    const events = await collect(azure(mock.url, { apiVersion: "2025-01-01-preview" }).stream(simpleRequest, context("gpt-4.1")));
+    const events = await collectEvents(azure(mock.url, { apiVersion: "2025-01-01-preview" }).stream(simpleRequest, context("gpt-4.1")));
     expect(events.some((event) => event.type === "text-delta")).toBe(true);
     expect(mock.requests()[0]?.path).toBe("/openai/deployments/gpt-4.1/chat/completions?api-version=2025-01-01-preview");
     expect(mock.requests()[0]?.stream).toBe(true);

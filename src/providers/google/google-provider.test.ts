@@ -8,6 +8,7 @@ import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
 import { googleMethodUrl, googleQuirks } from "./quirks.js";
 import { googleGenerateContentRequestSchema } from "../../wire/google-generative-ai/schemas.js";
+import { collectEvents } from "../shared/__fixtures__/mock-per-test.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "google", key: "AIzaSy-test-0123456789abcdef" };
@@ -37,12 +38,6 @@ const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } =
   signal: new AbortController().signal,
   ...extra,
 });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 const textOf = (events: CanonicalStreamEvent[]) => events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 
@@ -162,7 +157,7 @@ describe("the Gemini provider: complete", () => {
 describe("the Gemini provider: stream", () => {
   it("R-ST-3: streams text over alt=sse and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 11 });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(upstream.requests[0]?.url).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     expect(events[0]).toEqual({ type: "message-start", id: "streamResp01", model: "gemini-2.5-flash" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
@@ -171,7 +166,7 @@ describe("the Gemini provider: stream", () => {
 
   it("R-GW-2: a streamed function call is one complete tool-call delta; finish reason tool_calls", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-function-call.chunks.txt") });
-    const events = await collect(provider(upstream.url, { createToolCallId: () => "call_fixed" }).stream(richRequest, context()));
+    const events = await collectEvents(provider(upstream.url, { createToolCallId: () => "call_fixed" }).stream(richRequest, context()));
     expect(events.filter((event) => event.type === "tool-call-delta")).toEqual([
       { type: "tool-call-delta", index: 0, id: "call_fixed", name: "get_weather", argumentsDelta: '{"location":"Paris"}' },
     ]);
@@ -195,7 +190,7 @@ describe("the Gemini provider: stream", () => {
   it("R-ST-2: malformed chunks are skipped and counted", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-malformed.chunks.txt") });
     const malformed: MalformedChunk[] = [];
-    const events = await collect(
+    const events = await collectEvents(
       provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })),
     );
     expect(textOf(events)).toBe("Before after");
@@ -207,7 +202,7 @@ describe("the Gemini provider: stream", () => {
     const text =
       'data: {"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"MALFORMED_FUNCTION_CALL","index":0}],"responseId":"r"}\n\n';
     const upstream = await serve({ kind: "stream", contentType: SSE, text });
-    const error = await collect(provider(upstream.url).stream(simpleRequest, context())).catch((caught: unknown) => caught);
+    const error = await collectEvents(provider(upstream.url).stream(simpleRequest, context())).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(UpstreamFailure);
     expect((error as UpstreamFailure).failure.message).toMatch(/stop reason: error \(MALFORMED_FUNCTION_CALL\)/);
   });

@@ -8,6 +8,7 @@ import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
 import { ollamaEndpoint, ollamaQuirks } from "./quirks.js";
 import { ollamaChatRequestSchema } from "../../wire/ollama/schemas.js";
+import { collectEvents } from "../shared/__fixtures__/mock-per-test.js";
 
 const NDJSON = "application/x-ndjson";
 const fixture = (name: string) => readFixture(import.meta.url, name);
@@ -35,12 +36,6 @@ const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } =
   signal: new AbortController().signal,
   ...extra,
 });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 const textOf = (events: CanonicalStreamEvent[]) => events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
 
@@ -131,7 +126,7 @@ describe("the Ollama provider: complete", () => {
 describe("the Ollama provider: stream", () => {
   it("R-ST-3: streams NDJSON text and finishes with the answering model and usage", async () => {
     const upstream = await serve({ kind: "stream", contentType: NDJSON, text: fixture("stream-text.chunks.txt"), pieceBytes: 9 });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(upstream.requests[0]?.body).toMatchObject({ stream: true });
     expect(events[0]).toEqual({ type: "message-start", id: "ollama-resp", model: "llama3.2" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
@@ -140,7 +135,7 @@ describe("the Ollama provider: stream", () => {
 
   it("R-GW-2: streamed tool calls are complete deltas with their own indexes", async () => {
     const upstream = await serve({ kind: "stream", contentType: NDJSON, text: fixture("stream-tool-calls.chunks.txt") });
-    const events = await collect(provider(upstream.url).stream(richRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(richRequest, context()));
     expect(events.filter((event) => event.type === "tool-call-delta")).toEqual([
       { type: "tool-call-delta", index: 0, id: "call_o0", name: "get_weather", argumentsDelta: '{"location":"Paris"}' },
       { type: "tool-call-delta", index: 1, id: "call_o1", name: "get_time", argumentsDelta: '{"timezone":"Europe/Paris"}' },
@@ -150,7 +145,7 @@ describe("the Ollama provider: stream", () => {
 
   it("R-ST-2: a final done line without a trailing newline still completes the stream", async () => {
     const upstream = await serve({ kind: "stream", contentType: NDJSON, text: fixture("stream-length-no-newline.chunks.txt") });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(textOf(events)).toBe("Cut by num_predict");
     expect(events.at(-1)).toEqual({ type: "finish", reason: "length", usage: { inputTokens: 11, outputTokens: 2 } });
   });
@@ -171,7 +166,7 @@ describe("the Ollama provider: stream", () => {
   it("R-ST-2: malformed lines are skipped and counted", async () => {
     const upstream = await serve({ kind: "stream", contentType: NDJSON, text: fixture("stream-malformed.chunks.txt") });
     const malformed: MalformedChunk[] = [];
-    const events = await collect(
+    const events = await collectEvents(
       provider(upstream.url).stream(simpleRequest, context({ onMalformedChunk: (chunk) => malformed.push(chunk) })),
     );
     expect(textOf(events)).toBe("Before after");

@@ -1,7 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
-import type { CanonicalStreamEvent } from "../../ports/canonical.js";
+import { describe, expect, it } from "vitest";
 import { UpstreamFailure } from "../../ports/provider.js";
-import { fingerprintKey, startMockProvider, type MockProvider, type MockScenarioSelection } from "../../testing/mock-provider/index.js";
+import { fingerprintKey, type MockScenarioSelection } from "../../testing/mock-provider/index.js";
 import { encodeResponsesStream } from "../../wire/openai-responses/encode-stream.js";
 import { simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
 import { describeTransportContract } from "../shared/__fixtures__/transport-contract.js";
@@ -10,31 +9,22 @@ import type { ProviderSettings } from "../shared/provider-settings.js";
 import { createProvider } from "../registry.js";
 import { HttpProvider } from "../http-provider.js";
 import { openAiResponsesQuirks } from "./quirks.js";
+import { collectEvents, mockProviderPerTest } from "../shared/__fixtures__/mock-per-test.js";
 
 const credential = { type: "api_key" as const, provider: "openai-codex", key: "sk-test-responses-0123456789" };
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
+const startMock = mockProviderPerTest();
 
 function provider(baseUrl: string, extra: Partial<ProviderSettings> = {}): HttpProvider {
   return new HttpProvider({ id: "openai-codex", api: "openai-responses", baseUrl: `${baseUrl}/v1`, ...extra }, openAiResponsesQuirks);
 }
 
-async function against(scenario: MockScenarioSelection = "healthy") {
-  mock = await startMockProvider({ scenario });
+async function against(scenario?: MockScenarioSelection) {
+  const mock = await startMock(scenario);
   return { mock, subject: provider(mock.url) };
 }
 
 const context = () => ({ model: "mock-gpt", credential, signal: new AbortController().signal });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 const toolRequest = {
   messages: [{ role: "user" as const, content: [{ type: "text" as const, text: "use the tool please" }] }],
@@ -67,7 +57,7 @@ describe("the Responses provider (api openai-responses)", () => {
     const call = plain.content.find((part) => part.type === "tool-call");
     expect(call).toMatchObject({ name: "get_weather" });
 
-    const events = await collect(subject.stream(toolRequest, context()));
+    const events = await collectEvents(subject.stream(toolRequest, context()));
     const args = events.flatMap((event) => (event.type === "tool-call-delta" ? [event.argumentsDelta ?? ""] : [])).join("");
     expect(JSON.parse(args)).toEqual(JSON.parse((call as { arguments: string }).arguments));
     expect(events.at(-1)).toMatchObject({ type: "finish", reason: "tool_calls" });
@@ -75,7 +65,7 @@ describe("the Responses provider (api openai-responses)", () => {
 
   it("R-ST-2: a streamed answer ends at response.completed with usage", async () => {
     const { subject } = await against();
-    const events = await collect(subject.stream(simpleRequest, context()));
+    const events = await collectEvents(subject.stream(simpleRequest, context()));
     expect(events[0]).toMatchObject({ type: "message-start", model: "mock-gpt" });
     const text = events.flatMap((event) => (event.type === "text-delta" ? [event.text] : [])).join("");
     expect(text).toContain("Say hello.");
@@ -91,10 +81,10 @@ describe("the Responses provider (api openai-responses)", () => {
         ],
       },
     ]);
-    const failed = await collect(subject.stream(simpleRequest, context())).catch((error: unknown) => error);
+    const failed = await collectEvents(subject.stream(simpleRequest, context())).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(UpstreamFailure);
     expect((failed as UpstreamFailure).failure.code).toBe("rate_limit_exceeded");
-    const cut = await collect(subject.stream(simpleRequest, context())).catch((error: unknown) => error);
+    const cut = await collectEvents(subject.stream(simpleRequest, context())).catch((error: unknown) => error);
     expect(cut).toBeInstanceOf(UpstreamFailure);
   });
 

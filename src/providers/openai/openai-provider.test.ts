@@ -8,6 +8,7 @@ import type { ProviderSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
 import { openAiQuirks } from "./quirks.js";
 import { openAiChatRequestSchema } from "../../wire/openai-chat/schemas.js";
+import { collectEvents } from "../shared/__fixtures__/mock-per-test.js";
 
 const SSE = "text/event-stream";
 const credential = { type: "api_key" as const, provider: "openai", key: "sk-test-openai-0123456789abcdef" };
@@ -25,12 +26,6 @@ const context = (extra: { onMalformedChunk?: (chunk: MalformedChunk) => void } =
   signal: new AbortController().signal,
   ...extra,
 });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 function textOf(events: CanonicalStreamEvent[]): string {
   return events.map((event) => (event.type === "text-delta" ? event.text : "")).join("");
@@ -158,7 +153,7 @@ describe("the OpenAI chat provider: complete", () => {
 describe("the OpenAI chat provider: stream", () => {
   it("R-ST-3: streams text with the answering model and final usage; asks for usage on the wire", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-text.chunks.txt"), pieceBytes: 7 });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(events[0]).toEqual({ type: "message-start", id: "chatcmpl-7ynRUcSsdVTYFvtRRR0q3rXsCiL8a", model: "gpt-4o-mini-2024-07-18" });
     expect(textOf(events)).toBe("Hello, Grüße aus Köln 👋");
     expect(events.filter((event) => event.type === "text-delta").every((event) => event.type === "text-delta" && event.text !== "")).toBe(
@@ -175,7 +170,7 @@ describe("the OpenAI chat provider: stream", () => {
 
   it("R-GW-2: streams tool calls as indexed deltas whose arguments concatenate to JSON", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-tool-calls.chunks.txt") });
-    const events = await collect(provider(upstream.url).stream(richRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(richRequest, context()));
     const deltas = events.filter((event) => event.type === "tool-call-delta");
     expect(deltas[0]).toEqual({ type: "tool-call-delta", index: 0, id: "call_DdmO9pD3xa9XTPNJ32zg2hcA", name: "get_weather" });
     const argumentsOf = (index: number) =>
@@ -187,7 +182,7 @@ describe("the OpenAI chat provider: stream", () => {
 
   it("R-ST-2: a stream with a finish reason and usage but no [DONE] is finalised at once, even if the server holds the connection", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-no-done.chunks.txt"), holdOpen: true });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(textOf(events)).toBe("Short answer.");
     expect(events.at(-1)).toEqual({ type: "finish", reason: "stop", usage: { inputTokens: 12, outputTokens: 3 } });
     await upstream.requests[0]?.closed;
@@ -195,7 +190,7 @@ describe("the OpenAI chat provider: stream", () => {
 
   it("R-ST-2: a stream that closes after a finish reason without [DONE] is complete", async () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-finish-then-close.chunks.txt") });
-    const events = await collect(provider(upstream.url).stream(simpleRequest, context()));
+    const events = await collectEvents(provider(upstream.url).stream(simpleRequest, context()));
     expect(textOf(events)).toBe("Done here");
     expect(events.at(-1)).toEqual({ type: "finish", reason: "length" });
   });
@@ -204,7 +199,7 @@ describe("the OpenAI chat provider: stream", () => {
     const upstream = await serve({ kind: "stream", contentType: SSE, text: fixture("stream-malformed.chunks.txt") });
     const fromContext: MalformedChunk[] = [];
     const fromSettings: MalformedChunk[] = [];
-    const events = await collect(
+    const events = await collectEvents(
       provider(upstream.url, { onMalformedChunk: (chunk) => fromSettings.push(chunk) }).stream(
         simpleRequest,
         context({ onMalformedChunk: (chunk) => fromContext.push(chunk) }),

@@ -1,15 +1,15 @@
 import { generateKeyPairSync } from "node:crypto";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { classifyFailure } from "../../core/classify/index.js";
-import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { UpstreamFailure } from "../../ports/provider.js";
-import { startMockProvider, type MockProvider, type MockScenarioSelection } from "../../testing/mock-provider/index.js";
+import type { MockProvider } from "../../testing/mock-provider/index.js";
 import { openPassThrough, readPassThroughBody } from "../shared/pass-through-call.js";
 import { simpleRequest } from "../shared/__fixtures__/canonical-requests.js";
 import type { ProviderSettings, VertexSettings } from "../shared/provider-settings.js";
 import { HttpProvider } from "../http-provider.js";
 import { createProvider } from "../registry.js";
 import { sameWireTargetOf } from "../same-wire-targets.js";
+import { collectEvents, mockProviderPerTest } from "../shared/__fixtures__/mock-per-test.js";
 
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const serviceAccount = (email: string) =>
@@ -21,16 +21,7 @@ const serviceAccount = (email: string) =>
   });
 const credential = { type: "api_key" as const, provider: "vertex", key: serviceAccount("detour-test@proj.iam.gserviceaccount.com") };
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
-async function against(scenario: MockScenarioSelection = "healthy") {
-  mock = await startMockProvider({ scenario });
-  return mock;
-}
+const against = mockProviderPerTest();
 
 function vertex(mock: MockProvider, publisher: VertexSettings["publisher"]): HttpProvider {
   const settings: ProviderSettings = {
@@ -43,12 +34,6 @@ function vertex(mock: MockProvider, publisher: VertexSettings["publisher"]): Htt
 }
 
 const context = (model: string, given = credential) => ({ model, credential: given, signal: new AbortController().signal });
-
-async function collect(events: AsyncIterable<CanonicalStreamEvent>): Promise<CanonicalStreamEvent[]> {
-  const seen: CanonicalStreamEvent[] = [];
-  for await (const event of events) seen.push(event);
-  return seen;
-}
 
 describe("Vertex AI (api vertex)", () => {
   it("R-GW-12: Claude goes to rawPredict with the model in the URL, anthropic_version in the body and a service-account token", async () => {
@@ -72,7 +57,7 @@ describe("Vertex AI (api vertex)", () => {
 
   it("R-GW-12: Claude streams through streamRawPredict", async () => {
     const mock = await against();
-    const events = await collect(vertex(mock, "anthropic").stream(simpleRequest, context("claude-sonnet-4-6")));
+    const events = await collectEvents(vertex(mock, "anthropic").stream(simpleRequest, context("claude-sonnet-4-6")));
     expect(events.some((event) => event.type === "text-delta")).toBe(true);
     expect(mock.requests()[0]?.path).toMatch(/models\/claude-sonnet-4-6:streamRawPredict$/);
     expect(mock.requests()[0]?.body).toMatchObject({ stream: true, anthropic_version: "vertex-2023-10-16" });
@@ -83,7 +68,7 @@ describe("Vertex AI (api vertex)", () => {
     const subject = vertex(mock, "google");
     expect(subject.wire.id).toBe("google-generative-ai");
     await subject.complete(simpleRequest, context("gemini-2.5-pro"));
-    await collect(subject.stream(simpleRequest, context("gemini-2.5-pro")));
+    await collectEvents(subject.stream(simpleRequest, context("gemini-2.5-pro")));
     const paths = mock.requests().map((request) => request.path);
     expect(paths).toEqual([
       "/v1/projects/proj/locations/us-east5/publishers/google/models/gemini-2.5-pro:generateContent",
