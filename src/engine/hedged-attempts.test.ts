@@ -11,6 +11,7 @@ import type { Provider, ProviderCallContext } from "../ports/provider.js";
 import { MemoryStateStore } from "../state/memory/memory-store.js";
 import { FakeClock } from "../testing/fake-clock.js";
 import { clockedDetour, trackSettlement } from "./__fixtures__/clocked-detour.js";
+import type { AttemptContext, Detour } from "./index.js";
 
 const request: CanonicalRequest = { messages: [{ role: "user", content: [{ type: "text", text: "hello" }] }] };
 const NEVER = Number.MAX_SAFE_INTEGER;
@@ -254,30 +255,40 @@ describe("hedged attempts (R-HG-1)", () => {
   });
 });
 
+/**
+ * A run of 40 estimated input tokens whose openai attempt does `beforeSilence` and then never answers, while
+ * anthropic answers 200 ms after it starts: the hedge wins and openai is the loser.
+ */
+function hedgedRun(clock: FakeClock, detour: Detour, beforeSilence: (context: AttemptContext) => void) {
+  return trackSettlement(
+    clock,
+    detour.runWith<string>({
+      reportsProgress: true,
+      // The estimate a loser is charged when its provider stated nothing.
+      requestFacts: { inputTokens: 40, modalities: [] },
+      attempt: async (context) => {
+        if (context.provider === "openai") {
+          beforeSilence(context);
+          return clock.sleep(NEVER, context.signal).then(() => "never");
+        }
+        await clock.sleep(200, context.signal);
+        context.upstreamProgress?.("content");
+        return "fallback answers";
+      },
+    }),
+  );
+}
+
 describe("a hedge loser's stated usage (R-HG-1)", () => {
   it("R-HG-1: a loser whose provider stated 1234 input tokens before it stalled is charged 1234, not the estimate", async () => {
     const { clock, detour, events, store } = await engine({ paces: {} });
     const window = { window: "input-tokens", family: "openai", limit: 100_000, remaining: 50_000, remainingShare: 0.5 };
     await store.recordHeadroom("openai:a", [{ ...window, resetAt: clock.now() + 60_000, readAt: clock.now() - 1_000 }], clock.now());
-    const run = trackSettlement(
-      clock,
-      detour.runWith<string>({
-        reportsProgress: true,
-        // The estimate a loser is charged when its provider stated nothing.
-        requestFacts: { inputTokens: 40, modalities: [] },
-        attempt: async (context) => {
-          if (context.provider === "openai") {
-            // message_start with its usage, then silence: no content ever comes.
-            context.upstreamProgress?.("bytes");
-            context.upstreamUsage?.({ inputTokens: 1234 });
-            return clock.sleep(NEVER, context.signal).then(() => "never");
-          }
-          await clock.sleep(200, context.signal);
-          context.upstreamProgress?.("content");
-          return "fallback answers";
-        },
-      }),
-    );
+    const run = hedgedRun(clock, detour, (context) => {
+      // message_start with its usage, then silence: no content ever comes.
+      context.upstreamProgress?.("bytes");
+      context.upstreamUsage?.({ inputTokens: 1234 });
+    });
     await clock.advanceAsync(5_400);
     expect(run.value).toMatchObject({ provider: "anthropic", result: "fallback answers" });
     await clock.advanceAsync(10);
@@ -294,19 +305,7 @@ describe("a hedge loser's stated usage (R-HG-1)", () => {
 
   it("R-HG-1: a loser whose provider stated nothing is charged the request's estimate, marked as estimated", async () => {
     const { clock, detour, events } = await engine({ paces: {} });
-    const run = trackSettlement(
-      clock,
-      detour.runWith<string>({
-        reportsProgress: true,
-        requestFacts: { inputTokens: 40, modalities: [] },
-        attempt: async (context) => {
-          if (context.provider === "openai") return clock.sleep(NEVER, context.signal).then(() => "never");
-          await clock.sleep(200, context.signal);
-          context.upstreamProgress?.("content");
-          return "fallback answers";
-        },
-      }),
-    );
+    const run = hedgedRun(clock, detour, () => {});
     await clock.advanceAsync(5_400);
     expect(run.value?.provider).toBe("anthropic");
     await clock.advanceAsync(10);

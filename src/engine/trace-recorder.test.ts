@@ -12,6 +12,15 @@ import { EventHub } from "./event-hub.js";
 import { DEFAULT_TRACE_FLUSH_MS, DEFAULT_TRACE_WRITE_TIMEOUT_MS, TraceRecorder } from "./trace-recorder.js";
 
 const run = { runId: "r1", agentId: "main" };
+/** The one attempt of the run, which answered. */
+const answeredBy = { provider: "openai", model: "gpt-5", profileId: "openai:a" };
+/** The answer's tokens and cost, priced after the run. */
+const usage = (priced: { inputTokens: number; outputTokens: number; costUsd: number }): DetourEvent => ({
+  type: "usage_recorded",
+  ...run,
+  ...answeredBy,
+  ...priced,
+});
 const started: Extract<DetourEvent, { type: "run_started" }> = {
   type: "run_started",
   ...run,
@@ -25,9 +34,7 @@ const finished: Extract<DetourEvent, { type: "run_finished" }> = {
   ...run,
   sessionId: null,
   outcome: "succeeded",
-  provider: "openai",
-  model: "gpt-5",
-  profileId: "openai:a",
+  ...answeredBy,
   failedCandidates: 0,
   durationMs: 12,
 };
@@ -82,45 +89,17 @@ describe("trace recorder", () => {
     const store = new MemoryTraceStore({ keepRuns: 10, keepHours: 24 });
     const { hub, clock } = recorderWith(store);
     hub.emit(started);
-    hub.emit({ type: "attempt_started", ...run, provider: "openai", model: "gpt-5", profileId: "openai:a" });
-    hub.emit({
-      type: "attempt_finished",
-      ...run,
-      provider: "openai",
-      model: "gpt-5",
-      profileId: "openai:a",
-      outcome: "succeeded",
-      reason: null,
-      status: 200,
-      durationMs: 10,
-    });
+    hub.emit({ type: "attempt_started", ...run, ...answeredBy });
+    hub.emit({ type: "attempt_finished", ...run, ...answeredBy, outcome: "succeeded", reason: null, status: 200, durationMs: 10 });
     hub.emit(finished);
-    hub.emit({
-      type: "usage_recorded",
-      ...run,
-      provider: "openai",
-      model: "gpt-5",
-      profileId: "openai:a",
-      inputTokens: 120,
-      outputTokens: 30,
-      costUsd: 0.0009,
-    });
+    hub.emit(usage({ inputTokens: 120, outputTokens: 30, costUsd: 0.0009 }));
     clock.advance(DEFAULT_TRACE_FLUSH_MS);
     await nextTurn();
     const [trace] = await store.list({}, clock.now());
     expect(trace?.costUsd).toBeCloseTo(0.0009);
     expect(trace?.attempts[0]).toMatchObject({ inputTokens: 120, outputTokens: 30, costUsd: 0.0009 });
     // Once written, a late usage event changes nothing and holds nothing.
-    hub.emit({
-      type: "usage_recorded",
-      ...run,
-      provider: "openai",
-      model: "gpt-5",
-      profileId: "openai:a",
-      inputTokens: 1,
-      outputTokens: 1,
-      costUsd: 1,
-    });
+    hub.emit(usage({ inputTokens: 1, outputTokens: 1, costUsd: 1 }));
     const [again] = await store.list({}, clock.now());
     expect(again?.attempts[0]).toMatchObject({ inputTokens: 120 });
   });
