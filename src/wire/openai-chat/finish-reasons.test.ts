@@ -1,24 +1,14 @@
-import { describe, expect, it } from "vitest";
+import { describe } from "vitest";
+import { itMapsEveryFinishReason } from "../__fixtures__/finish-reason-table.js";
 import { mapOpenAiFinishReason, OPENAI_FINISH_REASONS } from "./finish-reasons.js";
 
 describe("mapOpenAiFinishReason", () => {
-  it.each([
+  itMapsEveryFinishReason(mapOpenAiFinishReason, OPENAI_FINISH_REASONS, [
     ["stop", "stop"],
     ["length", "length"],
     ["tool_calls", "tool_calls"],
     ["function_call", "tool_calls"],
     ["content_filter", "content_filter"],
     ["error", "error"],
-    ["eos", "stop"],
-  ] as const)("%s → %s", (raw, expected) => {
-    expect(mapOpenAiFinishReason(raw)).toBe(expected);
-  });
-
-  it("every table row is tested above", () => {
-    expect(Object.keys(OPENAI_FINISH_REASONS).sort()).toEqual(["content_filter", "error", "function_call", "length", "stop", "tool_calls"]);
-  });
-
-  it("inherited object keys are not finish reasons", () => {
-    expect(mapOpenAiFinishReason("constructor")).toBe("stop");
-  });
+  ]);
 });
