@@ -6,7 +6,7 @@
  */
 import type { CanonicalStreamEvent } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
-import { encodeWholeStream, endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { encodeWholeStream, endingEncoder, StreamOpening, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { anthropicStreamErrorFrame, type AnthropicErrorInput } from "./errors.js";
 import { CANONICAL_TO_ANTHROPIC_STOP_REASON } from "./finish-reasons.js";
 import { renderAnthropicUsage } from "./usage.js";
@@ -37,10 +37,7 @@ function defaultDescribeError(error: unknown): AnthropicErrorInput {
 }
 
 export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {}): AnthropicStreamEncoder {
-  let id = options.id ?? "msg_detour";
-  let model = options.model ?? "";
   const describeError = options.describeError ?? defaultDescribeError;
-  let started = options.resume !== undefined;
   const ended = { finished: false };
   let nextBlockIndex = options.resume?.started ?? 0;
   let openBlock: { index: number; kind: "text" | "tool" | "thinking"; toolIndex?: number } | undefined =
@@ -50,10 +47,11 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
   /** Canonical tool position → Anthropic content block index. */
   const toolBlocks = new Map<number, number>();
 
-  const start = (): string[] => {
-    if (started) return [];
-    started = true;
-    return [
+  const opening = new StreamOpening({
+    id: options.id ?? "msg_detour",
+    model: options.model ?? "",
+    started: options.resume !== undefined,
+    frames: ({ id, model }) => [
       sseEvent("message_start", {
         message: {
           id,
@@ -66,8 +64,9 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
           usage: { input_tokens: options.inputTokens ?? 0, output_tokens: 0 },
         },
       }),
-    ];
-  };
+    ],
+  });
+  const start = (): string[] => opening.start();
   const closeOpenBlock = (): string[] => {
     if (!openBlock) return [];
     const frame = sseEvent("content_block_stop", { index: openBlock.index });
@@ -82,11 +81,7 @@ export function createAnthropicStreamEncoder(options: AnthropicStreamOptions = {
   return endingEncoder(ended, (event) => {
     switch (event.type) {
       case "message-start":
-        if (!started) {
-          id = event.id;
-          model = event.model;
-        }
-        return start();
+        return opening.messageStart(event);
       case "text-delta": {
         const frames = start();
         if (openBlock?.kind !== "text") {

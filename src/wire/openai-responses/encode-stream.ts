@@ -7,7 +7,7 @@
  */
 import type { CanonicalStreamEvent, CanonicalUsage } from "../../ports/canonical.js";
 import { describeStreamError } from "../shared/stream-error.js";
-import { encodeWholeStream, endingEncoder, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
+import { encodeWholeStream, endingEncoder, StreamOpening, type CanonicalStreamEncoder } from "../shared/stream-encoder.js";
 import { functionCallItemId, messageItemId, outputTextPart, responseEnvelope, type ResponsesOutputItemJson } from "./encode-response.js";
 import { CANONICAL_TO_RESPONSES_STATUS } from "./status.js";
 
@@ -47,12 +47,9 @@ function defaultDescribeError(error: unknown): { message: string; code?: string 
 }
 
 export function createResponsesStreamEncoder(options: ResponsesStreamOptions): ResponsesStreamEncoder {
-  let id = options.id ?? "resp_detour";
-  let model = options.model ?? "";
   const created = options.createdSeconds;
   const describeError = options.describeError ?? defaultDescribeError;
   let sequence = 0;
-  let started = false;
   const ended = { finished: false };
   const output: ResponsesOutputItemJson[] = [];
   let message: OpenMessage | undefined;
@@ -64,16 +61,27 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     status: "in_progress" | "completed" | "incomplete" | "failed",
     usage?: CanonicalUsage,
     extra: { incompleteReason?: string; error?: { code: string; message: string } } = {},
-  ) => responseEnvelope({ id, model, createdSeconds: created, status, output: status === "in_progress" ? [] : output, usage, ...extra });
+  ) =>
+    responseEnvelope({
+      id: opening.id,
+      model: opening.model,
+      createdSeconds: created,
+      status,
+      output: status === "in_progress" ? [] : output,
+      usage,
+      ...extra,
+    });
 
-  const start = (): string[] => {
-    if (started) return [];
-    started = true;
-    return [
+  const opening: StreamOpening = new StreamOpening({
+    id: options.id ?? "resp_detour",
+    model: options.model ?? "",
+    started: false,
+    frames: () => [
       emit("response.created", { response: envelope("in_progress") }),
       emit("response.in_progress", { response: envelope("in_progress") }),
-    ];
-  };
+    ],
+  });
+  const start = (): string[] => opening.start();
 
   const closeMessage = (): string[] => {
     if (!message) return [];
@@ -118,7 +126,7 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
     const frames = [...start(), ...closeCall()];
     if (!message) {
       const outputIndex = output.length;
-      message = { outputIndex, id: messageItemId(id, outputIndex), text: "", logprobs: [] };
+      message = { outputIndex, id: messageItemId(opening.id, outputIndex), text: "", logprobs: [] };
       output.push({ type: "message", id: message.id, status: "in_progress", role: "assistant", content: [] });
       frames.push(
         emit("response.output_item.added", { output_index: outputIndex, item: output[outputIndex] }),
@@ -148,7 +156,7 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
       const outputIndex = output.length;
       call = {
         outputIndex,
-        id: functionCallItemId(id, outputIndex),
+        id: functionCallItemId(opening.id, outputIndex),
         callId: event.id ?? `call_${outputIndex}`,
         name: event.name ?? "",
         arguments: "",
@@ -184,11 +192,7 @@ export function createResponsesStreamEncoder(options: ResponsesStreamOptions): R
   return endingEncoder(ended, (event) => {
     switch (event.type) {
       case "message-start":
-        if (!started) {
-          id = event.id;
-          model = event.model;
-        }
-        return start();
+        return opening.messageStart(event);
       case "text-delta":
         return text(event.text, event.logprobs);
       case "thinking-delta":

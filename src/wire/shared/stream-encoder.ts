@@ -28,3 +28,37 @@ export function endingEncoder(ended: { finished: boolean }, encodeLive: (event: 
     encode: (event) => (ended.finished ? [] : encodeLive(event)),
   };
 }
+
+/**
+ * The frames an encoder writes once, before anything else (Anthropic's message_start, Responses'
+ * response.created): `start()` writes them the first time only. Until then a message-start event may still
+ * rename the message; once they are out, the id and model the client saw stay.
+ */
+export class StreamOpening {
+  id: string;
+  model: string;
+  #started: boolean;
+  readonly #frames: (names: { id: string; model: string }) => string[];
+
+  /** `started`: the opening was already sent (a continuation, R-ST-4). */
+  constructor(options: { id: string; model: string; started: boolean; frames: (names: { id: string; model: string }) => string[] }) {
+    this.id = options.id;
+    this.model = options.model;
+    this.#started = options.started;
+    this.#frames = options.frames;
+  }
+
+  start(): string[] {
+    if (this.#started) return [];
+    this.#started = true;
+    return this.#frames({ id: this.id, model: this.model });
+  }
+
+  messageStart(event: { id: string; model: string }): string[] {
+    if (!this.#started) {
+      this.id = event.id;
+      this.model = event.model;
+    }
+    return this.start();
+  }
+}
