@@ -107,22 +107,11 @@ export const anthropicMessagesRequestSchema = z.looseObject({
     .optional(),
 });
 
-/** Request fields the decoder maps onto the canonical model; everything else rides in the provider-options bag. */
-export const ANTHROPIC_MAPPED_FIELDS: ReadonlySet<string> = new Set([
-  "model",
-  "max_tokens",
-  "messages",
-  "system",
-  "tools",
-  "tool_choice",
-  "temperature",
-  "top_p",
-  "top_k",
-  "stop_sequences",
-  "stream",
-  "metadata",
-  "thinking",
-]);
+/**
+ * Request fields the decoder maps onto the canonical model: exactly the fields the schema describes, since the
+ * decoder reads every one of them. Everything else rides in the provider-options bag.
+ */
+export const ANTHROPIC_MAPPED_FIELDS: ReadonlySet<string> = new Set(Object.keys(anthropicMessagesRequestSchema.shape));
 
 export type AnthropicMessagesRequest = z.output<typeof anthropicMessagesRequestSchema>;
 export type AnthropicMessage = z.output<typeof anthropicMessageSchema>;

@@ -120,32 +120,11 @@ export const openAIChatRequestSchema = z.looseObject({
   reasoning_effort: z.enum(["none", "minimal", "low", "medium", "high"]).nullish(),
 });
 
-/** Request fields the decoder maps onto the canonical model; everything else rides in the provider-options bag. */
-export const OPENAI_MAPPED_FIELDS: ReadonlySet<string> = new Set([
-  "model",
-  "messages",
-  "tools",
-  "tool_choice",
-  "temperature",
-  "top_p",
-  "max_tokens",
-  "max_completion_tokens",
-  "stop",
-  "n",
-  "stream",
-  "stream_options",
-  "metadata",
-  "user",
-  "parallel_tool_calls",
-  "seed",
-  "frequency_penalty",
-  "presence_penalty",
-  "logit_bias",
-  "logprobs",
-  "top_logprobs",
-  "response_format",
-  "reasoning_effort",
-]);
+/**
+ * Request fields the decoder maps onto the canonical model: exactly the fields the schema describes, since the
+ * decoder reads every one of them. Everything else rides in the provider-options bag.
+ */
+export const OPENAI_MAPPED_FIELDS: ReadonlySet<string> = new Set(Object.keys(openAIChatRequestSchema.shape));
 
 export type OpenAIChatRequest = z.output<typeof openAIChatRequestSchema>;
 export type OpenAIMessage = z.output<typeof openAIMessageSchema>;
