@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   authHeaders,
   chatBody,
@@ -11,22 +11,15 @@ import {
   streamText,
 } from "./__fixtures__/http-helpers.js";
 import { ERROR_PRESET_TABLE } from "./error-presets.js";
+import { mockPerTest } from "./__fixtures__/mock-per-test.js";
 import { startMockProvider, type MockProvider } from "./mock-server.js";
 import { splitIntoTokens } from "./reply.js";
 import { MOCK_ERROR_PRESETS, MOCK_WIRE_APIS, type MockRuleInput, type MockKeyedWireApi } from "./scenario-schema.js";
 
 type Json = Record<string, any>;
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
-async function start(rules: MockRuleInput[]): Promise<MockProvider> {
-  mock = await startMockProvider({ scenario: rules });
-  return mock;
-}
+const startMock = mockPerTest();
+const start = (rules: MockRuleInput[]) => startMock({ scenario: rules });
 
 const KEY = "sk-fault-test";
 

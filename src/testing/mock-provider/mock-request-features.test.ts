@@ -2,20 +2,11 @@
  * The mock exercises what clients ask of an answer beyond its text: JSON mode (`response_format` and each
  * wire's equivalent), thinking blocks, and prompt-cache usage for cache marks and repeated prefixes.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ndjson, post, sseJson } from "./__fixtures__/http-helpers.js";
-import { startMockProvider, type MockProvider } from "./mock-server.js";
+import { mockPerTest } from "./__fixtures__/mock-per-test.js";
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
-async function start(): Promise<MockProvider> {
-  mock = await startMockProvider();
-  return mock;
-}
+const start = mockPerTest();
 
 type Json = Record<string, any>;
 const OPENAI = { authorization: "Bearer sk-features" };
@@ -37,6 +28,12 @@ const SHAPED = { city: "mock-city", days: 1, rainy: true, hours: [1], unit: "C" 
 async function json(response: Response): Promise<Json> {
   expect(response.status).toBe(200);
   return (await response.json()) as Json;
+}
+
+/** Gemini's generateContent, asked `text` with `generationConfig`; the 200 answer's JSON. */
+async function askGemini(server: { url: string }, text: string, generationConfig: Json): Promise<Json> {
+  const body = { contents: [{ role: "user", parts: [{ text }] }], generationConfig };
+  return json(await post(server.url, "/v1beta/models/mock-gemini:generateContent", body, GOOGLE));
 }
 
 describe("mock provider: JSON mode", () => {
@@ -65,17 +62,7 @@ describe("mock provider: JSON mode", () => {
 
   it("Google responseJsonSchema and Ollama format: the answer is JSON of the schema's shape", async () => {
     const server = await start();
-    const google = await json(
-      await post(
-        server.url,
-        "/v1beta/models/mock-gemini:generateContent",
-        {
-          contents: [{ role: "user", parts: [{ text: "Weather" }] }],
-          generationConfig: { responseMimeType: "application/json", responseJsonSchema: SCHEMA },
-        },
-        GOOGLE,
-      ),
-    );
+    const google = await askGemini(server, "Weather", { responseMimeType: "application/json", responseJsonSchema: SCHEMA });
     expect(JSON.parse(google.candidates[0].content.parts[0].text)).toEqual(SHAPED);
     const ollama = await json(
       await post(server.url, "/api/chat", {
@@ -148,17 +135,7 @@ describe("mock provider: thinking", () => {
 
   it("Google and Ollama: thought parts and message thinking; OpenAI chat: reasoning tokens in usage", async () => {
     const server = await start();
-    const google = await json(
-      await post(
-        server.url,
-        "/v1beta/models/mock-gemini:generateContent",
-        {
-          contents: [{ role: "user", parts: [{ text: "Think" }] }],
-          generationConfig: { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } },
-        },
-        GOOGLE,
-      ),
-    );
+    const google = await askGemini(server, "Think", { thinkingConfig: { thinkingBudget: 1024, includeThoughts: true } });
     expect(google.candidates[0].content.parts[0]).toMatchObject({ thought: true, thoughtSignature: expect.stringMatching(/^mock-sig-/) });
     expect(google.usageMetadata.thoughtsTokenCount).toBeGreaterThan(0);
     const streamed = await post(server.url, "/api/chat", {
@@ -243,28 +220,25 @@ describe("mock provider: prompt caching", () => {
     expect(other.usage.prompt_tokens_details).toBeUndefined();
   });
 
+  /** A chat request whose prefix, what the cache keys on, is `system`. */
+  const chatWithSystemPrompt = (system: string) => ({
+    model: "mock-gpt",
+    messages: [
+      { role: "system", content: system },
+      { role: "user", content: "one" },
+    ],
+  });
+
   it("a prefix under 1024 tokens is not cached, as at OpenAI and Anthropic", async () => {
     const server = await start();
-    const body = {
-      model: "mock-gpt",
-      messages: [
-        { role: "system", content: "Short system prompt." },
-        { role: "user", content: "one" },
-      ],
-    };
+    const body = chatWithSystemPrompt("Short system prompt.");
     await post(server.url, "/v1/chat/completions", body, OPENAI);
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
   });
 
   it("a refused request (429) neither reads nor fills the cache", async () => {
     const server = await start();
-    const body = {
-      model: "mock-gpt",
-      messages: [
-        { role: "system", content: "Same long system prompt. ".repeat(200) },
-        { role: "user", content: "one" },
-      ],
-    };
+    const body = chatWithSystemPrompt("Same long system prompt. ".repeat(200));
     server.setScenario([{ steps: ["rate-limit", "ok", "ok"] }]);
     expect((await post(server.url, "/v1/chat/completions", body, OPENAI)).status).toBe(429);
     expect((await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details).toBeUndefined();
@@ -275,13 +249,7 @@ describe("mock provider: prompt caching", () => {
 
   it("reset() forgets the cache", async () => {
     const server = await start();
-    const body = {
-      model: "mock-gpt",
-      messages: [
-        { role: "system", content: "Same long system prompt. ".repeat(200) },
-        { role: "user", content: "one" },
-      ],
-    };
+    const body = chatWithSystemPrompt("Same long system prompt. ".repeat(200));
     await post(server.url, "/v1/chat/completions", body, OPENAI);
     expect(
       (await json(await post(server.url, "/v1/chat/completions", body, OPENAI))).usage.prompt_tokens_details?.cached_tokens,

@@ -1,20 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authHeaders, chatBody, jsonText, post, sseJson, streamText } from "./__fixtures__/http-helpers.js";
 import { MockProviderPortInUseError } from "./mock-errors.js";
-import { startMockProvider, type MockProvider } from "./mock-server.js";
+import { mockPerTest } from "./__fixtures__/mock-per-test.js";
+import { startMockProvider } from "./mock-server.js";
 import { fingerprintKey } from "./reply.js";
 import { MOCK_WIRE_APIS, type MockKeyedWireApi } from "./scenario-schema.js";
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
-async function start(options: Parameters<typeof startMockProvider>[0] = {}): Promise<MockProvider> {
-  mock = await startMockProvider(options);
-  return mock;
-}
+const start = mockPerTest();
 
 type Json = Record<string, any>;
 

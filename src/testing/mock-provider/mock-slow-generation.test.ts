@@ -2,24 +2,17 @@
  * The mock provider's R-ST-6 faults: a steady slow generation and a model that refuses to stream; and (R-GW-10)
  * a server that ignores `stream: true`.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { authHeaders, chatBody, jsonText, readAll, streamText } from "./__fixtures__/http-helpers.js";
-import { startMockProvider, type MockProvider } from "./mock-server.js";
+import { mockPerTest } from "./__fixtures__/mock-per-test.js";
+import type { MockProvider } from "./mock-server.js";
 import { MOCK_WIRE_APIS, type MockRuleInput, type MockKeyedWireApi } from "./scenario-schema.js";
 
 type Json = Record<string, any>;
 const KEY = "sk-slow-generation";
 
-let mock: MockProvider | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
-
-async function start(rules: MockRuleInput[]): Promise<MockProvider> {
-  mock = await startMockProvider({ scenario: rules });
-  return mock;
-}
+const startMock = mockPerTest();
+const start = (rules: MockRuleInput[]) => startMock({ scenario: rules });
 
 function send(server: MockProvider, api: MockKeyedWireApi, stream: boolean) {
   const { path, body } = chatBody(api, { model: "slow-model", prompt: "tell me something", stream });
