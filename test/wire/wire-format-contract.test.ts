@@ -198,6 +198,28 @@ function textOf(response: CanonicalResponse): string {
   return response.content.map((part) => (part.type === "text" ? part.text : "")).join("");
 }
 
+/**
+ * A stream through the format's same-wire lane in assemble-only mode (what a non-streamed client of a streamed
+ * call gets), decoded back by the format's own response decoder.
+ */
+function assembledByLane(format: WireFormat, bytes: Buffer): CanonicalResponse {
+  const lane = format.lane;
+  if (!lane) throw new Error("only a lane format assembles");
+  const assembler = lane.assembler();
+  const assembling = lane.scanner({
+    shownModel: "house/model-x",
+    forwardUsage: true,
+    keepUpstreamModel: true,
+    onEvent: assembler.accept,
+    assembleOnly: true,
+  });
+  assembling.push(bytes);
+  assembling.end();
+  const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
+  if (!decoded.ok) throw new Error(decoded.problem);
+  return decoded.response;
+}
+
 function bytesOf(body: UpstreamBody): Buffer {
   return Buffer.isBuffer(body) ? body : Buffer.concat(body.chunks as Buffer[]);
 }
@@ -514,20 +536,9 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(forwarded.delivered().text).toBe("Rain in Oslo.");
     expect(Buffer.concat(out as Buffer[]).toString()).toContain("in Oslo.");
 
-    const assembler = lane.assembler();
-    const assembling = lane.scanner({
-      shownModel: "house/model-x",
-      forwardUsage: true,
-      keepUpstreamModel: true,
-      onEvent: assembler.accept,
-      assembleOnly: true,
-    });
-    assembling.push(bytes);
-    assembling.end();
-    const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
-    if (!decoded.ok) throw new Error(decoded.problem);
-    expect(textOf(decoded.response)).toBe("Rain in Oslo.");
-    expect(decoded.response.usage).toMatchObject(usage);
+    const assembled = assembledByLane(format, bytes);
+    expect(textOf(assembled)).toBe("Rain in Oslo.");
+    expect(assembled.usage).toMatchObject(usage);
   });
 
   it.runIf(format.lane !== undefined)(
@@ -547,20 +558,9 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
       expect(scanned.delivered().text).toBe("Rain in Oslo.");
       // The answer's own id travels with it (the scanner renames only the model).
       expect(forward?.toString()).toContain(JSON.stringify((samples.answer as { id: string }).id));
-      const assembler = lane.assembler();
-      const assembling = lane.scanner({
-        shownModel: "house/model-x",
-        forwardUsage: true,
-        keepUpstreamModel: true,
-        onEvent: assembler.accept,
-        assembleOnly: true,
-      });
-      assembling.push(bytes);
-      assembling.end();
-      const decoded = format.response.decode(JSON.stringify(assembler.answer()), fallback);
-      if (!decoded.ok) throw new Error(decoded.problem);
-      expect(textOf(decoded.response)).toBe("Rain in Oslo.");
-      expect(decoded.response.finishReason).toBe("stop");
+      const assembled = assembledByLane(format, bytes);
+      expect(textOf(assembled)).toBe("Rain in Oslo.");
+      expect(assembled.finishReason).toBe("stop");
       expect(lane.answerAsStream(Buffer.from("<html>502</html>"), { createdSeconds: 1 })).toBeUndefined();
       expect(lane.answerAsStream(Buffer.from('{"not":"an answer"}'), { createdSeconds: 1 })).toBeUndefined();
     },
