@@ -14,6 +14,7 @@
  *   BENCH_SHORT=1 npm run bench:floor   1 rep of 2 s, for development
  *   BENCH_CPU_PROF=1              also writes a V8 CPU profile of the gateway to bench/.profiles/
  *   BENCH_ONLY=<text>             only the scenarios whose name contains the text (e.g. "1 MB"), for development
+ *   BENCH_SLOW_STREAMS=<n>        how many slow streams the many-streams scenario opens at once (1000)
  *   BENCH_SETTLE_SECONDS=<n>      how long the processes sit idle after start before their settled RSS is read (12)
  *   BENCH_GATEWAY_NODE_FLAGS=<flags>  node flags for the gateway only (e.g. "--max-semi-space-size=8"), to weigh a V8 setting
  *   BENCH_DIST=1                  the gateway from dist/ on plain node, as `detour gateway` runs it (after
@@ -105,6 +106,8 @@ function memoryMb(pid: number): { rss: number; peak: number } {
 interface Request {
   path: string;
   body: string;
+  /** The text a whole answer ends with: a stream that ends without it was lost (cut or failed). */
+  endsWith?: string;
 }
 
 interface LoadResult {
@@ -125,10 +128,13 @@ async function send(pool: Pool, request: Request): Promise<{ ok: boolean; latenc
       headers: { "content-type": "application/json" },
       body: request.body,
     });
-    for await (const _chunk of answer.body) {
+    let last: Buffer | undefined;
+    for await (const chunk of answer.body as AsyncIterable<Buffer>) {
       if (Number.isNaN(ttfb)) ttfb = performance.now() - started;
+      last = chunk;
     }
-    return { ok: answer.statusCode === 200, latencyMs: performance.now() - started, ttfbMs: ttfb };
+    const whole = request.endsWith === undefined || (last?.toString("utf8").trimEnd().endsWith(request.endsWith) ?? false);
+    return { ok: answer.statusCode === 200 && whole, latencyMs: performance.now() - started, ttfbMs: ttfb };
   } catch {
     return { ok: false, latencyMs: performance.now() - started, ttfbMs: ttfb };
   }
@@ -178,6 +184,22 @@ async function openLoop(url: string, request: Request, rate: number, durationMs:
   return result;
 }
 
+/** `streams` requests opened at once and each read to its end: what many slow streams in flight cost. */
+async function burst(url: string, request: Request, streams: number): Promise<LoadResult> {
+  const pool = new Pool(url, { connections: streams, pipelining: 1 });
+  const started = performance.now();
+  const answers = await Promise.all(Array.from({ length: streams }, () => send(pool, request)));
+  await pool.close();
+  const ok = answers.filter((answer) => answer.ok);
+  return {
+    requests: ok.length,
+    seconds: (performance.now() - started) / 1000,
+    latencies: ok.map((answer) => answer.latencyMs),
+    ttfbs: ok.map((answer) => answer.ttfbMs),
+    failures: streams - ok.length,
+  };
+}
+
 export function median(values: number[]): number {
   if (values.length === 0) return Number.NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -205,11 +227,15 @@ interface Scenario {
   detour: Request;
   /** Upstream path for the direct baseline. */
   direct: Request;
-  load: { kind: "closed"; connections: number } | { kind: "open"; rate: number };
+  load: { kind: "closed"; connections: number } | { kind: "open"; rate: number } | { kind: "burst"; streams: number };
   /** Non-streamed: Detour assembles a streamed upstream answer (R-ST-6); compared with the assembling floor too. */
   assembled?: boolean;
   figures: readonly ("reqPerSec" | "cpuPerReq" | "addedP50" | "addedTtfb" | "peakRss")[];
 }
+
+/** The many-streams scenario: this many slow streams (40 events, 50 ms apart) opened at once. */
+const SLOW_STREAMS = Number(process.env.BENCH_SLOW_STREAMS ?? 1000);
+const slowStream = (model: string): Request => ({ path: CHAT, body: openaiBody(model, true), endsWith: "data: [DONE]" });
 
 const CHAT = "/v1/chat/completions";
 const scenarios: Scenario[] = [
@@ -257,6 +283,15 @@ const scenarios: Scenario[] = [
     figures: ["cpuPerReq", "addedTtfb"],
   },
   {
+    // CPU per request is CPU per stream here; a failure (a stream cut or ended without [DONE]) fails the bench.
+    name: `${SLOW_STREAMS} slow streams in flight at once (40 events, 50 ms apart)`,
+    floor: slowStream("bench-slow"),
+    detour: slowStream("openai/bench-slow"),
+    direct: slowStream("bench-slow"),
+    load: { kind: "burst", streams: SLOW_STREAMS },
+    figures: ["cpuPerReq", "peakRss"],
+  },
+  {
     name: "same-wire 1 MB request body, 20 req/s",
     assembled: true,
     floor: { path: CHAT, body: megabyteBody().replace('"openai/bench-gpt"', '"bench-gpt"') },
@@ -287,6 +322,7 @@ function notePeak(pid: number): number {
 let peakResettable = true;
 
 async function runLoad(url: string, request: Request, load: Scenario["load"], durationMs: number): Promise<LoadResult> {
+  if (load.kind === "burst") return burst(url, request, load.streams);
   return load.kind === "closed" ? closedLoop(url, request, load.connections, durationMs) : openLoop(url, request, load.rate, durationMs);
 }
 
@@ -357,7 +393,10 @@ export async function benchFloor(): Promise<void> {
             ...(scenario.assembled ? [[assembling, scenario.floor] as const] : []),
           ] as const;
           for (const [target, request] of warm) {
-            await runLoad(target.url, request, scenario.load.kind === "closed" ? scenario.load : { kind: "open", rate: 100 }, 500);
+            const load = scenario.load;
+            const warming =
+              load.kind === "open" ? { kind: "open" as const, rate: 100 } : load.kind === "burst" ? { ...load, streams: 100 } : load;
+            await runLoad(target.url, request, warming, 500);
           }
         }
         const direct = await runLoad(upstream.url, scenario.direct, scenario.load, Math.min(DURATION_MS, 2000));

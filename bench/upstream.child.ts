@@ -59,6 +59,31 @@ const anthropicEvents: Buffer[] = [
   sse("message_stop", {}),
 ].map((text) => Buffer.from(text));
 
+/**
+ * The slow streams of the many-streams scenario (a model named `bench-slow`): 40 events 50 ms apart, as a
+ * model generating at 20 tokens a second sends them, so a thousand of them are in flight at once.
+ */
+const SLOW_EVENTS = 40;
+const SLOW_GAP_MS = 50;
+const slowOpenaiEvents: Buffer[] = [
+  openaiChunk({ role: "assistant", content: "" }, null),
+  ...Array.from({ length: SLOW_EVENTS - 2 }, (_, index) => openaiChunk({ content: `tok${index} ` }, null)),
+  openaiChunk({}, "stop"),
+  `data: ${JSON.stringify({ id: "chatcmpl-bench", object: "chat.completion.chunk", created: 1700000000, model: "bench-slow", choices: [], usage: { prompt_tokens: 12, completion_tokens: 38, total_tokens: 50 } })}\n\ndata: [DONE]\n\n`,
+].map((text) => Buffer.from(text));
+
+function slowlyStreamed(response: import("node:http").ServerResponse): void {
+  response.writeHead(200, { "content-type": "text/event-stream" });
+  let index = 0;
+  const next = () => {
+    response.write(slowOpenaiEvents[index] as Buffer);
+    index += 1;
+    if (index === slowOpenaiEvents.length) response.end();
+    else setTimeout(next, SLOW_GAP_MS);
+  };
+  next();
+}
+
 function streamed(response: import("node:http").ServerResponse, events: readonly Buffer[]): void {
   response.writeHead(200, { "content-type": "text/event-stream" });
   let index = 0;
@@ -83,6 +108,7 @@ const server = createServer((request, response) => {
     // `"stream":true` anywhere near the end; the upstream does not parse a 1 MB body either.
     const stream = body.includes('"stream":true');
     const anthropic = request.url?.includes("/messages") === true;
+    if (stream && body.includes('"bench-slow"')) return slowlyStreamed(response);
     if (stream) return streamed(response, anthropic ? anthropicEvents : openaiEvents);
     response.writeHead(200, { "content-type": "application/json" }).end(anthropic ? anthropicJson : openaiJson);
   });
