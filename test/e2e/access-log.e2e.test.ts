@@ -1,18 +1,14 @@
 /** The gateway's one access line per request at info, and no per-request decision lines at info. */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { LogLevel } from "../../src/ports/events.js";
-import { CLIENT_TOKEN, KEYS, startHarness, type Harness } from "./fixtures/gateway-harness.js";
+import { CLIENT_TOKEN, KEYS, harnessClosedAfterEachTest } from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessClosedAfterEachTest();
 
 describe("gateway access log", () => {
   it("a healthy request logs one http_request line at info (method, path, status, model, attempts, duration) and its decision at debug", async () => {
     const lines: { level: LogLevel; message: string; fields?: Record<string, unknown> }[] = [];
-    harness = await startHarness({
+    const harness = await start({
       logger: {
         log: (level, message, fields) => lines.push({ level, message, ...(fields ? { fields } : {}) }),
         isLevelEnabled: (level) => level !== "debug",
@@ -20,7 +16,7 @@ describe("gateway access log", () => {
     });
     await harness.openai.chat.completions.create({ model: "openai/mock-gpt", messages: [{ role: "user", content: "hi" }] });
     const perRequest = lines.filter(
-      (line) => line.fields?.event !== undefined && line.message !== "Detour gateway listening on " + harness!.gateway.url,
+      (line) => line.fields?.event !== undefined && line.message !== "Detour gateway listening on " + harness.gateway.url,
     );
     expect(perRequest.map((line) => line.fields?.event)).toEqual(["http_request"]);
     expect(perRequest[0]).toMatchObject({
@@ -42,7 +38,7 @@ describe("gateway access log", () => {
 
   it("the access line counts attempts as x-detour-attempts does: a key rotation is two", async () => {
     const log = recorder();
-    harness = await startHarness({
+    const harness = await start({
       logger: log.logger,
       scenario: [{ match: { key: KEYS.openaiA }, steps: ["rate-limit"], then: "repeat-last" }],
     });
@@ -58,7 +54,7 @@ describe("gateway access log", () => {
 
   it("the access line of a failed run counts the attempts its error body lists", async () => {
     const log = recorder();
-    harness = await startHarness({ logger: log.logger, scenario: [{ steps: ["rate-limit"], then: "repeat-last" }] });
+    const harness = await start({ logger: log.logger, scenario: [{ steps: ["rate-limit"], then: "repeat-last" }] });
     const response = await fetch(`${harness.gateway.url}/v1/chat/completions`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${CLIENT_TOKEN}` },

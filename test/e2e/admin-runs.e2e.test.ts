@@ -3,17 +3,15 @@
  * newest first, filtered by outcome, model and session, with a limit the gateway bounds; guarded like every
  * admin route; no key, prompt or answer text in what it returns. `/metrics` counts the traces written.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { RunTraceV1 } from "../../src/core/run-trace.js";
 import { hashSessionKey } from "../../src/ports/trace-store.js";
-import { CLIENT_TOKEN, KEYS, startHarness, type Harness } from "./fixtures/gateway-harness.js";
+import { CLIENT_TOKEN, KEYS, harnessClosedAfterEachTest, type Harness } from "./fixtures/gateway-harness.js";
 
 const ADMIN_TOKEN = "runs-admin-token-90ab";
+const start = harnessClosedAfterEachTest();
+/** The harness of the test running, for getRuns. */
 let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
 
 interface RunsAnswer {
   agentId: string;
@@ -35,7 +33,7 @@ async function getRuns(
 
 describe("GET /admin/runs", () => {
   it("R-OB-4 lists recent runs newest first with their attempts, filtered by outcome, model and session, behind the admin token", async () => {
-    harness = await startHarness({
+    harness = await start({
       // Key a is rate-limited once: the first run rotates to key b. Then OpenAI overloads: runs move to Anthropic.
       scenario: [
         { match: { key: KEYS.openaiA }, steps: ["rate-limit"], then: "repeat-last" },

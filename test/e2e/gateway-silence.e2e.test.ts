@@ -7,17 +7,20 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createDetour } from "../../src/engine/create-detour.js";
 import type { LogLevel } from "../../src/ports/events.js";
 import { startMockProvider } from "../../src/testing/mock-provider/index.js";
-import { CLIENT_TOKEN, KEYS, harnessConfig, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import {
+  CLIENT_TOKEN,
+  KEYS,
+  harnessClosedAfterEachTest,
+  harnessConfig,
+  type Harness,
+  type HarnessOptions,
+} from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const startPerTest = harnessClosedAfterEachTest();
 
 interface LogLine {
   level: LogLevel;
@@ -27,7 +30,7 @@ interface LogLine {
 
 async function start(options: HarnessOptions): Promise<{ harness: Harness; lines: LogLine[]; openai: OpenAI; anthropic: Anthropic }> {
   const lines: LogLine[] = [];
-  harness = await startHarness({
+  const harness = await startPerTest({
     ...options,
     logger: { log: (level, message, fields) => lines.push({ level, message, ...(fields ? { fields } : {}) }) },
   });

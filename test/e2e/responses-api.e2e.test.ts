@@ -7,23 +7,16 @@
  */
 import Anthropic from "@anthropic-ai/sdk";
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeNoticeHeader } from "../../src/core/notices.js";
 import { fingerprintKey } from "../../src/testing/mock-provider/index.js";
-import { KEYS, startHarness, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
+import { harnessClosedAfterEachTest, KEYS, type Harness, type HarnessOptions } from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const startPerTest = harnessClosedAfterEachTest();
 
 const CHAIN = { primary: "openai-codex/mock-gpt", fallbacks: ["resp-backup/mock-gpt", "anthropic/mock-claude"] };
 
-async function start(options: HarnessOptions = {}): Promise<Harness> {
-  harness = await startHarness({ responsesProviders: true, model: CHAIN, ...options });
-  return harness;
-}
+const start = (options: HarnessOptions = {}) => startPerTest({ responsesProviders: true, model: CHAIN, ...options });
 
 type Json = Record<string, any>;
 

@@ -4,21 +4,17 @@
  * response bodies and headers, /status, /admin/profiles, /metrics, the status page and every log line.
  */
 import OpenAI from "openai";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Logger } from "../../src/ports/events.js";
-import { CLIENT_TOKEN, KEYS, startHarness, type Harness } from "./fixtures/gateway-harness.js";
+import { CLIENT_TOKEN, KEYS, harnessClosedAfterEachTest } from "./fixtures/gateway-harness.js";
 
-let harness: Harness | undefined;
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-});
+const start = harnessClosedAfterEachTest();
 
 describe("secrets never leave Detour", () => {
   it("R-OB-2: no key or token appears in responses, status, admin, metrics, the status page or the logs", async () => {
     const logs: string[] = [];
     const logger: Logger = { log: (level, message, fields) => logs.push(JSON.stringify({ level, message, fields })) };
-    harness = await startHarness({
+    const harness = await start({
       logger,
       scenario: [
         // Both OpenAI keys fail with an error that echoes the key; the Anthropic fallback answers.
@@ -42,7 +38,7 @@ describe("secrets never leave Detour", () => {
         { headers: { "x-detour-session": "pinned" } },
       )
       .then(() =>
-        harness!.openai.chat.completions.create(
+        harness.openai.chat.completions.create(
           { model: "detour", messages: [{ role: "user", content: "hi" }] },
           { headers: { "x-detour-session": "pinned" } },
         ),
