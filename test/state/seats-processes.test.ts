@@ -39,6 +39,16 @@ async function claimFromChildren(spec: SeatsSpec, leaseMs: number): Promise<{ ch
   return { children, taken };
 }
 
+/** Runs `check` with the test process's own handle on the seats (the parent of the children), closed after. */
+async function asParent(open: () => SeatsStore | Promise<SeatsStore>, check: (parent: SeatsStore) => Promise<void>): Promise<void> {
+  const parent = await open();
+  try {
+    await check(parent);
+  } finally {
+    await parent.close();
+  }
+}
+
 async function checkBackend(spec: SeatsSpec, parent: SeatsStore): Promise<void> {
   // Long leases: every child's claims are counted while they are all alive.
   const crowd = await claimFromChildren(spec, 60_000);
@@ -66,21 +76,17 @@ describe("seats shared by processes on one SQLite file", () => {
   const spec: SeatsSpec = { backend: "sqlite", path };
 
   it("R-PO-8 4 processes claiming 10 seats each at once on a 3-seat profile get 3 in all", async () => {
-    const parent = SqliteSeats.open(path);
-    try {
-      await checkBackend(spec, parent);
-    } finally {
-      await parent.close();
-    }
+    await asParent(
+      () => SqliteSeats.open(path),
+      (parent) => checkBackend(spec, parent),
+    );
   }, 60_000);
 
   it("R-PO-8 a process killed with SIGKILL frees its seats when their lease runs out", async () => {
-    const parent = SqliteSeats.open(path);
-    try {
-      await checkKilledHolder(spec, parent);
-    } finally {
-      await parent.close();
-    }
+    await asParent(
+      () => SqliteSeats.open(path),
+      (parent) => checkKilledHolder(spec, parent),
+    );
   }, 60_000);
 });
 
@@ -92,21 +98,17 @@ if (availability === "available") {
     const spec: SeatsSpec = { backend: "redis", url: SHARED_REDIS_URL, keyPrefix };
 
     it("R-PO-8 4 replicas claiming 10 seats each at once on a 3-seat profile get 3 in all", async () => {
-      const parent = await RedisSeats.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main" });
-      try {
-        await checkBackend(spec, parent);
-      } finally {
-        await parent.close();
-      }
+      await asParent(
+        () => RedisSeats.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main" }),
+        (parent) => checkBackend(spec, parent),
+      );
     }, 60_000);
 
     it("R-PO-8 a replica killed with SIGKILL frees its seats when their lease runs out", async () => {
-      const parent = await RedisSeats.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main" });
-      try {
-        await checkKilledHolder(spec, parent);
-      } finally {
-        await parent.close();
-      }
+      await asParent(
+        () => RedisSeats.connect({ url: SHARED_REDIS_URL, keyPrefix, agentId: "main" }),
+        (parent) => checkKilledHolder(spec, parent),
+      );
     }, 60_000);
   });
 }
