@@ -13,6 +13,7 @@ import { catalogueFacts } from "../../src/catalogue/model-catalogue.js";
 import { costOfUsage } from "../../src/catalogue/prices.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const TOKEN = "e2e-cost-client-token-9d1e";
 const KEYS = { openai: "sk-e2e-cost-openai-1111111111", anthropic: "sk-ant-e2e-cost-2222222222" };
@@ -39,11 +40,7 @@ beforeAll(async () => {
         },
       },
       auth: {
-        profiles: {
-          "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "COST_OPENAI" } },
-          "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "COST_ANTHROPIC" } },
-          "cheap:a": { provider: "cheap", mode: "api_key", keyRef: { env: "COST_OPENAI" } },
-        },
+        profiles: apiKeyProfiles({ "openai:a": "COST_OPENAI", "anthropic:a": "COST_ANTHROPIC", "cheap:a": "COST_OPENAI" }),
       },
       // Metric labels name configured models only (R-GW-8).
       agents: {

@@ -8,7 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
-import { MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
+import { apiKeyProfiles, MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
 
 const TOKEN = "e2e-count-client-token-6e2a";
 const KEYS = { a: "sk-ant-e2e-count-a-1111111111", b: "sk-ant-e2e-count-b-2222222222", openai: "sk-e2e-count-openai-3333333333" };
@@ -35,11 +35,7 @@ beforeEach(async () => {
         },
       },
       auth: {
-        profiles: {
-          "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "COUNT_A" } },
-          "anthropic:b": { provider: "anthropic", mode: "api_key", keyRef: { env: "COUNT_B" } },
-          "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "COUNT_OPENAI" } },
-        },
+        profiles: apiKeyProfiles({ "anthropic:a": "COUNT_A", "anthropic:b": "COUNT_B", "openai:a": "COUNT_OPENAI" }),
         order: { anthropic: ["anthropic:a", "anthropic:b"] },
       },
       agents: {

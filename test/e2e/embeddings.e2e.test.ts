@@ -10,7 +10,7 @@ import type { DetourConfigInput } from "../../src/config/index.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { mockEmbedding } from "../../src/testing/mock-provider/mock-embeddings.js";
 import { startMockProvider, type MockProvider } from "../../src/testing/mock-provider/index.js";
-import { MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
+import { apiKeyProfiles, MOVE_ON_AT_ONCE } from "./fixtures/gateway-harness.js";
 
 const TOKEN = "e2e-embed-client-token-3b7c";
 const KEYS = { a: "sk-e2e-embed-a-1111111111", b: "sk-e2e-embed-b-2222222222", router: "sk-e2e-embed-router-3333333333" };
@@ -40,11 +40,7 @@ function config(mockUrl: string): DetourConfigInput {
       },
     },
     auth: {
-      profiles: {
-        "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "EMBED_A" } },
-        "openai:b": { provider: "openai", mode: "api_key", keyRef: { env: "EMBED_B" } },
-        "router:a": { provider: "router", mode: "api_key", keyRef: { env: "EMBED_ROUTER" } },
-      },
+      profiles: apiKeyProfiles({ "openai:a": "EMBED_A", "openai:b": "EMBED_B", "router:a": "EMBED_ROUTER" }),
       order: { openai: ["openai:a", "openai:b"] },
     },
     agents: {

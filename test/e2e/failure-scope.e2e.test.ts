@@ -11,6 +11,7 @@ import type { Clock } from "../../src/ports/clock.js";
 import { systemClock } from "../../src/ports/system-clock.js";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startMockProvider, type MockProvider, type MockScenarioSelection } from "../../src/testing/mock-provider/index.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const CLIENT_TOKEN = "e2e-scope-client-token-51c2";
 const OPENAI_KEY = "sk-e2e-scope-openai-4444444444";
@@ -56,10 +57,7 @@ function config(mockUrl: string, openaiTimeoutSeconds: number): DetourConfigInpu
       },
     },
     auth: {
-      profiles: {
-        "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "SCOPE_OPENAI" } },
-        "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "SCOPE_ANTHROPIC" } },
-      },
+      profiles: apiKeyProfiles({ "openai:a": "SCOPE_OPENAI", "anthropic:a": "SCOPE_ANTHROPIC" }),
     },
     agents: {
       defaults: {

@@ -10,6 +10,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startCapturingUpstream, type CapturingUpstream } from "./fixtures/capturing-upstream.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const CLIENT_TOKEN = "fidelity-client-token-1";
 const OPENAI_KEY = "sk-fidelity-openai-aaaaaaaaaa";
@@ -113,10 +114,7 @@ beforeAll(async () => {
         },
       },
       auth: {
-        profiles: {
-          "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "FIDELITY_OPENAI" } },
-          "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "FIDELITY_ANTHROPIC" } },
-        },
+        profiles: apiKeyProfiles({ "openai:a": "FIDELITY_OPENAI", "anthropic:a": "FIDELITY_ANTHROPIC" }),
       },
       agents: { defaults: { model: { primary: "openai/up-gpt", fallbacks: [] } } },
       gateway: { auth: { tokens: [CLIENT_TOKEN] } },

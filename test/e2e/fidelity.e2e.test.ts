@@ -14,6 +14,7 @@ import {
   type LoopbackServer,
   type RecordedRequest,
 } from "../../src/providers/shared/__fixtures__/loopback-server.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const TOKEN = "fidelity-client-token";
 type Json = Record<string, any>;
@@ -113,10 +114,7 @@ beforeAll(async () => {
         },
       },
       auth: {
-        profiles: {
-          "anth:a": { provider: "anth", mode: "api_key", keyRef: { env: "FIDELITY_KEY" } },
-          "oai:a": { provider: "oai", mode: "api_key", keyRef: { env: "FIDELITY_KEY" } },
-        },
+        profiles: apiKeyProfiles({ "anth:a": "FIDELITY_KEY", "oai:a": "FIDELITY_KEY" }),
       },
       agents: {
         defaults: { model: { primary: "anth/claude-x", fallbacks: [] } },

@@ -11,6 +11,7 @@ import OpenAI from "openai";
 import { afterEach, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import type { DetourEvent } from "../../src/ports/events.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const CLIENT_TOKEN = "detour-hedge-usage-e2e-client-token";
 
@@ -99,10 +100,7 @@ it.each(Object.keys(ASKS))(
           },
         },
         auth: {
-          profiles: {
-            "anthropic:a": { provider: "anthropic", mode: "api_key", keyRef: { env: "HEDGE_PRIMARY" } },
-            "backup:a": { provider: "backup", mode: "api_key", keyRef: { env: "HEDGE_BACKUP" } },
-          },
+          profiles: apiKeyProfiles({ "anthropic:a": "HEDGE_PRIMARY", "backup:a": "HEDGE_BACKUP" }),
         },
         agents: {
           defaults: {

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const CLIENT_TOKEN = "detour-hedging-e2e-client-token";
 
@@ -97,10 +98,7 @@ async function start(behaviours: Record<string, Behaviour>, hedging?: { afterMs?
         },
       },
       auth: {
-        profiles: {
-          "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "HEDGE_OPENAI" } },
-          "backup:a": { provider: "backup", mode: "api_key", keyRef: { env: "HEDGE_BACKUP" } },
-        },
+        profiles: apiKeyProfiles({ "openai:a": "HEDGE_OPENAI", "backup:a": "HEDGE_BACKUP" }),
       },
       // No timeout keys: the default first-token deadline and the learned hedge delay (R-HG-2) apply.
       agents: {

@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startGateway, type RunningGateway } from "../../src/gateway/start-gateway.js";
 import { startCapturingUpstream, type CapturingUpstream } from "./fixtures/capturing-upstream.js";
+import { apiKeyProfiles } from "./fixtures/gateway-harness.js";
 
 const CLIENT_TOKEN = "large-body-client-token-1";
 const chunk = (choices: string, usage = "null") =>
@@ -47,10 +48,7 @@ beforeAll(async () => {
     config: {
       models: { providers: { openai: { api: "openai-chat", baseUrl: `${upstream.url}/v1`, timeoutSeconds: 5 } } },
       auth: {
-        profiles: {
-          "openai:a": { provider: "openai", mode: "api_key", keyRef: { env: "LARGE_OPENAI_A" } },
-          "openai:b": { provider: "openai", mode: "api_key", keyRef: { env: "LARGE_OPENAI_B" } },
-        },
+        profiles: apiKeyProfiles({ "openai:a": "LARGE_OPENAI_A", "openai:b": "LARGE_OPENAI_B" }),
       },
       agents: { defaults: { model: { primary: "openai/up-gpt", fallbacks: [] } } },
       gateway: { auth: { tokens: [CLIENT_TOKEN] } },
