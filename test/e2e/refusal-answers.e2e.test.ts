@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { DetourEvent } from "../../src/ports/events.js";
 import { startCapturingUpstream, type CannedAnswers, type CapturingUpstream } from "./fixtures/capturing-upstream.js";
 import { CLIENT_TOKEN, startHarness, type Harness } from "./fixtures/gateway-harness.js";
+import { readMessageStream } from "./fixtures/read-streams.js";
 
 const REFUSAL_TEXT = "I can't help with that request.";
 
@@ -150,14 +151,9 @@ describe("R-GW-11 refusals that arrive as answers", () => {
 
   it("R-GW-11: a streamed Anthropic refusal reaches the client as sent and the run is content_filter", async () => {
     const { h, up, events } = await start("anthropic");
-    let text = "";
-    const stream = h.anthropic.messages.stream({
-      model: "detour",
-      max_tokens: 200,
-      messages: [{ role: "user", content: "something refused" }],
-    });
-    stream.on("text", (piece) => (text += piece));
-    const message = await stream.finalMessage();
+    const { text, message } = await readMessageStream(
+      h.anthropic.messages.stream({ model: "detour", max_tokens: 200, messages: [{ role: "user", content: "something refused" }] }),
+    );
     expect(text).toBe(REFUSAL_TEXT);
     expect(message.stop_reason).toBe("refusal");
     await expectCountedAsContentFilter(h, up, events, "/messages");

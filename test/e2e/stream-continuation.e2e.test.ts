@@ -17,6 +17,7 @@ import {
   type Harness,
   type HarnessOptions,
 } from "./fixtures/gateway-harness.js";
+import { readMessageStream } from "./fixtures/read-streams.js";
 
 const ANSWER = MID_STREAM_CUT_ANSWER;
 const start = harnessPerTest();
@@ -170,14 +171,9 @@ describe("R-ST-4 / R-ST-5: streams that finish", () => {
         { match: { api: "openai" }, answer: ANSWER, steps: ["ok"], then: "repeat-last" },
       ],
     });
-    let text = "";
-    const stream = h.anthropic.messages.stream({
-      model: "detour",
-      max_tokens: 400,
-      messages: [{ role: "user", content: "tell me a story" }],
-    });
-    stream.on("text", (piece) => (text += piece));
-    const message = await stream.finalMessage();
+    const { text, message } = await readMessageStream(
+      h.anthropic.messages.stream({ model: "detour", max_tokens: 400, messages: [{ role: "user", content: "tell me a story" }] }),
+    );
     expect(text).toBe(ANSWER);
     expect(message.content).toHaveLength(1);
     expect(message.stop_reason).toBe("end_turn");
