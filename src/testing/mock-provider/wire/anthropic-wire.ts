@@ -11,7 +11,17 @@ import {
 } from "../../../wire/anthropic-messages/index.js";
 import { messageFor } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
-import { canonicalReply, featuresOf, isRecord, sseEvent, textOf, type MockWire, type WireReadResult } from "./mock-wire.js";
+import {
+  bodyNamingModel,
+  canonicalReply,
+  chatRequestRead,
+  featuresOf,
+  isRecord,
+  sseEvent,
+  textOf,
+  type MockWire,
+  type WireReadResult,
+} from "./mock-wire.js";
 
 const STOP_REASON = CANONICAL_TO_ANTHROPIC_STOP_REASON;
 
@@ -69,20 +79,16 @@ export const anthropicWire: MockWire = {
   api: "anthropic",
   streamContentType: "text/event-stream; charset=utf-8",
 
-  readRequest(body): WireReadResult {
-    if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
-    if (typeof body.model !== "string" || body.model === "") return { ok: false, message: "model: Field required" };
+  readRequest(input): WireReadResult {
+    const read = bodyNamingModel(input, "model: Field required");
+    if (!read.ok) return read;
+    const { body, model } = read;
     if (!Array.isArray(body.messages)) return { ok: false, message: "messages: Field required" };
     if (typeof body.max_tokens !== "number") return { ok: false, message: "max_tokens: Field required" };
-    return {
-      ok: true,
-      info: {
-        model: body.model,
-        stream: body.stream === true,
-        includeUsage: true,
-        conversation: { ...readConversation(body), ...featuresOf(anthropicMessagesWire, body) },
-      },
-    };
+    return chatRequestRead(body, model, {
+      includeUsage: true,
+      conversation: { ...readConversation(body), ...featuresOf(anthropicMessagesWire, body) },
+    });
   },
 
   renderJson(reply, context) {

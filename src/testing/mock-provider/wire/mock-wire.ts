@@ -74,6 +74,28 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
+/**
+ * How the hand-written chat wires start reading a request: a JSON object that names a model (`missingModel`
+ * is the provider's own words when it does not). The wire then checks the fields it requires itself.
+ */
+export function bodyNamingModel(
+  body: unknown,
+  missingModel: string,
+): { ok: true; body: Record<string, unknown>; model: string } | { ok: false; message: string } {
+  if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
+  if (typeof body.model !== "string" || body.model === "") return { ok: false, message: missingModel };
+  return { ok: true, body, model: body.model };
+}
+
+/** A chat request the wire could read: it streams when the body says `stream: true`. */
+export function chatRequestRead(
+  body: Record<string, unknown>,
+  model: string,
+  info: { includeUsage: boolean; conversation: MockConversation },
+): WireReadResult {
+  return { ok: true, info: { model, stream: body.stream === true, ...info } };
+}
+
 /** Text of a string or of the text parts of a content array (`{type:"text", text}` / `{text}` parts). */
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;

@@ -12,7 +12,17 @@ import {
 } from "../../../wire/openai-responses/index.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
 import { openAIWire } from "./openai-wire.js";
-import { canonicalReply, featuresOf, isRecord, textOf, type MockWire, type ReplyContext, type WireReadResult } from "./mock-wire.js";
+import {
+  bodyNamingModel,
+  canonicalReply,
+  chatRequestRead,
+  featuresOf,
+  isRecord,
+  textOf,
+  type MockWire,
+  type ReplyContext,
+  type WireReadResult,
+} from "./mock-wire.js";
 
 function readConversation(input: unknown, instructions: unknown, tools: unknown): MockConversation {
   const items: unknown[] = typeof input === "string" ? [{ role: "user", content: input }] : Array.isArray(input) ? input : [];
@@ -61,21 +71,17 @@ export const openAIResponsesWire: MockWire = {
   api: "openai-responses",
   streamContentType: "text/event-stream; charset=utf-8",
 
-  readRequest(body): WireReadResult {
-    if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
-    if (typeof body.model !== "string" || body.model === "") return { ok: false, message: "Missing required parameter: 'model'." };
+  readRequest(input): WireReadResult {
+    const read = bodyNamingModel(input, "Missing required parameter: 'model'.");
+    if (!read.ok) return read;
+    const { body, model } = read;
     if (body.input === undefined && body.previous_response_id === undefined)
       return { ok: false, message: "Missing required parameter: 'input'." };
-    return {
-      ok: true,
-      info: {
-        model: body.model,
-        stream: body.stream === true,
-        // The Responses API always reports usage, in `response.completed`.
-        includeUsage: true,
-        conversation: { ...readConversation(body.input, body.instructions, body.tools), ...featuresOf(responsesFormat, body) },
-      },
-    };
+    return chatRequestRead(body, model, {
+      // The Responses API always reports usage, in `response.completed`.
+      includeUsage: true,
+      conversation: { ...readConversation(body.input, body.instructions, body.tools), ...featuresOf(responsesFormat, body) },
+    });
   },
 
   renderJson(reply, context) {

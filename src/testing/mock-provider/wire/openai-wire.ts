@@ -11,7 +11,9 @@ import {
 import { messageFor, type ResolvedMockError } from "../error-presets.js";
 import { splitArguments, type MockConversation, type MockReply } from "../reply.js";
 import {
+  bodyNamingModel,
   canonicalReply,
+  chatRequestRead,
   featuresOf,
   isRecord,
   sseData,
@@ -55,22 +57,16 @@ export const openAIWire: MockWire = {
   api: "openai",
   streamContentType: "text/event-stream; charset=utf-8",
 
-  readRequest(body): WireReadResult {
-    if (!isRecord(body)) return { ok: false, message: "The request body must be a JSON object." };
-    if (typeof body.model !== "string" || body.model === "") {
-      return { ok: false, message: "you must provide a model parameter" };
-    }
+  readRequest(input): WireReadResult {
+    const read = bodyNamingModel(input, "you must provide a model parameter");
+    if (!read.ok) return read;
+    const { body, model } = read;
     if (!Array.isArray(body.messages)) return { ok: false, message: "'messages' is a required property" };
     const streamOptions = isRecord(body.stream_options) ? body.stream_options : {};
-    return {
-      ok: true,
-      info: {
-        model: body.model,
-        stream: body.stream === true,
-        includeUsage: streamOptions.include_usage === true,
-        conversation: { ...readConversation(body.messages, body.tools), ...featuresOf(openAIChatWire, body) },
-      },
-    };
+    return chatRequestRead(body, model, {
+      includeUsage: streamOptions.include_usage === true,
+      conversation: { ...readConversation(body.messages, body.tools), ...featuresOf(openAIChatWire, body) },
+    });
   },
 
   renderJson(reply, context: ReplyContext) {
