@@ -9,7 +9,6 @@
  * Runs with no limit configured never touch the seats store; (1) measures that path too.
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -22,6 +21,7 @@ import { MemorySeats } from "../src/state/memory/memory-seats.js";
 import { MemoryStateStore } from "../src/state/memory/memory-store.js";
 import { RedisSeats } from "../src/state/redis/redis-seats.js";
 import { SqliteSeats } from "../src/state/sqlite/sqlite-seats.js";
+import { LOCAL_REDIS_URL, localRedisAnswers } from "./local-redis.js";
 
 const RUNS = Number(process.env.BENCH_SEATS_RUNS ?? 20_000);
 const ROUNDS = 5;
@@ -95,20 +95,6 @@ async function seatOps(store: SeatsStore, runs: number): Promise<{ cpu: number; 
   return { cpu: median(cpu), wall: median(wall) };
 }
 
-function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port: 6379 });
-    const done = (answer: boolean) => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on("error", () => done(false));
-    socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (data) => done(data.toString().startsWith("+PONG")));
-  });
-}
-
 export async function benchSeats(): Promise<void> {
   const without = await engineRuns(undefined);
   const withSeats = await engineRuns(4);
@@ -131,10 +117,10 @@ export async function benchSeats(): Promise<void> {
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
-  if (await redisAnswers()) {
+  if (await localRedisAnswers()) {
     const prefix = `detour-bench-seats-${process.pid}`;
     const redis = await seatOps(
-      await RedisSeats.connect({ url: "redis://127.0.0.1:6379", keyPrefix: prefix, agentId: "main" }),
+      await RedisSeats.connect({ url: LOCAL_REDIS_URL, keyPrefix: prefix, agentId: "main" }),
       Math.floor(RUNS / 4),
     );
     rows["redis: take + release"] = { cpuUs: redis.cpu.toFixed(1), wallUs: redis.wall.toFixed(1) };

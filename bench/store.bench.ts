@@ -8,7 +8,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEFAULT_COOLDOWNS } from "../src/config/defaults.js";
@@ -17,9 +16,9 @@ import type { StateStore } from "../src/ports/state-store.js";
 import { RedisStateStore } from "../src/state/redis/redis-store.js";
 import { SecretBox } from "../src/state/secrets.js";
 import { SqliteStateStore } from "../src/state/sqlite/sqlite-store.js";
+import { LOCAL_REDIS_URL, localRedisAnswers } from "./local-redis.js";
 
 const ROUNDS = 7;
-const REDIS_URL = "redis://127.0.0.1:6379";
 
 const cooldowns: CooldownSettings = DEFAULT_COOLDOWNS;
 
@@ -109,31 +108,17 @@ async function bench(name: string, store: StateStore, perRound: number): Promise
   await store.close();
 }
 
-function redisAnswers(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect({ host: "127.0.0.1", port: 6379 });
-    const done = (answer: boolean) => {
-      socket.destroy();
-      resolve(answer);
-    };
-    socket.setTimeout(500, () => done(false));
-    socket.on("error", () => done(false));
-    socket.on("connect", () => socket.write("PING\r\n"));
-    socket.on("data", (data) => done(data.toString().startsWith("+PONG")));
-  });
-}
-
 const secretKey = { key: randomBytes(32), source: "bench" };
 const directory = mkdtempSync(join(tmpdir(), "detour-bench-"));
 try {
   const path = join(directory, "detour-agent.sqlite");
   await bench("sqlite", SqliteStateStore.open({ path, secrets: new SecretBox(secretKey, path) }), 2000);
-  if (await redisAnswers()) {
+  if (await localRedisAnswers()) {
     const keyPrefix = `detour-bench-${randomBytes(4).toString("hex")}`;
-    const store = await RedisStateStore.connect({ url: REDIS_URL, keyPrefix, agentId: "main", secretKey });
+    const store = await RedisStateStore.connect({ url: LOCAL_REDIS_URL, keyPrefix, agentId: "main", secretKey });
     await bench("redis", store, 300);
     const { createClient } = await import("@redis/client");
-    const client = createClient({ url: REDIS_URL });
+    const client = createClient({ url: LOCAL_REDIS_URL });
     await client.connect();
     const keys: string[] = [];
     for await (const batch of client.scanIterator({ MATCH: `${keyPrefix}:*` })) keys.push(...batch);
