@@ -308,15 +308,94 @@ describe("the wire format registry", () => {
   });
 });
 
+/** The optional parts of a WireFormat that some of the contract's cases check. */
+type OptionalPart =
+  | "finish.fromCanonical"
+  | "usage.render"
+  | "errors.render"
+  | "errors.readErrorAnswer"
+  | "request.decode"
+  | "response.render"
+  | "stream.encoder"
+  | "stream.resumeEncoder"
+  | "lane";
+
+function optionalPartsOf(format: WireFormat): OptionalPart[] {
+  const present: Record<OptionalPart, boolean> = {
+    "finish.fromCanonical": format.finish.fromCanonical !== undefined,
+    "usage.render": format.usage.render !== undefined,
+    "errors.render": format.errors.render !== undefined,
+    "errors.readErrorAnswer": format.errors.readErrorAnswer !== undefined,
+    "request.decode": format.request.decode !== undefined,
+    "response.render": format.response.render !== undefined,
+    "stream.encoder": format.stream.encoder !== undefined,
+    "stream.resumeEncoder": format.stream.resumeEncoder !== undefined,
+    lane: format.lane !== undefined,
+  };
+  return (Object.keys(present) as OptionalPart[]).filter((part) => present[part]);
+}
+
+/**
+ * What each format has of its optional parts. The cases below that check a part are listed only for the
+ * formats that have it (not skipped for the others), so this table is what keeps a format from losing a part
+ * unnoticed.
+ */
+const OPTIONAL_PARTS: Record<WireFormatId, readonly OptionalPart[]> = {
+  "openai-chat": [
+    "finish.fromCanonical",
+    "usage.render",
+    "errors.render",
+    "errors.readErrorAnswer",
+    "request.decode",
+    "response.render",
+    "stream.encoder",
+    "stream.resumeEncoder",
+    "lane",
+  ],
+  "openai-responses": [
+    "finish.fromCanonical",
+    "usage.render",
+    "errors.render",
+    "errors.readErrorAnswer",
+    "request.decode",
+    "response.render",
+    "stream.encoder",
+    "lane",
+  ],
+  "anthropic-messages": [
+    "finish.fromCanonical",
+    "usage.render",
+    "errors.render",
+    "errors.readErrorAnswer",
+    "request.decode",
+    "response.render",
+    "stream.encoder",
+    "stream.resumeEncoder",
+    "lane",
+  ],
+  "google-generative-ai": ["finish.fromCanonical", "usage.render", "errors.render", "request.decode", "response.render", "stream.encoder"],
+  ollama: ["finish.fromCanonical", "usage.render", "errors.render", "request.decode", "response.render", "stream.encoder"],
+  bedrock: ["finish.fromCanonical", "usage.render", "errors.render", "response.render", "stream.encoder"],
+};
+
+/** A case for the formats it applies to; for the others it is not listed at all. */
+function caseFor(applies: boolean): (name: string, check: () => void | Promise<void>) => void {
+  return applies ? (name, check) => it(name, check) : () => undefined;
+}
+
 describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatId, WireFormat]))("WireFormat %s", (id, format) => {
   const samples = SAMPLES[id];
+
+  it("has exactly the optional parts its format is known to have", () => {
+    expect(optionalPartsOf(format)).toEqual(OPTIONAL_PARTS[id]);
+  });
 
   it("finish table: every wire value reads as a canonical reason", () => {
     for (const reason of Object.values(format.finish.toCanonical)) expect(CANONICAL_FINISH_REASONS).toContain(reason);
     expect(Object.keys(format.finish.toCanonical).length).toBeGreaterThan(0);
   });
 
-  it.runIf(format.finish.fromCanonical !== undefined)("finish table: what Detour writes reads back as the same reason", () => {
+  caseFor(format.finish.fromCanonical !== undefined)("finish table: what Detour writes reads back as the same reason", () => {
     const fromCanonical = format.finish.fromCanonical as Readonly<Record<CanonicalFinishReason, string>>;
     for (const reason of CANONICAL_FINISH_REASONS) {
       // `error` is never written as a finish (the stream ends with an error frame instead, R-ST-2); a format
@@ -334,7 +413,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(format.usage.read("seven tokens")).toBeUndefined();
   });
 
-  it.runIf(format.usage.render !== undefined)("usage: what Detour renders reads back the same", () => {
+  caseFor(format.usage.render !== undefined)("usage: what Detour renders reads back the same", () => {
     const rendered = JSON.parse(JSON.stringify(format.usage.render?.(usage))) as unknown;
     expect(format.usage.read(rendered)).toMatchObject(usage);
   });
@@ -351,12 +430,12 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     }
   });
 
-  it.runIf(format.errors.render !== undefined)("errors: what Detour renders reads back with its message", () => {
+  caseFor(format.errors.render !== undefined)("errors: what Detour renders reads back with its message", () => {
     const body = format.errors.render?.({ message: "The model is busy.", status: 529, code: "overloaded" });
     expect(format.errors.read(JSON.stringify(body)).message).toBe("The model is busy.");
   });
 
-  it.runIf(format.errors.readErrorAnswer !== undefined && format.errors.render !== undefined)(
+  caseFor(format.errors.readErrorAnswer !== undefined && format.errors.render !== undefined)(
     "R-GW-10: errors: the format's error body sent for a stream reads as its error; an answer does not",
     () => {
       const body = format.errors.render?.({ message: "Rate limit reached for requests.", status: 429, code: "rate_limit_exceeded" });
@@ -372,7 +451,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(JSON.stringify(encoded.ok ? encoded.body : null)).toContain("Weather?");
   });
 
-  it.runIf(format.request.decode !== undefined)("request: what is encoded decodes to the same conversation", () => {
+  caseFor(format.request.decode !== undefined)("request: what is encoded decodes to the same conversation", () => {
     const encoded = format.request.encode(request, { model: "model-x", stream: true });
     if (!encoded.ok) throw new Error(encoded.problem);
     // Where the format puts the model and the streaming switch in the URL (Gemini), the route says them.
@@ -393,7 +472,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(format.response.decode("<html>502</html>", fallback).ok).toBe(false);
   });
 
-  it.runIf(format.response.render !== undefined)("response: what Detour renders decodes to the same answer", () => {
+  caseFor(format.response.render !== undefined)("response: what Detour renders decodes to the same answer", () => {
     const rendered = format.response.render?.(answer, { createdSeconds: 1_700_000_000 });
     const decoded = format.response.decode(JSON.stringify(rendered), fallback);
     if (!decoded.ok) throw new Error(decoded.problem);
@@ -402,7 +481,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(decoded.response.usage).toMatchObject(usage);
   });
 
-  it.runIf(format.request.decode !== undefined)("request: a tool turn, JSON mode and reasoning decode back the same", () => {
+  caseFor(format.request.decode !== undefined)("request: a tool turn, JSON mode and reasoning decode back the same", () => {
     const saysJson = !NO_JSON_MODE.includes(id);
     const { responseFormat: _json, ...withoutJson } = toolRequest;
     const encoded = format.request.encode(saysJson ? toolRequest : withoutJson, { model: "model-x", stream: false });
@@ -417,7 +496,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(decoded.value.request.temperature).toBe(0.5);
   });
 
-  it.runIf(format.response.render !== undefined)("response: a tool call renders and decodes back, finishing with tool_calls", () => {
+  caseFor(format.response.render !== undefined)("response: a tool call renders and decodes back, finishing with tool_calls", () => {
     const rendered = format.response.render?.(toolAnswer, { createdSeconds: 1_700_000_000 });
     const decoded = format.response.decode(JSON.stringify(rendered), fallback);
     if (!decoded.ok) throw new Error(decoded.problem);
@@ -428,11 +507,11 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(decoded.response.finishReason).toBe("tool_calls");
   });
 
-  it.runIf(format.errors.render !== undefined && format.stream.encoder !== undefined)(
+  caseFor(format.errors.render !== undefined && format.stream.encoder !== undefined)(
     "stream: an error event ends the stream with the format's error, read back with its message",
     () => {
       const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
-      if (!encoder) throw new Error("checked by runIf");
+      if (!encoder) throw new Error("checked by caseFor");
       encoder.encode(events[0] as CanonicalStreamEvent);
       const frames = encoder.encode({ type: "error", error: { message: "The model is busy.", status: 529 } });
       expect(encoder.finished).toBe(true);
@@ -441,11 +520,11 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     },
   );
 
-  it.runIf(CHUNKS_ARE_ANSWERS.includes(id) && format.stream.encoder !== undefined)(
+  caseFor(CHUNKS_ARE_ANSWERS.includes(id) && format.stream.encoder !== undefined)(
     "stream: each frame the encoder writes is a chunk the format's answer decoder reads, and together they are the answer",
     () => {
       const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
-      if (!encoder) throw new Error("checked by runIf");
+      if (!encoder) throw new Error("checked by caseFor");
       // A tool call whose arguments arrive in pieces goes out whole, once.
       const frames = toolStreamEvents.flatMap((event) => encoder.encode(event));
       expect(encoder.finished).toBe(true);
@@ -502,7 +581,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(seen.ending).toEqual({ kind: "cut" });
   });
 
-  it.runIf(format.errors.render !== undefined)("stream decoder: the format's in-band error event ends the stream with its message", () => {
+  caseFor(format.errors.render !== undefined)("stream decoder: the format's in-band error event ends the stream with its message", () => {
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
     if (!encoder) throw new Error("every format writes streams");
     const frames = [
@@ -515,7 +594,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(seen.ending?.detail).toMatchObject({ message: "The model is busy." });
   });
 
-  it.runIf(format.lane !== undefined)("stream: the encoder's frames pass the same format's scanner, and assemble into the answer", () => {
+  caseFor(format.lane !== undefined)("stream: the encoder's frames pass the same format's scanner, and assemble into the answer", () => {
     const lane = format.lane;
     const encoder = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1_700_000_000, includeUsage: true });
     if (!lane || !encoder) throw new Error("a lane format writes streams");
@@ -541,7 +620,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(assembled.usage).toMatchObject(usage);
   });
 
-  it.runIf(format.lane !== undefined)(
+  caseFor(format.lane !== undefined)(
     "R-GW-10: lane: a whole JSON answer sent for a stream becomes this format's stream of the same answer",
     () => {
       const lane = format.lane;
@@ -566,7 +645,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     },
   );
 
-  it.runIf(format.lane !== undefined && format.errors.render !== undefined)(
+  caseFor(format.lane !== undefined && format.errors.render !== undefined)(
     "R-GW-10: lane: an error body sent for a stream is read as the same error mid-stream",
     () => {
       const lane = format.lane;
@@ -583,7 +662,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     },
   );
 
-  it.runIf(format.stream.resumeEncoder !== undefined)("stream: a resumed stream goes on without starting a second answer", () => {
+  caseFor(format.stream.resumeEncoder !== undefined)("stream: a resumed stream goes on without starting a second answer", () => {
     const fresh = format.stream.encoder?.({ model: "house/model-x", createdSeconds: 1, includeUsage: true });
     const resumed = format.stream.resumeEncoder?.({
       model: "house/model-x",
@@ -601,7 +680,7 @@ describe.each(WIRE_FORMAT_IDS.map((id) => [id, WIRE_FORMATS[id]] as [WireFormatI
     expect(resumedFrames).toContain("in Oslo.");
   });
 
-  it.runIf(samples.clientBody !== undefined)(
+  caseFor(samples.clientBody !== undefined)(
     "lane: the client's bytes for a candidate differ only in `model`, and stay a valid request",
     () => {
       const lane = format.lane;
